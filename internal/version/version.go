@@ -1,0 +1,9 @@
+// Package version holds the gangsim version that every output's manifest
+// records.
+package version
+
+// Version is the gangsim release this binary was built from. Outputs record
+// it, and run caches key on it, so it changes whenever simulated results may.
+// Release builds may set it with -ldflags "-X
+// github.com/gangsim/gangsim/internal/version.Version=v1.2.3".
+var Version = "v0.1.0-dev"

@@ -1,0 +1,100 @@
+package model
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Manifest records how an output was made: the tool, its version, the seed,
+// the parameters and the digests of the inputs. Every gangsim output carries
+// one (as header lines of a trace, as key-value metadata of a columnar file),
+// so any file can be traced back to the command that made it and remade
+// byte for byte.
+type Manifest struct {
+	Tool    string  // the command, e.g. "genwork lublin" or "replay"
+	Version string  // gangsim version
+	Seed    uint64  // random seed; meaningful when HasSeed
+	HasSeed bool    // whether the tool used randomness
+	Params  []Param // parameters that shaped the output; sorted by Name when applied
+	Inputs  []Input // the inputs, in the order given
+}
+
+// Param is one named parameter of a run, formatted as text.
+type Param struct {
+	Name, Value string
+}
+
+// Input identifies one input of a run by name and content digest.
+type Input struct {
+	Name   string // file name as given, "-" for standard input
+	SHA256 string // lower-case hex digest of the bytes read
+}
+
+// Manifest header keys.
+const (
+	KeyGangsimTool    = KeyGangsimPrefix + "Tool"
+	KeyGangsimVersion = KeyGangsimPrefix + "Version"
+	KeyGangsimSeed    = KeyGangsimPrefix + "Seed"
+	KeyGangsimParam   = KeyGangsimPrefix + "Param"
+	KeyGangsimInput   = KeyGangsimPrefix + "Input"
+)
+
+// Apply writes m into h, replacing any manifest lines h already had (the
+// manifest describes the newest step that wrote the file).
+func (m *Manifest) Apply(h *Header) {
+	out := h.Lines[:0]
+	for _, l := range h.Lines {
+		if !strings.HasPrefix(l.Key, KeyGangsimPrefix) {
+			out = append(out, l)
+		}
+	}
+	h.Lines = out
+	h.Add(KeyGangsimTool, m.Tool)
+	h.Add(KeyGangsimVersion, m.Version)
+	if m.HasSeed {
+		h.Add(KeyGangsimSeed, strconv.FormatUint(m.Seed, 10))
+	}
+	params := append([]Param(nil), m.Params...)
+	sort.SliceStable(params, func(i, j int) bool { return params[i].Name < params[j].Name })
+	for _, p := range params {
+		h.Add(KeyGangsimParam, p.Name+"="+p.Value)
+	}
+	for _, in := range m.Inputs {
+		h.Add(KeyGangsimInput, in.SHA256+" "+in.Name)
+	}
+}
+
+// ManifestOf reads back the manifest that Apply wrote into h. ok is false
+// when h has no GangsimTool line.
+func ManifestOf(h *Header) (m Manifest, ok bool) {
+	for _, l := range h.Lines {
+		switch l.Key {
+		case KeyGangsimTool:
+			m.Tool, ok = l.Value, true
+		case KeyGangsimVersion:
+			m.Version = l.Value
+		case KeyGangsimSeed:
+			if s, err := strconv.ParseUint(l.Value, 10, 64); err == nil {
+				m.Seed, m.HasSeed = s, true
+			}
+		case KeyGangsimParam:
+			name, value, _ := strings.Cut(l.Value, "=")
+			m.Params = append(m.Params, Param{Name: name, Value: value})
+		case KeyGangsimInput:
+			digest, name, _ := strings.Cut(l.Value, " ")
+			m.Inputs = append(m.Inputs, Input{Name: name, SHA256: digest})
+		}
+	}
+	return m, ok
+}
+
+// Param returns the value of the named parameter.
+func (m *Manifest) Param(name string) (string, bool) {
+	for _, p := range m.Params {
+		if p.Name == name {
+			return p.Value, true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,255 @@
+package model
+
+import (
+	"math"
+	"reflect"
+	"testing"
+)
+
+func TestTimeSeconds(t *testing.T) {
+	tests := []struct {
+		t    Time
+		want string
+	}{
+		{0, "0s"},
+		{Second, "1s"},
+		{1500 * Millisecond, "1.5s"},
+		{3 * Millisecond, "0.003s"},
+		{Microsecond, "0.000001s"},
+		{-1500 * Millisecond, "-1.5s"},
+		{math.MinInt64, "-9223372036854.775808s"},
+		{Never, "never"},
+	}
+	for _, tt := range tests {
+		if got := tt.t.String(); got != tt.want {
+			t.Errorf("Time(%d).String() = %q, want %q", int64(tt.t), got, tt.want)
+		}
+	}
+}
+
+func TestFromSecondsFloat(t *testing.T) {
+	tests := []struct {
+		s    float64
+		want Time
+	}{
+		{489.00, 489 * Second},
+		{0.0000014, 1},
+		{0.0000015, 2},
+		{-0.0000015, -2},
+		{1e300, Never},
+		{math.NaN(), 0},
+	}
+	for _, tt := range tests {
+		if got := FromSecondsFloat(tt.s); got != tt.want {
+			t.Errorf("FromSecondsFloat(%v) = %d, want %d", tt.s, got, tt.want)
+		}
+	}
+	if got := FromSeconds(86400); got != Day {
+		t.Errorf("FromSeconds(86400) = %v, want a day", got)
+	}
+	if got := (2500 * Millisecond).WholeSeconds(); got != 2 {
+		t.Errorf("WholeSeconds = %d, want 2", got)
+	}
+}
+
+func TestFieldSet(t *testing.T) {
+	var s FieldSet
+	s = s.With(FieldSubmit).With(FieldThinkTime)
+	if !s.Has(FieldSubmit) || !s.Has(FieldThinkTime) || s.Has(FieldWait) {
+		t.Fatalf("FieldSet %b: wrong membership", s)
+	}
+	if s.Without(FieldSubmit).Has(FieldSubmit) {
+		t.Fatal("Without did not remove the field")
+	}
+	for f := FieldJobID; f <= FieldThinkTime; f++ {
+		if !AllFields.Has(f) {
+			t.Errorf("AllFields lacks %v", f)
+		}
+	}
+	if AllFields.Has(0) || AllFields.Has(NumFields+1) {
+		t.Error("AllFields has a field outside 1..18")
+	}
+	if FieldEstimate.String() != "requested time" {
+		t.Errorf("FieldEstimate.String() = %q", FieldEstimate.String())
+	}
+}
+
+func TestJobSize(t *testing.T) {
+	j := Job{AllocProcs: 0, ReqProcs: 16, Known: AllFields}
+	if got := j.Size(); got != 16 {
+		t.Errorf("Size with alloc 0 = %d, want requested 16", got)
+	}
+	j.AllocProcs = 32
+	if got := j.Size(); got != 32 {
+		t.Errorf("Size = %d, want allocated 32", got)
+	}
+	j.Known = j.Known.Without(FieldAllocProcs).Without(FieldReqProcs)
+	if got := j.Size(); got != 0 {
+		t.Errorf("Size with both missing = %d, want 0", got)
+	}
+}
+
+func TestHeaderLeadingInt(t *testing.T) {
+	h := Header{Lines: []HeaderLine{
+		{Key: "MaxNodes", Value: "338 (batch partition; 512 total)"},
+		{Key: "MaxProcs", Value: "1664 (72, 1368, 224)"},
+		{Key: "TimeZone", Value: "-18000"},
+		{Key: "", Value: "free text"},
+		{Key: "Computer", Value: "IBM SP2"},
+	}}
+	if got := h.MaxNodes(); got != 338 {
+		t.Errorf("MaxNodes = %d, want 338", got)
+	}
+	if got := h.MaxProcs(); got != 1664 {
+		t.Errorf("MaxProcs = %d, want 1664", got)
+	}
+	if got := h.TimeZone(); got != -18000 {
+		t.Errorf("TimeZone = %d, want -18000", got)
+	}
+	if _, ok := h.Int("Computer"); ok {
+		t.Error("Int(Computer) parsed an integer out of text")
+	}
+	if v, _ := h.Get("MaxNodes"); v != "338 (batch partition; 512 total)" {
+		t.Errorf("MaxNodes text lost: %q", v)
+	}
+}
+
+func TestHeaderMachine(t *testing.T) {
+	tests := []struct {
+		procs, nodes string
+		want         Machine
+	}{
+		{"1152", "144", Machine{Nodes: 144, PEsPerNode: 8}},
+		{"338", "338 (batch partition; 512 total)", Machine{Nodes: 338, PEsPerNode: 1}},
+		{"100", "", FlatMachine(100)},
+		{"", "64", FlatMachine(64)},
+		{"10", "3", FlatMachine(10)},
+		{"", "", Machine{}},
+	}
+	for _, tt := range tests {
+		var h Header
+		if tt.procs != "" {
+			h.Set(KeyMaxProcs, tt.procs)
+		}
+		if tt.nodes != "" {
+			h.Set(KeyMaxNodes, tt.nodes)
+		}
+		if got := h.Machine(); got != tt.want {
+			t.Errorf("MaxProcs %q MaxNodes %q: Machine = %+v, want %+v", tt.procs, tt.nodes, got, tt.want)
+		}
+	}
+}
+
+func TestHeaderSetDelete(t *testing.T) {
+	var h Header
+	h.Add("Queue", "1 a")
+	h.Add("Queue", "2 b")
+	h.Add("Note", "x")
+	h.Set("Queue", "only")
+	want := []HeaderLine{{Key: "Queue", Value: "only"}, {Key: "Note", Value: "x"}}
+	if !reflect.DeepEqual(h.Lines, want) {
+		t.Fatalf("after Set: %+v, want %+v", h.Lines, want)
+	}
+	h.Delete("Queue")
+	if _, ok := h.Get("Queue"); ok || len(h.Lines) != 1 {
+		t.Fatalf("after Delete: %+v", h.Lines)
+	}
+}
+
+func TestParseMachine(t *testing.T) {
+	for s, want := range map[string]Machine{"128": FlatMachine(128), "144x8": {144, 8}, "32x2": {32, 2}} {
+		got, err := ParseMachine(s)
+		if err != nil || got != want {
+			t.Errorf("ParseMachine(%q) = %+v, %v; want %+v", s, got, err, want)
+		}
+		if got.String() != s {
+			t.Errorf("%+v.String() = %q, want %q", got, got.String(), s)
+		}
+	}
+	for _, s := range []string{"", "x", "0", "4x0", "12x", "12y3", "-4"} {
+		if _, err := ParseMachine(s); err == nil {
+			t.Errorf("ParseMachine(%q) succeeded", s)
+		}
+	}
+}
+
+func TestComputePerIteration(t *testing.T) {
+	a := App{Granularity: 3 * Millisecond, Imbalance: 1}
+	got := []Time{a.ComputePerIteration(0, 3), a.ComputePerIteration(1, 3), a.ComputePerIteration(2, 3)}
+	want := []Time{3000, 4500, 6000}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("imbalanced compute = %v, want %v", got, want)
+	}
+	a.ProcCompute = []Time{6000, 6000, 3000, 3000}
+	if got := a.ComputePerIteration(2, 4); got != 3000 {
+		t.Errorf("explicit compute = %v, want 3ms", got)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("out-of-range process did not panic")
+		}
+	}()
+	a.ComputePerIteration(4, 4)
+}
+
+func TestAppCloneIsDeep(t *testing.T) {
+	j := Job{App: App{ProcCompute: []Time{1, 2}, Pin: []int{0, 1}}}
+	c := j.Clone()
+	c.App.ProcCompute[0] = 99
+	c.App.Pin[0] = 99
+	if j.App.ProcCompute[0] != 1 || j.App.Pin[0] != 0 {
+		t.Error("Clone shares memory with the original")
+	}
+}
+
+func TestPatternCommNames(t *testing.T) {
+	for p := PatternUnspecified; p <= PatternBarrier; p++ {
+		got, err := ParsePattern(p.String())
+		if err != nil || got != p {
+			t.Errorf("ParsePattern(%q) = %v, %v", p.String(), got, err)
+		}
+	}
+	for c := CommUnspecified; c <= CommNonBlocking; c++ {
+		got, err := ParseComm(c.String())
+		if err != nil || got != c {
+			t.Errorf("ParseComm(%q) = %v, %v", c.String(), got, err)
+		}
+	}
+	if _, err := ParsePattern("mesh"); err == nil {
+		t.Error("ParsePattern accepted an unknown pattern")
+	}
+}
+
+func TestManifestRoundTrip(t *testing.T) {
+	h := Header{Lines: []HeaderLine{{Key: "MaxProcs", Value: "128"}, {Key: KeyGangsimTool, Value: "old"}}}
+	m := Manifest{
+		Tool: "genwork lublin", Version: "v0.1.0", Seed: 42, HasSeed: true,
+		Params: []Param{{"procs", "128"}, {"jobs", "1000"}},
+		Inputs: []Input{{Name: "-", SHA256: "abc"}},
+	}
+	m.Apply(&h)
+	got, ok := ManifestOf(&h)
+	if !ok {
+		t.Fatal("ManifestOf found no manifest")
+	}
+	m.Params = []Param{{"jobs", "1000"}, {"procs", "128"}} // Apply sorts by name
+	if !reflect.DeepEqual(got, m) {
+		t.Errorf("ManifestOf = %+v, want %+v", got, m)
+	}
+	if h.MaxProcs() != 128 {
+		t.Error("Apply lost a non-manifest line")
+	}
+	for _, l := range h.Lines {
+		if l.Value == "old" {
+			t.Error("Apply kept the previous manifest's tool")
+		}
+	}
+}
+
+func TestTraceReadWriteAll(t *testing.T) {
+	tr := &Trace{Jobs: []Job{{ID: 1}, {ID: 2}}}
+	got, err := ReadAll(NewSliceReader(tr))
+	if err != nil || len(got.Jobs) != 2 || got.Jobs[1].ID != 2 {
+		t.Fatalf("ReadAll = %+v, %v", got, err)
+	}
+}

@@ -1,0 +1,85 @@
+package model
+
+import (
+	"errors"
+	"io"
+)
+
+// JobReader yields the jobs of a trace one at a time, in file order, so a
+// trace of any length streams in constant memory.
+type JobReader interface {
+	// Header returns the trace header. It is complete before the first
+	// Read, since every format gangsim reads puts its metadata first.
+	Header() *Header
+
+	// Read returns the next job, or io.EOF after the last one. The
+	// returned job owns its memory.
+	Read() (Job, error)
+}
+
+// JobWriter writes the jobs of a trace in order. The header is fixed when
+// the writer is created.
+type JobWriter interface {
+	// Write appends one job.
+	Write(j *Job) error
+
+	// Close flushes buffered jobs and writes any trailer. It does not
+	// close the underlying io.Writer.
+	Close() error
+}
+
+// Trace is a whole trace in memory: the header and the jobs in file order.
+// Most tools stream a JobReader instead; Trace serves generators, tests and
+// transformations that need every job at once (sorting, load scaling).
+type Trace struct {
+	Header Header
+	Jobs   []Job
+}
+
+// ReadAll reads every remaining job of r into a Trace.
+func ReadAll(r JobReader) (*Trace, error) {
+	t := &Trace{Header: r.Header().Clone()}
+	for {
+		j, err := r.Read()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return t, nil
+			}
+			return t, err
+		}
+		t.Jobs = append(t.Jobs, j)
+	}
+}
+
+// WriteAll writes jobs to w in order and closes w.
+func WriteAll(w JobWriter, jobs []Job) error {
+	for i := range jobs {
+		if err := w.Write(&jobs[i]); err != nil {
+			return err
+		}
+	}
+	return w.Close()
+}
+
+// SliceReader is a JobReader over jobs held in memory.
+type SliceReader struct {
+	H    Header
+	Jobs []Job
+	next int
+}
+
+// NewSliceReader returns a JobReader over t's header and jobs.
+func NewSliceReader(t *Trace) *SliceReader { return &SliceReader{H: t.Header, Jobs: t.Jobs} }
+
+// Header returns the header.
+func (r *SliceReader) Header() *Header { return &r.H }
+
+// Read returns a copy of the next job, or io.EOF.
+func (r *SliceReader) Read() (Job, error) {
+	if r.next >= len(r.Jobs) {
+		return Job{}, io.EOF
+	}
+	j := r.Jobs[r.next].Clone()
+	r.next++
+	return j, nil
+}

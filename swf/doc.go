@@ -1,0 +1,80 @@
+// Package swf reads, writes and normalizes traces in the Standard Workload
+// Format (SWF 2.2) of Feitelson's Parallel Workloads Archive.
+//
+// # Format
+//
+// An SWF file is a header of ";" comment lines followed by one line per
+// job of 18 fields separated by blanks (any run of spaces or tabs). Times
+// are seconds and -1 marks a missing value. Reader and Writer convert to
+// and from model.Job (times in integer microseconds, missing fields left
+// out of Job.Known) and model.Header; both stream, in the manner of
+// encoding/csv. Input starting with the gzip magic bytes is decompressed
+// on the fly (with the standard library's compress/gzip).
+//
+// # Header
+//
+// The ";" lines before the first job line are the header, in order. After
+// the ";" and one optional space, a line that starts with a key (a word of
+// ASCII letters, digits and underscores) followed by ':' and a blank or the
+// end of the line is a keyed line, {Key, Value} with the value trimmed of
+// blanks: "; MaxNodes: 338 (batch partition; 512 total)" keeps its text,
+// and model.Header.MaxNodes reads 338 from it. Any other comment line
+// (continuations such as ";              http://...", an empty ";", free
+// notes, an indented "Key: value") is a free line {Key: "", Value: text},
+// the text after the ";" and one optional space, trailing blanks removed,
+// indentation kept. The header is complete before the first job is
+// returned: the Reader reads ahead to the first job line. The header ends at
+// the first line that is neither a comment nor blank, even a malformed one.
+// A leading UTF-8 byte order mark is skipped.
+//
+// Comment lines after the first job line are not part of the header (a
+// header that grew while jobs stream would break model.JobReader's
+// contract). They are ignored and counted in Reader.Anomalies under
+// ErrCommentAfterJobs. Blank lines are ignored anywhere.
+//
+// # Numbers
+//
+// Every field may be written as a decimal ("489.00") or, rarely, with an
+// exponent ("1e3"); "inf", "nan", hexadecimal and underscores are invalid
+// (ErrNumber). Time fields (2 submit, 3 wait, 4 run time, 6 average CPU
+// time, 9 estimate, 18 think time) convert exactly to microseconds for up
+// to six decimals, rounding half away from zero beyond that. A field whose
+// value is exactly -1 (in any spelling: "-1", "-1.00") is missing.
+//
+// Negative values other than -1: a time is data (a negative submit or
+// wait time is kept as is, for normalization to judge); a count or ID
+// (job number, processors, memory, status, user, group, executable,
+// queue, partition, preceding job) is an error, ErrRange. Status must be
+// 0 to 5. A count or ID with a nonzero fraction ("32.5") is an error,
+// ErrFraction; an integral decimal ("32.00") is accepted. (pyss truncates
+// such values instead; see PyssOptions.)
+//
+// # Errors and lenient mode
+//
+// In strict mode (the default) the first malformed line stops the Reader
+// with a *ParseError giving the file name, line, field and a sentinel
+// cause (ErrFieldCount, ErrNumber, ErrFraction, ErrRange, ErrLineTooLong).
+// With Reader.Lenient set, malformed lines are skipped instead, and
+// Reader.Anomalies reports how many were skipped per cause with the first
+// line numbers of each: nothing is dropped silently. Input errors (a
+// corrupt gzip stream) end the read in either mode.
+//
+// # Writer
+//
+// The Writer writes the header ("; Key: Value", "; text", ";") and one job
+// per line, the 18 fields separated by single spaces, missing fields as
+// -1, times as the shortest exact decimal of seconds, so whole seconds
+// print as integers. Reading its output gives back the same header and
+// jobs. Application attributes (model.App) have no place in SWF; the
+// Writer drops them and counts the jobs that had any (Writer.DroppedApps).
+//
+// # Normalization
+//
+// Options selects cleaning rules (jobs that never ran, job size, jobs too
+// wide for the machine, missing estimates, run times above the estimate,
+// bad and unsorted submit times, truncation to whole seconds), applied in
+// a documented order and counted per rule in a Report. A Normalizer
+// applies them to any model.JobReader as a stream; Normalize applies them
+// to a model.Trace in memory. PyssOptions reproduces the cleaning done
+// before the pyss oracle runs (shared oracle SEMANTICS.md, section 1).
+package swf

@@ -1,0 +1,376 @@
+package swf
+
+import (
+	"bufio"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/gangsim/gangsim/model"
+)
+
+// bufferBytes is the size of the Reader's input buffers.
+const bufferBytes = 64 << 10
+
+// Reader reads an SWF file: the header first, then one job per Read. It
+// implements model.JobReader. Input that starts with the gzip magic bytes
+// (0x1f 0x8b) is decompressed on the fly.
+//
+// Set Name and Lenient before the first call to Header or Read.
+type Reader struct {
+	// Name is the file name used in errors ("<stdin>" for standard
+	// input). Empty errors print "line N".
+	Name string
+
+	// Lenient makes Read skip malformed lines instead of failing on the
+	// first one. Every skipped line is counted by cause in Anomalies.
+	Lenient bool
+
+	src     io.Reader
+	br      *bufio.Reader
+	started bool
+	header  model.Header
+	pending bool   // line holds the first job line, read ahead with the header
+	line    []byte // the current line, without its terminator
+	long    []byte // buffer for lines longer than br's buffer
+	lineNo  int    // number of the current line
+	jobLine int    // line of the job last returned
+	err     error  // sticky: returned by every Read after the first failure
+
+	anomalies [numCauses]Anomaly
+}
+
+// NewReader returns a Reader that reads SWF from r, plain or gzipped.
+func NewReader(r io.Reader) *Reader { return &Reader{src: r} }
+
+// Header returns the header: the ";" comment lines before the first job
+// line, in file order. The first call reads ahead to the first job line; if
+// that fails, Header returns what it read and the next Read returns the
+// error.
+func (r *Reader) Header() *model.Header {
+	r.start()
+	return &r.header
+}
+
+// Line returns the 1-based line number of the job last returned by Read, 0
+// before the first job.
+func (r *Reader) Line() int { return r.jobLine }
+
+// Read returns the next job, or io.EOF after the last one. In strict mode
+// (the default) a malformed line stops the reader with a *ParseError; in
+// lenient mode it is skipped and counted in Anomalies. Read returns the
+// same error again after any failure.
+func (r *Reader) Read() (model.Job, error) {
+	r.start()
+	for r.err == nil {
+		if r.pending {
+			r.pending = false
+		} else if !r.next() {
+			break
+		}
+		text := trimLeftSpace(r.line)
+		switch {
+		case len(text) == 0:
+			continue // blank line
+		case text[0] == ';':
+			r.note(ErrCommentAfterJobs, nil)
+			continue
+		}
+		j, perr := r.parseJob(text)
+		if perr == nil {
+			r.jobLine = r.lineNo
+			return j, nil
+		}
+		if !r.Lenient {
+			r.err = perr
+			break
+		}
+		r.note(perr.Err, perr)
+	}
+	return model.Job{}, r.err
+}
+
+// start opens the input (detecting gzip) and reads the header, once.
+func (r *Reader) start() {
+	if r.started {
+		return
+	}
+	r.started = true
+	r.br = bufio.NewReaderSize(r.src, bufferBytes)
+	if magic, _ := r.br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(r.br)
+		if err != nil {
+			r.err = r.ioError(err)
+			return
+		}
+		r.br = bufio.NewReaderSize(zr, bufferBytes)
+	}
+	if bom, _ := r.br.Peek(3); string(bom) == "\xef\xbb\xbf" {
+		r.br.Discard(3) // a UTF-8 byte order mark
+	}
+	for r.next() {
+		text := trimLeftSpace(r.line)
+		switch {
+		case len(text) == 0:
+			// Blank lines neither end the header nor belong to it.
+		case text[0] == ';':
+			r.header.Lines = append(r.header.Lines, parseComment(text[1:]))
+		default:
+			r.pending = true
+			return
+		}
+	}
+}
+
+// next reads the next line into r.line. It returns false at the end of the
+// input or on an error, which it leaves in r.err (io.EOF at the end). An
+// over-long line is a *ParseError in strict mode and is skipped and counted
+// in lenient mode.
+func (r *Reader) next() bool {
+	for r.err == nil {
+		line, err := r.br.ReadSlice('\n')
+		tooLong := false
+		if err == bufio.ErrBufferFull {
+			r.long = append(r.long[:0], line...)
+			for err == bufio.ErrBufferFull {
+				line, err = r.br.ReadSlice('\n')
+				if len(r.long)+len(line) > MaxLineBytes+2 {
+					tooLong = true
+				} else if !tooLong {
+					r.long = append(r.long, line...)
+				}
+			}
+			line = r.long
+		}
+		if err != nil && err != io.EOF {
+			r.err = r.ioError(err)
+			return false
+		}
+		if len(line) == 0 && !tooLong { // err == io.EOF
+			r.err = io.EOF
+			return false
+		}
+		r.lineNo++
+		if n := len(line); n > 0 && line[n-1] == '\n' {
+			line = line[:n-1]
+		}
+		if tooLong || len(line) > MaxLineBytes {
+			perr := &ParseError{Name: r.Name, Line: r.lineNo, Err: &detailError{ErrLineTooLong,
+				": more than " + strconv.Itoa(MaxLineBytes) + " bytes"}}
+			if !r.Lenient {
+				r.err = perr
+				return false
+			}
+			r.note(ErrLineTooLong, perr)
+			continue
+		}
+		r.line = line
+		return true
+	}
+	return false
+}
+
+func (r *Reader) ioError(err error) error {
+	name := r.Name
+	if name == "" {
+		name = "SWF input"
+	}
+	return fmt.Errorf("reading %s: %w", name, err)
+}
+
+// timeFields are the SWF fields that hold seconds.
+const timeFields = model.FieldSet(1<<model.FieldSubmit | 1<<model.FieldWait | 1<<model.FieldRuntime |
+	1<<model.FieldAvgCPU | 1<<model.FieldEstimate | 1<<model.FieldThinkTime)
+
+// fieldMax is the largest value a count or ID field holds.
+func fieldMax(f model.Field) int64 {
+	switch f {
+	case model.FieldStatus:
+		return int64(model.StatusCancelled)
+	case model.FieldJobID, model.FieldUsedMem, model.FieldReqMem, model.FieldPreceding:
+		return math.MaxInt64
+	}
+	return math.MaxInt // fields of Go type int
+}
+
+// parseJob parses a job line (leading blanks already removed). It
+// allocates only on error.
+func (r *Reader) parseJob(line []byte) (model.Job, *ParseError) {
+	// One pass splits the line and, for the common token of plain digits,
+	// also computes its value; other tokens are parsed in a second step.
+	var toks [model.NumFields][]byte
+	var digits [model.NumFields]int64 // value of a plain-digit token
+	var plain uint32                  // bit i: toks[i] is 1 to 12 plain digits
+	n := 0
+	for i := 0; ; {
+		for i < len(line) && isSpace(line[i]) {
+			i++
+		}
+		if i == len(line) {
+			break
+		}
+		s := i
+		var v int64
+		for i < len(line) {
+			d := line[i] - '0'
+			if d > 9 {
+				break
+			}
+			v = v*10 + int64(d)
+			i++
+		}
+		isPlain := i-s <= 12
+		for i < len(line) && (line[i] > ' ' || !isSpace(line[i])) {
+			isPlain = false
+			i++
+		}
+		if n < model.NumFields {
+			toks[n] = line[s:i]
+			if isPlain {
+				digits[n] = v
+				plain |= 1 << n
+			}
+		}
+		n++
+	}
+	if n != model.NumFields {
+		return model.Job{}, &ParseError{Name: r.Name, Line: r.lineNo, Err: &detailError{ErrFieldCount,
+			": " + strconv.Itoa(n) + ", want " + strconv.Itoa(model.NumFields)}}
+	}
+	var vals [model.NumFields]int64
+	var known model.FieldSet
+	for i, tok := range toks {
+		f := model.Field(i + 1)
+		isTime := timeFields.Has(f)
+		if plain&(1<<i) != 0 {
+			v := digits[i]
+			if isTime {
+				v *= int64(model.Second) // < 10^18: at most 12 digits
+			} else if v > fieldMax(f) {
+				return model.Job{}, r.fieldError(f, numRange, tok)
+			}
+			vals[i] = v
+			known |= 1 << f
+			continue
+		}
+		var v int64
+		var missing bool
+		var st numStatus
+		if isTime {
+			var t model.Time
+			t, missing, st = parseTime(tok)
+			v = int64(t)
+		} else {
+			v, st = parseCount(tok, fieldMax(f))
+			missing = v == -1
+		}
+		if st != numOK {
+			return model.Job{}, r.fieldError(f, st, tok)
+		}
+		if !missing {
+			vals[i] = v
+			known |= 1 << f
+		}
+	}
+	return model.Job{
+		ID:         vals[0],
+		Submit:     model.Time(vals[1]),
+		Wait:       model.Time(vals[2]),
+		Runtime:    model.Time(vals[3]),
+		AllocProcs: int(vals[4]),
+		AvgCPU:     model.Time(vals[5]),
+		UsedMemKB:  vals[6],
+		ReqProcs:   int(vals[7]),
+		Estimate:   model.Time(vals[8]),
+		ReqMemKB:   vals[9],
+		Status:     model.Status(vals[10]),
+		User:       int(vals[11]),
+		Group:      int(vals[12]),
+		Executable: int(vals[13]),
+		Queue:      int(vals[14]),
+		Partition:  int(vals[15]),
+		Preceding:  vals[16],
+		ThinkTime:  model.Time(vals[17]),
+		Known:      known,
+	}, nil
+}
+
+func (r *Reader) fieldError(f model.Field, st numStatus, tok []byte) *ParseError {
+	var err error
+	q := " " + strconv.Quote(string(tok))
+	switch st {
+	case numSyntax:
+		err = &detailError{ErrNumber, q}
+	case numFraction:
+		err = &detailError{ErrFraction, q}
+	default:
+		switch {
+		case timeFields.Has(f):
+			err = &detailError{ErrRange, q + " (more than 9223372036854 s)"}
+		case f == model.FieldStatus:
+			err = &detailError{ErrRange, q + " (want 0 to 5, or -1 for missing)"}
+		default:
+			err = &detailError{ErrRange, q + " (want 0 to " + strconv.FormatInt(fieldMax(f), 10) + ", or -1 for missing)"}
+		}
+	}
+	return &ParseError{Name: r.Name, Line: r.lineNo, Field: int(f), Err: err}
+}
+
+// parseComment parses the text after a ";" into a header line: "Key: value"
+// when the text (after one optional space) starts with a word of letters,
+// digits and underscores followed by ':' and a blank or the end of the line;
+// a free-form line otherwise.
+func parseComment(text []byte) model.HeaderLine {
+	if len(text) > 0 && text[0] == ' ' {
+		text = text[1:]
+	}
+	text = trimRightSpace(text)
+	i := 0
+	for i < len(text) && isKeyByte(text[i]) {
+		i++
+	}
+	if i > 0 && i < len(text) && text[i] == ':' && (i+1 == len(text) || isSpace(text[i+1])) {
+		return model.HeaderLine{Key: string(text[:i]), Value: string(trimLeftSpace(text[i+1:]))}
+	}
+	return model.HeaderLine{Value: string(text)}
+}
+
+// validKey reports whether key reads back as a header key.
+func validKey(key string) bool {
+	if key == "" {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		if !isKeyByte(key[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isKeyByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// isSpace reports whether c separates fields: space, tab, CR, VT or FF.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'
+}
+
+func trimLeftSpace(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	return b
+}
+
+func trimRightSpace(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+var _ model.JobReader = (*Reader)(nil)

@@ -1,0 +1,120 @@
+package policies
+
+import (
+	"io"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/sim"
+)
+
+// synthetic streams n jobs for a machine of procs processors at an offered
+// load near 0.85: power-of-two sizes, log-uniform runtimes from 10 s to
+// about 3 h, estimates up to 5× the runtime, Poisson arrivals. It holds no
+// job in memory, so it can feed arbitrarily long runs.
+type synthetic struct {
+	rng   *rand.Rand
+	n, i  int
+	procs int
+	t     model.Time
+	gap   float64 // mean inter-arrival in seconds
+	h     model.Header
+}
+
+func newSynthetic(n, procs int, seed uint64) *synthetic {
+	s := &synthetic{rng: rand.New(rand.NewPCG(seed, 1)), n: n, procs: procs}
+	// E[size] for size 2^k, k uniform on 0..log2 P, times E[runtime]
+	// (log-uniform on 10..10^4 s), divided by (load × P).
+	levels := int(math.Log2(float64(procs))) + 1
+	meanSize := float64(int(1)<<levels-1) / float64(levels)
+	meanRun := (1e4 - 10) / math.Log(1e3)
+	s.gap = meanSize * meanRun / (0.85 * float64(procs))
+	s.h.Set(model.KeyMaxProcs, "0")
+	return s
+}
+
+func (s *synthetic) Header() *model.Header { return &s.h }
+
+func (s *synthetic) Read() (model.Job, error) {
+	if s.i >= s.n {
+		return model.Job{}, io.EOF
+	}
+	s.i++
+	s.t += model.FromSecondsFloat(s.rng.ExpFloat64() * s.gap)
+	size := 1 << s.rng.IntN(int(math.Log2(float64(s.procs)))+1)
+	run := model.FromSeconds(int64(10 * math.Pow(1e3, s.rng.Float64())))
+	est := model.Time(float64(run) * (1 + 4*s.rng.Float64()))
+	return model.Job{ID: int64(s.i), Submit: s.t, Runtime: run, Estimate: est,
+		AllocProcs: size, ReqProcs: size, Known: model.AllFields}, nil
+}
+
+type discard struct{ n int }
+
+func (d *discard) Write(*model.Outcome) error { d.n++; return nil }
+func (d *discard) Close() error               { return nil }
+
+func benchPolicy(b *testing.B, n int, mk func() sim.Policy) {
+	b.ReportAllocs()
+	jobs := 0
+	for i := 0; i < b.N; i++ {
+		out := &discard{}
+		e := sim.New(sim.Config{Machine: model.FlatMachine(128)}, mk())
+		if err := e.Run(newSynthetic(n, 128, 1), out, nil); err != nil {
+			b.Fatal(err)
+		}
+		jobs += out.n
+	}
+	b.ReportMetric(float64(jobs)/b.Elapsed().Seconds(), "jobs/s")
+}
+
+// BenchmarkFCFS measures engine + FCFS throughput (target: at least 1
+// million jobs per second), including generating the jobs.
+func BenchmarkFCFS(b *testing.B) { benchPolicy(b, 1_000_000, func() sim.Policy { return NewFCFS() }) }
+
+// BenchmarkEASY measures engine + EASY throughput on the same stream.
+func BenchmarkEASY(b *testing.B) {
+	benchPolicy(b, 1_000_000, func() sim.Policy { return NewEASY(false) })
+}
+
+// BenchmarkConservative measures engine + conservative backfilling.
+func BenchmarkConservative(b *testing.B) {
+	benchPolicy(b, 100_000, func() sim.Policy { return NewConservative(false) })
+}
+
+// BenchmarkEASYStream10M streams 10 million jobs through EASY and reports
+// the peak Go heap in use (target: the whole process under 256 MB RSS; the
+// replay command's benchmark measures RSS end to end).
+func BenchmarkEASYStream10M(b *testing.B) {
+	if testing.Short() {
+		b.Skip("10M-job stream skipped in -short mode")
+	}
+	for i := 0; i < b.N; i++ {
+		var peak uint64
+		probe := &heapProbe{peak: &peak}
+		e := sim.New(sim.Config{Machine: model.FlatMachine(128)}, NewEASY(false))
+		if err := e.Run(newSynthetic(10_000_000, 128, 1), probe, nil); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+	}
+}
+
+// heapProbe samples the heap every 100,000 outcomes.
+type heapProbe struct {
+	n    int
+	peak *uint64
+}
+
+func (h *heapProbe) Write(*model.Outcome) error {
+	h.n++
+	if h.n%100_000 == 0 {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		*h.peak = max(*h.peak, ms.HeapInuse)
+	}
+	return nil
+}
+func (h *heapProbe) Close() error { return nil }

@@ -1,0 +1,48 @@
+// Package sim is gangsim's deterministic discrete-event engine.
+//
+// An Engine replays a stream of jobs (a model.JobReader) against a Policy.
+// Time is simulated integer microseconds (model.Time); the engine never reads
+// the wall clock, so the same inputs give the same run, event for event.
+//
+// # Events and their order
+//
+// Three kinds of events exist: a job's arrival, a job's completion, and a
+// timer the policy set. They are kept in one heap ordered by
+// (time, rank, sequence number): the rank comes from the Order rule, and the
+// sequence number (creation order) breaks the remaining ties, so arrivals at
+// the same time keep their input order. The rules:
+//
+//   - OrderEndsFirst (default): at a time t, completions, then arrivals, then
+//     timers. A job that ends at t frees its processors for every job that
+//     arrives at t. This is the usual choice of simulators.
+//   - OrderPyss: emulates pyss, whose event queue puts every submission at t
+//     before every termination at t but whose reservation profile already
+//     frees a job that ends at t exactly at its estimate. So: completions
+//     exactly at the job's estimate, then arrivals, then the other
+//     completions, then timers. See ../shared/oracle/SEMANTICS.md section 2.
+//
+// After events, the engine asks the policy for a scheduling pass. The Passes
+// rule says how often: PassPerTime (default) runs one pass once every event
+// at a time has been applied; PassPerEvent runs one after every event, as
+// pyss does. Under OrderPyss, the completions at their estimate at one time
+// are applied together and followed by one pass, because pyss's profile
+// frees them all at once.
+//
+// # Streaming
+//
+// The engine reads the next job only when the previous arrival has been
+// processed, and recycles a job's state when it completes, so memory grows
+// with the jobs in the system (queued or running), not with the trace.
+// Outcomes and time-series samples are handed to writers as they happen.
+//
+// # Progress and time sharing
+//
+// A job carries an amount of work (its dedicated runtime) and progresses at
+// a Rate, FullRate being dedicated speed. Batch policies only Start jobs,
+// which then run at FullRate to completion. Time-sharing policies also
+// Suspend, Resume and SetRate; the engine accounts the work done at every
+// change and moves the completion event, so a job's end follows from the
+// rates it got. Timers let a policy act at quantum boundaries. The engine
+// checks that the processors in use (size × rate, summed) never exceed the
+// machine.
+package sim

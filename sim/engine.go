@@ -1,0 +1,578 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/gangsim/gangsim/model"
+)
+
+// Rate is a job's progress speed as a fraction of FullRate, dedicated speed.
+type Rate int64
+
+// FullRate is the speed of a job running alone on its processors. Rates are
+// fixed-point so that progress accounting is exact integer arithmetic.
+const FullRate Rate = 1 << 16
+
+// MaxWork is the longest dedicated runtime the engine accounts exactly
+// (work × FullRate must fit in an int64): about 4.4 years. Longer jobs are
+// rejected with model.RejectTooLong.
+const MaxWork = model.Time(1<<63-1) / model.Time(FullRate)
+
+// State is where a job is in the system.
+type State uint8
+
+// Job states.
+const (
+	Queued    State = iota // arrived, never started
+	Running                // holding processors and progressing at a positive rate
+	Suspended              // started, then descheduled; progresses at rate 0
+	Done                   // completed
+)
+
+var stateNames = [...]string{"queued", "running", "suspended", "done"}
+
+func (s State) String() string { return stateNames[s] }
+
+// Job is the engine's view of a job in the system. Policies read it and pass
+// it back to Engine methods; they must not keep a *Job after Complete
+// returns, because the engine reuses it.
+type Job struct {
+	// In is the job as read from the trace.
+	In model.Job
+	// Size is the number of processors the job runs on (In.Size()).
+	Size int
+	// Work is the job's dedicated runtime: what it needs at FullRate.
+	Work model.Time
+	// Estimate is the runtime the scheduler is told: the trace's estimate
+	// when known and positive, else Work (a perfect estimate).
+	Estimate model.Time
+	// State is the job's current state.
+	State State
+	// Start is the first time the job ran (model.Never before that).
+	Start model.Time
+	// End is the completion time (model.Never before that).
+	End model.Time
+	// Slot is free for the policy's bookkeeping (e.g. an index into its
+	// own structures); the engine sets it to -1 on arrival.
+	Slot int
+
+	need  int        // allocation units held while running
+	rate  Rate       // current progress rate; 0 unless Running
+	done  int64      // work done, in µs × FullRate, as of since
+	since model.Time // time done was last brought up to date
+	gen   uint32     // completion-event generation; older events are stale
+}
+
+// Rate is the job's current progress rate (0 unless Running).
+func (j *Job) Rate() Rate { return j.rate }
+
+// Order is the rule that orders events that happen at the same time; see
+// the package documentation.
+type Order uint8
+
+// Orders of same-time events.
+const (
+	OrderEndsFirst Order = iota // completions, arrivals, timers
+	OrderPyss                   // completions at the estimate, arrivals, other completions, timers
+)
+
+var orderNames = [...]string{"ends-first", "pyss"}
+
+func (o Order) String() string { return orderNames[o] }
+
+// ParseOrder parses "ends-first" or "pyss".
+func ParseOrder(s string) (Order, error) {
+	for i, n := range orderNames {
+		if s == n {
+			return Order(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown event order %q (want ends-first or pyss)", s)
+}
+
+// Passes says when the engine asks the policy for a scheduling pass.
+type Passes uint8
+
+// Scheduling-pass rules.
+const (
+	PassPerTime  Passes = iota // once per simulated time, after all its events
+	PassPerEvent               // after every arrival, completion and timer
+)
+
+var passNames = [...]string{"per-time", "per-event"}
+
+func (p Passes) String() string { return passNames[p] }
+
+// ParsePasses parses "per-time" or "per-event".
+func ParsePasses(s string) (Passes, error) {
+	for i, n := range passNames {
+		if s == n {
+			return Passes(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown pass rule %q (want per-time or per-event)", s)
+}
+
+// Config sets up an Engine.
+type Config struct {
+	// Machine is the simulated machine.
+	Machine model.Machine
+	// NodeAllocation makes jobs take whole nodes: a job of s processors
+	// holds ceil(s / PEsPerNode) nodes. Otherwise processors are one flat
+	// pool.
+	NodeAllocation bool
+	// Order orders same-time events.
+	Order Order
+	// Passes says when scheduling passes run.
+	Passes Passes
+	// SamplePeriod, when positive, writes time-series samples at every
+	// multiple of it instead of at every change.
+	SamplePeriod model.Time
+}
+
+// Policy decides which jobs run. The engine calls it; it acts through the
+// Engine methods Start, Suspend, Resume, SetRate and SetTimer.
+type Policy interface {
+	// Attach is called once, before the first event.
+	Attach(e *Engine)
+	// Arrive is called when a job enters the queue.
+	Arrive(j *Job)
+	// Complete is called when a job has finished and released its
+	// processors. The policy must drop its references to j.
+	Complete(j *Job)
+	// Timer is called when a timer set with SetTimer fires.
+	Timer(tag int64)
+	// Schedule runs a scheduling pass at the current time.
+	Schedule()
+}
+
+// Sample is the state of the system over an interval of simulated time.
+type Sample struct {
+	At        model.Time // start of the interval
+	InSystem  int        // jobs queued, running or suspended
+	Queued    int        // jobs waiting for their first start
+	Running   int        // jobs progressing
+	Suspended int        // jobs started and descheduled
+	BusyProcs float64    // processors in use: size × rate / FullRate, summed (whole nodes under node allocation)
+}
+
+// SampleWriter receives time-series samples in time order.
+type SampleWriter interface {
+	WriteSample(s *Sample) error
+}
+
+// Engine runs one simulation. Create it with New; it is single-use.
+type Engine struct {
+	cfg      Config
+	pol      Policy
+	capacity int // allocation units: processors, or nodes under NodeAllocation
+	unit     int // processors per allocation unit
+
+	now  model.Time
+	heap eventHeap
+	seq  uint64
+
+	busy                        int64 // Σ need × rate over running jobs
+	queued, running, suspended  int
+	src                         model.JobReader
+	lastSubmit                  model.Time
+	haveSubmit                  bool
+	out                         model.OutcomeWriter
+	samples                     SampleWriter
+	pending                     Sample // state after the last processed time, not yet written
+	havePending, wroteAny       bool
+	lastWritten                 Sample
+	pool                        []*Job
+	arrived, completed, rejects int
+	canceled                    map[uint64]struct{} // sequence numbers of canceled pending timers
+	scratch                     model.Outcome       // reused for every outcome: writers must not retain it
+}
+
+// New returns an engine for cfg driving pol. It panics if cfg.Machine is not
+// valid.
+func New(cfg Config, pol Policy) *Engine {
+	if !cfg.Machine.Valid() {
+		panic(fmt.Sprintf("sim: invalid machine %+v", cfg.Machine))
+	}
+	e := &Engine{cfg: cfg, pol: pol, capacity: cfg.Machine.Procs(), unit: 1}
+	if cfg.NodeAllocation {
+		e.capacity, e.unit = cfg.Machine.Nodes, cfg.Machine.PEsPerNode
+	}
+	return e
+}
+
+// Now is the current simulated time.
+func (e *Engine) Now() model.Time { return e.now }
+
+// Machine is the simulated machine.
+func (e *Engine) Machine() model.Machine { return e.cfg.Machine }
+
+// Capacity is the number of allocation units: processors, or nodes under
+// node allocation.
+func (e *Engine) Capacity() int { return e.capacity }
+
+// Free is the number of allocation units not held by running jobs (a job
+// at a partial rate holds the corresponding fraction, rounded up).
+func (e *Engine) Free() int {
+	used := (e.busy + int64(FullRate) - 1) / int64(FullRate)
+	return e.capacity - int(used)
+}
+
+// Need is the number of allocation units j holds while it runs.
+func (e *Engine) Need(j *Job) int { return j.need }
+
+// Queued, Running and Suspended count the jobs in each state.
+func (e *Engine) Queued() int    { return e.queued }
+func (e *Engine) Running() int   { return e.running }
+func (e *Engine) Suspended() int { return e.suspended }
+
+// Start starts a queued job at FullRate. It panics if j is not queued or
+// does not fit in the free units: policies must check Free first.
+func (e *Engine) Start(j *Job) {
+	if j.State != Queued {
+		panic(fmt.Sprintf("sim: Start of job %d in state %v", j.In.ID, j.State))
+	}
+	e.queued--
+	j.Start = e.now
+	e.run(j, FullRate)
+}
+
+// Suspend deschedules a running job; it keeps the work done so far.
+func (e *Engine) Suspend(j *Job) {
+	if j.State != Running {
+		panic(fmt.Sprintf("sim: Suspend of job %d in state %v", j.In.ID, j.State))
+	}
+	e.account(j)
+	e.busy -= int64(j.need) * int64(j.rate)
+	j.rate = 0
+	j.gen++ // the pending completion is stale
+	j.State = Suspended
+	e.running--
+	e.suspended++
+}
+
+// Resume restarts a suspended job at FullRate. It panics if j is not
+// suspended or does not fit.
+func (e *Engine) Resume(j *Job) {
+	if j.State != Suspended {
+		panic(fmt.Sprintf("sim: Resume of job %d in state %v", j.In.ID, j.State))
+	}
+	e.suspended--
+	e.run(j, FullRate)
+}
+
+// SetRate changes the progress rate of a running job, 0 < r <= FullRate,
+// and moves its completion accordingly.
+func (e *Engine) SetRate(j *Job, r Rate) {
+	if j.State != Running || r <= 0 || r > FullRate {
+		panic(fmt.Sprintf("sim: SetRate(%d) of job %d in state %v", r, j.In.ID, j.State))
+	}
+	e.account(j)
+	e.busy += int64(j.need) * int64(r-j.rate)
+	e.checkCapacity(j)
+	j.rate = r
+	e.scheduleCompletion(j)
+}
+
+// TimerID identifies a timer set with SetTimer.
+type TimerID uint64
+
+// SetTimer asks for a Timer(tag) call at time at (not before now) and
+// returns an ID that CancelTimer takes.
+func (e *Engine) SetTimer(at model.Time, tag int64) TimerID {
+	if at < e.now {
+		panic(fmt.Sprintf("sim: SetTimer at %v, before now %v", at, e.now))
+	}
+	id := TimerID(e.seq)
+	e.push(event{at: at, kind: evTimer, tag: tag, rank: 3})
+	return id
+}
+
+// CancelTimer cancels a pending timer: it will neither call Timer nor cause
+// a scheduling pass. Cancelling a timer that already fired does nothing.
+func (e *Engine) CancelTimer(id TimerID) {
+	if uint64(id) < e.seq {
+		if e.canceled == nil {
+			e.canceled = make(map[uint64]struct{})
+		}
+		e.canceled[uint64(id)] = struct{}{}
+	}
+}
+
+func (e *Engine) run(j *Job, r Rate) {
+	j.State = Running
+	j.rate = r
+	j.since = e.now
+	e.busy += int64(j.need) * int64(r)
+	e.checkCapacity(j)
+	e.running++
+	e.scheduleCompletion(j)
+}
+
+func (e *Engine) checkCapacity(j *Job) {
+	if e.busy > int64(e.capacity)*int64(FullRate) {
+		panic(fmt.Sprintf("sim: job %d overcommits the machine at %v: %d units busy of %d",
+			j.In.ID, e.now, (e.busy+int64(FullRate)-1)/int64(FullRate), e.capacity))
+	}
+}
+
+// account brings j's work done up to now.
+func (e *Engine) account(j *Job) {
+	j.done += int64(e.now-j.since) * int64(j.rate)
+	j.since = e.now
+}
+
+func (e *Engine) scheduleCompletion(j *Job) {
+	rem := int64(j.Work)*int64(FullRate) - j.done
+	if rem < 0 {
+		rem = 0
+	}
+	dt := model.Time((rem + int64(j.rate) - 1) / int64(j.rate))
+	j.gen++
+	at := e.now + dt
+	rank := uint8(0)
+	if e.cfg.Order == OrderPyss && at != j.Start+j.Estimate {
+		rank = 2 // ends before its estimate: after the arrivals at the same time
+	}
+	e.push(event{at: at, kind: evCompletion, job: j, gen: j.gen, rank: rank})
+}
+
+func (e *Engine) push(ev event) {
+	ev.seq = e.seq
+	e.seq++
+	e.heap.push(ev)
+}
+
+// Run replays the jobs of src through the policy. Each job's outcome goes to
+// out (in completion order; rejected jobs at their arrival); samples, if not
+// nil, receives the time series. Jobs must come in non-decreasing submit
+// order. Run returns the first error of src, out or samples, or an error if
+// the policy leaves jobs in the system with nothing left to happen.
+func (e *Engine) Run(src model.JobReader, out model.OutcomeWriter, samples SampleWriter) error {
+	e.src, e.out, e.samples = src, out, samples
+	e.pol.Attach(e)
+	if err := e.readNext(); err != nil {
+		return err
+	}
+	for len(e.heap) > 0 {
+		t := e.heap.peek().at
+		if err := e.advance(t); err != nil {
+			return err
+		}
+		e.now = t
+		actedAny := false
+		for len(e.heap) > 0 && e.heap.peek().at == t {
+			ev := e.heap.pop()
+			acted, err := e.dispatch(&ev)
+			if err != nil {
+				return err
+			}
+			actedAny = actedAny || acted
+			if acted && e.cfg.Passes == PassPerEvent && !e.batched(&ev) {
+				e.pol.Schedule()
+			}
+		}
+		if actedAny && e.cfg.Passes == PassPerTime {
+			e.pol.Schedule()
+		}
+		e.pending = e.state(t)
+		e.havePending = true
+	}
+	if e.queued+e.running+e.suspended > 0 {
+		return fmt.Errorf("policy left %d queued, %d running and %d suspended jobs with no event pending at %v",
+			e.queued, e.running, e.suspended, e.now)
+	}
+	return e.advance(model.Never)
+}
+
+// batched reports whether ev is a completion at its estimate under
+// OrderPyss and the next event is one too, at the same time: pyss's profile
+// frees all such jobs at once, so they take a single pass.
+func (e *Engine) batched(ev *event) bool {
+	if e.cfg.Order != OrderPyss || ev.kind != evCompletion || ev.rank != 0 || len(e.heap) == 0 {
+		return false
+	}
+	next := e.heap.peek()
+	return next.at == ev.at && next.kind == evCompletion && next.rank == 0
+}
+
+// dispatch applies one event; acted reports whether it was a live event that
+// deserves a scheduling pass (not a superseded completion, a canceled timer
+// or a rejected arrival).
+func (e *Engine) dispatch(ev *event) (acted bool, err error) {
+	switch ev.kind {
+	case evArrival:
+		j := ev.job
+		accepted, err := e.arrive(j)
+		if err != nil {
+			return false, err
+		}
+		if err := e.readNext(); err != nil {
+			return false, err
+		}
+		return accepted, nil
+	case evCompletion:
+		j := ev.job
+		if ev.gen != j.gen || j.State != Running {
+			return false, nil // superseded by a rate change or suspension
+		}
+		return true, e.complete(j)
+	case evTimer:
+		if _, ok := e.canceled[ev.seq]; ok {
+			delete(e.canceled, ev.seq)
+			return false, nil
+		}
+		e.pol.Timer(ev.tag)
+		return true, nil
+	}
+	panic("sim: unknown event kind")
+}
+
+func (e *Engine) arrive(j *Job) (accepted bool, err error) {
+	e.arrived++
+	reason := model.Accepted
+	switch {
+	case j.Size <= 0:
+		reason = model.RejectNoSize
+	case !j.In.Has(model.FieldRuntime) || j.Work < 0:
+		reason = model.RejectNoRuntime
+	case j.Work > MaxWork:
+		reason = model.RejectTooLong
+	default:
+		j.need = (j.Size + e.unit - 1) / e.unit
+		if j.need > e.capacity {
+			reason = model.RejectTooWide
+		}
+	}
+	if reason != model.Accepted {
+		e.rejects++
+		e.scratch = model.Outcome{JobID: j.In.ID, Submit: j.In.Submit, Start: model.Never, End: model.Never,
+			Procs: j.Size, Estimate: j.Estimate, Dedicated: j.Work, Reason: reason}
+		e.recycle(j)
+		return false, e.writeOutcome(&e.scratch)
+	}
+	j.State = Queued
+	e.queued++
+	e.pol.Arrive(j)
+	return true, nil
+}
+
+func (e *Engine) complete(j *Job) error {
+	e.account(j)
+	e.busy -= int64(j.need) * int64(j.rate)
+	j.rate = 0
+	j.State = Done
+	j.End = e.now
+	e.running--
+	e.completed++
+	e.scratch = model.Outcome{JobID: j.In.ID, Submit: j.In.Submit, Start: j.Start, End: j.End, Procs: j.Size,
+		Estimate: j.Estimate, Runtime: j.End - j.Start, Dedicated: j.Work}
+	err := e.writeOutcome(&e.scratch)
+	e.pol.Complete(j)
+	e.recycle(j)
+	return err
+}
+
+func (e *Engine) writeOutcome(o *model.Outcome) error {
+	if e.out == nil {
+		return nil
+	}
+	if err := e.out.Write(o); err != nil {
+		return fmt.Errorf("writing outcome of job %d: %w", o.JobID, err)
+	}
+	return nil
+}
+
+// readNext reads the next job from the source and schedules its arrival.
+func (e *Engine) readNext() error {
+	in, err := e.src.Read()
+	if errors.Is(err, io.EOF) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if e.haveSubmit && in.Submit < e.lastSubmit {
+		return fmt.Errorf("job %d submitted at %v, before the previous job (%v): the engine needs jobs in submit order (genwork clean --sort)",
+			in.ID, in.Submit, e.lastSubmit)
+	}
+	e.lastSubmit, e.haveSubmit = in.Submit, true
+	j := e.newJob()
+	j.In = in
+	j.Size = in.Size()
+	j.Work = in.Runtime
+	j.Estimate = j.Work
+	if in.Has(model.FieldEstimate) && in.Estimate > 0 {
+		j.Estimate = in.Estimate
+	}
+	e.push(event{at: in.Submit, kind: evArrival, job: j, rank: 1})
+	return nil
+}
+
+func (e *Engine) newJob() *Job {
+	var j *Job
+	if n := len(e.pool); n > 0 {
+		j = e.pool[n-1]
+		e.pool = e.pool[:n-1]
+		*j = Job{}
+	} else {
+		j = new(Job)
+	}
+	j.Start, j.End, j.Slot = model.Never, model.Never, -1
+	return j
+}
+
+func (e *Engine) recycle(j *Job) {
+	j.In.App = model.App{} // drop slices early
+	e.pool = append(e.pool, j)
+}
+
+func (e *Engine) state(t model.Time) Sample {
+	return Sample{At: t, InSystem: e.queued + e.running + e.suspended, Queued: e.queued,
+		Running: e.running, Suspended: e.suspended,
+		BusyProcs: float64(e.busy) / float64(FullRate) * float64(e.unit)}
+}
+
+// advance writes the samples that describe the interval from the last
+// processed time up to (not including) t.
+func (e *Engine) advance(t model.Time) error {
+	if e.samples == nil || !e.havePending {
+		return nil
+	}
+	s := e.pending
+	if p := e.cfg.SamplePeriod; p > 0 {
+		// Sample points k×p in [s.At, t), each showing the state since s.At.
+		first := (s.At + p - 1) / p * p
+		if t == model.Never && first < s.At+p {
+			t = first + 1 // after the last event: one final point
+		}
+		for at := first; at < t; at += p {
+			pt := s
+			pt.At = at
+			if err := e.samples.WriteSample(&pt); err != nil {
+				return fmt.Errorf("writing time series: %w", err)
+			}
+		}
+		return nil
+	}
+	if e.wroteAny && sameState(&s, &e.lastWritten) {
+		return nil
+	}
+	e.lastWritten, e.wroteAny = s, true
+	if err := e.samples.WriteSample(&s); err != nil {
+		return fmt.Errorf("writing time series: %w", err)
+	}
+	return nil
+}
+
+func sameState(a, b *Sample) bool {
+	return a.InSystem == b.InSystem && a.Queued == b.Queued && a.Running == b.Running &&
+		a.Suspended == b.Suspended && a.BusyProcs == b.BusyProcs
+}
+
+// Counts reports how many jobs arrived, completed and were rejected so far.
+func (e *Engine) Counts() (arrived, completed, rejected int) {
+	return e.arrived, e.completed, e.rejects
+}

@@ -73,19 +73,31 @@ func naiveRun(kind naiveKind, m int, jobs []*naiveJob, pyss bool) []model.Time {
 		}
 		due := wake == now
 		if pyss {
-			if onEst := ends(true); len(onEst) > 0 {
-				for _, j := range onEst {
+			// Every job ending at now, in start order (ties: the order they
+			// were started in a pass, which running preserves).
+			var ending []*naiveJob
+			for _, j := range running {
+				if j.start+j.run == now {
+					ending = append(ending, j)
+				}
+			}
+			// pyss's profile frees the jobs ending at their estimate from
+			// the start of the instant...
+			for _, j := range ending {
+				if j.run == j.est {
 					end(j)
 				}
-				pass() // pyss's profile frees them all at once
 			}
 			for next < len(jobs) && jobs[next].submit == now {
 				queue = append(queue, jobs[next])
 				next++
 				pass()
 			}
-			for _, j := range ends(false) {
-				end(j)
+			// ...and each termination, in start order, triggers a pass.
+			for _, j := range ending {
+				if !j.ended {
+					end(j)
+				}
 				pass()
 			}
 			if due {

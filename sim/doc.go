@@ -18,15 +18,17 @@
 //   - OrderPyss: emulates pyss, whose event queue puts every submission at t
 //     before every termination at t but whose reservation profile already
 //     frees a job that ends at t exactly at its estimate. So: completions
-//     exactly at the job's estimate, then arrivals, then the other
-//     completions, then timers. See ../shared/oracle/SEMANTICS.md section 2.
+//     exactly at the job's estimate free their processors first, then come
+//     the arrivals, then the terminations in creation order (the order the
+//     jobs started): the other completions, and the deferred passes of the
+//     completions at the estimate; then timers. See
+//     ../shared/oracle/SEMANTICS.md section 2.
 //
 // After events, the engine asks the policy for a scheduling pass. The Passes
 // rule says how often: PassPerTime (default) runs one pass once every event
 // at a time has been applied; PassPerEvent runs one after every event, as
-// pyss does. Under OrderPyss, the completions at their estimate at one time
-// are applied together and followed by one pass, because pyss's profile
-// frees them all at once.
+// pyss does (under OrderPyss, a completion at its estimate frees its
+// processors early but has its pass at its place among the terminations).
 //
 // # Streaming
 //

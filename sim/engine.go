@@ -370,7 +370,7 @@ func (e *Engine) Run(src model.JobReader, out model.OutcomeWriter, samples Sampl
 				return err
 			}
 			actedAny = actedAny || acted
-			if acted && e.cfg.Passes == PassPerEvent && !e.batched(&ev) {
+			if acted && e.cfg.Passes == PassPerEvent {
 				e.pol.Schedule()
 			}
 		}
@@ -385,17 +385,6 @@ func (e *Engine) Run(src model.JobReader, out model.OutcomeWriter, samples Sampl
 			e.queued, e.running, e.suspended, e.now)
 	}
 	return e.advance(model.Never)
-}
-
-// batched reports whether ev is a completion at its estimate under
-// OrderPyss and the next event is one too, at the same time: pyss's profile
-// frees all such jobs at once, so they take a single pass.
-func (e *Engine) batched(ev *event) bool {
-	if e.cfg.Order != OrderPyss || ev.kind != evCompletion || ev.rank != 0 || len(e.heap) == 0 {
-		return false
-	}
-	next := e.heap.peek()
-	return next.at == ev.at && next.kind == evCompletion && next.rank == 0
 }
 
 // dispatch applies one event; acted reports whether it was a live event that
@@ -418,7 +407,17 @@ func (e *Engine) dispatch(ev *event) (acted bool, err error) {
 		if ev.gen != j.gen || j.State != Running {
 			return false, nil // superseded by a rate change or suspension
 		}
+		if e.cfg.Order == OrderPyss && ev.rank == 0 {
+			// pyss frees a job that ends at its estimate from the start of
+			// the instant, but its termination, and the pass it triggers,
+			// come in creation order among the other terminations: free it
+			// now, pass later.
+			e.heap.push(event{at: ev.at, rank: 2, seq: ev.seq, kind: evPass})
+			return false, e.complete(j)
+		}
 		return true, e.complete(j)
+	case evPass:
+		return true, nil
 	case evTimer:
 		if _, ok := e.canceled[ev.seq]; ok {
 			delete(e.canceled, ev.seq)

@@ -8,6 +8,7 @@ const (
 	evArrival eventKind = iota
 	evCompletion
 	evTimer
+	evPass // OrderPyss: the pass of a completion at its estimate, in creation order
 )
 
 // event is one entry of the engine's heap.

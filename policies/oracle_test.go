@@ -1,0 +1,166 @@
+package policies_test
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/gangsim/gangsim/internal/sharedtraces"
+	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/policies"
+	"github.com/gangsim/gangsim/sim"
+	"github.com/gangsim/gangsim/swf"
+)
+
+type oracleRow struct {
+	submit, start, end, procs, run, estimate int64
+}
+
+// readOracle reads <trace>.<policy>.jobs.csv.gz:
+// job_id,submit,start,end,procs,wait,run,estimate in integer seconds.
+func readOracle(t *testing.T, path string) map[int64]oracleRow {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	gz, err := gzip.NewReader(bufio.NewReader(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := csv.NewReader(gz)
+	r.ReuseRecord = true
+	if _, err := r.Read(); err != nil { // header
+		t.Fatal(err)
+	}
+	rows := map[int64]oracleRow{}
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			return rows
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v [8]int64
+		for i := range v {
+			if v[i], err = strconv.ParseInt(rec[i], 10, 64); err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+		}
+		rows[v[0]] = oracleRow{submit: v[1], start: v[2], end: v[3], procs: v[4], run: v[6], estimate: v[7]}
+	}
+}
+
+// readMetrics reads the oracle's aggregate metrics for one trace and policy.
+func readMetrics(t *testing.T, trace, policy string) map[string]float64 {
+	t.Helper()
+	f, err := os.Open(sharedtraces.Oracle(t, "metrics.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]float64{}
+	for _, r := range recs[1:] {
+		if r[0] == trace && r[1] == policy {
+			if v, err := strconv.ParseFloat(r[3], 64); err == nil {
+				m[r[2]] = v // skips the text rows (peer, policy)
+			}
+		}
+	}
+	return m
+}
+
+type collect struct{ byID map[int64]model.Outcome }
+
+func (c *collect) Write(o *model.Outcome) error { c.byID[o.JobID] = *o; return nil }
+func (c *collect) Close() error                 { return nil }
+
+// TestPyssOracle replays every shared trace, cleaned as the oracle's were,
+// with the pyss-compatible engine rules, and requires every job's start time
+// to equal pyss's, for FCFS and EASY; the aggregate metrics must match too.
+func TestPyssOracle(t *testing.T) {
+	for _, name := range sharedtraces.Names {
+		for _, pol := range []string{"fcfs", "easy"} {
+			t.Run(name+"/"+pol, func(t *testing.T) {
+				if testing.Short() && name != "KTH-SP2-1996-2.1-cln" {
+					t.Skip("only KTH in -short mode")
+				}
+				tracePath := sharedtraces.Trace(t, name)
+				oracle := readOracle(t, sharedtraces.Oracle(t, name+"."+pol+".jobs.csv.gz"))
+				f, err := os.Open(tracePath)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				r := swf.NewReader(f)
+				r.Name = tracePath
+				n, err := swf.NewNormalizer(r, swf.PyssOptions(0))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var p sim.Policy = policies.NewFCFS()
+				if pol == "easy" {
+					p = policies.NewEASY(false)
+				}
+				cfg := sim.Config{Machine: model.FlatMachine(n.Header().MaxProcs()), Order: sim.OrderPyss, Passes: sim.PassPerEvent}
+				out := &collect{byID: map[int64]model.Outcome{}}
+				if err := sim.New(cfg, p).Run(n, out, nil); err != nil {
+					t.Fatal(err)
+				}
+				if len(out.byID) != len(oracle) {
+					t.Fatalf("%d outcomes, oracle has %d jobs", len(out.byID), len(oracle))
+				}
+				mismatches := 0
+				var sumWait, sumBsld, work float64
+				var first, last int64 = math.MaxInt64, math.MinInt64
+				for id, want := range oracle {
+					got, ok := out.byID[id]
+					if !ok {
+						t.Fatalf("job %d: no outcome", id)
+					}
+					if got.Start != model.FromSeconds(want.start) || got.Submit != model.FromSeconds(want.submit) {
+						if mismatches < 5 {
+							t.Errorf("job %d: start %v, oracle %ds (submit %ds)", id, got.Start, want.start, want.submit)
+						}
+						mismatches++
+					}
+					sumWait += got.Wait().Seconds()
+					sumBsld += got.BoundedSlowdown(10 * model.Second)
+					work += float64(got.Procs) * got.Runtime.Seconds()
+					first = min(first, got.Submit.WholeSeconds())
+					last = max(last, got.End.WholeSeconds())
+				}
+				if mismatches > 0 {
+					t.Fatalf("%d of %d start times differ from pyss", mismatches, len(oracle))
+				}
+				jobs := float64(len(oracle))
+				util := work / (float64(cfg.Machine.Procs()) * float64(last-first))
+				m := readMetrics(t, name, pol)
+				for metric, got := range map[string]float64{"mean_wait": sumWait / jobs, "mean_bsld_tau10": sumBsld / jobs, "utilization": util} {
+					want, ok := m[metric]
+					if !ok {
+						t.Fatalf("metrics.csv has no %s", metric)
+					}
+					if math.Abs(got-want) > 1e-9*math.Max(1, math.Abs(want)) {
+						t.Errorf("%s = %v, oracle %v", metric, got, want)
+					}
+				}
+				t.Logf("%d jobs, all start times equal; mean wait %.1f s, mean bsld %.2f, utilization %.4f",
+					len(oracle), sumWait/jobs, sumBsld/jobs, util)
+				_ = fmt.Sprint()
+			})
+		}
+	}
+}

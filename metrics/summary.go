@@ -1,0 +1,103 @@
+package metrics
+
+import (
+	"fmt"
+
+	"github.com/gangsim/gangsim/model"
+)
+
+// Summary accumulates a run's aggregate metrics from outcomes, one at a
+// time, in constant memory. The zero value is ready to use with DefaultTau;
+// set Tau before the first Add to change it.
+type Summary struct {
+	// Tau is the short-job bound of the bounded slowdowns; 0 means
+	// DefaultTau.
+	Tau model.Time
+
+	Jobs     int // completed jobs
+	Rejected int // jobs rejected at submission
+
+	first, last model.Time // earliest submit, latest end, of completed jobs
+	sumWait     float64    // seconds
+	sumResponse float64    // seconds
+	sumBsld     float64
+	sumTSBsld   float64
+	work        float64 // processor-seconds of the completed jobs
+}
+
+// Add accounts one outcome.
+func (s *Summary) Add(o *model.Outcome) {
+	if !o.Completed() {
+		s.Rejected++
+		return
+	}
+	tau := s.Tau
+	if tau == 0 {
+		tau = DefaultTau
+	}
+	if s.Jobs == 0 {
+		s.first, s.last = o.Submit, o.End
+	}
+	s.Jobs++
+	s.first = min(s.first, o.Submit)
+	s.last = max(s.last, o.End)
+	s.sumWait += o.Wait().Seconds()
+	s.sumResponse += o.Response().Seconds()
+	s.sumBsld += BoundedSlowdown(o.Wait(), o.Runtime, tau)
+	s.sumTSBsld += TimeSharingBoundedSlowdown(o.Wait(), o.Runtime, o.Dedicated, tau)
+	s.work += float64(o.Procs) * o.Runtime.Seconds()
+}
+
+// Write implements model.OutcomeWriter, so a Summary can sit in a chain of
+// outcome writers.
+func (s *Summary) Write(o *model.Outcome) error { s.Add(o); return nil }
+
+// Close implements model.OutcomeWriter.
+func (s *Summary) Close() error { return nil }
+
+// Makespan is the time from the first submit to the last completion.
+func (s *Summary) Makespan() model.Time {
+	if s.Jobs == 0 {
+		return 0
+	}
+	return s.last - s.first
+}
+
+// MeanWait is the mean wait in seconds (0 with no jobs).
+func (s *Summary) MeanWait() float64 { return s.mean(s.sumWait) }
+
+// MeanResponse is the mean response time in seconds.
+func (s *Summary) MeanResponse() float64 { return s.mean(s.sumResponse) }
+
+// MeanBoundedSlowdown is the mean classic bounded slowdown.
+func (s *Summary) MeanBoundedSlowdown() float64 { return s.mean(s.sumBsld) }
+
+// MeanTimeSharingBoundedSlowdown is the mean of the thesis' time-sharing
+// bounded slowdown (against dedicated runtimes).
+func (s *Summary) MeanTimeSharingBoundedSlowdown() float64 { return s.mean(s.sumTSBsld) }
+
+// Utilization is the fraction of the machine's capacity used by completed
+// jobs over the makespan: Σ procs × runtime / (procs × makespan), the
+// definition of the pyss oracle's metrics. It panics if procs <= 0.
+func (s *Summary) Utilization(procs int) float64 {
+	if procs <= 0 {
+		panic("metrics: utilization of a machine with no processors")
+	}
+	if s.Makespan() <= 0 {
+		return 0
+	}
+	return s.work / (float64(procs) * s.Makespan().Seconds())
+}
+
+func (s *Summary) mean(sum float64) float64 {
+	if s.Jobs == 0 {
+		return 0
+	}
+	return sum / float64(s.Jobs)
+}
+
+// Line formats the summary on one line for a machine of procs processors.
+func (s *Summary) Line(procs int) string {
+	return fmt.Sprintf("%d jobs (%d rejected), makespan %.0f s, utilization %.4f, mean wait %.1f s, mean bounded slowdown %.3f",
+		s.Jobs, s.Rejected, s.Makespan().Seconds(), s.Utilization(procs), s.MeanWait(), s.MeanBoundedSlowdown())
+}

@@ -1,0 +1,37 @@
+package policies
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRegistry(t *testing.T) {
+	for _, tt := range []struct {
+		in, canon, err string
+	}{
+		{"fcfs", "fcfs", ""},
+		{"easy", "easy", ""},
+		{"easy:estimates=actual", "easy:estimates=actual", ""},
+		{"conservative:estimates=user", "conservative:estimates=user", ""},
+		{"easy:estimates=psychic", "", `policy easy: estimates="psychic": want user or actual`},
+		{"fcfs:estimates=actual", "", `policy fcfs has no parameter "estimates"`},
+		{"sjf", "", `unknown policy "sjf" (known: conservative, easy, fcfs)`},
+		{"easy:estimates", "", `policy "easy:estimates": parameter "estimates" is not key=value`},
+	} {
+		spec, err := ParseSpec(tt.in)
+		if err == nil {
+			_, err = New(spec)
+		}
+		switch {
+		case tt.err == "" && err != nil:
+			t.Errorf("%s: %v", tt.in, err)
+		case tt.err != "" && (err == nil || err.Error() != tt.err):
+			t.Errorf("%s: error %v, want %q", tt.in, err, tt.err)
+		case tt.err == "" && spec.String() != tt.canon:
+			t.Errorf("%s: canonical %q, want %q", tt.in, spec.String(), tt.canon)
+		}
+	}
+	if d := Describe(); !strings.Contains(d, "estimates=user (default) or actual") {
+		t.Errorf("Describe lacks the parameter docs:\n%s", d)
+	}
+}

@@ -1,0 +1,22 @@
+// Package hwmodel turns the papers' hardware measurements into cost models
+// that a time-sharing simulation charges: the time of a global context
+// switch, message latency and bandwidth under several communication
+// contexts, and job launch time.
+//
+// Each interconnect and runtime has its own subpackage, built from one
+// paper family and citing it for every constant:
+//
+//   - hwmodel/myrinet: Myrinet with Illinois Fast Messages on ParPar
+//     (Etsion and Feitelson): credit flow control, NIC buffer division and
+//     buffer switching, the three-stage gang switch.
+//   - hwmodel/pm: PM on Myrinet under SCore-D (Hori et al. 1996, 1998):
+//     network preemption, channel save and restore, SIGSTOP skew.
+//   - hwmodel/qsnet: QsNet with STORM and BCS-MPI (Frachtenberg's thesis,
+//     chapters 2-5): bandwidth and launch models, strobes, micro-timeslices.
+//   - hwmodel/calypso: distributed context switching by task migration over
+//     Ethernet (McLaughlin and Dasgupta).
+//
+// This package holds what they share: the Costs interface the simulator
+// asks, the Row type in which each subpackage reproduces a paper's table
+// or figure, and the named presets of the papers' clusters.
+package hwmodel

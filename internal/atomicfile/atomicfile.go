@@ -1,6 +1,10 @@
 // Package atomicfile writes output files so that a failed or interrupted run
 // leaves nothing behind: bytes go to a temporary file in the destination's
 // directory, which is renamed over the destination only on Commit.
+//
+// On Linux the temporary file is unnamed (O_TMPFILE) until Commit, so even
+// a run killed with SIGKILL leaves no trace; elsewhere, or on file systems
+// without O_TMPFILE, it is a hidden ".NAME.tmp-*" file that Abort removes.
 package atomicfile
 
 import (
@@ -16,11 +20,12 @@ import (
 // it or Abort to throw it away. Abort after Commit does nothing, so
 // "defer f.Abort()" is always safe.
 type File struct {
-	name   string
-	tmp    *os.File // nil for standard output
-	w      *bufio.Writer
-	stdout io.Writer
-	done   bool
+	name    string
+	tmp     *os.File // nil for standard output
+	unnamed bool     // tmp is an O_TMPFILE file with no name yet
+	w       *bufio.Writer
+	stdout  io.Writer
+	done    bool
 }
 
 // Create starts writing name. The name "-" writes to stdout instead; bytes
@@ -32,6 +37,9 @@ func Create(name string, stdout io.Writer) (*File, error) {
 	dir, base := filepath.Split(name)
 	if dir == "" {
 		dir = "."
+	}
+	if tmp, ok := openUnnamed(dir); ok {
+		return &File{name: name, tmp: tmp, unnamed: true, w: bufio.NewWriterSize(tmp, 1<<16)}, nil
 	}
 	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
@@ -68,12 +76,24 @@ func (f *File) Commit() error {
 		f.discard()
 		return fmt.Errorf("writing %s: %w", f.name, err)
 	}
+	tmpName := f.tmp.Name()
+	if f.unnamed {
+		// Give the file a hidden name next to the destination, then rename
+		// it over the destination (a link cannot replace a file).
+		dir, base := filepath.Split(f.name)
+		tmpName = filepath.Join(dir, fmt.Sprintf(".%s.tmp-%d", base, os.Getpid()))
+		os.Remove(tmpName)
+		if err := link(f.tmp, tmpName); err != nil {
+			f.tmp.Close()
+			return fmt.Errorf("writing %s: %w", f.name, err)
+		}
+	}
 	if err := f.tmp.Close(); err != nil {
-		os.Remove(f.tmp.Name())
+		os.Remove(tmpName)
 		return fmt.Errorf("writing %s: %w", f.name, err)
 	}
-	if err := os.Rename(f.tmp.Name(), f.name); err != nil {
-		os.Remove(f.tmp.Name())
+	if err := os.Rename(tmpName, f.name); err != nil {
+		os.Remove(tmpName)
 		return fmt.Errorf("writing %s: %w", f.name, err)
 	}
 	return nil
@@ -91,6 +111,8 @@ func (f *File) Abort() {
 func (f *File) discard() {
 	if f.tmp != nil {
 		f.tmp.Close()
-		os.Remove(f.tmp.Name())
+		if !f.unnamed {
+			os.Remove(f.tmp.Name())
+		}
 	}
 }

@@ -2,7 +2,9 @@ package atomicfile
 
 import (
 	"bytes"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -71,4 +73,46 @@ func assertOnly(t *testing.T, dir string, want string) {
 		}
 		t.Fatalf("directory holds %v, want only %s", names, want)
 	}
+}
+
+// TestKilledWriterLeavesNothing runs a child process that starts writing an
+// output and is killed with SIGKILL before committing: neither the output
+// nor a temporary file may remain.
+func TestKilledWriterLeavesNothing(t *testing.T) {
+	if os.Getenv("ATOMICFILE_CHILD") != "" {
+		f, err := Create(os.Getenv("ATOMICFILE_CHILD"), nil)
+		if err != nil {
+			os.Exit(3)
+		}
+		f.Write(bytes.Repeat([]byte("x"), 1<<20))
+		os.Stdout.WriteString("ready\n")
+		select {} // wait to be killed
+	}
+	if !unnamedSupported(t.TempDir()) {
+		t.Skip("no O_TMPFILE here: a SIGKILL may leave a hidden temporary file")
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=TestKilledWriterLeavesNothing")
+	cmd.Env = append(os.Environ(), "ATOMICFILE_CHILD="+filepath.Join(dir, "out.arrow"))
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 6)
+	if _, err := io.ReadFull(stdout, buf); err != nil || string(buf) != "ready\n" {
+		t.Fatalf("child did not start: %q %v", buf, err)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Fatalf("killed writer left %v", ents)
+	}
+}
+
+func unnamedSupported(dir string) bool {
+	f, ok := openUnnamed(dir)
+	if ok {
+		f.Close()
+	}
+	return ok
 }

@@ -1,0 +1,193 @@
+package pipelines
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/gangsim/gangsim/metrics"
+	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/policies"
+	"github.com/gangsim/gangsim/sim"
+	"github.com/gangsim/gangsim/swf"
+)
+
+// Compat selects a compatibility mode: engine rules and cleaning that
+// reproduce another simulator.
+type Compat string
+
+// Compatibility modes.
+const (
+	CompatNone Compat = ""     // gangsim's own defaults
+	CompatPyss Compat = "pyss" // pyss: ../shared/oracle/SEMANTICS.md
+)
+
+// Cleaning names a normalization preset applied to the trace before it is
+// replayed.
+type Cleaning string
+
+// Cleaning presets.
+const (
+	// CleanDefault drops jobs that never ran and jobs with a missing or
+	// negative submit time, and sets missing estimates to the runtime;
+	// too-wide and sizeless jobs are left for the engine to reject (they
+	// appear in the outcomes with a reason) and jobs that overran their
+	// estimate keep their runtime. Submit times must be sorted.
+	CleanDefault Cleaning = "default"
+	// CleanPyss is the oracle's cleaning, swf.PyssOptions.
+	CleanPyss Cleaning = "pyss"
+	// CleanNone replays the trace as it is.
+	CleanNone Cleaning = "none"
+)
+
+// Replay is one simulation's configuration. The zero value plus a policy is
+// a valid configuration: the machine comes from the trace header, the
+// engine rules are gangsim's defaults, and the trace is cleaned with
+// CleanDefault.
+type Replay struct {
+	Policy policies.Spec // scheduling policy
+	// Machine is the simulated machine; the zero value takes it from the
+	// trace header (MaxNodes × MaxProcs/MaxNodes, or a flat MaxProcs).
+	Machine model.Machine
+	// Procs, when positive and Machine is zero, simulates a flat pool of
+	// Procs processors.
+	Procs int
+	// NodeAllocation allocates whole nodes.
+	NodeAllocation bool
+	// Compat selects pyss compatibility: pyss's cleaning, engine order and
+	// passes, and a flat machine of the header's MaxProcs.
+	Compat Compat
+	// Order and Passes are the engine rules (ignored under a Compat mode).
+	Order  sim.Order
+	Passes sim.Passes
+	// Clean is the cleaning preset; empty means CleanDefault (CleanPyss
+	// under CompatPyss).
+	Clean Cleaning
+	// SamplePeriod, when positive, samples the time series at that period
+	// instead of at every change.
+	SamplePeriod model.Time
+}
+
+// Result is what a replay reports besides its outcomes.
+type Result struct {
+	Machine model.Machine   // the machine simulated
+	Clean   swf.Report      // what cleaning did
+	Summary metrics.Summary // aggregate metrics of the outcomes
+}
+
+// resolved returns the cleaning options, engine config and machine for a
+// trace with header h.
+func (r *Replay) resolve(h *model.Header) (swf.Options, sim.Config, error) {
+	var cfg sim.Config
+	clean := r.Clean
+	switch r.Compat {
+	case CompatNone:
+		cfg.Order, cfg.Passes = r.Order, r.Passes
+		if clean == "" {
+			clean = CleanDefault
+		}
+	case CompatPyss:
+		cfg.Order, cfg.Passes = sim.OrderPyss, sim.PassPerEvent
+		if clean == "" {
+			clean = CleanPyss
+		}
+	default:
+		return swf.Options{}, cfg, fmt.Errorf("unknown compatibility mode %q (want pyss)", r.Compat)
+	}
+	switch {
+	case r.Machine.Valid():
+		cfg.Machine = r.Machine
+	case r.Procs > 0:
+		cfg.Machine = model.FlatMachine(r.Procs)
+	case r.Compat == CompatPyss:
+		cfg.Machine = model.FlatMachine(h.MaxProcs())
+	default:
+		cfg.Machine = h.Machine()
+	}
+	if !cfg.Machine.Valid() {
+		return swf.Options{}, cfg, fmt.Errorf("machine size unknown: the trace header has no MaxProcs; give one (--procs)")
+	}
+	cfg.NodeAllocation = r.NodeAllocation
+	cfg.SamplePeriod = r.SamplePeriod
+	var opt swf.Options
+	switch clean {
+	case CleanDefault:
+		opt = swf.Options{DropBadSubmit: true, NoRuntime: swf.DropNoRuntime,
+			NoEstimate: swf.EstimateFromRuntime, Order: swf.FailUnsorted}
+	case CleanPyss:
+		opt = swf.PyssOptions(cfg.Machine.Procs())
+	case CleanNone:
+	default:
+		return opt, cfg, fmt.Errorf("unknown cleaning %q (want default, pyss or none)", clean)
+	}
+	return opt, cfg, nil
+}
+
+// Params lists the resolved parameters of a replay of a trace with header
+// h, for the run manifest.
+func (r *Replay) Params(h *model.Header) ([]model.Param, error) {
+	_, cfg, err := r.resolve(h)
+	if err != nil {
+		return nil, err
+	}
+	clean := r.Clean
+	if clean == "" {
+		clean = CleanDefault
+		if r.Compat == CompatPyss {
+			clean = CleanPyss
+		}
+	}
+	compat := string(r.Compat)
+	if compat == "" {
+		compat = "none"
+	}
+	return []model.Param{
+		{Name: "policy", Value: r.Policy.String()},
+		{Name: "machine", Value: cfg.Machine.String()},
+		{Name: "node_allocation", Value: strconv.FormatBool(cfg.NodeAllocation)},
+		{Name: "compat", Value: compat},
+		{Name: "order", Value: cfg.Order.String()},
+		{Name: "passes", Value: cfg.Passes.String()},
+		{Name: "clean", Value: string(clean)},
+		{Name: "sample_period_s", Value: string(cfg.SamplePeriod.AppendSeconds(nil))},
+	}, nil
+}
+
+// Run cleans src, replays it and writes the outcomes to out and, if samples
+// is not nil, the time series to samples. It does not close out.
+func (r *Replay) Run(src model.JobReader, out model.OutcomeWriter, samples sim.SampleWriter) (*Result, error) {
+	opt, cfg, err := r.resolve(src.Header())
+	if err != nil {
+		return nil, err
+	}
+	pol, err := policies.New(r.Policy)
+	if err != nil {
+		return nil, err
+	}
+	norm, err := swf.NewNormalizer(src, opt)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Machine: cfg.Machine}
+	tee := &teeOutcomes{sum: &res.Summary, next: out}
+	if err := sim.New(cfg, pol).Run(norm, tee, samples); err != nil {
+		return nil, err
+	}
+	res.Clean = norm.Report()
+	return res, nil
+}
+
+// teeOutcomes feeds every outcome to the summary and then to next.
+type teeOutcomes struct {
+	sum  *metrics.Summary
+	next model.OutcomeWriter
+}
+
+func (t *teeOutcomes) Write(o *model.Outcome) error {
+	t.sum.Add(o)
+	if t.next == nil {
+		return nil
+	}
+	return t.next.Write(o)
+}
+
+func (t *teeOutcomes) Close() error { return nil }

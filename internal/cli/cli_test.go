@@ -1,0 +1,36 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"testing"
+)
+
+func TestExit(t *testing.T) {
+	var buf bytes.Buffer
+	if got := Exit("replay", nil, &buf); got != 0 || buf.Len() != 0 {
+		t.Errorf("nil: %d %q", got, buf.String())
+	}
+	buf.Reset()
+	if got := Exit("replay", Usagef("unknown policy %q", "x"), &buf); got != 2 {
+		t.Errorf("usage: exit %d", got)
+	}
+	if want := "replay: unknown policy \"x\"\nrun 'replay --help' for usage\n"; buf.String() != want {
+		t.Errorf("usage message %q, want %q", buf.String(), want)
+	}
+	buf.Reset()
+	if got := Exit("replay", fmt.Errorf("reading x: %w", errors.New("boom")), &buf); got != 1 || buf.String() != "replay: reading x: boom\n" {
+		t.Errorf("failure: %d %q", got, buf.String())
+	}
+	var stderr bytes.Buffer
+	fs := NewFlagSet("replay", "usage: replay [flags]", &stderr)
+	fs.Int("procs", 0, "machine size")
+	err := Parse(fs, []string{"--procs", "many"})
+	if !errors.Is(err, ErrUsage) {
+		t.Errorf("bad flag value: %v is not a usage error", err)
+	}
+	if got := Exit("replay", Parse(fs, []string{"--help"}), &stderr); got != 0 {
+		t.Errorf("--help exits %d", got)
+	}
+}

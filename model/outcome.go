@@ -91,3 +91,20 @@ type OutcomeWriter interface {
 	Write(o *Outcome) error
 	Close() error
 }
+
+// Sample is the state of a simulated system over an interval of simulated
+// time, one row of a run's time series.
+type Sample struct {
+	At        Time    // start of the interval
+	InSystem  int     // jobs queued, running or suspended
+	Queued    int     // jobs waiting for their first start
+	Running   int     // jobs progressing
+	Suspended int     // jobs started and descheduled
+	BusyProcs float64 // processors in use (whole nodes under node allocation); fractional under partial progress rates
+}
+
+// SampleWriter receives time-series samples in time order. WriteSample must
+// not retain s.
+type SampleWriter interface {
+	WriteSample(s *Sample) error
+}

@@ -148,20 +148,11 @@ type Policy interface {
 	Schedule()
 }
 
-// Sample is the state of the system over an interval of simulated time.
-type Sample struct {
-	At        model.Time // start of the interval
-	InSystem  int        // jobs queued, running or suspended
-	Queued    int        // jobs waiting for their first start
-	Running   int        // jobs progressing
-	Suspended int        // jobs started and descheduled
-	BusyProcs float64    // processors in use: size × rate / FullRate, summed (whole nodes under node allocation)
-}
+// Sample is model.Sample, the state of the system over an interval.
+type Sample = model.Sample
 
-// SampleWriter receives time-series samples in time order.
-type SampleWriter interface {
-	WriteSample(s *Sample) error
-}
+// SampleWriter is model.SampleWriter.
+type SampleWriter = model.SampleWriter
 
 // Engine runs one simulation. Create it with New; it is single-use.
 type Engine struct {

@@ -1,0 +1,353 @@
+package columnar
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/gangsim/gangsim/model"
+)
+
+type tableWriter interface {
+	writeBatch(b *batch) error
+	close() error
+}
+
+type tableSource interface {
+	header() model.Header
+	readBatch() (*batch, error) // io.EOF at the end
+	close() error
+}
+
+// ErrNotTabular: the format is SWF, which holds traces in the swf package's
+// encoding, not this package's tables.
+var ErrNotTabular = errors.New("not a Parquet, Arrow or CSV format")
+
+// writerBatchRows is how many rows a writer collects before handing them to
+// the encoding (one Arrow record batch; Parquet row groups are larger).
+const writerBatchRows = arrowBatchRows
+
+func newTableWriter(w io.Writer, f Format, k *kind, h *model.Header) (tableWriter, error) {
+	switch f {
+	case FormatArrow:
+		return newArrowTable(w, k, h), nil
+	case FormatCSV:
+		return newCSVTable(w, k, h)
+	case FormatParquet:
+		switch k {
+		case traceKind:
+			return newParquetTable[traceRow](w, k, h), nil
+		case outcomeKind:
+			return newParquetTable[outcomeRow](w, k, h), nil
+		case sampleKind:
+			return newParquetTable[sampleRow](w, k, h), nil
+		}
+	}
+	return nil, fmt.Errorf("writing a %s table as %v: %w", k.name, f, ErrNotTabular)
+}
+
+// newTableSource opens a table of kind k. Parquet needs random access: r
+// must then be an io.ReaderAt and an io.Seeker (a file, a bytes.Reader).
+func newTableSource(r io.Reader, f Format, k *kind, name string) (tableSource, error) {
+	switch f {
+	case FormatArrow:
+		return newArrowSource(r, k)
+	case FormatCSV:
+		return newCSVSource(r, k, name)
+	case FormatParquet:
+		ra, ok := r.(io.ReaderAt)
+		sk, ok2 := r.(io.Seeker)
+		if !ok || !ok2 {
+			return nil, errors.New("reading Parquet needs a seekable input (a file), not a stream")
+		}
+		size, err := sk.Seek(0, io.SeekEnd)
+		if err != nil {
+			return nil, err
+		}
+		switch k {
+		case traceKind:
+			return newParquetSource[traceRow](ra, size, k)
+		case outcomeKind:
+			return newParquetSource[outcomeRow](ra, size, k)
+		case sampleKind:
+			return newParquetSource[sampleRow](ra, size, k)
+		}
+	}
+	return nil, fmt.Errorf("reading a %s table as %v: %w", k.name, f, ErrNotTabular)
+}
+
+// writer is what the three public writers share: rows collect in a batch
+// that is flushed to the encoding when full.
+type writer struct {
+	t   tableWriter
+	b   *batch
+	err error
+}
+
+func (w *writer) flushIfFull() error {
+	if w.b.n < writerBatchRows {
+		return nil
+	}
+	return w.flush()
+}
+
+func (w *writer) flush() error {
+	if w.b.n == 0 {
+		return nil
+	}
+	err := w.t.writeBatch(w.b)
+	w.b.reset()
+	return err
+}
+
+func (w *writer) close() error {
+	if w.err != nil {
+		return w.err
+	}
+	if err := w.flush(); err != nil {
+		return err
+	}
+	return w.t.close()
+}
+
+// TraceWriter writes a trace table (one row per job; see the package
+// documentation for the columns). It implements model.JobWriter.
+type TraceWriter struct{ writer }
+
+// NewTraceWriter starts a trace table in format f (Parquet, Arrow or CSV)
+// with header h as its metadata.
+func NewTraceWriter(w io.Writer, f Format, h *model.Header) (*TraceWriter, error) {
+	t, err := newTableWriter(w, f, traceKind, h)
+	if err != nil {
+		return nil, err
+	}
+	return &TraceWriter{writer{t: t, b: newBatch(traceKind, writerBatchRows)}}, nil
+}
+
+// Write appends one job.
+func (w *TraceWriter) Write(j *model.Job) error {
+	if w.err != nil {
+		return w.err
+	}
+	if err := appendJob(w.b, j); err != nil {
+		w.err = err
+		return err
+	}
+	if err := w.flushIfFull(); err != nil {
+		w.err = err
+	}
+	return w.err
+}
+
+// Close writes the remaining rows and the footer; it does not close the
+// underlying writer.
+func (w *TraceWriter) Close() error { return w.close() }
+
+// OutcomeWriter writes a per-job outcomes table. It implements
+// model.OutcomeWriter.
+type OutcomeWriter struct{ writer }
+
+// NewOutcomeWriter starts an outcomes table in format f with header h (the
+// run's manifest) as its metadata.
+func NewOutcomeWriter(w io.Writer, f Format, h *model.Header) (*OutcomeWriter, error) {
+	t, err := newTableWriter(w, f, outcomeKind, h)
+	if err != nil {
+		return nil, err
+	}
+	return &OutcomeWriter{writer{t: t, b: newBatch(outcomeKind, writerBatchRows)}}, nil
+}
+
+// Write appends one outcome.
+func (w *OutcomeWriter) Write(o *model.Outcome) error {
+	if w.err != nil {
+		return w.err
+	}
+	appendOutcome(w.b, o)
+	if err := w.flushIfFull(); err != nil {
+		w.err = err
+	}
+	return w.err
+}
+
+// Close writes the remaining rows and the footer.
+func (w *OutcomeWriter) Close() error { return w.close() }
+
+// SampleWriter writes a time-series table. It implements model.SampleWriter.
+type SampleWriter struct{ writer }
+
+// NewSampleWriter starts a time-series table in format f with header h.
+func NewSampleWriter(w io.Writer, f Format, h *model.Header) (*SampleWriter, error) {
+	t, err := newTableWriter(w, f, sampleKind, h)
+	if err != nil {
+		return nil, err
+	}
+	return &SampleWriter{writer{t: t, b: newBatch(sampleKind, writerBatchRows)}}, nil
+}
+
+// WriteSample appends one sample.
+func (w *SampleWriter) WriteSample(s *model.Sample) error {
+	if w.err != nil {
+		return w.err
+	}
+	appendSample(w.b, s)
+	if err := w.flushIfFull(); err != nil {
+		w.err = err
+	}
+	return w.err
+}
+
+// Close writes the remaining rows and the footer.
+func (w *SampleWriter) Close() error { return w.close() }
+
+// reader is what the public readers share: they walk the batches of a
+// source.
+type reader struct {
+	src  tableSource
+	h    model.Header
+	b    *batch
+	i    int
+	row  int64 // rows returned so far
+	name string
+	err  error
+}
+
+func newReader(r io.Reader, f Format, k *kind, name string) (reader, error) {
+	if name == "" {
+		name = "<stdin>"
+	}
+	src, err := newTableSource(r, f, k, name)
+	if err != nil {
+		return reader{}, named(name, err)
+	}
+	return reader{src: src, h: src.header(), name: name}, nil
+}
+
+// next positions the reader on the next row, reading a batch if needed.
+func (r *reader) next() error {
+	if r.err != nil {
+		return r.err
+	}
+	for r.b == nil || r.i >= r.b.n {
+		b, err := r.src.readBatch()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				err = named(r.name, err)
+			}
+			r.err = err
+			return err
+		}
+		r.b, r.i = b, 0
+	}
+	r.row++
+	r.i++
+	return nil
+}
+
+// named prefixes err with the file name unless it is a *ParseError, which
+// names the file itself.
+func named(name string, err error) error {
+	var pe *ParseError
+	if errors.As(err, &pe) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", name, err)
+}
+
+// rowErr reports a conversion error of the current row.
+func (r *reader) rowErr(err error) error {
+	var pe *ParseError
+	if errors.As(err, &pe) {
+		r.err = err
+	} else {
+		r.err = fmt.Errorf("%s: row %d: %w", r.name, r.row, err)
+	}
+	return r.err
+}
+
+// TraceReader reads a trace table. It implements model.JobReader.
+type TraceReader struct{ reader }
+
+// NewTraceReader opens a trace table in format f; name is used in errors.
+// Parquet input must be seekable (a file or a bytes.Reader).
+func NewTraceReader(r io.Reader, f Format, name string) (*TraceReader, error) {
+	rd, err := newReader(r, f, traceKind, name)
+	if err != nil {
+		return nil, err
+	}
+	return &TraceReader{rd}, nil
+}
+
+// Header returns the trace header.
+func (r *TraceReader) Header() *model.Header { return &r.h }
+
+// Read returns the next job, or io.EOF.
+func (r *TraceReader) Read() (model.Job, error) {
+	if err := r.next(); err != nil {
+		return model.Job{}, err
+	}
+	j, err := jobAt(r.b, r.i-1)
+	if err != nil {
+		return model.Job{}, r.rowErr(err)
+	}
+	return j, nil
+}
+
+// Close releases the reader; it does not close the underlying reader.
+func (r *TraceReader) Close() error { return r.src.close() }
+
+// OutcomeReader reads a per-job outcomes table.
+type OutcomeReader struct{ reader }
+
+// NewOutcomeReader opens an outcomes table in format f.
+func NewOutcomeReader(r io.Reader, f Format, name string) (*OutcomeReader, error) {
+	rd, err := newReader(r, f, outcomeKind, name)
+	if err != nil {
+		return nil, err
+	}
+	return &OutcomeReader{rd}, nil
+}
+
+// Header returns the table's metadata: the run's manifest and the input
+// trace's header.
+func (r *OutcomeReader) Header() *model.Header { return &r.h }
+
+// Read returns the next outcome, or io.EOF.
+func (r *OutcomeReader) Read() (model.Outcome, error) {
+	if err := r.next(); err != nil {
+		return model.Outcome{}, err
+	}
+	o, err := outcomeAt(r.b, r.i-1)
+	if err != nil {
+		return model.Outcome{}, r.rowErr(err)
+	}
+	return o, nil
+}
+
+// Close releases the reader.
+func (r *OutcomeReader) Close() error { return r.src.close() }
+
+// SampleReader reads a time-series table.
+type SampleReader struct{ reader }
+
+// NewSampleReader opens a time-series table in format f.
+func NewSampleReader(r io.Reader, f Format, name string) (*SampleReader, error) {
+	rd, err := newReader(r, f, sampleKind, name)
+	if err != nil {
+		return nil, err
+	}
+	return &SampleReader{rd}, nil
+}
+
+// Header returns the table's metadata.
+func (r *SampleReader) Header() *model.Header { return &r.h }
+
+// Read returns the next sample, or io.EOF.
+func (r *SampleReader) Read() (model.Sample, error) {
+	if err := r.next(); err != nil {
+		return model.Sample{}, err
+	}
+	return sampleAt(r.b, r.i-1), nil
+}
+
+// Close releases the reader.
+func (r *SampleReader) Close() error { return r.src.close() }

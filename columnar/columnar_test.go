@@ -1,0 +1,301 @@
+package columnar
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gangsim/gangsim/model"
+)
+
+var formats = []Format{FormatParquet, FormatArrow, FormatCSV}
+
+func testHeader() model.Header {
+	return model.Header{Lines: []model.HeaderLine{
+		{Key: "Version", Value: "2.2"},
+		{Key: "MaxNodes", Value: "338 (batch partition; 512 total)"},
+		{Key: "MaxProcs", Value: "338"},
+		{Key: "", Value: "             http://www.cs.huji.ac.il/labs/parallel/workload/"},
+		{Key: "Queue", Value: "1 DSI"},
+		{Key: "Queue", Value: "2 astro"},
+		{Key: "", Value: ""},
+		{Key: "Note", Value: "a, b; c"},
+	}}
+}
+
+func testJobs() []model.Job {
+	full := model.Job{
+		ID: 1, Submit: 1500 * model.Millisecond, Wait: 3 * model.Second, Runtime: 489*model.Second + 1,
+		AllocProcs: 32, AvgCPU: 489 * model.Second, UsedMemKB: 1 << 40, ReqProcs: 64, Estimate: model.Hour,
+		ReqMemKB: 7, Status: model.StatusCancelled, User: 3, Group: 4, Executable: 5, Queue: 6,
+		Partition: 7, Preceding: 99, ThinkTime: 2, Known: model.AllFields,
+		App: model.App{Granularity: 3 * model.Millisecond, Pattern: model.PatternRing, Comm: model.CommNonBlocking,
+			MessageBytes: 4096, Imbalance: 1.25, ProcCompute: []model.Time{6000, 6000, 3000, 3001},
+			MemPerProcKB: 1024, Priority: 2, Pin: []int{0, 1, 3, 2}},
+	}
+	none := model.Job{}
+	some := model.Job{ID: -5, Submit: -model.Second, Runtime: 0, Known: model.FieldSet(0).
+		With(model.FieldJobID).With(model.FieldSubmit).With(model.FieldRuntime),
+		App: model.App{Pattern: model.PatternAllToAll}}
+	return []model.Job{full, none, some}
+}
+
+func TestTraceRoundTrip(t *testing.T) {
+	for _, f := range formats {
+		t.Run(f.String(), func(t *testing.T) {
+			h := testHeader()
+			var buf bytes.Buffer
+			w, err := NewTraceWriter(&buf, f, &h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			jobs := testJobs()
+			if err := model.WriteAll(w, jobs); err != nil {
+				t.Fatal(err)
+			}
+			r, err := NewTraceReader(bytes.NewReader(buf.Bytes()), f, "test."+f.String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := model.ReadAll(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got.Header, h) {
+				t.Errorf("header:\n got %q\nwant %q", got.Header.Lines, h.Lines)
+			}
+			if !reflect.DeepEqual(got.Jobs, jobs) {
+				for i := range jobs {
+					if !reflect.DeepEqual(got.Jobs[i], jobs[i]) {
+						t.Errorf("job %d:\n got %+v\nwant %+v", i, got.Jobs[i], jobs[i])
+					}
+				}
+			}
+			if DetectFormat(buf.Bytes()[:min(512, buf.Len())]) != f {
+				t.Errorf("DetectFormat = %v", DetectFormat(buf.Bytes()))
+			}
+		})
+	}
+}
+
+func TestOutcomeAndSampleRoundTrip(t *testing.T) {
+	outs := []model.Outcome{
+		{JobID: 1, Submit: 0, Start: 10 * model.Second, End: 110 * model.Second, Procs: 4, Estimate: model.Hour,
+			Runtime: 100 * model.Second, Dedicated: 50 * model.Second},
+		{JobID: 2, Submit: 5, Start: model.Never, End: model.Never, Procs: 4096, Dedicated: 7, Reason: model.RejectTooWide},
+	}
+	samples := []model.Sample{{At: 0, InSystem: 1, Queued: 1}, {At: 10 * model.Second, InSystem: 3, Running: 2, Suspended: 1, BusyProcs: 2.5}}
+	for _, f := range formats {
+		t.Run(f.String(), func(t *testing.T) {
+			h := testHeader()
+			var ob, sb bytes.Buffer
+			ow, err := NewOutcomeWriter(&ob, f, &h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sw, _ := NewSampleWriter(&sb, f, &h)
+			for i := range outs {
+				ow.Write(&outs[i])
+			}
+			for i := range samples {
+				sw.WriteSample(&samples[i])
+			}
+			if err := ow.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if err := sw.Close(); err != nil {
+				t.Fatal(err)
+			}
+			or, err := NewOutcomeReader(bytes.NewReader(ob.Bytes()), f, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range outs {
+				got, err := or.Read()
+				if err != nil || !reflect.DeepEqual(got, outs[i]) {
+					t.Errorf("outcome %d: %+v, %v; want %+v", i, got, err, outs[i])
+				}
+			}
+			if _, err := or.Read(); err != io.EOF {
+				t.Errorf("after the last outcome: %v", err)
+			}
+			sr, err := NewSampleReader(bytes.NewReader(sb.Bytes()), f, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range samples {
+				got, err := sr.Read()
+				if err != nil || got != samples[i] {
+					t.Errorf("sample %d: %+v, %v", i, got, err)
+				}
+			}
+			// A table of one kind is not accepted as another.
+			if _, err := NewTraceReader(bytes.NewReader(ob.Bytes()), f, "out"); err == nil ||
+				!strings.Contains(err.Error(), "holds a outcomes table, not a trace table") {
+				t.Errorf("outcomes read as a trace: %v", err)
+			}
+		})
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	for _, f := range formats {
+		var a, b bytes.Buffer
+		for _, buf := range []*bytes.Buffer{&a, &b} {
+			h := testHeader()
+			w, _ := NewTraceWriter(buf, f, &h)
+			model.WriteAll(w, testJobs())
+		}
+		if !bytes.Equal(a.Bytes(), b.Bytes()) {
+			t.Errorf("%v: two writes of the same trace differ", f)
+		}
+	}
+}
+
+// TestManyBatches writes more rows than a batch holds and checks that every
+// one comes back, in order, through every encoding.
+func TestManyBatches(t *testing.T) {
+	const n = 3*writerBatchRows + 17
+	for _, f := range formats {
+		var buf bytes.Buffer
+		h := model.Header{}
+		w, _ := NewTraceWriter(&buf, f, &h)
+		for i := 0; i < n; i++ {
+			j := model.Job{ID: int64(i), Submit: model.Time(i) * 1001, Known: model.AllFields}
+			if err := w.Write(&j); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		r, err := NewTraceReader(bytes.NewReader(buf.Bytes()), f, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < n; i++ {
+			j, err := r.Read()
+			if err != nil || j.ID != int64(i) || j.Submit != model.Time(i)*1001 {
+				t.Fatalf("%v: row %d: %+v %v", f, i, j, err)
+			}
+		}
+		if _, err := r.Read(); err != io.EOF {
+			t.Fatalf("%v: want EOF, got %v", f, err)
+		}
+	}
+}
+
+func TestCSVErrors(t *testing.T) {
+	tests := []struct {
+		in, want string
+	}{
+		{"# gangsim.schema: gangsim.trace/1\njob_id,submit_s\n1,2\n2,x\n", "t.csv:4: column submit_s: invalid number \"x\""},
+		{"job_id,alloc_procs\n1,99999999999\n", "t.csv:2: column alloc_procs: 99999999999 does not fit in 32 bits"},
+		{"job_id,pattern\n1,mesh\n", `t.csv: row 1: column pattern: unknown communication pattern "mesh" (want none, ring, all-to-all or barrier)`},
+		{"job_id,submit_s\n1,2,3\n", "t.csv:2: wrong number of fields"},
+		{"# only comments\n", "t.csv:2: no column names"},
+	}
+	for _, tt := range tests {
+		r, err := NewTraceReader(strings.NewReader(tt.in), FormatCSV, "t.csv")
+		if err == nil {
+			_, err = model.ReadAll(r)
+		}
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%q:\n got %v\nwant %s", tt.in, err, tt.want)
+		}
+	}
+	// Positioned errors carry file, line and column.
+	r, _ := NewTraceReader(strings.NewReader("job_id,submit_s\n1,oops\n"), FormatCSV, "t.csv")
+	_, err := r.Read()
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Line != 2 || pe.Column != "submit_s" {
+		t.Errorf("error %v is not a positioned *ParseError", err)
+	}
+}
+
+// TestForeignColumns reads a CSV with columns in another order, one
+// missing and one unknown.
+func TestForeignColumns(t *testing.T) {
+	in := "runtime_s,extra,job_id\n12.5,zzz,7\n"
+	r, err := NewTraceReader(strings.NewReader(in), FormatCSV, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := r.Read()
+	want := model.Job{ID: 7, Runtime: 12500 * model.Millisecond, Known: model.FieldSet(0).With(model.FieldJobID).With(model.FieldRuntime)}
+	if err != nil || !reflect.DeepEqual(j, want) {
+		t.Errorf("got %+v %v, want %+v", j, err, want)
+	}
+}
+
+func TestFormats(t *testing.T) {
+	for name, want := range map[string]Format{"a.swf": FormatSWF, "A.SWF.GZ": FormatSWFGzip, "x.parquet": FormatParquet,
+		"x.arrow": FormatArrow, "x.csv": FormatCSV, "-": FormatUnknown, "x.txt": FormatUnknown} {
+		if got := FormatFromName(name); got != want {
+			t.Errorf("FormatFromName(%q) = %v, want %v", name, got, want)
+		}
+	}
+	for _, f := range []Format{FormatSWF, FormatSWFGzip, FormatParquet, FormatArrow, FormatCSV} {
+		if g, err := ParseFormat(f.String()); err != nil || g != f {
+			t.Errorf("ParseFormat(%q) = %v, %v", f.String(), g, err)
+		}
+	}
+	for prefix, want := range map[string]Format{
+		"; Version: 2.2\n    1 0 0 5 1": FormatSWF,
+		"    1    0   10  100   32 -1":  FormatSWF,
+		"# comment\njob_id,submit_s\n":  FormatCSV,
+		"time_s,in_system\n":            FormatCSV,
+		"\x1f\x8b\x08":                  FormatSWFGzip,
+		"":                              FormatUnknown,
+	} {
+		if got := DetectFormat([]byte(prefix)); got != want {
+			t.Errorf("DetectFormat(%q) = %v, want %v", prefix, got, want)
+		}
+	}
+}
+
+// TestSecondsExact checks that simulated times survive the conversion to
+// seconds (double) and back, over the whole range traces use.
+func TestSecondsExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 1_000_000; i++ {
+		// Within ±2^50 µs (35 years), where seconds as doubles are exact
+		// to the microsecond.
+		tm := model.Time(rng.Int64N(1<<51)) - 1<<50
+		if got := fromSecs(secs(tm)); got != tm {
+			t.Fatalf("%d µs -> %v s -> %d µs", tm, secs(tm), got)
+		}
+	}
+}
+
+func FuzzSecondsExact(f *testing.F) {
+	f.Add(int64(0))
+	f.Add(int64(1))
+	f.Add(int64(-1))
+	f.Add(int64(489_000_001))
+	f.Fuzz(func(t *testing.T, us int64) {
+		if us > 1<<50 || us < -(1<<50) {
+			return
+		}
+		if got := fromSecs(secs(model.Time(us))); got != model.Time(us) {
+			t.Fatalf("%d µs -> %d µs", us, got)
+		}
+	})
+}
+
+func TestDocListsEveryColumn(t *testing.T) {
+	doc := docText(t)
+	for _, k := range kinds {
+		for _, c := range k.cols {
+			if !strings.Contains(doc, "\t"+c.name+" ") || !strings.Contains(doc, c.typ.String()) {
+				t.Errorf("doc.go does not document %s column %s (%s)", k.name, c.name, c.typ)
+			}
+		}
+	}
+	_ = math.Pi
+}

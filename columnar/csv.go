@@ -1,0 +1,316 @@
+package columnar
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/gangsim/gangsim/model"
+)
+
+// ParseError is a malformed CSV row: the file, the line and the column.
+type ParseError struct {
+	Name   string // file name, "<stdin>" for standard input
+	Line   int    // 1-based line
+	Column string // column name, "" for the whole line
+	Err    error
+}
+
+func (e *ParseError) Error() string {
+	if e.Column == "" {
+		return fmt.Sprintf("%s:%d: %v", e.Name, e.Line, e.Err)
+	}
+	return fmt.Sprintf("%s:%d: column %s: %v", e.Name, e.Line, e.Column, e.Err)
+}
+
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// csvTable writes batches as CSV: "# Key: value" metadata lines (free-form
+// header lines as "# text"), the column names, then one line per row; an
+// empty cell is a null, list cells join their values with ";".
+type csvTable struct {
+	w   *csv.Writer
+	rec []string
+	buf []byte
+}
+
+func newCSVTable(out io.Writer, k *kind, h *model.Header) (*csvTable, error) {
+	bw := bufio.NewWriter(out)
+	fmt.Fprintf(bw, "# %s: %s\n", KeySchema, k.schema)
+	for _, l := range h.Lines {
+		switch {
+		case l.Key != "":
+			fmt.Fprintf(bw, "# %s: %s\n", l.Key, l.Value)
+		case l.Value == "":
+			bw.WriteString("#\n")
+		default:
+			fmt.Fprintf(bw, "# %s\n", l.Value)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return nil, err
+	}
+	t := &csvTable{w: csv.NewWriter(out), rec: make([]string, len(k.cols))}
+	for i, c := range k.cols {
+		t.rec[i] = c.name
+	}
+	return t, t.w.Write(t.rec)
+}
+
+func (t *csvTable) writeBatch(b *batch) error {
+	for i := 0; i < b.n; i++ {
+		for c, spec := range b.k.cols {
+			d := &b.cols[c]
+			if !d.valid[i] {
+				t.rec[c] = ""
+				continue
+			}
+			t.buf = t.buf[:0]
+			switch spec.typ {
+			case tInt64, tInt32:
+				t.buf = strconv.AppendInt(t.buf, d.ints[i], 10)
+			case tFloat64:
+				t.buf = strconv.AppendFloat(t.buf, d.flts[i], 'f', -1, 64)
+			case tString:
+				t.rec[c] = d.strs[i]
+				continue
+			case tFloat64List:
+				for k, v := range d.flist[i] {
+					if k > 0 {
+						t.buf = append(t.buf, ';')
+					}
+					t.buf = strconv.AppendFloat(t.buf, v, 'f', -1, 64)
+				}
+			case tInt32List:
+				for k, v := range d.ilist[i] {
+					if k > 0 {
+						t.buf = append(t.buf, ';')
+					}
+					t.buf = strconv.AppendInt(t.buf, int64(v), 10)
+				}
+			}
+			t.rec[c] = string(t.buf)
+		}
+		if err := t.w.Write(t.rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *csvTable) close() error {
+	t.w.Flush()
+	return t.w.Error()
+}
+
+// csvSource reads batches from CSV.
+type csvSource struct {
+	k    *kind
+	name string
+	r    *csv.Reader
+	h    model.Header
+	cols []int // cols[c] = position of kind column c in the file, or -1
+	b    *batch
+	// lineOffset turns the csv.Reader's line numbers (from the column-name
+	// line) into file line numbers.
+	lineOffset int
+}
+
+func newCSVSource(in io.Reader, k *kind, name string) (*csvSource, error) {
+	br := bufio.NewReader(in)
+	var h model.Header
+	schema := ""
+	line := 0
+	var first string
+	for {
+		s, err := br.ReadString('\n')
+		if err != nil && (err != io.EOF || s == "") {
+			if err == io.EOF {
+				return nil, &ParseError{Name: name, Line: line + 1, Err: errors.New("no column names")}
+			}
+			return nil, err
+		}
+		line++
+		trimmed := strings.TrimRight(s, "\r\n")
+		if !strings.HasPrefix(trimmed, "#") {
+			first = s
+			break
+		}
+		text := strings.TrimPrefix(strings.TrimPrefix(trimmed, "#"), " ")
+		if key, value, ok := headerKey(text); ok {
+			if key == KeySchema {
+				schema = value
+				continue
+			}
+			h.Add(key, value)
+		} else {
+			h.Lines = append(h.Lines, model.HeaderLine{Value: text})
+		}
+	}
+	lookup := func(key string) (string, bool) {
+		if key == KeySchema && schema != "" {
+			return schema, true
+		}
+		return "", false
+	}
+	if _, err := headerFrom(k, lookup, nil); err != nil {
+		return nil, err
+	}
+	r := csv.NewReader(io.MultiReader(strings.NewReader(first), br))
+	r.ReuseRecord = true
+	names, err := r.Read()
+	if err != nil {
+		return nil, &ParseError{Name: name, Line: line, Err: err}
+	}
+	s := &csvSource{k: k, name: name, r: r, h: h, cols: make([]int, len(k.cols)), b: newBatch(k, 4096)}
+	pos := map[string]int{}
+	for i, n := range names {
+		pos[strings.TrimSpace(n)] = i
+	}
+	for c, spec := range k.cols {
+		s.cols[c] = -1
+		if i, ok := pos[spec.name]; ok {
+			s.cols[c] = i
+		}
+	}
+	// The csv.Reader counts lines from the column-name line.
+	s.r.FieldsPerRecord = len(names)
+	s.lineOffset = line - 1
+	return s, nil
+}
+
+// headerKey splits "Key: value" where Key is one word of letters, digits,
+// underscores or dots followed by ':' and a blank or the end.
+func headerKey(text string) (key, value string, ok bool) {
+	i := strings.IndexByte(text, ':')
+	if i <= 0 {
+		return "", "", false
+	}
+	for _, r := range text[:i] {
+		if !(r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return "", "", false
+		}
+	}
+	rest := text[i+1:]
+	if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+		return "", "", false
+	}
+	return text[:i], strings.TrimSpace(rest), true
+}
+
+func (s *csvSource) header() model.Header { return s.h }
+
+func (s *csvSource) readBatch() (*batch, error) {
+	b := s.b
+	b.reset()
+	for b.n < cap(b.cols[0].valid) {
+		rec, err := s.r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				return nil, &ParseError{Name: s.name, Line: pe.Line + s.lineOffset, Err: pe.Err}
+			}
+			return nil, err
+		}
+		line, _ := s.r.FieldPos(0)
+		line += s.lineOffset
+		for c, spec := range s.k.cols {
+			cell := ""
+			if s.cols[c] >= 0 {
+				cell = strings.TrimSpace(rec[s.cols[c]])
+			}
+			if err := s.parseCell(b, c, spec, cell); err != nil {
+				return nil, &ParseError{Name: s.name, Line: line, Column: spec.name, Err: err}
+			}
+		}
+		b.endRow()
+	}
+	if b.n == 0 {
+		return nil, io.EOF
+	}
+	return b, nil
+}
+
+func (s *csvSource) parseCell(b *batch, c int, spec colSpec, cell string) error {
+	null := cell == ""
+	switch spec.typ {
+	case tInt64, tInt32:
+		if null {
+			b.int(c, 0, false)
+			return nil
+		}
+		v, err := parseInt(cell, spec.typ)
+		if err != nil {
+			return err
+		}
+		b.int(c, v, true)
+	case tFloat64:
+		if null {
+			b.flt(c, 0, false)
+			return nil
+		}
+		v, err := strconv.ParseFloat(cell, 64)
+		if err != nil {
+			return fmt.Errorf("invalid number %q", cell)
+		}
+		b.flt(c, v, true)
+	case tString:
+		b.str(c, cell, !null)
+	case tFloat64List:
+		if null {
+			b.flist(c, nil, false)
+			return nil
+		}
+		parts := strings.Split(cell, ";")
+		v := make([]float64, len(parts))
+		for i, p := range parts {
+			f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+			if err != nil {
+				return fmt.Errorf("invalid number %q in list", p)
+			}
+			v[i] = f
+		}
+		b.flist(c, v, true)
+	case tInt32List:
+		if null {
+			b.ilist(c, nil, false)
+			return nil
+		}
+		parts := strings.Split(cell, ";")
+		v := make([]int32, len(parts))
+		for i, p := range parts {
+			n, err := parseInt(strings.TrimSpace(p), tInt32)
+			if err != nil {
+				return err
+			}
+			v[i] = int32(n)
+		}
+		b.ilist(c, v, true)
+	}
+	return nil
+}
+
+func parseInt(s string, t colType) (int64, error) {
+	bits := 64
+	if t == tInt32 {
+		bits = 32
+	}
+	v, err := strconv.ParseInt(s, 10, bits)
+	if err != nil {
+		var ne *strconv.NumError
+		if errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {
+			return 0, fmt.Errorf("%s does not fit in %d bits", s, bits)
+		}
+		return 0, fmt.Errorf("invalid integer %q", s)
+	}
+	return v, nil
+}
+
+func (s *csvSource) close() error { return nil }

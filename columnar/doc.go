@@ -1,0 +1,100 @@
+// Package columnar encodes gangsim's tables as Apache Parquet
+// (github.com/parquet-go/parquet-go), Arrow IPC streams
+// (github.com/apache/arrow/go/v15) and CSV, with one schema per table kind
+// in all three encodings. It is the format of every gangsim output meant for
+// notebooks (DuckDB, pandas, pyarrow) and of the pipes between the commands.
+//
+// # Tables
+//
+// Every column is nullable; a null is a missing SWF field (-1 in SWF) or an
+// unspecified attribute. Column names are snake_case with units in the name:
+// times are seconds (double, exact to the microsecond of simulated time),
+// memory is KB. Seconds as doubles convert back to the same microsecond for
+// any time within ±2^50 µs (35 years) of the trace start. Columns keep this
+// order.
+//
+// Trace ("gangsim.trace/1"), one row per job:
+//
+//	job_id            int64         job number (SWF field 1)
+//	submit_s          double        submit time from the trace start (field 2)
+//	wait_s            double        wait time in the logged system (field 3)
+//	runtime_s         double        run time (field 4)
+//	alloc_procs       int32         allocated processors (field 5)
+//	avg_cpu_s         double        average CPU time per processor (field 6)
+//	used_mem_kb       int64         used memory per processor (field 7)
+//	req_procs         int32         requested processors (field 8)
+//	estimate_s        double        requested time: the user's estimate (field 9)
+//	req_mem_kb        int64         requested memory per processor (field 10)
+//	status            int32         0 failed, 1 completed, 2-4 partial, 5 cancelled (field 11)
+//	user_id           int32         user (field 12)
+//	group_id          int32         group (field 13)
+//	executable_id     int32         application (field 14)
+//	queue_id          int32         queue (field 15)
+//	partition_id      int32         partition (field 16)
+//	preceding_job_id  int64         job this one depends on (field 17)
+//	think_time_s      double        think time after the preceding job (field 18)
+//	granularity_s     double        computation per BSP iteration of the fastest process
+//	pattern           string        none, ring, all-to-all or barrier
+//	comm              string        blocking or non-blocking
+//	message_bytes     int64         bytes each process sends per iteration
+//	imbalance         double        the slowest process computes (1+imbalance) x granularity
+//	proc_compute_s    list<double>  computation per iteration of each process
+//	mem_per_proc_kb   int64         memory per process
+//	priority          int32         scheduling priority (PBCS)
+//	pin               list<int32>   processor of each process, for hand-placed jobs
+//
+// Outcomes ("gangsim.outcomes/1"), one row per job of a simulated run, in
+// completion order (a rejected job at its arrival):
+//
+//	job_id            int64         job number in the input trace
+//	submit_s          double        arrival
+//	start_s           double        first start; null if rejected
+//	end_s             double        completion; null if rejected
+//	wait_s            double        start - submit; null if rejected
+//	response_s        double        end - submit; null if rejected
+//	runtime_s         double        end - start, time descheduled included; null if rejected
+//	dedicated_s       double        runtime alone on a dedicated partition
+//	procs             int32         processors
+//	estimate_s        double        the runtime estimate the scheduler used
+//	slowdown          double        response / runtime; null if rejected
+//	bounded_slowdown  double        max(response / max(runtime, 10 s), 1); null if rejected
+//	status            string        completed or rejected
+//	reason            string        too-wide, no-size, no-runtime, too-long; null if completed
+//
+// Time series ("gangsim.timeseries/1"), the state of the system from each
+// row's time until the next row's:
+//
+//	time_s            double        start of the interval
+//	in_system         int64         jobs queued, running or suspended
+//	queued            int64         jobs waiting for their first start
+//	running           int64         jobs progressing
+//	suspended         int64         jobs started and descheduled
+//	busy_procs        double        processors in use
+//
+// # Metadata
+//
+// A table carries its trace header (model.Header: the SWF header lines,
+// and the gangsim manifest: tool, version, seed, parameters, input digests).
+// In Parquet it is the footer's key-value metadata, in Arrow the schema
+// metadata: key "gangsim.schema" names the table kind, "gangsim.header"
+// holds the whole header as a JSON array of [key, value] pairs (lossless:
+// keys repeat and keep their order; free-form lines have key ""), and the
+// first value of every other key is stored under its own name for tools
+// that list key-value metadata (DuckDB's parquet_kv_metadata). CSV starts
+// with "# gangsim.schema: ..." and one "# Key: value" line per header line
+// ("# text" for free-form lines), then the column names.
+//
+// Files of other tools are read too: columns are matched by name, missing
+// columns read as nulls, extra ones are ignored, integer and float widths
+// convert; a file of another table kind is refused.
+//
+// # Encodings
+//
+// Parquet files are written in row groups of at most 65,536 rows with
+// Snappy compression and "created_by" pinned to gangsim's version, so the
+// same rows and header give the same bytes. Arrow streams are written in
+// record batches of 16,384 rows, so a pipe of any length streams in bounded
+// memory. CSV writes doubles as their shortest exact decimal, lists as
+// ";"-separated values, nulls as empty cells. Reading Parquet needs random
+// access (a file); Arrow and CSV stream.
+package columnar

@@ -1,0 +1,91 @@
+package columnar
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+)
+
+// Format is an on-disk encoding of a table.
+type Format uint8
+
+// Formats. SWF formats can hold traces only; the swf package encodes them.
+const (
+	FormatUnknown Format = iota
+	FormatSWF            // Standard Workload Format text (.swf)
+	FormatSWFGzip        // gzipped SWF (.swf.gz)
+	FormatParquet        // Apache Parquet (.parquet)
+	FormatArrow          // Arrow IPC stream (.arrow)
+	FormatCSV            // comma-separated values with "# Key: value" metadata lines (.csv)
+)
+
+var formatNames = [...]string{"", "swf", "swf.gz", "parquet", "arrow", "csv"}
+
+// String returns the format's name, which is also its file extension
+// without the dot: "swf", "swf.gz", "parquet", "arrow", "csv".
+func (f Format) String() string {
+	if int(f) < len(formatNames) && f != FormatUnknown {
+		return formatNames[f]
+	}
+	return "unknown"
+}
+
+// ParseFormat parses a format name as written by String.
+func ParseFormat(s string) (Format, error) {
+	for i, n := range formatNames {
+		if i > 0 && s == n {
+			return Format(i), nil
+		}
+	}
+	return FormatUnknown, fmt.Errorf("unknown format %q (want swf, swf.gz, parquet, arrow or csv)", s)
+}
+
+// FormatFromName returns the format a file name's extension names, or
+// FormatUnknown.
+func FormatFromName(name string) Format {
+	lower := strings.ToLower(name)
+	switch {
+	case strings.HasSuffix(lower, ".swf.gz"):
+		return FormatSWFGzip
+	case strings.HasSuffix(lower, ".swf"):
+		return FormatSWF
+	case strings.HasSuffix(lower, ".parquet"):
+		return FormatParquet
+	case strings.HasSuffix(lower, ".arrow"), strings.HasSuffix(lower, ".arrows"):
+		return FormatArrow
+	case strings.HasSuffix(lower, ".csv"):
+		return FormatCSV
+	}
+	return FormatUnknown
+}
+
+// DetectFormat recognizes a format from the first bytes of a file (at least
+// 8 are needed; 512 make CSV and SWF text reliable): "PAR1" is Parquet, the
+// IPC continuation marker 0xFFFFFFFF is an Arrow stream, 1f 8b is gzip
+// (gzipped SWF), text whose first line that is not a "#" comment starts with
+// a column name of one of this package's tables is CSV, other text is SWF.
+func DetectFormat(prefix []byte) Format {
+	switch {
+	case bytes.HasPrefix(prefix, []byte("PAR1")):
+		return FormatParquet
+	case bytes.HasPrefix(prefix, []byte{0xff, 0xff, 0xff, 0xff}):
+		return FormatArrow
+	case bytes.HasPrefix(prefix, []byte{0x1f, 0x8b}):
+		return FormatSWFGzip
+	case len(prefix) == 0:
+		return FormatUnknown
+	}
+	for _, line := range strings.Split(string(prefix), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		for _, k := range kinds {
+			if strings.HasPrefix(line, k.cols[0].name+",") {
+				return FormatCSV
+			}
+		}
+		break
+	}
+	return FormatSWF
+}

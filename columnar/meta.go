@@ -1,0 +1,79 @@
+package columnar
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/gangsim/gangsim/model"
+)
+
+// Metadata keys.
+const (
+	// KeySchema names the table's kind and schema version, e.g.
+	// "gangsim.trace/1".
+	KeySchema = "gangsim.schema"
+	// KeyHeader holds the whole header, lossless and in order, as a JSON
+	// array of [key, value] pairs (free-form lines have key "").
+	KeyHeader = "gangsim.header"
+)
+
+// metadata turns a header into key-value metadata: the schema, the lossless
+// header, and the first value of every distinct key under its own name for
+// tools that show key-value metadata (DuckDB's parquet_kv_metadata,
+// pyarrow's schema.metadata).
+func metadata(k *kind, h *model.Header) (keys, values []string) {
+	pairs := make([][2]string, len(h.Lines))
+	for i, l := range h.Lines {
+		pairs[i] = [2]string{l.Key, l.Value}
+	}
+	js, err := json.Marshal(pairs)
+	if err != nil {
+		panic(err) // strings always marshal
+	}
+	keys = append(keys, KeySchema, KeyHeader)
+	values = append(values, k.schema, string(js))
+	seen := map[string]bool{KeySchema: true, KeyHeader: true}
+	for _, l := range h.Lines {
+		if l.Key == "" || seen[l.Key] {
+			continue
+		}
+		seen[l.Key] = true
+		keys = append(keys, l.Key)
+		values = append(values, l.Value)
+	}
+	return keys, values
+}
+
+// headerFrom restores a header from key-value metadata, checking that the
+// schema is the expected kind. A file without the lossless header key (one
+// written by another tool) gets a header of its plain keys, in order.
+func headerFrom(k *kind, lookup func(string) (string, bool), keys []string) (model.Header, error) {
+	var h model.Header
+	if s, ok := lookup(KeySchema); ok {
+		kindName, _, _ := strings.Cut(s, "/")
+		want, _, _ := strings.Cut(k.schema, "/")
+		if kindName != want {
+			return h, fmt.Errorf("holds a %s table, not a %s table", strings.TrimPrefix(kindName, "gangsim."), k.name)
+		}
+	}
+	if js, ok := lookup(KeyHeader); ok {
+		var pairs [][2]string
+		if err := json.Unmarshal([]byte(js), &pairs); err != nil {
+			return h, fmt.Errorf("metadata %s: %w", KeyHeader, err)
+		}
+		for _, p := range pairs {
+			h.Lines = append(h.Lines, model.HeaderLine{Key: p[0], Value: p[1]})
+		}
+		return h, nil
+	}
+	for _, key := range keys {
+		if key == KeySchema || strings.HasPrefix(key, "ARROW:") || key == "pandas" {
+			continue
+		}
+		if v, ok := lookup(key); ok {
+			h.Lines = append(h.Lines, model.HeaderLine{Key: key, Value: v})
+		}
+	}
+	return h, nil
+}

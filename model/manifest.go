@@ -40,16 +40,20 @@ const (
 	KeyGangsimInput   = KeyGangsimPrefix + "Input"
 )
 
-// Apply writes m into h, replacing any manifest lines h already had (the
-// manifest describes the newest step that wrote the file).
+// KeyUpstreamPrefix starts the keys of the manifests of earlier steps: when
+// a step writes its manifest over an input that has one, the input's lines
+// are kept with this prefix added ("InputGangsimSeed: 42"), so an output
+// records every step that led to it, newest first.
+const KeyUpstreamPrefix = "Input"
+
+// Apply writes m into h. Manifest lines h already had (an earlier step's)
+// are kept, their keys prefixed with KeyUpstreamPrefix.
 func (m *Manifest) Apply(h *Header) {
-	out := h.Lines[:0]
-	for _, l := range h.Lines {
-		if !strings.HasPrefix(l.Key, KeyGangsimPrefix) {
-			out = append(out, l)
+	for i, l := range h.Lines {
+		if isManifestKey(l.Key) {
+			h.Lines[i].Key = KeyUpstreamPrefix + l.Key
 		}
 	}
-	h.Lines = out
 	h.Add(KeyGangsimTool, m.Tool)
 	h.Add(KeyGangsimVersion, m.Version)
 	if m.HasSeed {
@@ -63,6 +67,15 @@ func (m *Manifest) Apply(h *Header) {
 	for _, in := range m.Inputs {
 		h.Add(KeyGangsimInput, in.SHA256+" "+in.Name)
 	}
+}
+
+// isManifestKey reports whether key belongs to a manifest of any step:
+// "Gangsim...", "InputGangsim...", "InputInputGangsim...".
+func isManifestKey(key string) bool {
+	for strings.HasPrefix(key, KeyUpstreamPrefix) {
+		key = key[len(KeyUpstreamPrefix):]
+	}
+	return strings.HasPrefix(key, KeyGangsimPrefix)
 }
 
 // ManifestOf reads back the manifest that Apply wrote into h. ok is false

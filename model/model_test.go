@@ -239,10 +239,19 @@ func TestManifestRoundTrip(t *testing.T) {
 	if h.MaxProcs() != 128 {
 		t.Error("Apply lost a non-manifest line")
 	}
-	for _, l := range h.Lines {
-		if l.Value == "old" {
-			t.Error("Apply kept the previous manifest's tool")
-		}
+	if v, _ := h.Get("InputGangsimTool"); v != "old" {
+		t.Errorf("the previous manifest's tool is %q under InputGangsimTool, want old", v)
+	}
+	// A third step pushes both earlier manifests one level up.
+	(&Manifest{Tool: "analyze"}).Apply(&h)
+	if v, _ := h.Get("InputInputGangsimTool"); v != "old" {
+		t.Errorf("InputInputGangsimTool = %q", v)
+	}
+	if v, _ := h.Get("InputGangsimTool"); v != "genwork lublin" {
+		t.Errorf("InputGangsimTool = %q", v)
+	}
+	if got, _ := ManifestOf(&h); got.Tool != "analyze" {
+		t.Errorf("newest manifest tool %q", got.Tool)
 	}
 }
 

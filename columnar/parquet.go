@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/klauspost/compress/s2"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/snappy"
+	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/model"
@@ -268,6 +270,18 @@ func putStr(b *batch, c int, v *string) {
 	b.str(c, *v, true)
 }
 
+// fastSnappy is Parquet's SNAPPY codec with klauspost's fast Snappy encoder
+// (s2.EncodeSnappy, standard Snappy output) instead of parquet-go's default
+// "better" mode, which costs a tenth of a replay's time for a few percent
+// of size. Decoding is parquet-go's.
+type fastSnappy struct{ snappy.Codec }
+
+func (fastSnappy) String() string                            { return "SNAPPY" }
+func (fastSnappy) CompressionCodec() format.CompressionCodec { return format.Snappy }
+func (fastSnappy) Encode(dst, src []byte) ([]byte, error) {
+	return s2.EncodeSnappy(dst[:cap(dst)], src), nil
+}
+
 // parquetRow is implemented by the row types (through their pointers).
 type parquetRow[T any] interface {
 	*T
@@ -286,7 +300,7 @@ func newParquetTable[T any, P parquetRow[T]](out io.Writer, k *kind, h *model.He
 	opts := []parquet.WriterOption{
 		parquet.CreatedBy("gangsim", version.Version, ""),
 		parquet.MaxRowsPerRowGroup(parquetRowGroupRows),
-		parquet.Compression(&snappy.Codec{}),
+		parquet.Compression(&fastSnappy{}),
 	}
 	keys, values := metadata(k, h)
 	for i := range keys {

@@ -1,0 +1,210 @@
+// Command replay feeds a workload trace through a scheduling policy on a
+// simulated machine and writes what happened to every job.
+//
+//	replay [flags] [TRACE|-]
+//
+// The trace may be SWF (plain or gzipped), Parquet, an Arrow IPC stream or
+// CSV, from a file or standard input (the Arrow stream of genwork on a
+// pipe). Per-job outcomes go to -o (Parquet, Arrow or CSV by extension or
+// --format; an Arrow stream on standard output when that is not a
+// terminal), the system's time series to --timeseries, and a one-line
+// summary to standard error. Every output records the run's manifest.
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/gangsim/gangsim/columnar"
+	"github.com/gangsim/gangsim/internal/cli"
+	"github.com/gangsim/gangsim/internal/fileio"
+	"github.com/gangsim/gangsim/internal/version"
+	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/pipelines"
+	"github.com/gangsim/gangsim/policies"
+	"github.com/gangsim/gangsim/sim"
+	"github.com/gangsim/gangsim/swf"
+)
+
+func main() { cli.Main("replay", run) }
+
+const synopsis = `usage: replay [flags] [TRACE|-]
+
+Replays a workload trace (SWF, SWF.gz, Parquet, Arrow stream or CSV, from a
+file or standard input) through a scheduling policy and writes per-job
+outcomes, a time series and a summary.
+
+Examples:
+  replay --policy easy ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz -o kth-easy.parquet
+  replay --compat pyss --policy fcfs trace.swf.gz -o out.csv
+  genwork lublin --jobs 1000 --procs 32 | replay --policy conservative | analyze`
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := cli.NewFlagSet("replay", synopsis, stderr)
+	var (
+		policy       = fs.StringP("policy", "p", "easy", "scheduling policy: NAME[:KEY=VALUE,...] (see --list-policies)")
+		listPolicies = fs.Bool("list-policies", false, "list the policies and their parameters, and exit")
+		procs        = fs.Int("procs", 0, "simulate a flat machine of this many processors (default: the trace header's)")
+		machineFlag  = fs.String("machine", "", "simulate NODESxPES, e.g. 144x8 (overrides --procs)")
+		nodeAlloc    = fs.Bool("node-alloc", false, "allocate whole nodes")
+		compat       = fs.String("compat", "", "compatibility mode: pyss (its cleaning, event order and passes; a flat MaxProcs)")
+		clean        = fs.String("clean", "", "trace cleaning: default, pyss or none (default: default, or pyss under --compat pyss)")
+		order        = fs.String("order", "ends-first", "order of same-time events: ends-first or pyss")
+		passes       = fs.String("passes", "per-time", "scheduling passes: per-time or per-event")
+		output       = fs.StringP("output", "o", "", "per-job outcomes: FILE.parquet, .arrow, .csv, or - for stdout (default: an Arrow stream on stdout unless it is a terminal)")
+		format       = fs.String("format", "", "format of -o: parquet, arrow or csv (default: from the name)")
+		series       = fs.String("timeseries", "", "write the time series (jobs in system, queued, running, busy processors) to FILE")
+		period       = fs.String("sample-period", "", "sample the time series every DURATION of simulated time (e.g. 60s, 1h) instead of at every change")
+		lenient      = fs.Bool("lenient", false, "skip malformed SWF lines (counted on stderr) instead of failing")
+		seed         = fs.Uint64("seed", 1, "random seed, recorded in the manifest (the batch policies do not draw)")
+		quiet        = fs.BoolP("quiet", "q", false, "do not print the summary")
+	)
+	if err := cli.Parse(fs, args); err != nil {
+		return err
+	}
+	if *listPolicies {
+		fmt.Fprint(stdout, policies.Describe())
+		return nil
+	}
+	if fs.NArg() > 1 {
+		return cli.Usagef("one trace at most, got %d", fs.NArg())
+	}
+	spec, err := policies.ParseSpec(*policy)
+	if err != nil {
+		return cli.Usagef("%v", err)
+	}
+	if _, err := policies.New(spec); err != nil {
+		return cli.Usagef("%v", err)
+	}
+	r := pipelines.Replay{Policy: spec, Procs: *procs, NodeAllocation: *nodeAlloc,
+		Compat: pipelines.Compat(*compat), Clean: pipelines.Cleaning(*clean)}
+	if *machineFlag != "" {
+		if r.Machine, err = model.ParseMachine(*machineFlag); err != nil {
+			return cli.Usagef("--machine: %v", err)
+		}
+	}
+	if r.Order, err = sim.ParseOrder(*order); err != nil {
+		return cli.Usagef("--order: %v", err)
+	}
+	if r.Passes, err = sim.ParsePasses(*passes); err != nil {
+		return cli.Usagef("--passes: %v", err)
+	}
+	if *period != "" {
+		d, err := time.ParseDuration(*period)
+		if err != nil || d <= 0 {
+			return cli.Usagef("--sample-period %q: want a positive duration such as 60s or 1h", *period)
+		}
+		r.SamplePeriod = model.Time(d / time.Microsecond)
+	}
+	outName := *output
+	if outName == "" && !cli.IsTerminal(stdout) {
+		outName = "-"
+	}
+	var outFormat columnar.Format
+	if outName != "" {
+		if outFormat, err = fileio.ResolveFormat(outName, *format, columnar.FormatArrow); err != nil {
+			return cli.Usagef("%v", err)
+		}
+		if outFormat == columnar.FormatSWF || outFormat == columnar.FormatSWFGzip {
+			return cli.Usagef("outcomes cannot be written as SWF: use .parquet, .arrow or .csv")
+		}
+	}
+	var seriesFormat columnar.Format
+	if *series != "" {
+		if seriesFormat, err = fileio.ResolveFormat(*series, "", columnar.FormatCSV); err != nil {
+			return cli.Usagef("--timeseries: %v", err)
+		}
+	}
+
+	inName := "-"
+	if fs.NArg() == 1 {
+		inName = fs.Arg(0)
+	}
+	in, err := fileio.Open(inName, stdin)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	raw, err := in.Trace(*lenient)
+	if err != nil {
+		return err
+	}
+	src := fileio.Prefetch(raw) // parse on another core
+	defer src.Close()
+	params, err := r.Params(src.Header())
+	if err != nil {
+		return err
+	}
+	params = append(params, model.Param{Name: "lenient", Value: strconv.FormatBool(*lenient)})
+	man := model.Manifest{Tool: "replay", Version: version.Version, Seed: *seed, HasSeed: true,
+		Params: params, Inputs: []model.Input{in.Manifest()}}
+	header := src.Header().Clone()
+	man.Apply(&header)
+
+	var outcomes model.OutcomeWriter
+	var outFile, seriesFile *fileio.Output
+	if outName != "" {
+		if outFile, err = fileio.Create(outName, outFormat, stdout); err != nil {
+			return err
+		}
+		defer outFile.Abort()
+		w, err := outFile.OutcomeWriter(&header)
+		if err != nil {
+			return err
+		}
+		async := fileio.NewAsyncOutcomes(w) // encode on another core
+		defer async.Close()
+		outcomes = async
+	}
+	var samples model.SampleWriter
+	if *series != "" {
+		if seriesFile, err = fileio.Create(*series, seriesFormat, stdout); err != nil {
+			return err
+		}
+		defer seriesFile.Abort()
+		if samples, err = seriesFile.SampleWriter(&header); err != nil {
+			return err
+		}
+	}
+
+	res, err := r.Run(src, outcomes, samples)
+	if err != nil {
+		return err
+	}
+	if a, ok := outcomes.(*fileio.AsyncOutcomes); ok {
+		if err := a.Close(); err != nil {
+			return err
+		}
+	}
+	for _, o := range []*fileio.Output{seriesFile, outFile} {
+		if o != nil {
+			if err := o.Commit(); err != nil {
+				return err
+			}
+		}
+	}
+	if sr, ok := raw.(*swf.Reader); ok {
+		if a := sr.Anomalies(); len(a) > 0 {
+			fmt.Fprintf(stderr, "replay: %s: %v\n", in.DisplayName(), a)
+		}
+	}
+	if !*quiet {
+		if n := res.Clean.Read - res.Clean.Kept; n > 0 {
+			fmt.Fprintf(stderr, "replay: cleaning (%s) dropped %d of %d jobs; see genwork clean for details\n",
+				paramValue(params, "clean"), n, res.Clean.Read)
+		}
+		fmt.Fprintf(stderr, "replay: %s on %s: %s\n", spec, res.Machine, res.Summary.Line(res.Machine.Procs()))
+	}
+	return nil
+}
+
+func paramValue(ps []model.Param, name string) string {
+	for _, p := range ps {
+		if p.Name == name {
+			return p.Value
+		}
+	}
+	return ""
+}

@@ -17,6 +17,7 @@
 //     Ethernet (McLaughlin and Dasgupta).
 //
 // This package holds what they share: the Costs interface the simulator
-// asks, the Row type in which each subpackage reproduces a paper's table
-// or figure, and the named presets of the papers' clusters.
+// asks and the description common to the named presets of the papers'
+// clusters. Each subpackage reproduces its paper's tables and figures as
+// repro.Items.
 package hwmodel

@@ -30,50 +30,6 @@ type Costs interface {
 	Launch(nodes int, binaryBytes int64) model.Time
 }
 
-// Row is one cell of a reproduced table or one point of a reproduced
-// figure: its coordinates, the paper's value (when the paper states one),
-// and the model's value, with the tolerance within which they must agree.
-type Row struct {
-	// Coords names the cell, in order, e.g. {{"nodes", "16"}, {"rails", "2"}}.
-	Coords []Coord
-	// Paper is the paper's value; HasPaper is false where the paper gives
-	// only a figure.
-	Paper    float64
-	HasPaper bool
-	// Gangsim is the model's value, in the same unit as Paper.
-	Gangsim float64
-	// Tolerance is the largest acceptable |Gangsim - Paper|, in the same
-	// unit; 0 with HasPaper means exact.
-	Tolerance float64
-}
-
-// Coord is one coordinate of a Row.
-type Coord struct {
-	Name, Value string
-}
-
-// Within reports whether the row agrees with the paper within its tolerance
-// (true when the paper states no value).
-func (r Row) Within() bool {
-	if !r.HasPaper {
-		return true
-	}
-	d := r.Gangsim - r.Paper
-	if d < 0 {
-		d = -d
-	}
-	return d <= r.Tolerance
-}
-
-// Item is a reproduced table or figure: results/<Paper>/<Name>.csv.
-type Item struct {
-	Paper string // paper key: etsion, hori96, hori98, frachtenberg, mclaughlin
-	Name  string // e.g. "table-4.3", "fig-5"
-	Title string // what it shows, with the paper's numbering
-	Unit  string // the unit of Paper and Gangsim
-	Rows  []Row
-}
-
 // PresetInfo is the common part of a preset: a named cluster from one of
 // the papers, and where its numbers come from. Each model subpackage embeds
 // it in its own preset type, stored as an embedded JSON data file that

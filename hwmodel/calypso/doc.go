@@ -45,5 +45,5 @@
 //
 // The preset "calypso-nt" is an embedded JSON file (presets/*.json) that
 // users can copy, edit and read with LoadPreset. SwitchCost reproduces the
-// paper's switch-cost numbers as the hwmodel.Item mclaughlin/switch-cost.
+// paper's switch-cost numbers as the repro.Item mclaughlin/switch-cost.
 package calypso

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gangsim/gangsim/hwmodel"
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/repro"
 )
 
 // Experiment is one of the paper's two timing experiments, the ray tracer
@@ -102,16 +103,16 @@ func FitSwitchOverhead(estimates ...model.Time) model.Time {
 //     plus the rounding);
 //   - quantity=model-switch, experiment all: the model against the paper's "1
 //     second to 2 second range", as 1.5 ± 0.5 s.
-func SwitchCost(c Cluster) hwmodel.Item {
-	it := hwmodel.Item{
+func SwitchCost(c Cluster) repro.Item {
+	it := repro.Item{
 		Paper: "mclaughlin",
 		Name:  "switch-cost",
 		Title: "Distributed context switch cost (5.2 Result C): pessimistic estimates 1.67 s and 1.53 s, 1 to 2 s per switch",
 		Unit:  "s",
 	}
 	row := func(quantity, exp string, paper float64, has bool, gangsim, tol float64) {
-		it.Rows = append(it.Rows, hwmodel.Row{
-			Coords:   []hwmodel.Coord{{Name: "quantity", Value: quantity}, {Name: "experiment", Value: exp}},
+		it.Rows = append(it.Rows, repro.Row{
+			Coords:   []repro.Coord{{Name: "quantity", Value: quantity}, {Name: "experiment", Value: exp}},
 			Paper:    paper,
 			HasPaper: has,
 			Gangsim:  gangsim,
@@ -133,4 +134,4 @@ func SwitchCost(c Cluster) hwmodel.Item {
 
 // Items returns the reproductions of the paper for the calypso-nt preset:
 // mclaughlin/switch-cost.
-func Items() []hwmodel.Item { return []hwmodel.Item{SwitchCost(CalypsoNT())} }
+func Items() []repro.Item { return []repro.Item{SwitchCost(CalypsoNT())} }

@@ -95,6 +95,6 @@
 //
 // Presets are embedded JSON files (presets/*.json) that users can copy and
 // edit; LoadPreset reads an edited one. Fig5, Fig6 and SwitchCost reproduce
-// the paper's figures as hwmodel.Items; the Curve functions give the same
+// the paper's figures as repro.Items; the Curve functions give the same
 // model as plottable series.
 package myrinet

@@ -3,8 +3,8 @@ package myrinet
 import (
 	"strconv"
 
-	"github.com/gangsim/gangsim/hwmodel"
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/repro"
 )
 
 // Fig6Quantum is the gang-scheduling quantum of the buffer-switching
@@ -35,13 +35,13 @@ func FigContexts() []int { return []int{1, 2, 4, 8} }
 
 // Items returns the reproductions of the paper for the ParPar preset:
 // etsion/fig-5, etsion/fig-6 and etsion/switch-cost.
-func Items() []hwmodel.Item {
+func Items() []repro.Item {
 	c := ParPar()
-	return []hwmodel.Item{Fig5(c), Fig6(c), SwitchCost(c)}
+	return []repro.Item{Fig5(c), Fig6(c), SwitchCost(c)}
 }
 
-func coord(name string, v int64) hwmodel.Coord {
-	return hwmodel.Coord{Name: name, Value: strconv.FormatInt(v, 10)}
+func coord(name string, v int64) repro.Coord {
+	return repro.Coord{Name: name, Value: strconv.FormatInt(v, 10)}
 }
 
 // Fig5 reproduces E&F Fig. 5: the point-to-point bandwidth in MB/s (1e6
@@ -49,8 +49,8 @@ func coord(name string, v int64) hwmodel.Coord {
 // size. The figure is missing from the text; the one value the text
 // states, no communication at 8 contexts (E&F 4.1), is the Paper value of
 // the contexts=8 rows (exact).
-func Fig5(c Cluster) hwmodel.Item {
-	it := hwmodel.Item{
+func Fig5(c Cluster) repro.Item {
+	it := repro.Item{
 		Paper: "etsion",
 		Name:  "fig-5",
 		Title: "Fig. 5: FM bandwidth by message size and contexts, original buffer division (model; figure values not in the text except zero at 8 contexts, 4.1)",
@@ -58,8 +58,8 @@ func Fig5(c Cluster) hwmodel.Item {
 	}
 	for _, n := range FigContexts() {
 		for _, size := range MessageSizes() {
-			r := hwmodel.Row{
-				Coords:  []hwmodel.Coord{coord("contexts", int64(n)), coord("bytes", size)},
+			r := repro.Row{
+				Coords:  []repro.Coord{coord("contexts", int64(n)), coord("bytes", size)},
 				Gangsim: c.Bandwidth(BufferDivision, size, n) / 1e6,
 			}
 			if n == 8 {
@@ -94,8 +94,8 @@ func TotalBandwidth(c Cluster, variant Copy, occupancy float64, bytes int64, job
 // say which copy variant the runs used; full copy is the costlier). The
 // figure's values are not in the text; it states only that the total is
 // independent of the number of jobs (E&F 4.1), which the tests check.
-func Fig6(c Cluster) hwmodel.Item {
-	it := hwmodel.Item{
+func Fig6(c Cluster) repro.Item {
+	it := repro.Item{
 		Paper: "etsion",
 		Name:  "fig-6",
 		Title: "Fig. 6: total bandwidth by message size and jobs, gang scheduling with buffer switching, 3 s quantum, full-copy switch (model; figure values not in the text)",
@@ -103,8 +103,8 @@ func Fig6(c Cluster) hwmodel.Item {
 	}
 	for _, n := range FigContexts() {
 		for _, size := range MessageSizes() {
-			it.Rows = append(it.Rows, hwmodel.Row{
-				Coords:  []hwmodel.Coord{coord("jobs", int64(n)), coord("bytes", size)},
+			it.Rows = append(it.Rows, repro.Row{
+				Coords:  []repro.Coord{coord("jobs", int64(n)), coord("bytes", size)},
 				Gangsim: TotalBandwidth(c, CopyFull, 1, size, n, Fig6Quantum) / 1e6,
 			})
 		}
@@ -134,8 +134,8 @@ func InferredValidPackets(c Cluster, bound model.Time, nodes int) float64 {
 //     0 at one node to InferredValidPackets at 16. The total at 16 nodes
 //     has the paper's 12.5 ms as Paper value; it too is a fit point.
 //   - swap stage by valid receive packets (Fig. 9's linear growth).
-func SwitchCost(c Cluster) hwmodel.Item {
-	it := hwmodel.Item{
+func SwitchCost(c Cluster) repro.Item {
+	it := repro.Item{
 		Paper: "etsion",
 		Name:  "switch-cost",
 		Title: "Switch cost by stage (4.2, Figs. 7-9): full copy vs valid packets only, by nodes and by valid packets (paper: < 85 ms full, < 12.5 ms valid only, at 16 nodes, 200 MHz)",
@@ -146,15 +146,15 @@ func SwitchCost(c Cluster) hwmodel.Item {
 	// meets them to rounding of the stage times to whole microseconds and
 	// of the stored fitted constant: 0.05 ms.
 	const tol = 0.05
-	addStages := func(variant string, nodes int, extra []hwmodel.Coord, s Stages, paperTotal model.Time) {
+	addStages := func(variant string, nodes int, extra []repro.Coord, s Stages, paperTotal model.Time) {
 		for _, st := range []struct {
 			name string
 			t    model.Time
 		}{{"halt", s.Halt}, {"swap", s.Swap}, {"release", s.Release}, {"total", s.Total()}} {
-			coords := []hwmodel.Coord{{Name: "copy", Value: variant}, coord("nodes", int64(nodes))}
+			coords := []repro.Coord{{Name: "copy", Value: variant}, coord("nodes", int64(nodes))}
 			coords = append(coords, extra...)
-			coords = append(coords, hwmodel.Coord{Name: "stage", Value: st.name})
-			r := hwmodel.Row{Coords: coords, Gangsim: ms(st.t)}
+			coords = append(coords, repro.Coord{Name: "stage", Value: st.name})
+			r := repro.Row{Coords: coords, Gangsim: ms(st.t)}
 			if st.name == "total" && nodes == PaperNodes {
 				r.HasPaper, r.Paper, r.Tolerance = true, ms(paperTotal), tol
 			}
@@ -168,12 +168,12 @@ func SwitchCost(c Cluster) hwmodel.Item {
 	v16 := InferredValidPackets(c, ValidSwitchBound, PaperNodes)
 	for _, n := range nodes {
 		v := v16 * float64(n-1) / float64(PaperNodes-1)
-		extra := []hwmodel.Coord{{Name: "receive_valid", Value: strconv.FormatFloat(v, 'f', 1, 64)}}
+		extra := []repro.Coord{{Name: "receive_valid", Value: strconv.FormatFloat(v, 'f', 1, 64)}}
 		addStages("valid", n, extra, c.SwitchStagesValid(n, 0, v), ValidSwitchBound)
 	}
 	for _, v := range []int{0, 100, 200, 300, 400, 500, 600, c.ReceivePackets} {
-		it.Rows = append(it.Rows, hwmodel.Row{
-			Coords:  []hwmodel.Coord{{Name: "copy", Value: "valid"}, coord("receive_valid", int64(v)), {Name: "stage", Value: "swap"}},
+		it.Rows = append(it.Rows, repro.Row{
+			Coords:  []repro.Coord{{Name: "copy", Value: "valid"}, coord("receive_valid", int64(v)), {Name: "stage", Value: "swap"}},
 			Gangsim: c.SwapSeconds(0, float64(v)) * 1e3,
 		})
 	}

@@ -1,0 +1,136 @@
+package repro
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gangsim/gangsim/model"
+)
+
+func sample() *Item {
+	return &Item{
+		Paper: "frachtenberg", Name: "table-4.3", Title: "Table 4.3: bandwidth", Unit: "MB/s",
+		Notes: "a note, with a comma",
+		Rows: []Row{
+			{Coords: []Coord{{"nodes", "16"}, {"rails", "1"}}, Paper: 300, HasPaper: true, Gangsim: 300.4, Tolerance: 1},
+			{Coords: []Coord{{"nodes", "4,096"}, {"rails", "2"}}, Paper: 100, HasPaper: true, Gangsim: 102, Tolerance: 1},
+			{Coords: []Coord{{"nodes", "1"}, {"rails", "1"}}, Gangsim: 1.0 / 3},
+		},
+		Claims: []Claim{{Text: "flat in jobs", Holds: true, Note: "max/min 1.01"}},
+	}
+}
+
+func TestWithin(t *testing.T) {
+	it := sample()
+	want := []bool{true, false, true}
+	for i, r := range it.Rows {
+		if r.Within() != want[i] {
+			t.Errorf("row %d: Within = %v", i, r.Within())
+		}
+	}
+	rw, rn, ch, cn := it.Check()
+	if rw != 1 || rn != 2 || ch != 1 || cn != 1 || it.Agrees() {
+		t.Errorf("Check = %d %d %d %d, Agrees %v", rw, rn, ch, cn, it.Agrees())
+	}
+	exact := Row{HasPaper: true, Paper: 2, Gangsim: 2}
+	if !exact.Within() {
+		t.Error("an exact match with tolerance 0 is not within")
+	}
+}
+
+func TestCSVRoundTrip(t *testing.T) {
+	it := sample()
+	man := &model.Manifest{Tool: "experiment", Version: "v0", Params: []model.Param{{Name: "preset", Value: "crescendo"}}}
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, it, man); err != nil {
+		t.Fatal(err)
+	}
+	text := buf.String()
+	for _, want := range []string{
+		"# gangsim.item: frachtenberg/table-4.3\n",
+		"# GangsimParam: preset=crescendo\n",
+		"nodes,rails,paper,gangsim,tolerance,within\n",
+		"16,1,300,300.4,1,true\n",
+		"\"4,096\",2,100,102,1,false\n",
+		"1,1,,0.333333,,true\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("CSV lacks %q:\n%s", want, text)
+		}
+	}
+	got, h, err := ReadCSV(strings.NewReader(text), "t.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, ok := model.ManifestOf(h); !ok || m.Tool != "experiment" {
+		t.Errorf("manifest %+v", m)
+	}
+	it.Rows[2].Gangsim = 0.333333 // as written
+	if !reflect.DeepEqual(got, it) {
+		t.Errorf("round trip:\n got %+v\nwant %+v", got, it)
+	}
+}
+
+func TestReadCSVErrors(t *testing.T) {
+	for _, tt := range []struct{ in, err string }{
+		{"a,b\n1,2\n", `t.csv: no "gangsim.item" line: not a gangsim results file`},
+		{"# gangsim.item: etsion/fig-5\nx,paper,gangsim\n", `t.csv:2: header ["x" "paper" "gangsim"] does not end with paper,gangsim,tolerance,within`},
+		{"# gangsim.item: etsion/fig-5\nx,paper,gangsim,tolerance,within\n1,2,zz,1,true\n", `t.csv:3: column gangsim: strconv.ParseFloat: parsing "zz": invalid syntax`},
+	} {
+		_, _, err := ReadCSV(strings.NewReader(tt.in), "t.csv")
+		if err == nil || err.Error() != tt.err {
+			t.Errorf("ReadCSV(%q) = %v, want %s", tt.in, err, tt.err)
+		}
+	}
+}
+
+func TestValidate(t *testing.T) {
+	bad := sample()
+	bad.Paper = "nobody"
+	if err := WriteCSV(&bytes.Buffer{}, bad, nil); err == nil {
+		t.Error("unknown paper key accepted")
+	}
+	bad = sample()
+	bad.Rows[1].Coords = bad.Rows[1].Coords[:1]
+	if err := bad.Validate(); err == nil {
+		t.Error("ragged coordinates accepted")
+	}
+}
+
+func TestFormatValue(t *testing.T) {
+	for v, want := range map[float64]string{0: "0", 1: "1", 135.123456: "135.123", 1e-7: "1e-07", 123456789: "123457000", -2.5: "-2.5", 3e12: "3e+12"} {
+		if got := FormatValue(v); got != want {
+			t.Errorf("FormatValue(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+func TestReport(t *testing.T) {
+	a := sample()
+	b := &Item{Paper: "etsion", Name: "fig-5", Title: "Fig. 5", Unit: "MB/s", Figure: "etsion/fig-5.png"}
+	for i := 0; i < maxReportRows+3; i++ {
+		b.Rows = append(b.Rows, Row{Coords: []Coord{{"bytes", "16"}}, Gangsim: float64(i)})
+	}
+	var buf bytes.Buffer
+	if err := Report(&buf, []*Item{a, b}); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	if strings.Index(md, "### etsion/fig-5") > strings.Index(md, "### frachtenberg/table-4.3") {
+		t.Error("items not in paper order")
+	}
+	for _, want := range []string{
+		"| [frachtenberg/table-4.3](#frachtenbergtable-43) | Table 4.3: bandwidth | 1/2 | 1/1 | **no** |",
+		"| [etsion/fig-5](#etsionfig-5) | Fig. 5 | - | - | yes |",
+		"| 4,096 | 2 | 100 | 102 | 2 (tol. 1) | **no** |",
+		"![etsion/fig-5](etsion/fig-5.png)",
+		"(3 more rows without a paper value are in the CSV file.)",
+		"| flat in jobs | yes | max/min 1.01 |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+}

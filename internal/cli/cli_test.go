@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -32,5 +33,19 @@ func TestExit(t *testing.T) {
 	}
 	if got := Exit("replay", Parse(fs, []string{"--help"}), &stderr); got != 0 {
 		t.Errorf("--help exits %d", got)
+	}
+}
+
+func TestProgressSilentOffTerminal(t *testing.T) {
+	var b strings.Builder
+	p := NewProgress(&b, 3, "runs")
+	p.Done(true)
+	p.Done(false)
+	p.Finish()
+	if b.Len() != 0 {
+		t.Errorf("progress drew on a non-terminal: %q", b.String())
+	}
+	if d, c := p.Counts(); d != 2 || c != 1 {
+		t.Errorf("counts %d %d", d, c)
 	}
 }

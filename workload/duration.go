@@ -1,0 +1,66 @@
+package workload
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/gangsim/gangsim/model"
+)
+
+// Duration is a span of simulated time (integer microseconds, as
+// model.Time) that reads and writes JSON as a Go duration string, "5ms",
+// "1m30s", so that specs stay readable. A JSON number is read as seconds.
+type Duration model.Time
+
+// ParseDuration parses a Go duration string ("500ms", "1h", "2.5s") into
+// simulated time, rounded to the microsecond. It rejects negative values.
+func ParseDuration(s string) (Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil {
+		return 0, fmt.Errorf("duration %q: want a number with a unit, e.g. 5ms, 30s or 1h", s)
+	}
+	if d < 0 {
+		return 0, fmt.Errorf("duration %q is negative", s)
+	}
+	return Duration(d.Round(time.Microsecond) / time.Microsecond), nil
+}
+
+// Time returns d as model.Time.
+func (d Duration) Time() model.Time { return model.Time(d) }
+
+// String formats d as a Go duration string ("5ms", "1m0s"); durations too
+// long for time.Duration (about 292 years) print as seconds.
+func (d Duration) String() string {
+	if d > Duration(math.MaxInt64/int64(time.Microsecond)) || d < -Duration(math.MaxInt64/int64(time.Microsecond)) {
+		return model.Time(d).String()
+	}
+	return (time.Duration(d) * time.Microsecond).String()
+}
+
+// MarshalJSON writes d as a duration string.
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(d.String()) }
+
+// UnmarshalJSON reads a duration string, or a number of seconds.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		v, err := ParseDuration(s)
+		if err != nil {
+			return err
+		}
+		*d = v
+		return nil
+	}
+	var secs float64
+	if err := json.Unmarshal(b, &secs); err != nil {
+		return fmt.Errorf("duration %s: want a string such as \"5ms\" or a number of seconds", b)
+	}
+	if secs < 0 || math.IsNaN(secs) || math.IsInf(secs, 0) {
+		return fmt.Errorf("duration %s: want a non-negative number of seconds", b)
+	}
+	*d = Duration(model.FromSecondsFloat(secs))
+	return nil
+}

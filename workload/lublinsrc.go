@@ -1,0 +1,170 @@
+package workload
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gangsim/gangsim/workload/lublin"
+)
+
+// LublinSource generates the workload with the Lublin-Feitelson model
+// (package lublin), the thesis' dynamic workload model (section 6.4.1: 1000
+// jobs on 32 processors).
+type LublinSource struct {
+	// Jobs is the number of jobs to generate, > 0.
+	Jobs int64 `json:"jobs"`
+	// Procs is the machine size in processors; 0 means lublin.RefProcs
+	// (128).
+	Procs int `json:"procs,omitempty"`
+	// Mix is the job classes (lublin.ParseMix names: both, combined,
+	// batch, interactive); empty means both.
+	Mix string `json:"mix,omitempty"`
+	// StartHour is the hour of the day, 0 to 23, at which time 0 falls.
+	StartHour int `json:"start_hour,omitempty"`
+	// Batch, Interactive and Combined override parameters of the classes:
+	// each maps a parameter's snake_case name (LublinParamNames:
+	// "serial_prob", "u_hi", "a_arr"...) to its value, which replaces the
+	// published value adapted to Procs (lublin.Params.ForProcs). Empty
+	// maps keep the published values.
+	Batch       map[string]float64 `json:"batch,omitempty"`
+	Interactive map[string]float64 `json:"interactive,omitempty"`
+	Combined    map[string]float64 `json:"combined,omitempty"`
+}
+
+// lublinParams lists the snake_case names of lublin.Params' fields.
+var lublinParams = []struct {
+	name  string
+	field func(*lublin.Params) *float64
+}{
+	{"serial_prob", func(p *lublin.Params) *float64 { return &p.SerialProb }},
+	{"pow2_prob", func(p *lublin.Params) *float64 { return &p.Pow2Prob }},
+	{"u_low", func(p *lublin.Params) *float64 { return &p.ULow }},
+	{"u_med", func(p *lublin.Params) *float64 { return &p.UMed }},
+	{"u_hi", func(p *lublin.Params) *float64 { return &p.UHi }},
+	{"u_prob", func(p *lublin.Params) *float64 { return &p.UProb }},
+	{"a1", func(p *lublin.Params) *float64 { return &p.A1 }},
+	{"b1", func(p *lublin.Params) *float64 { return &p.B1 }},
+	{"a2", func(p *lublin.Params) *float64 { return &p.A2 }},
+	{"b2", func(p *lublin.Params) *float64 { return &p.B2 }},
+	{"pa", func(p *lublin.Params) *float64 { return &p.PA }},
+	{"pb", func(p *lublin.Params) *float64 { return &p.PB }},
+	{"a_arr", func(p *lublin.Params) *float64 { return &p.AArr }},
+	{"b_arr", func(p *lublin.Params) *float64 { return &p.BArr }},
+	{"arar", func(p *lublin.Params) *float64 { return &p.ARAR }},
+	{"a_num", func(p *lublin.Params) *float64 { return &p.ANum }},
+	{"b_num", func(p *lublin.Params) *float64 { return &p.BNum }},
+}
+
+// LublinParamNames returns the snake_case names of the Lublin model's
+// parameters, in lublin.Params field order (SerialProb is "serial_prob",
+// UHi "u_hi", AArr "a_arr", ARAR "arar").
+func LublinParamNames() []string {
+	names := make([]string, len(lublinParams))
+	for i, p := range lublinParams {
+		names[i] = p.name
+	}
+	return names
+}
+
+// ParseLublinParams parses "name=value,name=value" (names from
+// LublinParamNames) into an override map.
+func ParseLublinParams(s string) (map[string]float64, error) {
+	m := map[string]float64{}
+	for _, kv := range strings.Split(s, ",") {
+		kv = strings.TrimSpace(kv)
+		if kv == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return nil, fmt.Errorf("lublin parameter %q: want name=value", kv)
+		}
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("lublin parameter %q: %q is not a number", k, v)
+		}
+		m[strings.TrimSpace(k)] = f
+	}
+	return m, checkLublinParams(m)
+}
+
+func checkLublinParams(m map[string]float64) error {
+	var bad []string
+	for k := range m {
+		if !knownLublinParam(k) {
+			bad = append(bad, k)
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	sort.Strings(bad)
+	return fmt.Errorf("unknown lublin parameter(s) %s (want %s)", strings.Join(bad, ", "), strings.Join(LublinParamNames(), ", "))
+}
+
+func knownLublinParam(name string) bool {
+	for _, p := range lublinParams {
+		if p.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (s LublinSource) withDefaults() LublinSource {
+	if s.Procs == 0 {
+		s.Procs = lublin.RefProcs
+	}
+	if s.Mix == "" {
+		s.Mix = lublin.BatchAndInteractive.String()
+	}
+	return s
+}
+
+// Config returns the lublin.Config that s describes, validated.
+func (s *LublinSource) Config() (lublin.Config, error) {
+	d := s.withDefaults()
+	var errs []error
+	if d.Jobs <= 0 {
+		errs = append(errs, fmt.Errorf("number of jobs %d: want at least 1", d.Jobs))
+	}
+	if d.Procs < 1 {
+		errs = append(errs, fmt.Errorf("machine size %d: want at least 1 processor", d.Procs))
+	}
+	mix, err := lublin.ParseMix(d.Mix)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	for _, m := range []map[string]float64{d.Batch, d.Interactive, d.Combined} {
+		if err := checkLublinParams(m); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		return lublin.Config{}, errors.Join(errs...)
+	}
+	cfg := lublin.Config{Procs: d.Procs, Mix: mix, Jobs: d.Jobs, StartHour: d.StartHour}
+	override := func(m map[string]float64, def func() lublin.Params) lublin.Params {
+		if len(m) == 0 {
+			return lublin.Params{}
+		}
+		p := def().ForProcs(d.Procs)
+		for _, lp := range lublinParams {
+			if v, ok := m[lp.name]; ok {
+				*lp.field(&p) = v
+			}
+		}
+		return p
+	}
+	cfg.Batch = override(d.Batch, lublin.BatchParams)
+	cfg.Interactive = override(d.Interactive, lublin.InteractiveParams)
+	cfg.Combined = override(d.Combined, lublin.CombinedParams)
+	if err := cfg.Validate(); err != nil {
+		return lublin.Config{}, err
+	}
+	return cfg, nil
+}

@@ -1,0 +1,430 @@
+package workload
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/gangsim/gangsim/internal/fileio"
+	"github.com/gangsim/gangsim/internal/version"
+	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/swf"
+	"github.com/gangsim/gangsim/workload/lublin"
+)
+
+// Random streams. Every purpose draws from rand.New(rand.NewPCG(Spec.Seed,
+// stream)) with its own constant, so that the streams are independent and
+// switching one transform on or off leaves the others' draws alone.
+const (
+	StreamGenerator  uint64 = 0x67656e6572617465 // "generate": the Lublin generator
+	StreamAttributes uint64 = 0x6174747269627574 // "attribut": granularity draws
+	StreamEstimates  uint64 = 0x657374696d617465 // "estimate": loose estimate factors
+)
+
+// NewStream returns the random stream of the given purpose for seed.
+func NewStream(seed, purpose uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, purpose)) }
+
+// Reader yields the jobs of a workload, transformed as its Spec says. It
+// implements model.JobReader and streams in constant memory, except under
+// the "sort" cleaning rule, which holds a trace in memory.
+//
+// Load scaling needs the offered load before the first job is returned.
+// Open then makes extra passes over the source before the one it returns
+// jobs from: one that measures the source's load, one that measures the
+// load of the transformed jobs (the load reached); a trace file is read
+// again for each pass (standard input is spooled to a temporary file by
+// package fileio), the generator is re-seeded. Either way memory stays
+// constant.
+type Reader struct {
+	spec    Spec // resolved
+	src     source
+	header  model.Header
+	pass    *transformer
+	scaling *LoadScaling
+	closed  bool
+}
+
+// Open validates s, opens its source and returns a Reader of its jobs.
+// stdin is read when a trace source's path is "-". The caller must Close
+// the Reader.
+func (s *Spec) Open(stdin io.Reader) (*Reader, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	r := &Reader{spec: s.Resolved()}
+	src, err := openSource(&r.spec, stdin)
+	if err != nil {
+		return nil, err
+	}
+	r.src = src
+	if err := r.start(); err != nil {
+		src.close()
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *Reader) start() error {
+	r.header = r.src.header().Clone()
+	runtimeF, arrivalF := 1.0, 1.0
+	if l := r.spec.Load; l != nil {
+		procs := l.Procs
+		if procs == 0 {
+			procs = r.header.MaxProcs()
+		}
+		var m LoadMeter
+		if err := r.measure(r.newPass(1, 1), &m); err != nil {
+			return err
+		}
+		before, err := m.Load(procs)
+		if err != nil {
+			return fmt.Errorf("scaling to load %v: %w", l.Target, err)
+		}
+		if m.Work <= 0 {
+			return fmt.Errorf("scaling to load %v: %w: the workload has no work (no job with a positive size and runtime)", l.Target, ErrNoLoad)
+		}
+		f := l.Factor(before)
+		if l.Scale == ScaleArrivals {
+			arrivalF = f
+		} else {
+			runtimeF = f
+		}
+		var reached LoadMeter
+		if err := r.measure(r.newPass(runtimeF, arrivalF), &reached); err != nil {
+			return err
+		}
+		after, err := reached.Load(procs)
+		if err != nil {
+			return fmt.Errorf("scaling to load %v: %w", l.Target, err)
+		}
+		r.scaling = &LoadScaling{Procs: procs, Scale: l.Scale, Before: before, Target: l.Target, Factor: f, Reached: after}
+	}
+	r.pass = r.newPass(runtimeF, arrivalF)
+	if note := r.describe(); note != "" {
+		r.header.Add(model.KeyNote, note)
+		if runtimeF != 1 || r.spec.Compress != 0 {
+			r.header.Delete(model.KeyMaxRuntime) // no longer true
+		}
+	}
+	return nil
+}
+
+// measure reads every job of p into m.
+func (r *Reader) measure(p *transformer, m *LoadMeter) error {
+	if p.err != nil {
+		return p.err
+	}
+	for {
+		j, err := p.Read()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		m.Add(&j)
+	}
+}
+
+// describe returns a header note that says what the transforms did, or ""
+// when there are none.
+func (r *Reader) describe() string {
+	var parts []string
+	s := &r.spec
+	if a := s.Attributes; a != nil {
+		gs := make([]string, len(a.Granularities))
+		for i, g := range a.Granularities {
+			gs[i] = g.String()
+		}
+		parts = append(parts, fmt.Sprintf("application attributes: granularity drawn from %s, %s pattern, %s calls, imbalance %v, %d-byte messages",
+			strings.Join(gs, "/"), a.Pattern, a.Comm, a.Imbalance, a.MessageBytes))
+	}
+	if e := s.Estimates; e != nil {
+		switch e.Mode {
+		case EstimatesExact:
+			parts = append(parts, "estimates set to the runtimes")
+		case EstimatesLoose:
+			parts = append(parts, fmt.Sprintf("estimates set to the runtimes times a factor uniform on [1, %v]", e.MaxFactor))
+		}
+	}
+	if sc := r.scaling; sc != nil {
+		what := "runtimes and estimates"
+		if sc.Scale == ScaleArrivals {
+			what = "submit times"
+		}
+		parts = append(parts, fmt.Sprintf("%s multiplied by %s to take the offered load on %d processors from %s to %s",
+			what, formatFloat(sc.Factor), sc.Procs, formatFloat(sc.Before), formatFloat(sc.Reached)))
+	}
+	if s.Compress != 0 {
+		parts = append(parts, "all times divided by "+formatFloat(s.Compress))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Transformed by gangsim (package workload): " + strings.Join(parts, "; ")
+}
+
+func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// Header returns the trace header: the source's, with a Note saying what
+// the transforms did (and without MaxRuntime once runtimes changed). It
+// keeps the source's MaxProcs and MaxNodes.
+func (r *Reader) Header() *model.Header { return &r.header }
+
+// Read returns the next job, or io.EOF after the last one.
+func (r *Reader) Read() (model.Job, error) {
+	if r.closed {
+		return model.Job{}, errors.New("workload: Read after Close")
+	}
+	return r.pass.Read()
+}
+
+// Close releases the source (files, spooled standard input).
+func (r *Reader) Close() error {
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	return r.src.close()
+}
+
+// Spec returns the resolved Spec the Reader runs (see Spec.Resolved).
+func (r *Reader) Spec() Spec { return r.spec }
+
+// LoadScaling reports what load scaling did; ok is false when the Spec has
+// no Load.
+func (r *Reader) LoadScaling() (s LoadScaling, ok bool) {
+	if r.scaling == nil {
+		return LoadScaling{}, false
+	}
+	return *r.scaling, true
+}
+
+// Cleaning returns what cleaning did so far (final once Read has returned
+// io.EOF); ok is false when the source is not a cleaned trace.
+func (r *Reader) Cleaning() (rep swf.Report, ok bool) {
+	if r.pass.norm == nil {
+		return swf.Report{}, false
+	}
+	return r.pass.norm.Report(), true
+}
+
+// Anomalies returns the malformed SWF lines skipped so far under a lenient
+// trace source (final once Read has returned io.EOF).
+func (r *Reader) Anomalies() swf.Anomalies {
+	if r.pass.swf == nil {
+		return nil
+	}
+	return r.pass.swf.Anomalies()
+}
+
+// Inputs returns the manifest entries of the files the workload reads (a
+// trace source's file and its SHA-256).
+func (r *Reader) Inputs() []model.Input { return r.src.inputs() }
+
+// Params returns the manifest parameters: the Spec's (Spec.Params) and,
+// after load scaling, "result.load_procs", "result.load_before",
+// "result.load_factor" and "result.load_reached".
+func (r *Reader) Params() []model.Param {
+	ps := r.spec.Params()
+	if sc := r.scaling; sc != nil {
+		ps = append(ps,
+			model.Param{Name: "result.load_before", Value: formatFloat(sc.Before)},
+			model.Param{Name: "result.load_factor", Value: formatFloat(sc.Factor)},
+			model.Param{Name: "result.load_procs", Value: strconv.Itoa(sc.Procs)},
+			model.Param{Name: "result.load_reached", Value: formatFloat(sc.Reached)})
+	}
+	return ps
+}
+
+// Manifest returns the manifest of an output made from this workload by
+// tool (e.g. "genwork lublin"): the gangsim version, the seed when the
+// Spec uses randomness, Params and Inputs.
+func (r *Reader) Manifest(tool string) model.Manifest {
+	return model.Manifest{Tool: tool, Version: version.Version, Seed: r.spec.Seed,
+		HasSeed: r.spec.UsesRandomness(), Params: r.Params(), Inputs: r.Inputs()}
+}
+
+// transformer is one pass over the source with the transforms applied.
+type transformer struct {
+	src      model.JobReader
+	norm     *swf.Normalizer
+	swf      *swf.Reader
+	attrs    *Attributes
+	attrRnd  *rand.Rand
+	est      *Estimates
+	estRnd   *rand.Rand
+	runtimeF float64
+	arrivalF float64
+	compress float64
+	err      error
+}
+
+// newPass starts a pass over the source with fresh random streams, so that
+// every pass yields the same jobs. Runtime and arrival factors of 1 leave
+// those times alone.
+func (r *Reader) newPass(runtimeF, arrivalF float64) *transformer {
+	t := &transformer{runtimeF: runtimeF, arrivalF: arrivalF, compress: r.spec.Compress}
+	p, err := r.src.pass()
+	if err != nil {
+		t.err = err
+		return t
+	}
+	t.src, t.norm, t.swf = p.jobs, p.norm, p.swf
+	if a := r.spec.Attributes; a != nil {
+		t.attrs, t.attrRnd = a, NewStream(r.spec.Seed, StreamAttributes)
+	}
+	if e := r.spec.Estimates; e != nil && e.Mode != EstimatesTrace {
+		t.est, t.estRnd = e, NewStream(r.spec.Seed, StreamEstimates)
+	}
+	return t
+}
+
+// Read returns the next transformed job.
+func (t *transformer) Read() (model.Job, error) {
+	if t.err != nil {
+		return model.Job{}, t.err
+	}
+	j, err := t.src.Read()
+	if err != nil {
+		t.err = err
+		return model.Job{}, err
+	}
+	if t.attrs != nil {
+		t.attrs.apply(&j, t.attrRnd)
+	}
+	if t.est != nil {
+		t.est.apply(&j, t.estRnd)
+	}
+	if t.runtimeF != 1 {
+		ScaleRuntime(&j, t.runtimeF)
+	}
+	if t.arrivalF != 1 {
+		ScaleArrival(&j, t.arrivalF)
+	}
+	if t.compress != 0 && t.compress != 1 {
+		Compress(&j, t.compress)
+	}
+	return j, nil
+}
+
+// sourcePass is one read of a source from its start.
+type sourcePass struct {
+	jobs model.JobReader
+	norm *swf.Normalizer // the cleaning of a trace source, if any
+	swf  *swf.Reader     // the SWF parser of a trace source, if any
+}
+
+// source is an opened workload source that can be read from its start any
+// number of times.
+type source interface {
+	header() *model.Header
+	pass() (sourcePass, error)
+	inputs() []model.Input
+	close() error
+}
+
+func openSource(s *Spec, stdin io.Reader) (source, error) {
+	switch {
+	case s.Source.Trace != nil:
+		return openTrace(s.Source.Trace, stdin)
+	case s.Source.Lublin != nil:
+		cfg, err := s.Source.Lublin.Config()
+		if err != nil {
+			return nil, err
+		}
+		return &lublinSource{cfg: cfg, seed: s.Seed, h: cfg.Header()}, nil
+	case s.Source.Scenario != nil:
+		return openScenario(s.Source.Scenario)
+	}
+	return nil, errors.New("workload: no source")
+}
+
+// lublinSource regenerates the same jobs on every pass.
+type lublinSource struct {
+	cfg  lublin.Config
+	seed uint64
+	h    model.Header
+}
+
+func (s *lublinSource) header() *model.Header { return &s.h }
+func (s *lublinSource) inputs() []model.Input { return nil }
+func (s *lublinSource) close() error          { return nil }
+func (s *lublinSource) pass() (sourcePass, error) {
+	return sourcePass{jobs: lublin.New(s.cfg, NewStream(s.seed, StreamGenerator))}, nil
+}
+
+// traceSource re-reads an opened input on every pass.
+type traceSource struct {
+	in      *fileio.Input
+	lenient bool
+	clean   *swf.Options
+	h       model.Header
+	cur     interface{ Close() error } // the current pass's table reader
+}
+
+func openTrace(t *TraceSource, stdin io.Reader) (*traceSource, error) {
+	if t.Path == "-" && stdin == nil {
+		return nil, errors.New("trace source \"-\": no standard input")
+	}
+	in, err := fileio.Open(t.Path, stdin)
+	if err != nil {
+		return nil, err
+	}
+	s := &traceSource{in: in, lenient: t.Lenient}
+	if t.Clean != nil {
+		opt, err := t.Clean.Options()
+		if err != nil {
+			in.Close()
+			return nil, err
+		}
+		s.clean = &opt
+	}
+	p, err := s.pass()
+	if err != nil {
+		s.close()
+		return nil, err
+	}
+	s.h = p.jobs.Header().Clone()
+	return s, nil
+}
+
+func (s *traceSource) header() *model.Header { return &s.h }
+func (s *traceSource) inputs() []model.Input { return []model.Input{s.in.Manifest()} }
+
+func (s *traceSource) pass() (sourcePass, error) {
+	s.closePass()
+	raw, err := s.in.Trace(s.lenient)
+	if err != nil {
+		return sourcePass{}, err
+	}
+	if c, ok := raw.(interface{ Close() error }); ok {
+		s.cur = c
+	}
+	p := sourcePass{jobs: raw}
+	p.swf, _ = raw.(*swf.Reader)
+	if s.clean != nil {
+		n, err := swf.NewNormalizer(raw, *s.clean)
+		if err != nil {
+			return sourcePass{}, fmt.Errorf("%s: %w", s.in.DisplayName(), err)
+		}
+		p.jobs, p.norm = n, n
+	}
+	return p, nil
+}
+
+func (s *traceSource) closePass() error {
+	if s.cur == nil {
+		return nil
+	}
+	err := s.cur.Close()
+	s.cur = nil
+	return err
+}
+
+func (s *traceSource) close() error {
+	return errors.Join(s.closePass(), s.in.Close())
+}

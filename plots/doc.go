@@ -1,0 +1,57 @@
+// Package plots draws the kinds of figure that the papers behind gangsim
+// use, chiefly chapter 6 of Frachtenberg's thesis ("Leveraging Modern
+// Interconnects for Parallel System Software"; Sections 6.3.2 and 6.4),
+// with gonum.org/v1/plot, and saves them as PNG or SVG.
+//
+// Each kind is one function that takes plain data (slices of float64 and
+// strings in this package's small structs, never another gangsim package's
+// types) and returns a *Figure, or an error wrapping ErrEmpty, ErrLength,
+// ErrValue, ErrLogScale or ErrLabel for bad input:
+//
+//   - CDF: empirical cumulative distributions, one step line per sample,
+//     optionally on a logarithmic X axis. Fig. 6.13 (response times of
+//     the 500 shortest and 500 longest jobs at 74% load, one line per
+//     policy).
+//   - PercentileBoxes: a box from the 25th to the 75th percentile with the
+//     median, whiskers to the 5th and 95th, against a parameter, series
+//     side by side, either axis logarithmic. Figs. 6.9 and 6.10 (response
+//     time and bounded slowdown against the time quantum on two clusters),
+//     and Fig. 6.8 against the MPL. PercentilesOf summarizes raw values.
+//   - StepLines: piecewise-constant time series, one step line per series.
+//     Fig. 6.11 (jobs in the system over time under GS, one line per
+//     offered load), built with JobsInSystem from arrival and departure
+//     times.
+//   - MarkedLines: a metric against a parameter, one line per series with
+//     distinct markers. Fig. 6.12 (mean and median response time and
+//     bounded slowdown against offered load, one line per policy) and
+//     Fig. 6.8.
+//   - GroupedBars: a cluster of bars per category, one bar per series.
+//     Fig. 6.7 (turnaround and mean response time per synthetic scenario,
+//     one bar per algorithm; Tables 6.1-6.4).
+//   - StackedBars: one bar per category stacked from components. Fig. 6.14
+//     (SAGE's run time with the filler squeezed into its holes, per machine
+//     size), or any breakdown of time into components per policy.
+//   - OusterhoutMatrix: the gang scheduler's matrix of time slots by
+//     processors, each cell labelled with its job.
+//   - Schedule: a Gantt chart of processors over time, colored and
+//     labelled intervals per job or task, for gang scheduling and for
+//     McLaughlin and Dasgupta's distributed context switching.
+//
+// Every figure has a title, axis titles that carry their unit (Axis.Unit,
+// printed as "Label (unit)"), and a legend drawn beside the plot, never
+// over the data. Series are told apart by a fixed palette (Okabe and Ito's
+// colorblind-safe colors, SeriesColor), dash patterns (SeriesDashes) and
+// marker shapes (SeriesGlyph), assigned by series order, so the same data
+// always looks the same.
+//
+// Save writes a figure as PNG or SVG by the file's extension, 16 x 10 cm
+// at 96 dpi by default (SaveSize and Render take another size or
+// resolution), through internal/atomicfile so that an interrupted run
+// leaves no partial image. Output is deterministic: the same figure, size
+// and format give the same bytes. NewGrid tiles several figures into one
+// image, like the (a)-(d) panels of the thesis.
+//
+// The tests compare each kind pixel by pixel with testdata/*.png; after a
+// deliberate change, regenerate them with "go test ./plots -update" and
+// look at every image before committing it.
+package plots

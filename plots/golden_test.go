@@ -1,0 +1,292 @@
+package plots
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"image"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden images in testdata/ from the current output")
+
+// xorshift is a tiny deterministic generator for test data, independent of
+// any library's random streams so that the golden images never change
+// because a library did.
+type xorshift uint64
+
+func (x *xorshift) float() float64 {
+	*x ^= *x << 13
+	*x ^= *x >> 7
+	*x ^= *x << 17
+	return float64(uint64(*x)>>11) / (1 << 53)
+}
+
+// logNormalSample returns n response times spread like a log-normal with
+// the given median (s) and shape, deterministic for a seed.
+func logNormalSample(seed xorshift, n int, median, sigma float64) []float64 {
+	x := seed
+	out := make([]float64, n)
+	for i := range out {
+		// Box-Muller from two uniforms in (0, 1].
+		u1, u2 := 1-x.float(), x.float()
+		z := math.Sqrt(-2*math.Log(u1)) * math.Cos(2*math.Pi*u2)
+		out[i] = median * math.Exp(sigma*z)
+	}
+	return out
+}
+
+// goldenFigures is one figure per kind, on data shaped like the thesis's.
+func goldenFigures(t *testing.T) []struct {
+	name string
+	fig  Drawer
+} {
+	mustFigure := func(f *Figure, err error) *Figure {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+
+	// Fig. 6.13: CDF of the response times of short jobs, one line per
+	// policy (illustrative data: the thesis's curves are not in the text).
+	cdf := mustFigure(CDF(Frame{
+		Title: "Response times of the 500 shortest jobs, 74% load",
+		X:     Axis{Label: "Response time", Unit: "s", Log: true},
+	}, []Sample{
+		{Name: "FCFS", Values: logNormalSample(1, 500, 40, 1.6)},
+		{Name: "GS", Values: logNormalSample(2, 500, 12, 1.3)},
+		{Name: "SB", Values: logNormalSample(3, 500, 14, 1.3)},
+		{Name: "FCS", Values: logNormalSample(4, 500, 7, 1.2)},
+	}))
+
+	// Figs. 6.9/6.10: distributions against the time quantum, both axes
+	// logarithmic, two clusters (illustrative percentiles).
+	quanta := []float64{50, 100, 200, 500, 1000, 2000}
+	var cres, accel []Percentiles
+	for i := range quanta {
+		k := float64(i)
+		cres = append(cres, Percentiles{P5: 2 + 0.6*k, P25: 12, P50: 40 + 3*k, P75: 180, P95: 1500})
+		accel = append(accel, Percentiles{P5: 1.5 + 0.5*k, P25: 10 + k, P50: 35 + 4*k, P75: 160 + 5*k, P95: 1300})
+	}
+	cres[0].P95 = 2100 // the 50 ms quantum on Crescendo (Section 6.4.3)
+	boxes := mustFigure(PercentileBoxes(Frame{
+		Title: "Response time against time quantum",
+		X:     Axis{Label: "Time quantum", Unit: "ms", Log: true},
+		Y:     Axis{Label: "Response time", Unit: "s", Log: true},
+	}, []BoxSeries{
+		{Name: "Crescendo", Params: quanta, Boxes: cres},
+		{Name: "Accelerando", Params: quanta, Boxes: accel},
+	}))
+
+	// Fig. 6.11: jobs in the system over time under GS, one line per load
+	// (illustrative arrivals: bursts, and run times scaled by load).
+	var steps []Series
+	for i, load := range []float64{0.78, 0.83, 0.88, 0.93} {
+		x := xorshift(99)
+		var arr, dep []float64
+		at := 0.0
+		for j := range 300 {
+			gap := 30 * x.float()
+			if j >= 200 && j < 240 {
+				gap /= 6 // the late arrival burst
+			}
+			at += gap
+			arr = append(arr, at)
+			run := 400 * load * load * load * x.float() * x.float()
+			dep = append(dep, at+run*(1+2*float64(j)/300))
+		}
+		s, err := JobsInSystem(fmt.Sprintf("%.0f%%", load*100), arr, dep)
+		if err != nil {
+			t.Fatalf("load %d: %v", i, err)
+		}
+		steps = append(steps, s)
+	}
+	stepFig := mustFigure(StepLines(Frame{
+		Title: "Jobs in the system with GS",
+		X:     Axis{Label: "Time", Unit: "s"},
+		Y:     Axis{Label: "Jobs in the system"},
+	}, steps))
+
+	// Fig. 6.12(a): mean response time against offered load, each policy's
+	// line ending at its saturation point (FCFS 78%, GS and SB 83%, FCS 88%:
+	// Section 6.4.4); the response times are illustrative.
+	loads := []float64{45, 52, 60, 67, 74, 78, 83, 88}
+	resp := func(base float64, n int) Series {
+		s := Series{X: loads[:n]}
+		for _, l := range loads[:n] {
+			s.Y = append(s.Y, base*l/(100-l))
+		}
+		return s
+	}
+	fcfs, gs, sb, fcs := resp(80, 6), resp(50, 7), resp(55, 7), resp(38, 8)
+	fcfs.Name, gs.Name, sb.Name, fcs.Name = "FCFS", "GS", "SB", "FCS"
+	marked := mustFigure(MarkedLines(Frame{
+		Title: "Mean response time against offered load",
+		X:     Axis{Label: "Offered load", Unit: "%"},
+		Y:     Axis{Label: "Mean response time", Unit: "s"},
+	}, []Series{fcfs, gs, sb, fcs}))
+
+	// Fig. 6.7(a): turnaround per scenario and algorithm, Tables 6.1-6.4 of
+	// the thesis (turnaround column, seconds); BCS in the first two
+	// scenarios, PBCS in the last two (Section 6.3.2.5).
+	nan := math.NaN()
+	grouped := mustFigure(GroupedBars(Frame{
+		Title: "Turnaround time per workload",
+		X:     Axis{Label: "Workload"},
+		Y:     Axis{Label: "Turnaround time", Unit: "s"},
+	}, []string{"Balanced", "Imbalanced", "Complementing", "Mixed"}, []BarSeries{
+		{Name: "FCFS", Values: []float64{120.12, 239.91, 420.67, 299.12}},
+		{Name: "GS", Values: []float64{120.08, 240.60, 423.30, 298.75}},
+		{Name: "SB", Values: []float64{124.09, 183.43, 271.09, 277.31}},
+		{Name: "FCS", Values: []float64{120.35, 183.62, 250.15, 250.32}},
+		{Name: "BCS", Values: []float64{131.72, 193.84, nan, nan}},
+		{Name: "PBCS", Values: []float64{nan, nan, 270.17, 275.65}},
+	}))
+
+	// Fig. 6.14: SAGE and the filler run in its holes, stacked per machine
+	// size. Only 62 processors is in the text (271 s SAGE, 58 s filler,
+	// Section 6.5); the other sizes are illustrative.
+	stacked := mustFigure(StackedBars(Frame{
+		Title: "SAGE with a filler application under PBCS",
+		X:     Axis{Label: "Processors"},
+		Y:     Axis{Label: "Run time", Unit: "s"},
+	}, []string{"8", "16", "32", "62"}, []BarSeries{
+		{Name: "SAGE", Values: []float64{240, 250, 262, 271}},
+		{Name: "Filler", Values: []float64{20, 31, 44, 58}},
+	}))
+
+	// An Ousterhout matrix: 4 time slots on 8 processors.
+	matrix := mustFigure(OusterhoutMatrix(Frame{Title: "Ousterhout matrix"}, Matrix{
+		Cells: [][]string{
+			{"J1", "J1", "J1", "J1", "J2", "J2", "J3", "J3"},
+			{"J4", "J4", "J4", "J4", "J4", "J4", "J4", "J4"},
+			{"J5", "J5", "J6", "J6", "J6", "J6", "", ""},
+			{"J7", "J7", "J7", "J7", "J7", "J7", "J7", ""},
+		},
+		Processors: []string{"PE 1", "PE 2", "PE 3", "PE 4", "PE 5", "PE 6", "PE 7", "PE 8"},
+	}))
+
+	// Distributed context switching (McLaughlin and Dasgupta, Section 3,
+	// their Fig. 3): 4 tasks of t = 60 s on 3 machines in thirds, optimal
+	// turnaround 4t/3 = 80 s with two switches (task 2 from machine 2 to 1,
+	// task 3 from machine 3 to 2).
+	sched := mustFigure(Schedule(Frame{
+		Title: "4 tasks on 3 machines, optimal schedule",
+		X:     Axis{Label: "Time", Unit: "s"},
+		Y:     Axis{Label: "Machine"},
+	}, []string{"M1", "M2", "M3"}, []Interval{
+		{Row: 0, Start: 0, End: 60, Job: "Task 1", Label: "T1"},
+		{Row: 0, Start: 60, End: 80, Job: "Task 2", Label: "T2 (3/3)"},
+		{Row: 1, Start: 0, End: 40, Job: "Task 2", Label: "T2 (1-2/3)"},
+		{Row: 1, Start: 40, End: 80, Job: "Task 3", Label: "T3 (2-3/3)"},
+		{Row: 2, Start: 0, End: 20, Job: "Task 3", Label: "T3 (1/3)"},
+		{Row: 2, Start: 20, End: 80, Job: "Task 4", Label: "T4"},
+	}))
+
+	return []struct {
+		name string
+		fig  Drawer
+	}{
+		{"cdf", cdf},
+		{"percentile_boxes", boxes},
+		{"step_lines", stepFig},
+		{"marked_lines", marked},
+		{"grouped_bars", grouped},
+		{"stacked_bars", stacked},
+		{"ousterhout_matrix", matrix},
+		{"schedule", sched},
+	}
+}
+
+// TestGolden renders each kind at the default size and compares it pixel
+// by pixel, with no tolerance, against testdata/NAME.png. Regenerate with
+// "go test ./plots -update" after checking the new images by eye.
+func TestGolden(t *testing.T) {
+	for _, g := range goldenFigures(t) {
+		t.Run(g.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := Render(&buf, g.fig, PNG, DefaultSize()); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join("testdata", g.name+".png")
+			if *update {
+				if err := Save(g.fig, path, 0, 0); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./plots -update to create it)", err)
+			}
+			if diff, err := pixelDiff(buf.Bytes(), want); err != nil || diff != "" {
+				got := filepath.Join(t.TempDir(), g.name+".png")
+				if keep, e := os.CreateTemp("", "plots-"+g.name+"-*.png"); e == nil {
+					keep.Write(buf.Bytes())
+					keep.Close()
+					got = keep.Name()
+				}
+				t.Errorf("%s differs from the golden image: %s %v; this run's image is %s", path, diff, err, got)
+			}
+		})
+	}
+}
+
+// pixelDiff decodes two PNGs and describes how they differ: "" when every
+// pixel is equal.
+func pixelDiff(got, want []byte) (string, error) {
+	g, err := png.Decode(bytes.NewReader(got))
+	if err != nil {
+		return "", fmt.Errorf("decoding the rendered image: %w", err)
+	}
+	w, err := png.Decode(bytes.NewReader(want))
+	if err != nil {
+		return "", fmt.Errorf("decoding the golden image: %w", err)
+	}
+	if g.Bounds() != w.Bounds() {
+		return fmt.Sprintf("size %v, want %v", g.Bounds(), w.Bounds()), nil
+	}
+	n, first := 0, image.Point{-1, -1}
+	b := g.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r1, g1, b1, a1 := g.At(x, y).RGBA()
+			r2, g2, b2, a2 := w.At(x, y).RGBA()
+			if r1 != r2 || g1 != g2 || b1 != b2 || a1 != a2 {
+				if n == 0 {
+					first = image.Pt(x, y)
+				}
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return "", nil
+	}
+	return fmt.Sprintf("%d of %d pixels differ, the first at %v", n, b.Dx()*b.Dy(), first), nil
+}
+
+// TestDeterministic renders every figure twice in each format: the bytes
+// must be equal.
+func TestDeterministic(t *testing.T) {
+	for _, g := range goldenFigures(t) {
+		for _, format := range []Format{PNG, SVG} {
+			var a, b bytes.Buffer
+			if err := Render(&a, g.fig, format, DefaultSize()); err != nil {
+				t.Fatal(err)
+			}
+			if err := Render(&b, g.fig, format, DefaultSize()); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(a.Bytes(), b.Bytes()) {
+				t.Errorf("%s as %s: two renderings differ (%d and %d bytes)", g.name, format, a.Len(), b.Len())
+			}
+		}
+	}
+}

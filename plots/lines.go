@@ -1,0 +1,185 @@
+package plots
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Series is a named sequence of points, e.g. the mean response time of
+// one policy at each offered load.
+type Series struct {
+	// Name identifies the series in the legend, e.g. "GS" or "78%".
+	Name string
+	// X and Y are the coordinates, in the units of the figure's axes.
+	X, Y []float64
+}
+
+// check validates a series for a figure: non-empty, X and Y of one
+// length, finite, positive on logarithmic axes, X non-decreasing when
+// ordered is set.
+func (s Series) check(fr Frame, ordered bool) error {
+	what := fmt.Sprintf("series %q", s.Name)
+	if len(s.X) == 0 {
+		return fmt.Errorf("%s: %w", what, ErrEmpty)
+	}
+	if len(s.X) != len(s.Y) {
+		return fmt.Errorf("%s: %d x values, %d y values: %w", what, len(s.X), len(s.Y), ErrLength)
+	}
+	if err := checkValues(what+" x", s.X, fr.X.Log); err != nil {
+		return err
+	}
+	if err := checkValues(what+" y", s.Y, fr.Y.Log); err != nil {
+		return err
+	}
+	if ordered {
+		for i := 1; i < len(s.X); i++ {
+			if s.X[i] < s.X[i-1] {
+				return fmt.Errorf("%s: x value %d (%v) is below the one before (%v): %w", what, i, s.X[i], s.X[i-1], ErrValue)
+			}
+		}
+	}
+	return nil
+}
+
+func (s Series) xys() plotter.XYs {
+	xys := make(plotter.XYs, len(s.X))
+	for i := range s.X {
+		xys[i] = plotter.XY{X: s.X[i], Y: s.Y[i]}
+	}
+	return xys
+}
+
+// checkLineFigure validates the frame and series common to StepLines and
+// MarkedLines.
+func checkLineFigure(kind string, fr Frame, series []Series, ordered bool) error {
+	name := fmt.Sprintf("%s %q", kind, fr.Title)
+	if err := checkLabel("X", fr.X); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if err := checkLabel("Y", fr.Y); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if len(series) == 0 {
+		return fmt.Errorf("%s: no series: %w", name, ErrEmpty)
+	}
+	for _, s := range series {
+		if err := s.check(fr, ordered); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// StepLines draws piecewise-constant time series, one step line per
+// series: Y[i] holds from X[i] until X[i+1], where the line steps to
+// Y[i+1]; the last value is drawn up to X[len-1] only. X must not
+// decrease. This is the kind of Fig. 6.11 of Frachtenberg's thesis (jobs
+// in the system over time under GS, one line per offered load), which
+// Section 6.4.4 uses to find the load at which a policy saturates;
+// JobsInSystem builds such a series from arrival and departure times.
+//
+// Both axes need labels. A linear Y axis starts at 0.
+func StepLines(fr Frame, series []Series) (*Figure, error) {
+	if err := checkLineFigure("step lines", fr, series, true); err != nil {
+		return nil, err
+	}
+	f := newFigure(fr)
+	f.Plot.Add(gridLines(true, true))
+	for i, s := range series {
+		l, err := plotter.NewLine(s.xys())
+		if err != nil {
+			return nil, fmt.Errorf("step lines %q: series %q: %w", fr.Title, s.Name, err)
+		}
+		l.StepStyle = plotter.PostStep
+		l.LineStyle = SeriesLineStyle(i)
+		l.LineStyle.Width = vg.Points(1)
+		f.Plot.Add(l)
+		f.addLegend(s.Name, l)
+	}
+	if !fr.Y.Log && f.Plot.Y.Min > 0 {
+		f.Plot.Y.Min = 0
+	}
+	fixLogRange(&f.Plot.X, fr.X.Log)
+	fixLogRange(&f.Plot.Y, fr.Y.Log)
+	return f, nil
+}
+
+// MarkedLines draws one line per series with a marker at every point, the
+// markers differing in shape between series as the lines differ in color
+// and dash. This is the kind of Fig. 6.12 of Frachtenberg's thesis (mean
+// and median response time and bounded slowdown against offered load, one
+// line per policy, each line ending at the policy's saturation load) and
+// of Fig. 6.8 (metrics against the MPL). Points are joined in the order
+// given.
+//
+// Both axes need labels.
+func MarkedLines(fr Frame, series []Series) (*Figure, error) {
+	if err := checkLineFigure("marked lines", fr, series, false); err != nil {
+		return nil, err
+	}
+	f := newFigure(fr)
+	f.Plot.Add(gridLines(true, true))
+	for i, s := range series {
+		l, pts, err := plotter.NewLinePoints(s.xys())
+		if err != nil {
+			return nil, fmt.Errorf("marked lines %q: series %q: %w", fr.Title, s.Name, err)
+		}
+		l.LineStyle = SeriesLineStyle(i)
+		pts.GlyphStyle = draw.GlyphStyle{Color: SeriesColor(i), Radius: vg.Points(glyphRadius), Shape: SeriesGlyph(i)}
+		f.Plot.Add(l, pts)
+		f.addLegend(s.Name, l, pts)
+	}
+	fixLogRange(&f.Plot.X, fr.X.Log)
+	fixLogRange(&f.Plot.Y, fr.Y.Log)
+	return f, nil
+}
+
+// JobsInSystem returns the number of jobs in the system (arrived and not
+// yet departed) over time as a series for StepLines: a point at the first
+// arrival with count 0, then one point per distinct event time with the
+// count after every arrival and departure at that time. arrivals[i] and
+// departures[i] are job i's times in any one unit; a job must not depart
+// before it arrives.
+func JobsInSystem(name string, arrivals, departures []float64) (Series, error) {
+	what := fmt.Sprintf("jobs in system %q", name)
+	if len(arrivals) == 0 {
+		return Series{}, fmt.Errorf("%s: %w", what, ErrEmpty)
+	}
+	if len(arrivals) != len(departures) {
+		return Series{}, fmt.Errorf("%s: %d arrivals, %d departures: %w", what, len(arrivals), len(departures), ErrLength)
+	}
+	if err := checkValues(what+" arrivals", arrivals, false); err != nil {
+		return Series{}, err
+	}
+	if err := checkValues(what+" departures", departures, false); err != nil {
+		return Series{}, err
+	}
+	type event struct {
+		at    float64
+		delta float64
+	}
+	events := make([]event, 0, 2*len(arrivals))
+	for i, a := range arrivals {
+		if departures[i] < a {
+			return Series{}, fmt.Errorf("%s: job %d departs at %v before it arrives at %v: %w", what, i, departures[i], a, ErrValue)
+		}
+		events = append(events, event{a, 1}, event{departures[i], -1})
+	}
+	slices.SortStableFunc(events, func(a, b event) int { return cmp.Compare(a.at, b.at) })
+	s := Series{Name: name, X: []float64{events[0].at}, Y: []float64{0}}
+	count := 0.0
+	for i, e := range events {
+		count += e.delta
+		if i+1 < len(events) && events[i+1].at == e.at {
+			continue // one point per event time, after all its events
+		}
+		s.X = append(s.X, e.at)
+		s.Y = append(s.Y, count)
+	}
+	return s, nil
+}

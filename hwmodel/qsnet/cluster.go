@@ -1,0 +1,297 @@
+package qsnet
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/gangsim/gangsim/hwmodel"
+	"github.com/gangsim/gangsim/model"
+)
+
+// Cluster is a QsNet cluster running STORM and BCS-MPI: the common preset
+// description and the parameters of the network, launch, gang-switch and
+// BCS models. Every field is stored in the preset's JSON file; Assumed and
+// Fitted name the fields that are not measurements. Citations are to
+// Frachtenberg's thesis (section, table, equation, page).
+type Cluster struct {
+	hwmodel.PresetInfo
+
+	// ClockHz is the host CPU clock in hertz (Table 1.1, p. 6).
+	ClockHz float64 `json:"clock_hz"`
+	// MemoryBytes is each node's main memory in bytes (Table 1.1, p. 6).
+	MemoryBytes int64 `json:"memory_bytes"`
+	// Rails is the number of independent QsNet networks, one Elan3 NIC per
+	// node on each (Table 1.1, p. 6). STORM sends its system messages on a
+	// rail of their own when there are two (3.5, p. 28); the cost model
+	// charges application messages one rail.
+	Rails int `json:"rails"`
+
+	// PacketBytes is the largest packet payload in bytes, 320 (2.2.2.1,
+	// p. 11; Table 4.2, p. 46).
+	PacketBytes int `json:"packet_bytes"`
+	// PacketNanos is T_packet, the minimum packet delay at peak bandwidth
+	// in nanoseconds, 953 (Table 4.2, p. 46).
+	PacketNanos float64 `json:"packet_ns"`
+	// BaseNanos is T_base, the base delay of packet processing in
+	// nanoseconds, 580 (Table 4.2, p. 46).
+	BaseNanos float64 `json:"base_ns"`
+	// CableNanosPerMeter is T_cable, the cable delay in nanoseconds per
+	// meter, 3.94 (Table 4.2, p. 46).
+	CableNanosPerMeter float64 `json:"cable_ns_per_m"`
+	// SwitchNanos is T_switch, the forward data delay plus the ACK delay of
+	// one switch in nanoseconds, 73 (Table 4.2, p. 46).
+	SwitchNanos float64 `json:"switch_ns"`
+	// FloorSquareMetersPerNode is the floor area a node takes in square
+	// meters, rack and aisles: four ES40 nodes in a 1 m^2 rack surrounded
+	// by 3 m^2 of floor, so 1 m^2 per node, giving Eq. 4.4's diameter
+	// sqrt(2 nodes) (4.3.2.2, p. 47).
+	FloorSquareMetersPerNode float64 `json:"floor_m2_per_node"`
+
+	// NICBytesPerSecond is the peak unidirectional ping bandwidth between
+	// buffers in NIC (Elan) memory in bytes per second, 335 MB/s with
+	// MB = 10^6 bytes (2.4.1.1, Fig. 2.4(a), p. 15).
+	NICBytesPerSecond float64 `json:"nic_bytes_per_second"`
+	// HostBytesPerSecond is the asymptotic ping bandwidth between buffers
+	// in main memory in bytes per second, the bandwidth MPI applications
+	// see: 200 MB/s on Wolverine, limited by its 33 MHz PCI bus (2.4.1.1,
+	// p. 15).
+	HostBytesPerSecond float64 `json:"host_bytes_per_second"`
+	// MPILatencyMicros is the one-way MPI latency of a short message in
+	// microseconds, 5.5 (2.4.1.1, Fig. 2.4(b), p. 15).
+	MPILatencyMicros float64 `json:"mpi_latency_us"`
+
+	// StrobeBaseMicros is the latency in microseconds of a hardware
+	// multicast strobe (heartbeat) on one node; each stage of the
+	// quaternary fat tree adds StrobePerStageMicros. Fitted to the
+	// hardware barrier, the same mechanism: about 10 us on 1,024 nodes,
+	// about doubling over a 1,024-fold increase in nodes (2.4.2.2, Fig.
+	// 2.6(b), p. 18; 4.3.2.2, p. 45; Table 2.1, p. 19: < 10 us).
+	StrobeBaseMicros float64 `json:"strobe_base_us"`
+	// StrobePerStageMicros is the strobe latency each fat-tree stage
+	// (log4 nodes) adds, in microseconds (see StrobeBaseMicros).
+	StrobePerStageMicros float64 `json:"strobe_per_stage_us"`
+	// LocalSwitchMicros is the node manager's local context switch in
+	// microseconds: on a strobe it stops the running process with SIGSTOP
+	// and resumes the next one (4.2.1, p. 34). The thesis gives no time.
+	LocalSwitchMicros float64 `json:"local_switch_us"`
+	// MinQuantumMicros is the shortest gang-scheduling timeslice the node
+	// managers can follow in microseconds: 300 on Crescendo, below which
+	// they cannot process the strobes at the rate they arrive (4.3.3.1,
+	// p. 50).
+	MinQuantumMicros float64 `json:"min_quantum_us"`
+
+	// TransferBytesPerSecond is the bandwidth in bytes per second of
+	// STORM's binary-transfer protocol when the host side limits it: 131
+	// MB/s on Wolverine's ES40s (MB = 2^20 bytes, as in Table 4.3), the
+	// cap of Eq. 4.8 (4.3.2.1, p. 44; 4.3.2.2, p. 48).
+	TransferBytesPerSecond float64 `json:"transfer_bytes_per_second"`
+	// ExecMicros is T_exec of Eq. 4.7, the execution overhead of a launch
+	// in microseconds: fork and run the job, collect its termination in
+	// the machine manager, about 10 ms (4.3.2.1, p. 43; 4.3.2.2, p. 48).
+	ExecMicros float64 `json:"exec_us"`
+	// LaunchTimesliceMicros is T_timeslice of Eq. 4.7, the launch time
+	// spent in OS overhead and waiting for STORM's timeslices, in
+	// microseconds. Fitted to the 110 ms launch of a 12 MB binary on 64
+	// nodes (4.3.1.1, p. 38).
+	LaunchTimesliceMicros float64 `json:"launch_timeslice_us"`
+
+	// BCSTimesliceMicros is BCS-MPI's micro-timeslice, the interval of its
+	// global strobes, in microseconds: 500 in chapter 5 (5.4, p. 65), 250
+	// in the 6.3.2 runs (1.5 micro-timeslices = 375 us, p. 78).
+	BCSTimesliceMicros float64 `json:"bcs_timeslice_us"`
+	// BCSOverheadMicros is the descriptor exchange and message scheduling
+	// micro-phases of each BCS-MPI timeslice in microseconds, about 125
+	// (5.3.4, p. 63).
+	BCSOverheadMicros float64 `json:"bcs_overhead_us"`
+
+	// Assumed lists the JSON names of parameters that are neither measured
+	// on this cluster nor fitted.
+	Assumed []string `json:"assumed"`
+	// Fitted lists the JSON names of parameters fitted to the thesis's
+	// numbers.
+	Fitted []string `json:"fitted"`
+}
+
+// ErrUnknownPreset is returned by Preset for a name no preset has.
+var ErrUnknownPreset = errors.New("unknown preset")
+
+// ErrInvalidPreset is wrapped by every error that reports a preset whose
+// values cannot be used.
+var ErrInvalidPreset = errors.New("invalid preset")
+
+//go:embed presets/*.json
+var presetFiles embed.FS
+
+// Presets returns the embedded presets sorted by name. It panics if an
+// embedded file is broken, which the package's tests rule out.
+func Presets() []Cluster {
+	entries, err := presetFiles.ReadDir("presets")
+	if err != nil {
+		panic("qsnet: reading embedded presets: " + err.Error())
+	}
+	var out []Cluster
+	for _, e := range entries {
+		data, err := presetFiles.ReadFile(path.Join("presets", e.Name()))
+		if err != nil {
+			panic("qsnet: reading embedded preset: " + err.Error())
+		}
+		c, err := LoadPreset(bytes.NewReader(data))
+		if err != nil {
+			panic(fmt.Sprintf("qsnet: embedded preset %s: %v", e.Name(), err))
+		}
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b Cluster) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// Preset returns the embedded preset called name: "accelerando",
+// "asci-q", "crescendo" or "wolverine".
+func Preset(name string) (Cluster, error) {
+	for _, c := range Presets() {
+		if c.Name == name {
+			return c, nil
+		}
+	}
+	return Cluster{}, fmt.Errorf("qsnet: %w %q", ErrUnknownPreset, name)
+}
+
+// mustPreset returns the embedded preset name, which the tests guarantee.
+func mustPreset(name string) Cluster {
+	c, err := Preset(name)
+	if err != nil {
+		panic(err.Error())
+	}
+	return c
+}
+
+// Crescendo returns the "crescendo" preset: 32 dual Pentium-III nodes on
+// one QsNet rail, the cluster of most of the thesis's experiments.
+func Crescendo() Cluster { return mustPreset("crescendo") }
+
+// Accelerando returns the "accelerando" preset: 32 dual Itanium-II nodes
+// on two rails.
+func Accelerando() Cluster { return mustPreset("accelerando") }
+
+// Wolverine returns the "wolverine" preset: 64 four-way AlphaServer ES40
+// nodes on two rails, where the network and launch measurements were made.
+func Wolverine() Cluster { return mustPreset("wolverine") }
+
+// ASCIQ returns the "asci-q" preset: LANL's ASCI Q as far as the thesis
+// describes it.
+func ASCIQ() Cluster { return mustPreset("asci-q") }
+
+// LoadPreset reads a preset in the JSON format of the embedded files, for
+// example a user-edited copy of presets/crescendo.json. Unknown fields are
+// errors (they are most likely misspelt), and so are values the models
+// cannot use (see Validate).
+func LoadPreset(r io.Reader) (Cluster, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var c Cluster
+	if err := dec.Decode(&c); err != nil {
+		return Cluster{}, fmt.Errorf("qsnet: decoding preset: %w", err)
+	}
+	if err := c.Validate(); err != nil {
+		return Cluster{}, err
+	}
+	return c, nil
+}
+
+// Validate reports the first value of c that the models cannot use.
+func (c Cluster) Validate() error {
+	bad := func(field string, v any, want string) error {
+		return fmt.Errorf("qsnet: preset %q: %w: %s = %v, must be %s", c.Name, ErrInvalidPreset, field, v, want)
+	}
+	type param struct {
+		name string
+		v    float64
+	}
+	positive := []param{
+		{"nodes", float64(c.Nodes)},
+		{"pes_per_node", float64(c.PEsPerNode)},
+		{"clock_hz", c.ClockHz},
+		{"memory_bytes", float64(c.MemoryBytes)},
+		{"rails", float64(c.Rails)},
+		{"packet_bytes", float64(c.PacketBytes)},
+		{"packet_ns", c.PacketNanos},
+		{"floor_m2_per_node", c.FloorSquareMetersPerNode},
+		{"nic_bytes_per_second", c.NICBytesPerSecond},
+		{"host_bytes_per_second", c.HostBytesPerSecond},
+		{"min_quantum_us", c.MinQuantumMicros},
+		{"transfer_bytes_per_second", c.TransferBytesPerSecond},
+		{"bcs_timeslice_us", c.BCSTimesliceMicros},
+	}
+	for _, p := range positive {
+		if !(p.v > 0) || math.IsInf(p.v, 0) {
+			return bad(p.name, p.v, "positive")
+		}
+	}
+	nonNegative := []param{
+		{"base_ns", c.BaseNanos},
+		{"cable_ns_per_m", c.CableNanosPerMeter},
+		{"switch_ns", c.SwitchNanos},
+		{"mpi_latency_us", c.MPILatencyMicros},
+		{"strobe_base_us", c.StrobeBaseMicros},
+		{"strobe_per_stage_us", c.StrobePerStageMicros},
+		{"local_switch_us", c.LocalSwitchMicros},
+		{"exec_us", c.ExecMicros},
+		{"launch_timeslice_us", c.LaunchTimesliceMicros},
+		{"bcs_overhead_us", c.BCSOverheadMicros},
+	}
+	for _, p := range nonNegative {
+		if !(p.v >= 0) || math.IsInf(p.v, 0) {
+			return bad(p.name, p.v, "zero or positive")
+		}
+	}
+	if err := c.BCS().Validate(); err != nil {
+		return bad("bcs_overhead_us", c.BCSOverheadMicros, "below bcs_timeslice_us (whole microseconds)")
+	}
+	fields := jsonFields()
+	for _, list := range [][]string{c.Assumed, c.Fitted} {
+		for _, f := range list {
+			if !slices.Contains(fields, f) {
+				return bad("assumed/fitted entry", f, "the JSON name of a parameter")
+			}
+		}
+	}
+	return nil
+}
+
+// jsonFields returns the JSON names of Cluster's own (non-PresetInfo)
+// fields.
+func jsonFields() []string {
+	t := reflect.TypeFor[Cluster]()
+	var out []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Anonymous {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		out = append(out, name)
+	}
+	return out
+}
+
+// micros converts a preset's microsecond parameter to simulated time,
+// rounding to the nearest microsecond.
+func micros(us float64) model.Time { return model.FromSecondsFloat(us * 1e-6) }
+
+// MinQuantum returns the shortest gang-scheduling quantum the cluster's
+// node managers can follow (MinQuantumMicros).
+func (c Cluster) MinQuantum() model.Time { return micros(c.MinQuantumMicros) }
+
+// BCS returns the cluster's BCS-MPI timeslice model.
+func (c Cluster) BCS() BCS {
+	return BCS{Timeslice: micros(c.BCSTimesliceMicros), Overhead: micros(c.BCSOverheadMicros)}
+}

@@ -1,0 +1,62 @@
+package qsnet
+
+import (
+	"github.com/gangsim/gangsim/hwmodel"
+	"github.com/gangsim/gangsim/model"
+)
+
+// Model is the hwmodel.Costs of a QsNet cluster time-shared by STORM's
+// gang scheduler, with the launch model's transfer variant and the
+// location of message buffers as parameters. The zero value of the
+// parameters is the thesis's main case: the ES40-style host-limited
+// transfer (Eq. 4.8) and messages between buffers in main memory.
+type Model struct {
+	Cluster Cluster
+	// Transfer selects Eq. 4.8 (TransferES40) or Eq. 4.9 (TransferIdeal)
+	// for Launch.
+	Transfer Transfer
+	// NICMemory says that messages go between buffers in NIC memory
+	// (peak bandwidth) rather than main memory.
+	NICMemory bool
+}
+
+var _ hwmodel.Costs = Model{}
+
+// Switch returns the time of a STORM gang switch, Cluster.GangSwitch, on
+// s.Nodes nodes (the cluster's nodes when s.Nodes is not positive): a
+// hardware-multicast strobe plus the node managers' local context switch.
+// s.Jobs and s.Occupancy do not matter: the NIC keeps every job's
+// communication context, so nothing is flushed, saved or restored (3.5,
+// p. 28; 4.4.2, p. 56), and the switch work does not grow with the
+// multiprogramming level (4.3.3.3, p. 51). Quanta shorter than
+// Cluster.MinQuantum are not usable; that is the scheduler's business.
+func (m Model) Switch(s hwmodel.SwitchState) model.Time {
+	nodes := s.Nodes
+	if nodes <= 0 {
+		nodes = m.Cluster.Nodes
+	}
+	return m.Cluster.GangSwitch(nodes)
+}
+
+// Message returns the one-way latency and the sustained bandwidth in bytes
+// per second of a point-to-point message of the given size: the MPI
+// latency (5.5 us, 2.4.1.1, p. 15) plus bytes over
+// Cluster.MessageBandwidth. contexts does not matter: every job keeps its
+// own context in the NIC, with no division of buffers among them (3.5,
+// p. 28). The bandwidth is returned whatever the size; a message of 0
+// bytes or less costs the latency alone.
+func (m Model) Message(bytes int64, contexts int) (latency model.Time, bytesPerSecond float64) {
+	bw := m.Cluster.MessageBandwidth(m.NICMemory)
+	seconds := m.Cluster.MPILatencyMicros * 1e-6
+	if bytes > 0 {
+		seconds += float64(bytes) / bw
+	}
+	return model.FromSecondsFloat(seconds), bw
+}
+
+// Launch returns STORM's launch time of a binary of binaryBytes on nodes
+// nodes, Eq. 4.7 with m.Transfer (Cluster.LaunchTime). nodes below 1 count
+// as 1.
+func (m Model) Launch(nodes int, binaryBytes int64) model.Time {
+	return m.Cluster.LaunchTime(m.Transfer, nodes, binaryBytes)
+}

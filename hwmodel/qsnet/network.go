@@ -79,6 +79,12 @@ func (c Cluster) broadcastBandwidthAt(nodes float64) float64 {
 	return c.AsymptoticBandwidth(c.diameterAt(nodes), switchesAt(nodes))
 }
 
+// HardwareBarrierBound is QsNet's hardware global comparison (barrier)
+// latency, "< 10" us for n nodes (Table 2.1, p. 19) and 10 us measured on
+// 1,024 nodes of ASCI Q (2.4.2.2, Fig. 2.6(b), p. 18). StrobeLatency stays
+// within it up to 1,024 nodes.
+const HardwareBarrierBound = 10 * model.Microsecond
+
 // StrobeLatency returns the latency of a hardware-multicast strobe
 // (STORM's heartbeat, a global context-switch message; 3.5, p. 28; 4.1.3,
 // p. 33) to nodes nodes: StrobeBaseMicros + StrobePerStageMicros

@@ -192,6 +192,11 @@ func TestStrobe(t *testing.T) {
 			t.Errorf("strobe on %d nodes %v, want %v", n, got, want)
 		}
 	}
+	for n := 1; n <= 1024; n++ {
+		if got := c.StrobeLatency(n); got > HardwareBarrierBound {
+			t.Fatalf("strobe on %d nodes %v, above the hardware barrier's %v", n, got, HardwareBarrierBound)
+		}
+	}
 	if c.StrobeLatency(0) != c.StrobeLatency(1) {
 		t.Error("0 nodes do not count as 1")
 	}

@@ -140,6 +140,7 @@ func StackedBars(fr Frame, categories []string, components []BarSeries) (*Figure
 // line with a Y axis from 0.
 func setCategoryX(f *Figure, categories []string) {
 	categoryTicks(&f.Plot.X, categories)
+	f.xCategories = categories
 	f.Plot.X.Min, f.Plot.X.Max = -0.5, float64(len(categories))-0.5
 	f.Plot.X.Padding = 0
 	f.Plot.Y.Min = math.Min(f.Plot.Y.Min, 0)

@@ -39,6 +39,9 @@ type Figure struct {
 	// legendEntries counts the entries added to Legend, which gonum does
 	// not expose.
 	legendEntries int
+	// xCategories are the names on a categorical X axis (at 0, 1, ...):
+	// Draw turns them when they would overlap.
+	xCategories []string
 }
 
 // figureMargin is left blank around a figure, so that nothing touches the
@@ -84,6 +87,7 @@ func (f *Figure) Draw(c draw.Canvas) {
 	if f.YLabel != "" {
 		inner.Min.X += ysty.Height(f.YLabel) + f.Plot.Y.Label.Padding
 	}
+	f.turnCategories(inner)
 	f.Plot.Draw(inner)
 	data := f.Plot.DataCanvas(inner)
 	if f.XLabel != "" {
@@ -103,6 +107,41 @@ func (f *Figure) Draw(c draw.Canvas) {
 		legendArea.Min.X = c.Max.X - legendWidth
 		legendArea.Max.Y = data.Max.Y
 		f.Legend.Draw(legendArea)
+	}
+}
+
+// turnCategories sets the X tick labels of a categorical axis level when
+// each fits in its category's width with 4 pt to spare, turned by 30
+// degrees when the categories are at least 2.2 text heights apart, and
+// upright otherwise. It sets the axis's ticks and depends only on the figure and the canvas, so
+// drawing twice gives the same image.
+func (f *Figure) turnCategories(c draw.Canvas) {
+	if len(f.xCategories) == 0 {
+		return
+	}
+	sty := &f.Plot.X.Tick.Label
+	sty.Rotation, sty.XAlign, sty.YAlign = 0, draw.XCenter, draw.YTop
+	categoryTicks(&f.Plot.X, f.xCategories)
+	data := f.Plot.DataCanvas(c)
+	spacing := (data.Max.X - data.Min.X) / vg.Length(len(f.xCategories))
+	var widest, tallest vg.Length
+	for _, name := range f.xCategories {
+		widest = max(widest, sty.Width(name))
+		tallest = max(tallest, sty.Height(name))
+	}
+	switch {
+	case widest+vg.Points(4) <= spacing:
+	case spacing >= 2.2*tallest:
+		sty.Rotation, sty.XAlign, sty.YAlign = math.Pi/6, draw.XRight, draw.YTop
+	default:
+		// gonum anchors tick labels a font descent above the axis; a
+		// trailing space moves upright text clear of the data above.
+		sty.Rotation, sty.XAlign, sty.YAlign = math.Pi/2, draw.XRight, draw.YCenter
+		spaced := make([]string, len(f.xCategories))
+		for i, name := range f.xCategories {
+			spaced[i] = name + " "
+		}
+		categoryTicks(&f.Plot.X, spaced)
 	}
 }
 

@@ -95,6 +95,7 @@ func OusterhoutMatrix(fr Frame, m Matrix) (*Figure, error) {
 	}
 	f.Plot.Add(cells)
 	categoryTicks(&f.Plot.X, procNames)
+	f.xCategories = procNames
 	reversed := make([]string, slots)
 	for i, s := range slotNames {
 		reversed[slots-1-i] = s

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"gonum.org/v1/plot/vg"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden images in testdata/ from the current output")
@@ -40,11 +42,18 @@ func logNormalSample(seed xorshift, n int, median, sigma float64) []float64 {
 	return out
 }
 
-// goldenFigures is one figure per kind, on data shaped like the thesis's.
-func goldenFigures(t *testing.T) []struct {
+// goldenFigure is a figure to compare with testdata/NAME.png, drawn at
+// size (zero fields take the defaults).
+type goldenFigure struct {
 	name string
 	fig  Drawer
-} {
+	size Size
+}
+
+// goldenFigures is one figure per kind, on data shaped like the thesis's,
+// and a few layouts: panels, a small size that turns category labels, and
+// a wide matrix whose labels shrink and turn upright.
+func goldenFigures(t *testing.T) []goldenFigure {
 	mustFigure := func(f *Figure, err error) *Figure {
 		t.Helper()
 		if err != nil {
@@ -189,34 +198,61 @@ func goldenFigures(t *testing.T) []struct {
 		{Row: 2, Start: 20, End: 80, Job: "Task 4", Label: "T4"},
 	}))
 
-	return []struct {
-		name string
-		fig  Drawer
-	}{
-		{"cdf", cdf},
-		{"percentile_boxes", boxes},
-		{"step_lines", stepFig},
-		{"marked_lines", marked},
-		{"grouped_bars", grouped},
-		{"stacked_bars", stacked},
-		{"ousterhout_matrix", matrix},
-		{"schedule", sched},
+	// Fig. 6.13 has two panels: (a) the 500 shortest, (b) the 500 longest.
+	long := mustFigure(CDF(Frame{
+		Title: "Response times of the 500 longest jobs, 74% load",
+		X:     Axis{Label: "Response time", Unit: "s", Log: true},
+	}, []Sample{
+		{Name: "FCFS", Values: logNormalSample(5, 500, 900, 0.9)},
+		{Name: "GS", Values: logNormalSample(6, 500, 1300, 0.9)},
+		{Name: "SB", Values: logNormalSample(7, 500, 1400, 0.9)},
+		{Name: "FCS", Values: logNormalSample(8, 500, 1000, 0.9)},
+	}))
+	panels, err := NewGrid(1, 2, cdf, long)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// A 32-processor machine with 18 jobs: column headings upright, cell
+	// labels shrunk to fit.
+	var cells [][]string
+	for s := range 6 {
+		var row []string
+		for p := range 32 {
+			row = append(row, fmt.Sprintf("J%d", s*3+p/11))
+		}
+		cells = append(cells, row)
+	}
+	wide := mustFigure(OusterhoutMatrix(Frame{Title: "Ousterhout matrix, 32 processors"}, Matrix{Cells: cells}))
+
+	return []goldenFigure{
+		{name: "cdf", fig: cdf},
+		{name: "percentile_boxes", fig: boxes},
+		{name: "step_lines", fig: stepFig},
+		{name: "marked_lines", fig: marked},
+		{name: "grouped_bars", fig: grouped},
+		{name: "stacked_bars", fig: stacked},
+		{name: "ousterhout_matrix", fig: matrix},
+		{name: "schedule", fig: sched},
+		{name: "cdf_panels", fig: panels, size: Size{Width: 2 * DefaultWidth}},
+		{name: "grouped_bars_small", fig: grouped, size: Size{Width: 9 * vg.Centimeter, Height: 6 * vg.Centimeter}},
+		{name: "ousterhout_matrix_32", fig: wide},
 	}
 }
 
-// TestGolden renders each kind at the default size and compares it pixel
-// by pixel, with no tolerance, against testdata/NAME.png. Regenerate with
+// TestGolden renders each figure at its size and compares it pixel by
+// pixel, with no tolerance, against testdata/NAME.png. Regenerate with
 // "go test ./plots -update" after checking the new images by eye.
 func TestGolden(t *testing.T) {
 	for _, g := range goldenFigures(t) {
 		t.Run(g.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := Render(&buf, g.fig, PNG, DefaultSize()); err != nil {
+			if err := Render(&buf, g.fig, PNG, g.size); err != nil {
 				t.Fatal(err)
 			}
 			path := filepath.Join("testdata", g.name+".png")
 			if *update {
-				if err := Save(g.fig, path, 0, 0); err != nil {
+				if err := SaveSize(g.fig, path, g.size); err != nil {
 					t.Fatal(err)
 				}
 				return

@@ -411,3 +411,25 @@ func TestGrid(t *testing.T) {
 		t.Errorf("0 x 1 grid: %v, want ErrEmpty", err)
 	}
 }
+
+// TestExtremeSizes: very small and very elongated figures draw without
+// panicking; a PNG under one pixel is an error.
+func TestExtremeSizes(t *testing.T) {
+	sizes := []Size{
+		{Width: vg.Centimeter, Height: vg.Centimeter},
+		{Width: 100 * vg.Centimeter, Height: 2 * vg.Centimeter},
+		{Width: 2 * vg.Centimeter, Height: 50 * vg.Centimeter, DPI: 30},
+	}
+	for _, g := range goldenFigures(t) {
+		for _, s := range sizes {
+			for _, format := range []Format{PNG, SVG} {
+				if err := Render(io.Discard, g.fig, format, s); err != nil {
+					t.Errorf("%s at %v as %s: %v", g.name, s, format, err)
+				}
+			}
+		}
+		if err := Render(io.Discard, g.fig, PNG, Size{Width: vg.Millimeter, Height: vg.Millimeter, DPI: 10}); !errors.Is(err, ErrValue) {
+			t.Errorf("%s under a pixel: %v, want ErrValue", g.name, err)
+		}
+	}
+}

@@ -31,8 +31,13 @@ func newRects(edge draw.LineStyle) *rects {
 	return &rects{edge: edge, labelFont: font.From(plot.DefaultFont, tickFontSize)}
 }
 
+// minLabelSize is the smallest font a label inside a rectangle shrinks to.
+const minLabelSize = vg.Length(6)
+
 // Plot fills and outlines every rectangle and writes its label inside it
-// when the label fits with a point of margin on each side.
+// when the label fits with a point of margin on each side, in a font
+// shrunk a point at a time from 10 pt down to 6 pt if need be; a label
+// that does not fit even then is left out.
 func (r *rects) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
 	sty := text.Style{
@@ -54,12 +59,16 @@ func (r *rects) Plot(c draw.Canvas, p *plot.Plot) {
 			continue
 		}
 		w, h := vg.Length(math.Abs(float64(x1-x0))), vg.Length(math.Abs(float64(y1-y0)))
-		if sty.Width(q.label)+2*margin > w || sty.Height(q.label) > h {
+		fits := sty
+		for fits.Font.Size > minLabelSize && (fits.Width(q.label)+2*margin > w || fits.Height(q.label) > h) {
+			fits.Font.Size -= vg.Points(1)
+		}
+		if fits.Width(q.label)+2*margin > w || fits.Height(q.label) > h {
 			continue
 		}
 		center := vg.Point{X: (x0 + x1) / 2, Y: (y0 + y1) / 2}
 		if c.Contains(center) {
-			c.FillText(sty, center, q.label)
+			c.FillText(fits, center, q.label)
 		}
 	}
 }

@@ -105,6 +105,9 @@ func Render(w io.Writer, d Drawer, format Format, s Size) error {
 	if s.Width < 0 || s.Height < 0 || s.DPI < 0 {
 		return fmt.Errorf("figure size %v x %v at %d dpi: %w", s.Width, s.Height, s.DPI, ErrValue)
 	}
+	if px := func(l vg.Length) float64 { return float64(l/vg.Inch) * float64(s.DPI) }; format == PNG && (px(s.Width) < 1 || px(s.Height) < 1) {
+		return fmt.Errorf("figure size %v x %v at %d dpi is under a pixel: %w", s.Width, s.Height, s.DPI, ErrValue)
+	}
 	var out io.WriterTo
 	switch format {
 	case PNG:

@@ -148,9 +148,14 @@ func (f *Figure) turnCategories(c draw.Canvas) {
 // Grid lays several figures out as panels of one image, like the (a), (b)
 // sub-figures of the thesis (Figs. 6.9 and 6.13 have two, Fig. 6.12
 // four). Panels are filled row by row; a nil panel is left blank.
+//
+// Drawing a Figure or a Grid settles its axis ranges and tick labels for
+// the canvas, so one must not be drawn from two goroutines at once.
 type Grid struct {
+	// Rows and Cols count the panels down and across.
 	Rows, Cols int
-	Panels     []Drawer
+	// Panels are drawn row by row, at most Rows*Cols of them.
+	Panels []Drawer
 }
 
 // NewGrid returns a rows x cols grid holding panels row by row. It fails

@@ -14,6 +14,7 @@ import (
 	"github.com/gangsim/gangsim/internal/sharedtraces"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/swf"
+	"github.com/gangsim/gangsim/workload/scenario"
 )
 
 func readAll(t *testing.T, spec Spec) (*Reader, []model.Job) {
@@ -371,5 +372,35 @@ func TestSharedTrace(t *testing.T) {
 	// 28467 jobs: the pyss oracle's n_jobs for KTH (see cmd/replay).
 	if len(jobs) != 28467 || math.Abs(got-0.5) > 1e-6 || got != sc.Reached {
 		t.Errorf("KTH: %d jobs, load %v (reported %v)", len(jobs), got, sc.Reached)
+	}
+}
+
+// TestScenarioSource: a scenario source yields the scenario's jobs, with
+// their hand-placed attributes, and its options reach scenario.Build.
+func TestScenarioSource(t *testing.T) {
+	spec := Spec{Source: Source{Scenario: &ScenarioSource{Name: "balanced", Comm: "non-blocking"}}, Compress: 2}
+	r, jobs := readAll(t, spec)
+	want, err := scenario.Build("balanced", scenario.Options{Comm: model.CommNonBlocking})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(jobs) != len(want.Jobs) || r.Header().MaxProcs() != want.Header.MaxProcs() {
+		t.Fatalf("%d jobs on %d processors, want %d on %d", len(jobs), r.Header().MaxProcs(), len(want.Jobs), want.Header.MaxProcs())
+	}
+	for i, j := range jobs {
+		w := want.Jobs[i]
+		if j.Runtime != divideTime(w.Runtime, 2) || !reflect.DeepEqual(j.App, w.App) || j.App.Comm != model.CommNonBlocking {
+			t.Errorf("job %d: %+v, want %+v with halved times", i, j, w)
+		}
+	}
+	spec = Spec{Source: Source{Scenario: &ScenarioSource{Name: "calypso", Tasks: 3, Machines: 2, TaskLength: Duration(259 * s)}}}
+	_, jobs = readAll(t, spec)
+	if len(jobs) != 3 {
+		t.Errorf("calypso 3 on 2: %d jobs", len(jobs))
+	}
+	for _, bad := range []ScenarioSource{{Name: "nosuch"}, {Name: "calypso-3on2", Comm: "blocking"}, {Name: "calypso"}} {
+		if _, err := (&Spec{Source: Source{Scenario: &bad}}).Open(nil); err == nil {
+			t.Errorf("%+v opened", bad)
+		}
 	}
 }

@@ -1,0 +1,484 @@
+package pm
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/repro"
+)
+
+// Table3Tolerance is the agreement, in ms, to which the channel model
+// holds each cell of hori98 Table 3. The additive model has three
+// parameters for the table's four cells; the one left over is the
+// interaction d (ChannelTable.Interaction), 0.20 ms for save and 0.22 ms
+// for restore on RWC PC Cluster II, which the least-squares fit spreads
+// as ±d/4 over the cells: 0.05 and 0.055 ms. The tolerance is that,
+// rounded up to the table's printed 0.01 ms.
+const Table3Tolerance = 0.06
+
+// Table2Tolerance is the agreement, in ms, to which the channel model
+// holds each cell of hori96 Table 2: the interactions there are 0.01 ms
+// (save) and -0.02 ms (restore), leaving residuals of ±0.0025 and
+// ±0.005 ms; the tolerance is one unit of the table's printed 0.01 ms.
+const Table2Tolerance = 0.01
+
+// OverheadNoise is the relative noise, 3.5%, of the elapsed times that
+// hori96 Tables 4 and 5 are computed from. Hori96 Table 3 runs both
+// programs under SCore-D with an infinite quantum, where nothing should
+// differ from stand-alone runs, and prints elapsed-time ratios from 0.97
+// to 1.01: with two decimals, deviations of up to 3.5%. The paper gets
+// T_overhead = T_quantum (1 - T_process/T_elapsed) (hori96 4.2), so a
+// cell's error is up to OverheadNoise times its quantum.
+const OverheadNoise = 0.035
+
+// OverheadTolerance returns the agreement, in ms, to which the overhead
+// model holds a cell of hori96 Tables 4 and 5 at the given quantum:
+// OverheadNoise times the quantum (7 ms at 200 ms, 35 ms at 1 s).
+func OverheadTolerance(quantum model.Time) float64 {
+	return OverheadNoise * float64(quantum) / float64(model.Millisecond)
+}
+
+// PaperStopDelayMaxMicros is the largest SIGSTOP delivery delay hori96
+// observed on SunOS 4.1.4, 50 ms ("the delay time varies up to 50 msec",
+// hori96 4.2), in microseconds.
+const PaperStopDelayMaxMicros = 50000
+
+// Fig6Slices returns the time slices of hori98 Fig. 6: 50, 100 and
+// 200 ms (hori98 5).
+func Fig6Slices() []model.Time {
+	return []model.Time{50 * model.Millisecond, 100 * model.Millisecond, 200 * model.Millisecond}
+}
+
+// Fig6Processors returns the processor counts of hori98 Figs. 5 and 6: 8,
+// 16, 32 and 64 (hori98 5).
+func Fig6Processors() []int { return []int{8, 16, 32, 64} }
+
+// Fig6Slice is the slice at which hori98 states its bounds: 100 ms.
+const Fig6Slice = 100 * model.Millisecond
+
+// The text's bounds on the slowdown at a 100 ms slice (hori98 abstract,
+// 6): less than 9% for every application, less than 7% for EP.
+const (
+	SlowdownBound   = 0.09
+	EPSlowdownBound = 0.07
+)
+
+// Fig6Targets are the slowdowns the rwc-pc2 fits aim at: each bound less
+// half a point, the middle of the range [bound - 1 point, bound) in which
+// the text's "less than" puts the largest measured value.
+const (
+	EPSlowdownTarget    = EPSlowdownBound - 0.005
+	WorstSlowdownTarget = SlowdownBound - 0.005
+)
+
+// Items returns the reproductions of the two papers: hori98/table-3 and
+// hori98/fig-6 on the rwc-pc2 preset; hori96/table-2, hori96/table-4 and
+// hori96/table-5 on the ss20 preset.
+func Items() []repro.Item {
+	rwc, ss20 := RWCPC2(), SS20()
+	return []repro.Item{Table3(rwc), Table2(ss20), Table4(ss20), Table5(ss20), Fig6(rwc)}
+}
+
+var bufferStates = [2]string{"empty", "full"}
+
+// channelItem lays out a channel save/restore table as rows.
+func channelItem(it repro.Item, c Cluster, recvName, sendName string, save, restore ChannelTable, tol float64) repro.Item {
+	ops := []struct {
+		name  string
+		paper ChannelTable
+		model ChannelTable
+	}{
+		{"save", save, c.SaveCost().Table(c.ReceiveBufferBytes, c.SendBufferBytes)},
+		{"restore", restore, c.RestoreCost().Table(c.ReceiveBufferBytes, c.SendBufferBytes)},
+	}
+	for r := range 2 {
+		for s := range 2 {
+			for _, op := range ops {
+				it.Rows = append(it.Rows, repro.Row{
+					Coords: []repro.Coord{
+						{Name: recvName, Value: bufferStates[r]},
+						{Name: sendName, Value: bufferStates[s]},
+						{Name: "time", Value: op.name},
+					},
+					Paper: op.paper[r][s], HasPaper: true,
+					Gangsim: op.model[r][s], Tolerance: tol,
+				})
+			}
+		}
+	}
+	slower := true
+	for r := range 2 {
+		for s := range 2 {
+			slower = slower && ops[0].model[r][s] > ops[1].model[r][s]
+		}
+	}
+	grows := true
+	for _, op := range ops {
+		m := op.model
+		grows = grows && m[0][0] < m[0][1] && m[0][0] < m[1][0] && m[0][1] < m[1][1] && m[1][0] < m[1][1]
+	}
+	it.Claims = append(it.Claims,
+		repro.Claim{
+			Text:  "saving a channel context takes longer than restoring it, in every buffer state",
+			Holds: slower,
+			Note:  "model save > restore in all four buffer states",
+		},
+		repro.Claim{
+			Text:  "the time to save or restore grows with the messages in the buffers",
+			Holds: grows,
+			Note:  "model increases from either buffer empty to full, for save and for restore",
+		})
+	return it
+}
+
+func ms(seconds float64) string { return strconv.FormatFloat(seconds*1e3, 'f', 3, 64) }
+
+// Table3 reproduces hori98 Table 3, the channel context save and restore
+// times in ms on RWC PC Cluster II, with c's channel model (fitted to it
+// by FitChannel); every cell within Table3Tolerance.
+func Table3(c Cluster) repro.Item {
+	save, restore := Hori98Table3()
+	it := repro.Item{
+		Paper: "hori98",
+		Name:  "table-3",
+		Title: "Table 3: PM channel context save/restore time by buffer state, RWC PC Cluster II (PCI); model: fixed cost + bytes at a fitted rate per buffer",
+		Unit:  "ms",
+		Notes: fmt.Sprintf("Full buffers: receive 511 messages (65,408 bytes), send 255 messages (61,200 bytes) (hori98 5). "+
+			"The model is fitted to the table: save %s ms + receive bytes at %.1f MB/s + send bytes at %.1f MB/s; restore %s ms + %.1f MB/s + %.1f MB/s. "+
+			"Both buffers full cost %.2f ms (save) and %.2f ms (restore) more than the two single-buffer increments added, which an additive model cannot express; each cell is held to %.2f ms, that interaction's share d/4 rounded up to the printed 0.01 ms. "+
+			"On PCI the per-byte rates of save and restore are nearly equal; the fit puts the paper's 'reads from PCI are slower' in the fixed part (%s against %s ms).",
+			ms(c.SaveFixedMicros*1e-6), c.SaveReceiveBytesPerSecond/1e6, c.SaveSendBytesPerSecond/1e6,
+			ms(c.RestoreFixedMicros*1e-6), c.RestoreReceiveBytesPerSecond/1e6, c.RestoreSendBytesPerSecond/1e6,
+			save.Interaction(), restore.Interaction(), Table3Tolerance,
+			ms(c.SaveFixedMicros*1e-6), ms(c.RestoreFixedMicros*1e-6)),
+	}
+	it = channelItem(it, c, "recv_buffer", "send_buffer", save, restore, Table3Tolerance)
+	it.Claims[0].Text += " (hori98 5: read operations from the PCI memory region take longer than writes)"
+	it.Claims[1].Text += " (hori98 5: larger buffers increase the network context switching time)"
+	return it
+}
+
+// Table2 reproduces hori96 Table 2, the network preemption (channel save
+// and restore) times in ms on the SPARCstation 20 cluster, with c's
+// channel model (fitted to it by FitChannel); every cell within
+// Table2Tolerance.
+func Table2(c Cluster) repro.Item {
+	save, restore := Hori96Table2()
+	it := repro.Item{
+		Paper: "hori96",
+		Name:  "table-2",
+		Title: "Table 2: network preemption (channel save/restore) time by buffer state, SPARCstation 20 (S-Bus); model: fixed cost + bytes at a fitted rate per buffer",
+		Unit:  "ms",
+		Notes: fmt.Sprintf("Full buffers: receive 2,730 messages in 32 KB, send 511 messages in 12 KB (hori96 4.1). "+
+			"The model is fitted to the table: save %s ms + receive bytes at %.2f MB/s + send bytes at %.2f MB/s; restore %s ms + %.2f MB/s + %.2f MB/s. "+
+			"The table is nearly additive (interactions %.2f and %.2f ms), so each cell is held to one printed unit, %.2f ms.",
+			ms(c.SaveFixedMicros*1e-6), c.SaveReceiveBytesPerSecond/1e6, c.SaveSendBytesPerSecond/1e6,
+			ms(c.RestoreFixedMicros*1e-6), c.RestoreReceiveBytesPerSecond/1e6, c.RestoreSendBytesPerSecond/1e6,
+			save.Interaction(), restore.Interaction(), Table2Tolerance),
+	}
+	it = channelItem(it, c, "receive_buffer", "send_buffer", save, restore, Table2Tolerance)
+	it.Claims[0].Text += " (hori96 4.1)"
+	it.Claims[1].Text += " (hori96 4.1)"
+	it.Claims = append(it.Claims, repro.Claim{
+		Text: "saving is slower because reading from the S-Bus memory space is slower than writing to it (hori96 4.1)",
+		Holds: c.SaveReceiveBytesPerSecond < c.RestoreReceiveBytesPerSecond &&
+			c.SaveSendBytesPerSecond < c.RestoreSendBytesPerSecond,
+		Note: fmt.Sprintf("fitted per-byte rates: receive buffer %.2f MB/s saving vs %.2f restoring, send buffer %.2f vs %.2f",
+			c.SaveReceiveBytesPerSecond/1e6, c.RestoreReceiveBytesPerSecond/1e6, c.SaveSendBytesPerSecond/1e6, c.RestoreSendBytesPerSecond/1e6),
+	})
+	return it
+}
+
+// overheadItem lays out hori96 Table 4 or 5 against the model with the
+// given stop mode.
+func overheadItem(it repro.Item, c Cluster, mode StopMode, cells []OverheadCell) repro.Item {
+	m := Model{Cluster: c, Stop: mode}
+	for _, cell := range cells {
+		it.Rows = append(it.Rows, repro.Row{
+			Coords: []repro.Coord{
+				{Name: "program", Value: cell.Program},
+				{Name: "tq_ms", Value: strconv.FormatInt(int64(cell.Quantum/model.Millisecond), 10)},
+				{Name: "processors", Value: strconv.Itoa(cell.Processors)},
+			},
+			Paper: cell.Millis, HasPaper: true,
+			Gangsim:   overheadMillis(m, cell.Processors),
+			Tolerance: OverheadTolerance(cell.Quantum),
+		})
+	}
+	return it
+}
+
+// overheadMillis is the model's overhead per switch on n nodes with empty
+// buffers, in ms.
+func overheadMillis(m Model, n int) float64 {
+	return float64(m.Breakdown(n, 0).Overhead()) / float64(model.Millisecond)
+}
+
+// maxResidual returns the largest |Gangsim - Paper| of rows, and that as a
+// fraction of the row's quantum (tq_ms).
+func maxResidual(rows []repro.Row) (abs, ofQuantum float64) {
+	for _, r := range rows {
+		d := math.Abs(r.Gangsim - r.Paper)
+		q, _ := strconv.ParseFloat(r.Coord("tq_ms"), 64)
+		abs, ofQuantum = max(abs, d), max(ofQuantum, d/q)
+	}
+	return abs, ofQuantum
+}
+
+const overheadModelNote = "The model is the same for both programs and every quantum: the four phases of network preemption with empty buffers " +
+	"(control tree hops of %.0f us, %.0f us per extra child), the expected skew between the first and the last node to stop, " +
+	"and a fitted per-switch cost outside SCore-D of %.2f ms. "
+
+// Table4 reproduces hori96 Table 4, the gang-scheduling overhead per
+// quantum in ms with SIGSTOP, by program, quantum and processors, with c's
+// overhead model under Signal. Each cell is held to
+// OverheadTolerance(quantum).
+func Table4(c Cluster) repro.Item {
+	it := repro.Item{
+		Paper: "hori96",
+		Name:  "table-4",
+		Title: "Table 4: gang-scheduling overhead per quantum with SIGSTOP (SunOS), by program, time quantum and processors; model: phases + expected stop skew (delays uniform up to 50 ms) + fitted constant",
+		Unit:  "ms",
+	}
+	it = overheadItem(it, c, Signal, Hori96Table4())
+	sig := Model{Cluster: c, Stop: Signal}
+	abs, rel := maxResidual(it.Rows)
+	it.Notes = fmt.Sprintf(overheadModelNote+
+		"The stop delay is uniform on [0, %.0f ms] per node (hori96 4.2: varies up to 50 msec), and the application loses the expected range "+
+		"between the first and the last stop, %.0f ms x (n-1)/(n+1): the programs are tightly coupled, so work stops with the first node and the switch waits for the last. "+
+		"The fit (FitOverheads, weights 1/quantum^2) uses Tables 4 and 5 together. Each cell is held to %.1f%% of its quantum, the elapsed-time noise of hori96 Table 3; "+
+		"the largest miss is %.2f ms (%.2f%% of its quantum). The paper prints the same fib row at 300 and 500 ms.",
+		c.ControlHopMicros, c.ControlPerChildMicros, c.QuantumOverheadMicros/1e3,
+		c.StopDelayMaxMicros/1e3, c.StopDelayMaxMicros/1e3, OverheadNoise*100, abs, rel*100)
+
+	procs := Hori96Processors()
+	increasing := true
+	for i := 1; i < len(procs); i++ {
+		increasing = increasing && overheadMillis(sig, procs[i]) > overheadMillis(sig, procs[i-1])
+	}
+	mostly := true
+	shares := ""
+	for _, n := range procs[1:] {
+		b := sig.Breakdown(n, 0)
+		share := float64(b.Skew) / float64(b.Overhead())
+		mostly = mostly && share > 0.5
+		shares += fmt.Sprintf(" %d: %.0f%%;", n, share*100)
+	}
+	free, err := FitOverheadsFree(c, Hori96Table4(), Hori96Table5())
+	freeHolds := err == nil && math.Abs(free.StopDelayMaxMicros-PaperStopDelayMaxMicros) <= 0.1*PaperStopDelayMaxMicros
+	freeNote := fmt.Sprintf("free fit (FitOverheadsFree): %.1f ms", free.StopDelayMaxMicros/1e3)
+	if err != nil {
+		freeNote = err.Error()
+	}
+	it.Claims = []repro.Claim{
+		{
+			Text:  "the scheduling overhead depends on the number of processors (hori96 4.2)",
+			Holds: increasing,
+			Note:  fmt.Sprintf("model overhead %.1f, %.1f, %.1f, %.1f ms on 1, 2, 4, 8 processors", overheadMillis(sig, 1), overheadMillis(sig, 2), overheadMillis(sig, 4), overheadMillis(sig, 8)),
+		},
+		{
+			Text:  "most of the overhead comes from the delay of the SIGSTOP signal (hori96 4.2)",
+			Holds: mostly,
+			Note:  "stop skew's share of the model overhead on 2 to 8 processors:" + shares,
+		},
+		{
+			Text:  "the SIGSTOP delivery delay varies up to 50 msec (hori96 4.2): fitting the largest delay to Tables 4 and 5 instead of assuming it gives 50 ms within 10%",
+			Holds: freeHolds,
+			Note:  freeNote,
+		},
+	}
+	return it
+}
+
+// Table5 reproduces hori96 Table 5, the overhead per quantum in ms of
+// voluntary gang scheduling, with c's overhead model under Voluntary. Each
+// cell is held to OverheadTolerance(quantum).
+func Table5(c Cluster) repro.Item {
+	it := repro.Item{
+		Paper: "hori96",
+		Name:  "table-5",
+		Title: "Table 5: voluntary gang-scheduling overhead per quantum, by program, time quantum and processors; model: phases + expected yield skew (fitted spread) + fitted constants",
+		Unit:  "ms",
+	}
+	it = overheadItem(it, c, Voluntary, Hori96Table5())
+	sig, vol := Model{Cluster: c, Stop: Signal}, Model{Cluster: c, Stop: Voluntary}
+	abs, rel := maxResidual(it.Rows)
+	it.Notes = fmt.Sprintf(overheadModelNote+
+		"Under voluntary scheduling the nodes' yields spread uniformly over a fitted %.1f ms, and a yield costs a fitted %.2f ms more than a signal. "+
+		"Each cell is held to %.1f%% of its quantum (see table-4); the largest miss is %.2f ms (%.2f%% of its quantum).",
+		c.ControlHopMicros, c.ControlPerChildMicros, c.QuantumOverheadMicros/1e3,
+		c.YieldSkewMaxMicros/1e3, c.YieldMicros/1e3, OverheadNoise*100, abs, rel*100)
+
+	s1, s8 := overheadMillis(sig, 1), overheadMillis(sig, 8)
+	v1, v8 := overheadMillis(vol, 1), overheadMillis(vol, 8)
+	worst := 0.0
+	for _, n := range Hori96Processors() {
+		worst = max(worst, Slowdown(vol.Breakdown(n, 0).Overhead(), model.Second))
+	}
+	it.Claims = []repro.Claim{
+		{
+			Text:  "the overhead is reduced roughly three times or more at 8 processors (hori96 4.3), read as a ratio of at least 2.7",
+			Holds: s8/v8 >= 2.7,
+			Note:  fmt.Sprintf("model: %.1f ms with SIGSTOP, %.1f ms voluntary, ratio %.2f", s8, v8, s8/v8),
+		},
+		{
+			Text:  "the dependence of the overhead on the number of processors is weakened (hori96 4.3), read as less than half the growth from 1 to 8 processors",
+			Holds: v8-v1 < (s8-s1)/2,
+			Note:  fmt.Sprintf("model growth from 1 to 8 processors: %.1f ms voluntary, %.1f ms with SIGSTOP", v8-v1, s8-s1),
+		},
+		{
+			Text:  "when the time quantum is one second, the slow-down due to the scheduling overhead is less than 1.4% (hori96 4.3)",
+			Holds: worst < 0.014,
+			Note:  fmt.Sprintf("largest model slowdown at 1 s over 1-8 processors: %.3f%%", worst*100),
+		},
+	}
+	return it
+}
+
+// Fig6Applications returns the applications of the reproduction of hori98
+// Fig. 6 and the buffer occupancy each is modelled with on m: EP with
+// empty buffers (hori98 5: "almost no communication"), and CG, the
+// application with the highest slowdown (hori98 5), with the occupancy at
+// which the model reaches WorstSlowdownTarget on 64 processors at 100 ms
+// (InferOccupancy).
+func Fig6Applications(m Model) (names []string, occupancies []float64) {
+	return []string{"ep", "cg"}, []float64{0, InferOccupancy(m, 64, Fig6Slice, WorstSlowdownTarget)}
+}
+
+// Fig6 reproduces hori98 Fig. 6, the slowdown in percent due to gang
+// scheduling by application, time slice and processors, with c's model
+// under Signal: Slowdown of Model.Switch. The figure is missing from the
+// text; its Paper values are the text's two bounds at 100 ms on 64
+// processors, less than 9% (any application) and less than 7% (EP), each
+// read as a value within one point below the bound, and the rest of the
+// text's statements are claims.
+func Fig6(c Cluster) repro.Item {
+	m := Model{Cluster: c, Stop: Signal}
+	apps, occ := Fig6Applications(m)
+	it := repro.Item{
+		Paper: "hori98",
+		Name:  "fig-6",
+		Title: "Fig. 6: slowdown due to gang scheduling by application, time slice and processors, RWC PC Cluster II (model; the figure's values are not in the text, only < 9% at 100 ms and < 7% for EP)",
+		Unit:  "%",
+		Notes: fmt.Sprintf("Slowdown = T_overhead/(T_slice - T_overhead) (hori96 4.2's T_elapsed formula), T_overhead being Model.Switch: the four phases on the hexadecimal control tree, channel save and restore at the application's buffer occupancy, and quantum_overhead_us = %.2f ms for what the application loses outside SCore-D (cache refill, UNIX, wait() detection; hori98 5 names them without measuring them). "+
+			"quantum_overhead_us is fitted so that EP (empty buffers) on 64 processors at 100 ms slows down %.1f%%, and CG's occupancy, %.3f, is inferred so that it slows down %.1f%%: both Paper cells agree by construction. "+
+			"The paper finds CG slowest although FT's gang scheduling time is the longest and does not explain it; the model has no term for that, and stands CG's unexplained cost in for buffered messages. FT is left out: the text gives no number for it. "+
+			"The 64-processor share of save and restore in the gang scheduling time is 'more than two third' in the abstract and introduction but 'more than one third' in 5; the model meets the stronger.",
+			c.QuantumOverheadMicros/1e3, EPSlowdownTarget*100, occ[1], WorstSlowdownTarget*100),
+	}
+	pct := func(t, q model.Time) float64 { return Slowdown(t, q) * 100 }
+	worstAt100 := map[string]float64{}
+	halves := true
+	halvesNote := ""
+	for a, app := range apps {
+		for _, n := range Fig6Processors() {
+			over := m.Breakdown(n, occ[a]).Overhead()
+			for i, q := range Fig6Slices() {
+				r := repro.Row{
+					Coords: []repro.Coord{
+						{Name: "application", Value: app},
+						{Name: "time_slice_ms", Value: strconv.FormatInt(int64(q/model.Millisecond), 10)},
+						{Name: "processors", Value: strconv.Itoa(n)},
+					},
+					Gangsim: pct(over, q),
+				}
+				if q == Fig6Slice {
+					worstAt100[app] = max(worstAt100[app], r.Gangsim)
+					if n == 64 {
+						bound := SlowdownBound
+						if app == "ep" {
+							bound = EPSlowdownBound
+						}
+						r.Paper, r.HasPaper, r.Tolerance = bound*100, true, 1
+					}
+				}
+				if i > 0 {
+					ratio := pct(over, Fig6Slices()[i-1]) / r.Gangsim
+					halves = halves && math.Abs(ratio-2) <= 0.25
+					if n == 64 {
+						halvesNote += fmt.Sprintf(" %s %d->%d ms: %.2f;", app, Fig6Slices()[i-1]/model.Millisecond, q/model.Millisecond, ratio)
+					}
+				}
+				it.Rows = append(it.Rows, r)
+			}
+		}
+	}
+
+	// The phase claims of hori98 4 and 5.
+	logTree := true
+	for n := 1; n <= 4096; n++ {
+		depth, reach := 1, c.ControlFanout // ceil(log_F n), at least 1
+		for reach < n {
+			depth, reach = depth+1, reach*c.ControlFanout
+		}
+		fan := c.TreeFanIns(n)
+		logTree = logTree && len(fan) == depth &&
+			c.TreeRoundSeconds(n) <= float64(len(fan))*c.TreeRoundSeconds(c.ControlFanout)+1e-12
+	}
+	phasesGrow := true
+	twoThirds := true
+	thirdsNote, procNote := "", ""
+	procSmall := true
+	for a, app := range apps {
+		var prev Breakdown
+		for i, n := range Fig6Processors() {
+			b := m.Breakdown(n, occ[a])
+			if i > 0 {
+				phasesGrow = phasesGrow && b.Freeze > prev.Freeze && b.Save > prev.Save && b.Restore > prev.Restore
+			}
+			prev = b
+		}
+		share := float64(prev.Save+prev.Restore) / float64(prev.Preemption())
+		twoThirds = twoThirds && share > 2.0/3
+		thirdsNote += fmt.Sprintf(" %s %.0f%%;", app, share*100)
+		proc := 2 * c.ProcessSwitchMicros * 1e-6 / prev.Preemption().Seconds()
+		procSmall = procSmall && proc < 0.1
+		procNote += fmt.Sprintf(" %s %.1f%%;", app, proc*100)
+	}
+	e64, c64 := m.Breakdown(64, occ[0]), m.Breakdown(64, occ[1])
+	it.Claims = []repro.Claim{
+		{
+			Text:  "the slowdown due to gang scheduling is less than 9% with a 100 msec time slice (hori98 abstract, 6)",
+			Holds: worstAt100["ep"] < SlowdownBound*100 && worstAt100["cg"] < SlowdownBound*100,
+			Note:  fmt.Sprintf("largest model slowdown at 100 ms: EP %.2f%%, CG %.2f%%", worstAt100["ep"], worstAt100["cg"]),
+		},
+		{
+			Text:  "with a compute bound application, such as EP, the overhead is less than 7% (hori98 6)",
+			Holds: worstAt100["ep"] < EPSlowdownBound*100,
+			Note:  fmt.Sprintf("largest model EP slowdown at 100 ms: %.2f%%", worstAt100["ep"]),
+		},
+		{
+			Text:  "when the time slice is doubled, the slowdown is approximately halved (hori98 5), read as a ratio within 2 +/- 0.25",
+			Holds: halves,
+			Note:  "ratio of the slowdowns at a slice and at twice it, every application and processor count; on 64 processors:" + halvesNote,
+		},
+		{
+			Text:  "each phase is a broadcast and a barrier along the hexadecimal control tree and takes order log(N) time (hori98 3.1, 4)",
+			Holds: logTree,
+			Note:  "tree depth = ceil(log16 N) and round time <= depth x the 16-node round, for N = 1 to 4096",
+		},
+		{
+			Text:  "the times of all three phases (freeze, save, restore) depend on the number of processors (hori98 5)",
+			Holds: phasesGrow,
+			Note:  "each phase strictly increases from 8 to 16, 32 and 64 processors, EP and CG",
+		},
+		{
+			Text:  "the freeze phase time depends on the channel context sizes (hori98 5)",
+			Holds: c64.Freeze > e64.Freeze,
+			Note:  fmt.Sprintf("64 processors: freeze %.3f ms for EP, %.3f ms for CG", e64.Freeze.Seconds()*1e3, c64.Freeze.Seconds()*1e3),
+		},
+		{
+			Text:  "saving and restoring the network context takes more than two thirds of the gang scheduling time with 64 processors (hori98 abstract, 1)",
+			Holds: twoThirds,
+			Note:  "(save + restore)/(freeze + save + restore) at 64 processors:" + thirdsNote,
+		},
+		{
+			Text:  "the process context switch (about 40 usec) is small next to the network context switch (hori98 5), read as under 10% of the gang scheduling time",
+			Holds: procSmall,
+			Note:  "stop and resume process switches as a share of the gang scheduling time at 64 processors:" + procNote,
+		},
+	}
+	return it
+}

@@ -24,7 +24,7 @@ type LublinSource struct {
 	// batch, interactive); empty means both.
 	Mix string `json:"mix,omitempty"`
 	// StartHour is the hour of the day, 0 to 23, at which time 0 falls.
-	StartHour int `json:"start_hour,omitempty"`
+	StartHour int `json:"start_hour"`
 	// Batch, Interactive and Combined override parameters of the classes:
 	// each maps a parameter's snake_case name (LublinParamNames:
 	// "serial_prob", "u_hi", "a_arr"...) to its value, which replaces the

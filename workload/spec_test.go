@@ -258,7 +258,7 @@ func TestSpecJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"source":{"lublin":{"jobs":1000,"procs":32,"batch":{"serial_prob":0.3}}},"attributes":{},"estimates":{"mode":"loose"},"load":{"target":0.74},"compress":100,"seed":7}`
+	want := `{"source":{"lublin":{"jobs":1000,"procs":32,"start_hour":0,"batch":{"serial_prob":0.3}}},"attributes":{},"estimates":{"mode":"loose"},"load":{"target":0.74},"compress":100,"seed":7}`
 	if string(b) != want {
 		t.Errorf("JSON:\n got %s\nwant %s", b, want)
 	}
@@ -277,6 +277,7 @@ func TestSpecJSON(t *testing.T) {
 		"source.lublin.jobs":              "1000",
 		"source.lublin.procs":             "32",
 		"source.lublin.mix":               "both",
+		"source.lublin.start_hour":        "0",
 		"source.lublin.batch.serial_prob": "0.3",
 		"attributes.granularities":        "5ms,50ms,500ms",
 		"attributes.pattern":              "ring",

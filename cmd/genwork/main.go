@@ -55,7 +55,8 @@ Commands:
 convert, clean, lublin and spec also transform the jobs, in this order:
 application attributes (--app, --granularity, --pattern, --comm...),
 estimates (--estimates), load (--load, --scale) and compression
-(--compress). Run 'genwork COMMAND --help' for a command's flags.
+(--compress); scenario takes estimates and compression only. Run
+'genwork COMMAND --help' for a command's flags.
 
 Examples:
   genwork lublin --jobs 1000 --procs 32 --seed 7 | replay --policy easy -o out.parquet
@@ -478,7 +479,10 @@ func runSpec(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", displayName(fs.Arg(0)), err)
 	}
-	return produce("genwork spec", spec, of, nil, stdout, stderr)
+	if fs.Arg(0) == "-" {
+		stdin = nil // the spec came from it: a trace source cannot read it too
+	}
+	return produce("genwork spec", spec, of, stdin, stdout, stderr)
 }
 
 func displayName(name string) string {

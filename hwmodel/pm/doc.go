@@ -102,9 +102,11 @@
 // of its quantum (OverheadTolerance): hori96 Table 3 runs under SCore-D
 // with an infinite quantum and prints elapsed-time ratios from 0.97 to
 // 1.01, noise of up to 3.5% at two decimals that T_overhead = T_q (1 -
-// T_process/T_elapsed) multiplies by T_q. The largest misses are 6.06 ms
-// in Table 4 (3.0% of a 200 ms quantum; fib on 8 processors, 46.6 ms
-// against 40.6) and 4.77 ms in Table 5 (1.3% of a 1 s quantum).
+// T_process/T_elapsed) multiplies by T_q. The largest misses are, in
+// Table 4, 6.06 ms (rt on 8 processors at 1 s: 34.5 ms against 40.6) and,
+// relative to the quantum, 3.0% (fib on 8 at 200 ms: 46.6 against 40.6);
+// in Table 5, 4.77 ms (rt on 8 at 1 s: 8.8 against 13.6) and 1.3% (fib
+// on 4 at 200 ms: 13.4 against 10.8).
 //
 // On RWC PC Cluster II hori98 gives no overhead table, only that the
 // slowdown is below 9% at a 100 ms slice, below 7% for EP, and halves as

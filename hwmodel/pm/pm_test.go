@@ -442,6 +442,10 @@ func TestItems(t *testing.T) {
 		if err := it.Validate(); err != nil {
 			t.Error(err)
 		}
+		var csvOut bytes.Buffer
+		if err := repro.WriteCSV(&csvOut, &it, nil); err != nil || !strings.Contains(csvOut.String(), it.Key()) {
+			t.Errorf("%s: WriteCSV: %v\n%s", it.Key(), err, csvOut.String())
+		}
 		if !it.Agrees() {
 			t.Errorf("%s does not agree with the paper", it.Key())
 		}

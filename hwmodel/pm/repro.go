@@ -133,7 +133,9 @@ func channelItem(it repro.Item, c Cluster, recvName, sendName string, save, rest
 	return it
 }
 
-func ms(seconds float64) string { return strconv.FormatFloat(seconds*1e3, 'f', 3, 64) }
+func formatMillis(seconds float64) string {
+	return strconv.FormatFloat(math.Round(seconds*1e7)/1e4, 'f', -1, 64) // to 0.1 µs
+}
 
 // Table3 reproduces hori98 Table 3, the channel context save and restore
 // times in ms on RWC PC Cluster II, with c's channel model (fitted to it
@@ -149,10 +151,10 @@ func Table3(c Cluster) repro.Item {
 			"The model is fitted to the table: save %s ms + receive bytes at %.1f MB/s + send bytes at %.1f MB/s; restore %s ms + %.1f MB/s + %.1f MB/s. "+
 			"Both buffers full cost %.2f ms (save) and %.2f ms (restore) more than the two single-buffer increments added, which an additive model cannot express; each cell is held to %.2f ms, that interaction's share d/4 rounded up to the printed 0.01 ms. "+
 			"On PCI the per-byte rates of save and restore are nearly equal; the fit puts the paper's 'reads from PCI are slower' in the fixed part (%s against %s ms).",
-			ms(c.SaveFixedMicros*1e-6), c.SaveReceiveBytesPerSecond/1e6, c.SaveSendBytesPerSecond/1e6,
-			ms(c.RestoreFixedMicros*1e-6), c.RestoreReceiveBytesPerSecond/1e6, c.RestoreSendBytesPerSecond/1e6,
+			formatMillis(c.SaveFixedMicros*1e-6), c.SaveReceiveBytesPerSecond/1e6, c.SaveSendBytesPerSecond/1e6,
+			formatMillis(c.RestoreFixedMicros*1e-6), c.RestoreReceiveBytesPerSecond/1e6, c.RestoreSendBytesPerSecond/1e6,
 			save.Interaction(), restore.Interaction(), Table3Tolerance,
-			ms(c.SaveFixedMicros*1e-6), ms(c.RestoreFixedMicros*1e-6)),
+			formatMillis(c.SaveFixedMicros*1e-6), formatMillis(c.RestoreFixedMicros*1e-6)),
 	}
 	it = channelItem(it, c, "recv_buffer", "send_buffer", save, restore, Table3Tolerance)
 	it.Claims[0].Text += " (hori98 5: read operations from the PCI memory region take longer than writes)"
@@ -174,8 +176,8 @@ func Table2(c Cluster) repro.Item {
 		Notes: fmt.Sprintf("Full buffers: receive 2,730 messages in 32 KB, send 511 messages in 12 KB (hori96 4.1). "+
 			"The model is fitted to the table: save %s ms + receive bytes at %.2f MB/s + send bytes at %.2f MB/s; restore %s ms + %.2f MB/s + %.2f MB/s. "+
 			"The table is nearly additive (interactions %.2f and %.2f ms), so each cell is held to one printed unit, %.2f ms.",
-			ms(c.SaveFixedMicros*1e-6), c.SaveReceiveBytesPerSecond/1e6, c.SaveSendBytesPerSecond/1e6,
-			ms(c.RestoreFixedMicros*1e-6), c.RestoreReceiveBytesPerSecond/1e6, c.RestoreSendBytesPerSecond/1e6,
+			formatMillis(c.SaveFixedMicros*1e-6), c.SaveReceiveBytesPerSecond/1e6, c.SaveSendBytesPerSecond/1e6,
+			formatMillis(c.RestoreFixedMicros*1e-6), c.RestoreReceiveBytesPerSecond/1e6, c.RestoreSendBytesPerSecond/1e6,
 			save.Interaction(), restore.Interaction(), Table2Tolerance),
 	}
 	it = channelItem(it, c, "receive_buffer", "send_buffer", save, restore, Table2Tolerance)
@@ -216,15 +218,27 @@ func overheadMillis(m Model, n int) float64 {
 	return float64(m.Breakdown(n, 0).Overhead()) / float64(model.Millisecond)
 }
 
-// maxResidual returns the largest |Gangsim - Paper| of rows, and that as a
-// fraction of the row's quantum (tq_ms).
-func maxResidual(rows []repro.Row) (abs, ofQuantum float64) {
+// missNote describes the largest |Gangsim - Paper| of an overhead
+// table's rows, and the largest as a share of the row's quantum (tq_ms),
+// with the cells where they occur.
+func missNote(rows []repro.Row) string {
+	var abs, rel float64
+	var absRow, relRow repro.Row
 	for _, r := range rows {
 		d := math.Abs(r.Gangsim - r.Paper)
 		q, _ := strconv.ParseFloat(r.Coord("tq_ms"), 64)
-		abs, ofQuantum = max(abs, d), max(ofQuantum, d/q)
+		if d > abs {
+			abs, absRow = d, r
+		}
+		if d/q > rel {
+			rel, relRow = d/q, r
+		}
 	}
-	return abs, ofQuantum
+	cell := func(r repro.Row) string {
+		return fmt.Sprintf("%s on %s processors at %s ms, %.1f against the paper's %.1f ms",
+			r.Coord("program"), r.Coord("processors"), r.Coord("tq_ms"), r.Gangsim, r.Paper)
+	}
+	return fmt.Sprintf("The largest miss is %.2f ms (%s); relative to the quantum, %.2f%% (%s).", abs, cell(absRow), rel*100, cell(relRow))
 }
 
 const overheadModelNote = "The model is the same for both programs and every quantum: the four phases of network preemption with empty buffers " +
@@ -244,14 +258,13 @@ func Table4(c Cluster) repro.Item {
 	}
 	it = overheadItem(it, c, Signal, Hori96Table4())
 	sig := Model{Cluster: c, Stop: Signal}
-	abs, rel := maxResidual(it.Rows)
 	it.Notes = fmt.Sprintf(overheadModelNote+
 		"The stop delay is uniform on [0, %.0f ms] per node (hori96 4.2: varies up to 50 msec), and the application loses the expected range "+
 		"between the first and the last stop, %.0f ms x (n-1)/(n+1): the programs are tightly coupled, so work stops with the first node and the switch waits for the last. "+
-		"The fit (FitOverheads, weights 1/quantum^2) uses Tables 4 and 5 together. Each cell is held to %.1f%% of its quantum, the elapsed-time noise of hori96 Table 3; "+
-		"the largest miss is %.2f ms (%.2f%% of its quantum). The paper prints the same fib row at 300 and 500 ms.",
+		"The fit (FitOverheads, weights 1/quantum^2) uses Tables 4 and 5 together. Each cell is held to %.1f%% of its quantum, the elapsed-time noise of hori96 Table 3. "+
+		"%s The paper prints the same fib row at 300 and 500 ms.",
 		c.ControlHopMicros, c.ControlPerChildMicros, c.QuantumOverheadMicros/1e3,
-		c.StopDelayMaxMicros/1e3, c.StopDelayMaxMicros/1e3, OverheadNoise*100, abs, rel*100)
+		c.StopDelayMaxMicros/1e3, c.StopDelayMaxMicros/1e3, OverheadNoise*100, missNote(it.Rows))
 
 	procs := Hori96Processors()
 	increasing := true
@@ -304,12 +317,11 @@ func Table5(c Cluster) repro.Item {
 	}
 	it = overheadItem(it, c, Voluntary, Hori96Table5())
 	sig, vol := Model{Cluster: c, Stop: Signal}, Model{Cluster: c, Stop: Voluntary}
-	abs, rel := maxResidual(it.Rows)
 	it.Notes = fmt.Sprintf(overheadModelNote+
 		"Under voluntary scheduling the nodes' yields spread uniformly over a fitted %.1f ms, and a yield costs a fitted %.2f ms more than a signal. "+
-		"Each cell is held to %.1f%% of its quantum (see table-4); the largest miss is %.2f ms (%.2f%% of its quantum).",
+		"Each cell is held to %.1f%% of its quantum (see table-4). %s",
 		c.ControlHopMicros, c.ControlPerChildMicros, c.QuantumOverheadMicros/1e3,
-		c.YieldSkewMaxMicros/1e3, c.YieldMicros/1e3, OverheadNoise*100, abs, rel*100)
+		c.YieldSkewMaxMicros/1e3, c.YieldMicros/1e3, OverheadNoise*100, missNote(it.Rows))
 
 	s1, s8 := overheadMillis(sig, 1), overheadMillis(sig, 8)
 	v1, v8 := overheadMillis(vol, 1), overheadMillis(vol, 8)

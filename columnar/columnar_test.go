@@ -250,8 +250,10 @@ func TestFormats(t *testing.T) {
 		"    1    0   10  100   32 -1":  FormatSWF,
 		"# comment\njob_id,submit_s\n":  FormatCSV,
 		"time_s,in_system\n":            FormatCSV,
-		"\x1f\x8b\x08":                  FormatSWFGzip,
-		"":                              FormatUnknown,
+		// A gangsim CSV whose manifest lines fill the whole prefix.
+		"# gangsim.schema: gangsim.outcomes/1\n# GangsimParam: " + strings.Repeat("x", 600): FormatCSV,
+		"\x1f\x8b\x08": FormatSWFGzip,
+		"":             FormatUnknown,
 	} {
 		if got := DetectFormat([]byte(prefix)); got != want {
 			t.Errorf("DetectFormat(%q) = %v, want %v", prefix, got, want)

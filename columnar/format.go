@@ -62,8 +62,10 @@ func FormatFromName(name string) Format {
 // DetectFormat recognizes a format from the first bytes of a file (at least
 // 8 are needed; 512 make CSV and SWF text reliable): "PAR1" is Parquet, the
 // IPC continuation marker 0xFFFFFFFF is an Arrow stream, 1f 8b is gzip
-// (gzipped SWF), text whose first line that is not a "#" comment starts with
-// a column name of one of this package's tables is CSV, other text is SWF.
+// (gzipped SWF), text that starts with the "# gangsim.schema:" line this
+// package's CSV writer puts first, or whose first line that is not a "#"
+// comment starts with a column name of one of this package's tables, is
+// CSV; other text is SWF.
 func DetectFormat(prefix []byte) Format {
 	switch {
 	case bytes.HasPrefix(prefix, []byte("PAR1")):
@@ -74,6 +76,9 @@ func DetectFormat(prefix []byte) Format {
 		return FormatSWFGzip
 	case len(prefix) == 0:
 		return FormatUnknown
+	}
+	if bytes.HasPrefix(bytes.TrimLeft(prefix, " \t\r\n"), []byte("# "+KeySchema+":")) {
+		return FormatCSV // the metadata lines may fill the whole prefix
 	}
 	for _, line := range strings.Split(string(prefix), "\n") {
 		line = strings.TrimSpace(line)

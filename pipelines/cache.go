@@ -1,0 +1,94 @@
+package pipelines
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Cache keeps finished runs on disk, one directory per run named by its key
+// (Run.Key): Dir/runs/<first two hex digits>/<key>/. A run is built in a
+// temporary directory under Dir/tmp and renamed into place only once all its
+// files are written, so a killed sweep leaves no half-finished run that a
+// later sweep would take for done, and loses none that had finished.
+type Cache struct {
+	Dir string
+}
+
+// staleTemp is how old a temporary run directory must be before a sweep
+// removes it as left behind by a killed process.
+const staleTemp = 24 * time.Hour
+
+// Path returns the directory of the run with the given key.
+func (c *Cache) Path(key string) string {
+	return filepath.Join(c.Dir, "runs", key[:2], key)
+}
+
+// Get returns the recorded information of a finished run, if the cache has
+// it.
+func (c *Cache) Get(key string) (*RunInfo, bool) {
+	b, err := os.ReadFile(filepath.Join(c.Path(key), InfoFile))
+	if err != nil {
+		return nil, false
+	}
+	var info RunInfo
+	if json.Unmarshal(b, &info) != nil || info.Key != key {
+		return nil, false
+	}
+	return &info, true
+}
+
+// Put runs build in a new temporary directory and moves the directory into
+// the cache under key when build succeeds. If another process finished the
+// same run meanwhile, its copy is kept and this one discarded.
+func (c *Cache) Put(key string, build func(dir string) (*RunInfo, error)) (*RunInfo, error) {
+	tmpRoot := filepath.Join(c.Dir, "tmp")
+	if err := os.MkdirAll(tmpRoot, 0o755); err != nil {
+		return nil, fmt.Errorf("run cache: %w", err)
+	}
+	tmp, err := os.MkdirTemp(tmpRoot, key[:16]+"-*")
+	if err != nil {
+		return nil, fmt.Errorf("run cache: %w", err)
+	}
+	info, err := build(tmp)
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	final := c.Path(key)
+	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
+		os.RemoveAll(tmp)
+		return nil, fmt.Errorf("run cache: %w", err)
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		os.RemoveAll(tmp)
+		if existing, ok := c.Get(key); ok {
+			return existing, nil
+		}
+		return nil, fmt.Errorf("run cache: %w", err)
+	}
+	return info, nil
+}
+
+// RemoveStale deletes temporary run directories older than a day: runs a
+// killed sweep was building. Younger ones may belong to a sweep still
+// running in another process.
+func (c *Cache) RemoveStale() error {
+	entries, err := os.ReadDir(filepath.Join(c.Dir, "tmp"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > staleTemp {
+			os.RemoveAll(filepath.Join(c.Dir, "tmp", e.Name()))
+		}
+	}
+	return nil
+}

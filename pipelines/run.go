@@ -1,0 +1,260 @@
+package pipelines
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gangsim/gangsim/columnar"
+	"github.com/gangsim/gangsim/internal/version"
+	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/policies"
+	"github.com/gangsim/gangsim/sim"
+	"github.com/gangsim/gangsim/workload"
+)
+
+// Run is one simulation described as data, self-contained: how to make the
+// workload and how to replay it. Its JSON form is what an experiment's grid
+// varies, what the run cache keys on, and what a cluster scheduler would be
+// handed to run it elsewhere (gangsim replay sweep --run).
+type Run struct {
+	Workload workload.Spec `json:"workload"`
+	Replay   ReplaySpec    `json:"replay"`
+}
+
+// ReplaySpec is the JSON form of a Replay. Empty fields take Replay's
+// defaults.
+type ReplaySpec struct {
+	// Policy is NAME[:KEY=VALUE,...], e.g. "easy" or "easy:estimates=actual".
+	Policy string `json:"policy"`
+	// Machine is "P" (a flat pool) or "NODESxPES"; empty takes the
+	// workload header's.
+	Machine        string `json:"machine,omitempty"`
+	NodeAllocation bool   `json:"node_allocation,omitempty"`
+	// Compat is "" or "pyss".
+	Compat string `json:"compat,omitempty"`
+	// Order and Passes are the engine rules ("ends-first", "pyss";
+	// "per-time", "per-event").
+	Order  string `json:"order,omitempty"`
+	Passes string `json:"passes,omitempty"`
+	// Clean is the replay's cleaning preset: "default", "pyss" or "none".
+	Clean string `json:"clean,omitempty"`
+	// SamplePeriod samples the time series at this period instead of at
+	// every change.
+	SamplePeriod workload.Duration `json:"sample_period,omitempty"`
+}
+
+// Replay resolves s into a Replay, checking every field.
+func (s *ReplaySpec) Replay() (Replay, error) {
+	r := Replay{Compat: Compat(s.Compat), Clean: Cleaning(s.Clean), NodeAllocation: s.NodeAllocation,
+		SamplePeriod: s.SamplePeriod.Time()}
+	var err error
+	if r.Policy, err = policies.ParseSpec(s.Policy); err != nil {
+		return r, err
+	}
+	if _, err := policies.New(r.Policy); err != nil {
+		return r, err
+	}
+	if s.Machine != "" {
+		if r.Machine, err = model.ParseMachine(s.Machine); err != nil {
+			return r, err
+		}
+	}
+	if s.Order != "" {
+		if r.Order, err = sim.ParseOrder(s.Order); err != nil {
+			return r, err
+		}
+	}
+	if s.Passes != "" {
+		if r.Passes, err = sim.ParsePasses(s.Passes); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// ParseRun reads a run description, rejecting unknown fields, and checks
+// it.
+func ParseRun(b []byte) (*Run, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	var r Run
+	if err := d.Decode(&r); err != nil {
+		return nil, fmt.Errorf("run description: %w", err)
+	}
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// Validate checks the workload and the replay.
+func (r *Run) Validate() error {
+	if err := r.Workload.Validate(); err != nil {
+		return fmt.Errorf("workload: %w", err)
+	}
+	if _, err := r.Replay.Replay(); err != nil {
+		return fmt.Errorf("replay: %w", err)
+	}
+	return nil
+}
+
+// Canonical returns r's canonical JSON: the workload with every default
+// written out, compact, so that two descriptions of the same run are the
+// same bytes.
+func (r *Run) Canonical() []byte {
+	c := Run{Workload: r.Workload.Resolved(), Replay: r.Replay}
+	b, err := json.Marshal(c)
+	if err != nil {
+		panic(fmt.Sprintf("pipelines: run description does not marshal: %v", err))
+	}
+	return b
+}
+
+// Key is the run's cache key: the SHA-256 of the gangsim version, the
+// canonical description, and the digest of every input file it reads, so a
+// new version, a changed parameter or a changed trace file each make a new
+// key.
+func (r *Run) Key() (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "gangsim run\n%s\n", version.Version)
+	h.Write(r.Canonical())
+	if t := r.Workload.Source.Trace; t != nil {
+		f, err := os.Open(t.Path)
+		if err != nil {
+			return "", fmt.Errorf("workload trace: %w", err)
+		}
+		defer f.Close()
+		fh := sha256.New()
+		if _, err := io.Copy(fh, f); err != nil {
+			return "", fmt.Errorf("reading %s: %w", t.Path, err)
+		}
+		fmt.Fprintf(h, "\ninput %x", fh.Sum(nil))
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// RunInfo is what a finished run records beside its tables (run.json in its
+// cache directory).
+type RunInfo struct {
+	Key     string          `json:"key"`
+	Version string          `json:"version"`
+	Run     json.RawMessage `json:"run"`    // the canonical description
+	Params  []model.Param   `json:"params"` // the outcome table's manifest parameters
+	Jobs    int             `json:"jobs"`
+	// Rejected counts the jobs the engine refused at submission.
+	Rejected int `json:"rejected"`
+	// Seconds is the wall-clock time the run took, for the sweep's report
+	// only; it never enters a result.
+	Seconds float64 `json:"wall_seconds"`
+}
+
+// elapsedSince is the wall-clock time since t in seconds; runs report it,
+// simulations never read it.
+func elapsedSince(t time.Time) float64 { return time.Since(t).Seconds() }
+
+// Files of a finished run's directory.
+const (
+	OutcomesFile   = "outcomes.parquet"
+	TimeSeriesFile = "timeseries.parquet"
+	InfoFile       = "run.json"
+)
+
+// WorkloadTool is the tool name a run's workload step records in the
+// manifest: the genwork subcommand that makes the same jobs from a Spec.
+const WorkloadTool = "genwork spec"
+
+// SweepTool is the tool name of a run made by a sweep.
+const SweepTool = "replay sweep"
+
+// Execute makes the run's workload, replays it, and writes into dir (which
+// must exist) the per-job outcomes (OutcomesFile), the time series
+// (TimeSeriesFile) and the run's RunInfo (InfoFile). Both tables carry the
+// manifests of the workload step and of the replay, as the pipe
+// "genwork spec | replay" would write them.
+func (r *Run) Execute(dir, key string) (*RunInfo, error) {
+	start := time.Now()
+	rep, err := r.Replay.Replay()
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	wr, err := r.Workload.Open(nil)
+	if err != nil {
+		return nil, fmt.Errorf("workload: %w", err)
+	}
+	defer wr.Close()
+	h := wr.Header().Clone()
+	wm := wr.Manifest(WorkloadTool)
+	wm.Apply(&h)
+	params, err := rep.Params(&h)
+	if err != nil {
+		return nil, err
+	}
+	man := model.Manifest{Tool: SweepTool, Version: version.Version, Seed: r.Workload.Seed, HasSeed: true,
+		Params: params, Inputs: wr.Inputs()}
+	man.Apply(&h)
+
+	out, err := newTableFile(filepath.Join(dir, OutcomesFile))
+	if err != nil {
+		return nil, err
+	}
+	defer out.f.Close()
+	ow, err := columnar.NewOutcomeWriter(out.w, columnar.FormatParquet, &h)
+	if err != nil {
+		return nil, err
+	}
+	ts, err := newTableFile(filepath.Join(dir, TimeSeriesFile))
+	if err != nil {
+		return nil, err
+	}
+	defer ts.f.Close()
+	sw, err := columnar.NewSampleWriter(ts.w, columnar.FormatParquet, &h)
+	if err != nil {
+		return nil, err
+	}
+	res, err := rep.Run(wr, ow, sw)
+	if err != nil {
+		return nil, err
+	}
+	if err := errors.Join(ow.Close(), sw.Close(), out.close(), ts.close()); err != nil {
+		return nil, fmt.Errorf("writing run %s: %w", key, err)
+	}
+	info := &RunInfo{Key: key, Version: version.Version, Run: r.Canonical(), Params: man.Params,
+		Jobs: res.Summary.Jobs, Rejected: res.Summary.Rejected, Seconds: elapsedSince(start)}
+	b, err := json.MarshalIndent(info, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, InfoFile), append(b, '\n'), 0o644); err != nil {
+		return nil, err
+	}
+	return info, nil
+}
+
+// tableFile is a plain output file with a buffer; a run's files need no
+// atomic rename of their own, since the whole run directory is renamed
+// into the cache when it is complete.
+type tableFile struct {
+	f *os.File
+	w *bufio.Writer
+}
+
+func newTableFile(name string) (*tableFile, error) {
+	f, err := os.Create(name)
+	if err != nil {
+		return nil, err
+	}
+	return &tableFile{f: f, w: bufio.NewWriterSize(f, 1<<16)}, nil
+}
+
+func (t *tableFile) close() error {
+	return errors.Join(t.w.Flush(), t.f.Close())
+}

@@ -1,0 +1,190 @@
+package pipelines
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/gangsim/gangsim/columnar"
+	"github.com/gangsim/gangsim/internal/cli"
+	"github.com/gangsim/gangsim/model"
+)
+
+// Sweep runs many runs on all cores through a cache: a run whose key the
+// cache has is not run again, so rerunning a sweep skips finished work and
+// a killed sweep resumes where it stopped.
+type Sweep struct {
+	Cache *Cache
+	// Workers is the number of runs in parallel; 0 means GOMAXPROCS.
+	Workers int
+	// Progress, when not nil, is told of every finished run.
+	Progress *cli.Progress
+}
+
+// Finished is a run of a sweep that is done, now or earlier.
+type Finished struct {
+	Run    *Run
+	Point  Point  // the grid point it came from, if any
+	Key    string // cache key
+	Dir    string // cache directory with its files
+	Info   *RunInfo
+	Cached bool // found in the cache rather than run now
+}
+
+// Do runs runs (points, if not nil, labels each run with its grid point)
+// and returns their results in the order given. It stops starting new runs
+// at the first error and returns the first error in the order given.
+func (s *Sweep) Do(runs []*Run, points []Point) ([]*Finished, error) {
+	if err := s.Cache.RemoveStale(); err != nil {
+		return nil, fmt.Errorf("run cache: %w", err)
+	}
+	results := make([]*Finished, len(runs))
+	errs := make([]error, len(runs))
+	for i, r := range runs {
+		key, err := r.Key()
+		if err != nil {
+			return nil, fmt.Errorf("run %d: %w", i+1, err)
+		}
+		results[i] = &Finished{Run: r, Key: key, Dir: s.Cache.Path(key)}
+		if points != nil {
+			results[i].Point = points[i]
+		}
+	}
+	workers := s.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	failed := false
+	inflight := map[string]*sync.Mutex{} // one build per key at a time
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				res := results[i]
+				mu.Lock()
+				km, ok := inflight[res.Key]
+				if !ok {
+					km = new(sync.Mutex)
+					inflight[res.Key] = km
+				}
+				mu.Unlock()
+				km.Lock()
+				if info, ok := s.Cache.Get(res.Key); ok {
+					res.Info, res.Cached = info, true
+				} else {
+					res.Info, errs[i] = s.Cache.Put(res.Key, func(dir string) (*RunInfo, error) {
+						return res.Run.Execute(dir, res.Key)
+					})
+				}
+				km.Unlock()
+				if errs[i] != nil {
+					mu.Lock()
+					failed = true
+					mu.Unlock()
+				}
+				if s.Progress != nil {
+					s.Progress.Done(res.Cached)
+				}
+			}
+		}()
+	}
+	for i := range runs {
+		mu.Lock()
+		stop := failed
+		mu.Unlock()
+		if stop {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if s.Progress != nil {
+		s.Progress.Finish()
+	}
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("run %d (%s): %w", i+1, describePoint(results[i].Point), err)
+		}
+	}
+	return results, nil
+}
+
+func describePoint(p Point) string {
+	if len(p) == 0 {
+		return "no grid"
+	}
+	s := ""
+	for i, l := range p {
+		if i > 0 {
+			s += ", "
+		}
+		s += l.Axis + "=" + string(l.Value)
+	}
+	return s
+}
+
+// Outcomes reads the run's per-job outcomes and their table's header.
+func (r *Finished) Outcomes() ([]model.Outcome, *model.Header, error) {
+	name := filepath.Join(r.Dir, OutcomesFile)
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	or, err := columnar.NewOutcomeReader(f, columnar.FormatParquet, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer or.Close()
+	var out []model.Outcome
+	for {
+		o, err := or.Read()
+		if err != nil {
+			if isEOF(err) {
+				break
+			}
+			return nil, nil, err
+		}
+		out = append(out, o)
+	}
+	h := or.Header().Clone()
+	return out, &h, nil
+}
+
+// Samples reads the run's time series.
+func (r *Finished) Samples() ([]model.Sample, error) {
+	name := filepath.Join(r.Dir, TimeSeriesFile)
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sr, err := columnar.NewSampleReader(f, columnar.FormatParquet, name)
+	if err != nil {
+		return nil, err
+	}
+	defer sr.Close()
+	var out []model.Sample
+	for {
+		s, err := sr.Read()
+		if err != nil {
+			if isEOF(err) {
+				break
+			}
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func isEOF(err error) bool { return errors.Is(err, io.EOF) }

@@ -1,0 +1,137 @@
+package pipelines
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gangsim/gangsim/model"
+)
+
+const sweepBase = `{
+  "workload": {"source": {"lublin": {"jobs": 300, "procs": 32}}, "estimates": {"mode": "loose"},
+               "load": {"target": 0.6}, "compress": 100, "seed": 3},
+  "replay": {"policy": "fcfs"}
+}`
+
+func sweepRuns(t *testing.T) ([]*Run, []Point) {
+	t.Helper()
+	docs, points, err := Expand(json.RawMessage(sweepBase), []Axis{
+		{Name: "policy", Set: "replay.policy", Values: raw(`"fcfs"`, `"easy"`)},
+		{Name: "load", Set: "workload.load.target", Values: raw(`0.5`, `0.9`)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []*Run
+	for _, d := range docs {
+		r, err := ParseRun(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, r)
+	}
+	return runs, points
+}
+
+func TestSweepCachesAndResumes(t *testing.T) {
+	cache := &Cache{Dir: t.TempDir()}
+	runs, points := sweepRuns(t)
+	s := &Sweep{Cache: cache, Workers: 2}
+	first, err := s.Do(runs, points)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]bool{}
+	for i, f := range first {
+		if f.Cached || f.Info.Jobs != 300 || f.Point.Text("policy") != runs[i].Replay.Policy {
+			t.Errorf("run %d: cached %v, %d jobs, point %v", i, f.Cached, f.Info.Jobs, f.Point)
+		}
+		keys[f.Key] = true
+	}
+	if len(keys) != 4 {
+		t.Fatalf("%d distinct keys for 4 different runs", len(keys))
+	}
+	// EASY never does worse than FCFS on mean wait for the same jobs.
+	mean := func(f *Finished) float64 {
+		outs, h, err := f.Outcomes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m, ok := model.ManifestOf(h); !ok || m.Tool != SweepTool {
+			t.Errorf("manifest %+v", m)
+		}
+		if v, _ := h.Get("InputGangsimTool"); v != WorkloadTool {
+			t.Errorf("workload manifest tool %q", v)
+		}
+		sum := 0.0
+		for _, o := range outs {
+			sum += o.Wait().Seconds()
+		}
+		return sum / float64(len(outs))
+	}
+	if f, e := mean(first[1]), mean(first[3]); e > f {
+		t.Errorf("load 0.9: EASY mean wait %v > FCFS %v", e, f)
+	}
+	if ss, err := first[0].Samples(); err != nil || len(ss) == 0 {
+		t.Errorf("samples: %d, %v", len(ss), err)
+	}
+
+	// A rerun finds everything cached.
+	again, err := s.Do(runs, points)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range again {
+		if !f.Cached || f.Key != first[i].Key {
+			t.Errorf("rerun %d: cached %v", i, f.Cached)
+		}
+	}
+
+	// A killed sweep: one run's directory gone, a half-built one in tmp.
+	// The resumed sweep rebuilds only that run, byte for byte.
+	victim := first[2]
+	want, _ := os.ReadFile(filepath.Join(victim.Dir, OutcomesFile))
+	if err := os.RemoveAll(victim.Dir); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(cache.Dir, "tmp", victim.Key[:16]+"-killed"), 0o755)
+	resumed, err := s.Do(runs, points)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range resumed {
+		if f.Cached != (i != 2) {
+			t.Errorf("resume %d: cached %v", i, f.Cached)
+		}
+	}
+	got, _ := os.ReadFile(filepath.Join(victim.Dir, OutcomesFile))
+	if len(want) == 0 || !bytes.Equal(got, want) {
+		t.Error("the rebuilt run's outcomes differ from the first build")
+	}
+}
+
+func TestRunKeyAndErrors(t *testing.T) {
+	runs, _ := sweepRuns(t)
+	a, _ := runs[0].Key()
+	// The same run written differently (defaults spelled out) has the same key.
+	spelled := *runs[0]
+	spelled.Workload = spelled.Workload.Resolved()
+	if b, _ := spelled.Key(); a != b {
+		t.Error("spelling out defaults changed the key")
+	}
+	for _, tt := range []struct{ doc, err string }{
+		{`{"workload": {"source": {"lublin": {"jobs": 10}}, "seed": 1}, "replay": {"policy": "sjf"}}`,
+			`replay: unknown policy "sjf" (known: conservative, easy, fcfs)`},
+		{`{"workload": {"source": {}, "seed": 1}, "replay": {"policy": "easy"}}`,
+			`workload: source: set exactly one of trace, lublin and scenario`},
+		{`{"workload": {"source": {"lublin": {"jobs": 10}}}, "replay": {"policy": "easy"}, "extra": 1}`,
+			`run description: json: unknown field "extra"`},
+	} {
+		if _, err := ParseRun([]byte(tt.doc)); err == nil || err.Error() != tt.err {
+			t.Errorf("ParseRun(%s) = %v, want %s", tt.doc, err, tt.err)
+		}
+	}
+}

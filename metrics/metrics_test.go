@@ -71,8 +71,12 @@ func TestSummary(t *testing.T) {
 	if got := sum.MeanTimeSharingBoundedSlowdown(); got != 6 {
 		t.Errorf("mean ts-bsld %v, want 6", got)
 	}
-	// (2*100 + 4*20) / (4 * 120) = 280/480.
-	if got := sum.Utilization(4); math.Abs(got-280.0/480) > 1e-15 {
-		t.Errorf("utilization %v", got)
+	// Work counts dedicated runtimes: job 2 ran 20 s of a 10 s dedicated
+	// runtime, so (2*100 + 4*10) / (4 * 120) = 240/480.
+	if got := sum.Utilization(4); math.Abs(got-240.0/480) > 1e-15 {
+		t.Errorf("utilization %v, want 240/480", got)
+	}
+	if got := sum.Throughput(); math.Abs(got-2.0/120) > 1e-15 {
+		t.Errorf("throughput %v, want 2/120 jobs/s", got)
 	}
 }

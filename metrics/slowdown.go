@@ -32,3 +32,15 @@ func TimeSharingBoundedSlowdown(wait, runtime, dedicated, tau model.Time) float6
 	}
 	return max(float64(wait+runtime)/float64(max(dedicated, tau)), 1)
 }
+
+// CompressedTau is DefaultTau, 10 s of real time, in the time of a workload
+// compressed by factor (runtimes and inter-arrival times divided by it),
+// rounded to the microsecond and at least 1 µs: the thesis compressed time
+// by 100 and used 0.1 s (Frachtenberg, section 6.4.1). It panics unless
+// factor > 0.
+func CompressedTau(factor float64) model.Time {
+	if !(factor > 0) {
+		panic(fmt.Sprintf("metrics: time compression factor %v <= 0", factor))
+	}
+	return max(model.FromSecondsFloat(DefaultTau.Seconds()/factor), model.Microsecond)
+}

@@ -22,7 +22,7 @@ type Summary struct {
 	sumResponse float64    // seconds
 	sumBsld     float64
 	sumTSBsld   float64
-	work        float64 // processor-seconds of the completed jobs
+	work        float64 // processor-seconds of the completed jobs (Procs × Td)
 }
 
 // Add accounts one outcome.
@@ -45,7 +45,7 @@ func (s *Summary) Add(o *model.Outcome) {
 	s.sumResponse += o.Response().Seconds()
 	s.sumBsld += BoundedSlowdown(o.Wait(), o.Runtime, tau)
 	s.sumTSBsld += TimeSharingBoundedSlowdown(o.Wait(), o.Runtime, o.Dedicated, tau)
-	s.work += float64(o.Procs) * o.Runtime.Seconds()
+	s.work += work(o)
 }
 
 // Write implements model.OutcomeWriter, so a Summary can sit in a chain of
@@ -77,8 +77,9 @@ func (s *Summary) MeanBoundedSlowdown() float64 { return s.mean(s.sumBsld) }
 func (s *Summary) MeanTimeSharingBoundedSlowdown() float64 { return s.mean(s.sumTSBsld) }
 
 // Utilization is the fraction of the machine's capacity used by completed
-// jobs over the makespan: Σ procs × runtime / (procs × makespan), the
-// definition of the pyss oracle's metrics. It panics if procs <= 0.
+// jobs over the makespan: Σ Procs × Td / (procs × makespan), as the
+// function Utilization computes it (for batch runs, Td is the runtime and
+// this is the pyss oracle's definition). It panics if procs <= 0.
 func (s *Summary) Utilization(procs int) float64 {
 	if procs <= 0 {
 		panic("metrics: utilization of a machine with no processors")
@@ -87,6 +88,15 @@ func (s *Summary) Utilization(procs int) float64 {
 		return 0
 	}
 	return s.work / (float64(procs) * s.Makespan().Seconds())
+}
+
+// Throughput is the number of completed jobs per second of makespan (0
+// when the makespan is 0).
+func (s *Summary) Throughput() float64 {
+	if s.Makespan() <= 0 {
+		return 0
+	}
+	return float64(s.Jobs) / s.Makespan().Seconds()
 }
 
 func (s *Summary) mean(sum float64) float64 {

@@ -119,13 +119,13 @@ type AsyncOutcomes struct {
 func NewAsyncOutcomes(w model.OutcomeWriter) *AsyncOutcomes {
 	a := &AsyncOutcomes{w: w, buf: make([]model.Outcome, 0, chunkJobs), ch: make(chan []model.Outcome, 2),
 		free: make(chan []model.Outcome, 3), done: make(chan error, 1)}
-	go a.drain()
+	go a.drain(a.ch) // the channel is passed: Close clears the field
 	return a
 }
 
-func (a *AsyncOutcomes) drain() {
+func (a *AsyncOutcomes) drain(ch <-chan []model.Outcome) {
 	var err error
-	for chunk := range a.ch {
+	for chunk := range ch {
 		if err == nil {
 			for i := range chunk {
 				if err = a.w.Write(&chunk[i]); err != nil {

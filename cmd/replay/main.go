@@ -41,7 +41,22 @@ Examples:
   replay --compat pyss --policy fcfs trace.swf.gz -o out.csv
   genwork lublin --jobs 1000 --procs 32 | replay --policy conservative | analyze`
 
+// run dispatches the subcommands "hw" (hardware cost models, hw.go) and
+// "sweep" (experiments, sweep.go); anything else replays a trace. A trace
+// file named like a subcommand is given as ./hw or ./sweep.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "hw":
+			return runHW(args[1:], stdin, stdout, stderr)
+		case "sweep":
+			return runSweep(args[1:], stdin, stdout, stderr)
+		}
+	}
+	return runReplay(args, stdin, stdout, stderr)
+}
+
+func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("replay", synopsis, stderr)
 	var (
 		policy       = fs.StringP("policy", "p", "easy", "scheduling policy: NAME[:KEY=VALUE,...] (see --list-policies)")

@@ -15,7 +15,7 @@ import (
 	"github.com/gangsim/gangsim/model"
 )
 
-func runReplay(t *testing.T, stdin io.Reader, args ...string) (stdout, stderr string, err error) {
+func replayCmd(t *testing.T, stdin io.Reader, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
 	var o, e bytes.Buffer
 	if stdin == nil {
@@ -30,7 +30,7 @@ func TestReplayKTH(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "kth.parquet")
 	series := filepath.Join(dir, "kth-ts.csv")
-	_, stderr, err := runReplay(t, nil, "--compat", "pyss", "--policy", "easy", trace, "-o", out, "--timeseries", series)
+	_, stderr, err := replayCmd(t, nil, "--compat", "pyss", "--policy", "easy", trace, "-o", out, "--timeseries", series)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestDeterministic(t *testing.T) {
 	var files [2][]byte
 	for i := range files {
 		out := filepath.Join(dir, "o.parquet")
-		if _, _, err := runReplay(t, nil, "-p", "conservative", trace, "-o", out, "-q"); err != nil {
+		if _, _, err := replayCmd(t, nil, "-p", "conservative", trace, "-o", out, "-q"); err != nil {
 			t.Fatal(err)
 		}
 		files[i], _ = os.ReadFile(out)
@@ -99,7 +99,7 @@ func TestPipe(t *testing.T) {
 		w.Write(&j)
 	}
 	w.Close()
-	stdout, _, err := runReplay(t, &in, "-p", "fcfs", "-q")
+	stdout, _, err := replayCmd(t, &in, "-p", "fcfs", "-q")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestErrors(t *testing.T) {
 	bad := filepath.Join(dir, "bad.swf")
 	os.WriteFile(bad, []byte("; MaxProcs: 8\n1 0 0 10 4 -1 -1 4 10 -1 1 1 1 1 1 1 -1 -1\n2 5 0 x 4 -1 -1 4 10 -1 1 1 1 1 1 1 -1 -1\n"), 0o644)
 	out := filepath.Join(dir, "out.csv")
-	_, _, err := runReplay(t, nil, bad, "-o", out)
+	_, _, err := replayCmd(t, nil, bad, "-o", out)
 	if err == nil || err.Error() != bad+`:3: field 4 (run time): invalid number "x"` {
 		t.Errorf("bad input: %v", err)
 	}
@@ -147,12 +147,12 @@ func TestErrors(t *testing.T) {
 		{"a", "b"},
 		{"--no-such-flag"},
 	} {
-		_, _, err := runReplay(t, nil, args...)
+		_, _, err := replayCmd(t, nil, args...)
 		if !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("%v: %v is not a usage error", args, err)
 		}
 	}
-	if _, _, err := runReplay(t, nil, filepath.Join(dir, "missing.swf")); err == nil || errors.Is(err, cli.ErrUsage) {
+	if _, _, err := replayCmd(t, nil, filepath.Join(dir, "missing.swf")); err == nil || errors.Is(err, cli.ErrUsage) {
 		t.Errorf("missing file: %v", err)
 	}
 }

@@ -16,8 +16,23 @@
 //   - hwmodel/calypso: distributed context switching by task migration over
 //     Ethernet (McLaughlin and Dasgupta).
 //
-// This package holds what they share: the Costs interface the simulator
-// asks and the description common to the named presets of the papers'
-// clusters. Each subpackage reproduces its paper's tables and figures as
+// hwmodel/presets gathers them: every named preset of the four families
+// by name, its cost model, its embedded JSON, the loading of an edited
+// copy, its curves and all the reproductions.
+//
+// This package holds what the families share:
+//
+//   - Costs, the interface the simulator asks, and SwitchState;
+//   - Refill, which adds a cache and working-set refill penalty to any
+//     Costs' gang switch (a parameter: the papers give no figure);
+//   - PresetInfo, the description and parameters common to every preset,
+//     and the preset plumbing: DecodePreset and LoadPreset (JSON, unknown
+//     fields rejected), PresetDir (a family's embedded "<name>.json"
+//     files) and ParamCheck (validation with errors wrapping
+//     ErrInvalidPreset);
+//   - Curve and Series, a model's values as plottable series, written as
+//     CSV by Curve.WriteCSV.
+//
+// Each subpackage reproduces its paper's tables and figures as
 // repro.Items.
 package hwmodel

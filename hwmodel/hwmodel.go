@@ -31,9 +31,9 @@ type Costs interface {
 }
 
 // PresetInfo is the common part of a preset: a named cluster from one of
-// the papers, and where its numbers come from. Each model subpackage embeds
-// it in its own preset type, stored as an embedded JSON data file that
-// users can copy and edit.
+// the papers, where its numbers come from, and the parameters every model
+// family shares. Each model subpackage embeds it in its own preset type,
+// stored as an embedded JSON data file that users can copy and edit.
 type PresetInfo struct {
 	Name        string   `json:"name"`         // e.g. "crescendo"
 	Description string   `json:"description"`  // one line: the cluster and its role in the papers
@@ -43,4 +43,27 @@ type PresetInfo struct {
 	CPU         string   `json:"cpu"`          // e.g. "Pentium Pro 200 MHz"
 	Network     string   `json:"network"`      // e.g. "Myrinet, LANai 4.3, 512 KB; Illinois Fast Messages 2.0"
 	OS          string   `json:"os"`           // e.g. "BSDI"
+
+	// RefillPenaltyMicros is the time in microseconds that a job loses
+	// after it is switched back in, while it refills its caches and
+	// working set, charged once per gang switch on top of the family's
+	// switch cost by Refill (the presets registry applies it). It is 0 in
+	// every embedded preset: the papers name the effect without measuring
+	// it (Frachtenberg's thesis 4.3.3.3 and 6.4.3; Hori et al. 1996, 4.2;
+	// Hori et al. 1998, 5), and the PM presets' fitted
+	// quantum_overhead_us already contains it.
+	RefillPenaltyMicros float64 `json:"refill_penalty_us"`
+
+	// Assumed lists the JSON names of parameters that are neither measured
+	// nor fitted (the papers do not give them).
+	Assumed []string `json:"assumed"`
+	// Fitted lists the JSON names of parameters fitted to the papers'
+	// numbers.
+	Fitted []string `json:"fitted"`
+}
+
+// RefillPenalty returns RefillPenaltyMicros as simulated time, rounded to
+// the microsecond.
+func (p PresetInfo) RefillPenalty() model.Time {
+	return model.FromSecondsFloat(p.RefillPenaltyMicros * 1e-6)
 }

@@ -1,17 +1,9 @@
 package calypso
 
 import (
-	"bytes"
 	"embed"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
-	"math"
-	"path"
-	"reflect"
-	"slices"
-	"strings"
+	"io/fs"
 
 	"github.com/gangsim/gangsim/hwmodel"
 	"github.com/gangsim/gangsim/model"
@@ -36,128 +28,48 @@ type Cluster struct {
 	// LatencyMicros is the one-way latency of an empty message in
 	// microseconds.
 	LatencyMicros float64 `json:"latency_us"`
-
-	// Assumed lists the JSON names of parameters the paper does not give.
-	Assumed []string `json:"assumed"`
-	// Fitted lists the JSON names of parameters fitted to the paper's
-	// numbers.
-	Fitted []string `json:"fitted"`
 }
-
-// ErrUnknownPreset is returned by Preset for a name no preset has.
-var ErrUnknownPreset = errors.New("unknown preset")
-
-// ErrInvalidPreset is wrapped by every error that reports a preset whose
-// values cannot be used.
-var ErrInvalidPreset = errors.New("invalid preset")
 
 //go:embed presets/*.json
 var presetFiles embed.FS
 
+// presetDir is the package's embedded presets.
+func presetDir() hwmodel.PresetDir[Cluster] {
+	return hwmodel.PresetDir[Cluster]{Family: "calypso", FS: presetFiles, Dir: "presets"}
+}
+
+// PresetFiles returns the embedded preset files, one "<name>.json" per
+// preset at the root, byte for byte as they are in the source tree.
+func PresetFiles() fs.FS { return presetDir().Files() }
+
 // Presets returns the embedded presets sorted by name. It panics if an
 // embedded file is broken, which the package's tests rule out.
-func Presets() []Cluster {
-	entries, err := presetFiles.ReadDir("presets")
-	if err != nil {
-		panic("calypso: reading embedded presets: " + err.Error())
-	}
-	var out []Cluster
-	for _, e := range entries {
-		data, err := presetFiles.ReadFile(path.Join("presets", e.Name()))
-		if err != nil {
-			panic("calypso: reading embedded preset: " + err.Error())
-		}
-		c, err := LoadPreset(bytes.NewReader(data))
-		if err != nil {
-			panic(fmt.Sprintf("calypso: embedded preset %s: %v", e.Name(), err))
-		}
-		out = append(out, c)
-	}
-	slices.SortFunc(out, func(a, b Cluster) int { return strings.Compare(a.Name, b.Name) })
-	return out
-}
+func Presets() []Cluster { return presetDir().All() }
 
-// Preset returns the embedded preset called name (e.g. "calypso-nt").
-func Preset(name string) (Cluster, error) {
-	for _, c := range Presets() {
-		if c.Name == name {
-			return c, nil
-		}
-	}
-	return Cluster{}, fmt.Errorf("calypso: %w %q", ErrUnknownPreset, name)
-}
+// Preset returns the embedded preset called name ("calypso-nt"), or
+// an error wrapping hwmodel.ErrUnknownPreset.
+func Preset(name string) (Cluster, error) { return presetDir().Find(name) }
 
 // CalypsoNT returns the "calypso-nt" preset, the cluster of the paper.
-func CalypsoNT() Cluster {
-	c, err := Preset("calypso-nt")
-	if err != nil {
-		panic(err.Error())
-	}
-	return c
-}
+func CalypsoNT() Cluster { return presetDir().Must("calypso-nt") }
 
 // LoadPreset reads a preset in the JSON format of the embedded files, for
-// example a user-edited copy of presets/calypso-nt.json. Unknown fields
-// are errors (they are most likely misspelt), and so are values the model
-// cannot use (see Validate).
-func LoadPreset(r io.Reader) (Cluster, error) {
-	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
-	var c Cluster
-	if err := dec.Decode(&c); err != nil {
-		return Cluster{}, fmt.Errorf("calypso: decoding preset: %w", err)
-	}
-	if err := c.Validate(); err != nil {
-		return Cluster{}, err
-	}
-	return c, nil
-}
+// example a user-edited copy of one of them. Unknown fields are errors
+// (they are most likely misspelt), and so are values the models cannot
+// use (see Validate).
+func LoadPreset(r io.Reader) (Cluster, error) { return hwmodel.LoadPreset[Cluster]("calypso", r) }
 
-// Validate reports the first value of c that the model cannot use.
+// Validate reports the first value of c that the models cannot use, as an
+// error wrapping hwmodel.ErrInvalidPreset (see hwmodel.CheckPreset for the
+// checks every preset gets).
 func (c Cluster) Validate() error {
-	bad := func(field string, v any, want string) error {
-		return fmt.Errorf("calypso: preset %q: %w: %s = %v, must be %s", c.Name, ErrInvalidPreset, field, v, want)
-	}
-	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-	switch {
-	case c.Nodes <= 0:
-		return bad("nodes", c.Nodes, "positive")
-	case c.MemoryBytes <= 0:
-		return bad("memory_bytes", c.MemoryBytes, "positive")
-	case !(c.EthernetBitsPerSecond > 0) || !finite(c.EthernetBitsPerSecond):
-		return bad("ethernet_bits_per_second", c.EthernetBitsPerSecond, "positive")
-	case !(c.SwitchOverheadMicros >= 0) || !finite(c.SwitchOverheadMicros):
-		return bad("switch_overhead_us", c.SwitchOverheadMicros, "zero or positive")
-	case c.StateBytes < 0:
-		return bad("state_bytes", c.StateBytes, "zero or positive")
-	case !(c.LatencyMicros >= 0) || !finite(c.LatencyMicros):
-		return bad("latency_us", c.LatencyMicros, "zero or positive")
-	}
-	fields := jsonFields()
-	for _, list := range [][]string{c.Assumed, c.Fitted} {
-		for _, f := range list {
-			if !slices.Contains(fields, f) {
-				return bad("assumed/fitted entry", f, "the JSON name of a parameter")
-			}
-		}
-	}
-	return nil
-}
-
-// jsonFields returns the JSON names of Cluster's own (non-PresetInfo)
-// fields.
-func jsonFields() []string {
-	t := reflect.TypeFor[Cluster]()
-	var out []string
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if f.Anonymous {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		out = append(out, name)
-	}
-	return out
+	ck := hwmodel.CheckPreset("calypso", c)
+	ck.Positive("memory_bytes", float64(c.MemoryBytes))
+	ck.Positive("ethernet_bits_per_second", c.EthernetBitsPerSecond)
+	ck.NonNegative("switch_overhead_us", c.SwitchOverheadMicros)
+	ck.NonNegative("state_bytes", float64(c.StateBytes))
+	ck.NonNegative("latency_us", c.LatencyMicros)
+	return ck.Err()
 }
 
 // BytesPerSecond returns the network rate in bytes per second.

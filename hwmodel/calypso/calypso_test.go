@@ -32,7 +32,7 @@ func TestCalypsoNTPreset(t *testing.T) {
 	if got := Presets(); len(got) != 1 || got[0].Name != "calypso-nt" {
 		t.Errorf("Presets() = %d presets, want [calypso-nt]", len(got))
 	}
-	if _, err := Preset("parpar"); !errors.Is(err, ErrUnknownPreset) {
+	if _, err := Preset("parpar"); !errors.Is(err, hwmodel.ErrUnknownPreset) {
 		t.Errorf("Preset(parpar): %v", err)
 	}
 }
@@ -151,9 +151,9 @@ func TestLoadPreset(t *testing.T) {
 		name, old, new string
 		want           error
 	}{
-		{"zero rate", `"ethernet_bits_per_second":100000000`, `"ethernet_bits_per_second":0`, ErrInvalidPreset},
-		{"negative state", `"state_bytes":0`, `"state_bytes":-1`, ErrInvalidPreset},
-		{"bad fitted name", `"fitted":["switch_overhead_us"]`, `"fitted":["overhead"]`, ErrInvalidPreset},
+		{"zero rate", `"ethernet_bits_per_second":100000000`, `"ethernet_bits_per_second":0`, hwmodel.ErrInvalidPreset},
+		{"negative state", `"state_bytes":0`, `"state_bytes":-1`, hwmodel.ErrInvalidPreset},
+		{"bad fitted name", `"fitted":["switch_overhead_us"]`, `"fitted":["overhead"]`, hwmodel.ErrInvalidPreset},
 		{"unknown field", `"state_bytes":0`, `"state_byte":0`, nil},
 	} {
 		s := string(data)

@@ -1,17 +1,9 @@
 package myrinet
 
 import (
-	"bytes"
 	"embed"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
-	"math"
-	"path"
-	"reflect"
-	"slices"
-	"strings"
+	"io/fs"
 
 	"github.com/gangsim/gangsim/hwmodel"
 )
@@ -66,149 +58,55 @@ type Cluster struct {
 	// sender before it sends that sender a refill message (FM's low-water
 	// mark), in (0, 1].
 	RefillFraction float64 `json:"refill_fraction"`
-
-	// Assumed lists the JSON names of parameters that are neither measured
-	// nor fitted (the paper does not give them).
-	Assumed []string `json:"assumed"`
-	// Fitted lists the JSON names of parameters fitted to the paper's
-	// numbers.
-	Fitted []string `json:"fitted"`
 }
-
-// ErrUnknownPreset is returned by Preset for a name no preset has.
-var ErrUnknownPreset = errors.New("unknown preset")
-
-// ErrInvalidPreset is wrapped by every error that reports a preset whose
-// values cannot be used.
-var ErrInvalidPreset = errors.New("invalid preset")
 
 //go:embed presets/*.json
 var presetFiles embed.FS
 
+// presetDir is the package's embedded presets.
+func presetDir() hwmodel.PresetDir[Cluster] {
+	return hwmodel.PresetDir[Cluster]{Family: "myrinet", FS: presetFiles, Dir: "presets"}
+}
+
+// PresetFiles returns the embedded preset files, one "<name>.json" per
+// preset at the root, byte for byte as they are in the source tree.
+func PresetFiles() fs.FS { return presetDir().Files() }
+
 // Presets returns the embedded presets sorted by name. It panics if an
 // embedded file is broken, which the package's tests rule out.
-func Presets() []Cluster {
-	entries, err := presetFiles.ReadDir("presets")
-	if err != nil {
-		panic("myrinet: reading embedded presets: " + err.Error())
-	}
-	var out []Cluster
-	for _, e := range entries {
-		data, err := presetFiles.ReadFile(path.Join("presets", e.Name()))
-		if err != nil {
-			panic("myrinet: reading embedded preset: " + err.Error())
-		}
-		c, err := LoadPreset(bytes.NewReader(data))
-		if err != nil {
-			panic(fmt.Sprintf("myrinet: embedded preset %s: %v", e.Name(), err))
-		}
-		out = append(out, c)
-	}
-	slices.SortFunc(out, func(a, b Cluster) int { return strings.Compare(a.Name, b.Name) })
-	return out
-}
+func Presets() []Cluster { return presetDir().All() }
 
-// Preset returns the embedded preset called name (e.g. "parpar").
-func Preset(name string) (Cluster, error) {
-	for _, c := range Presets() {
-		if c.Name == name {
-			return c, nil
-		}
-	}
-	return Cluster{}, fmt.Errorf("myrinet: %w %q", ErrUnknownPreset, name)
-}
+// Preset returns the embedded preset called name ("parpar"), or
+// an error wrapping hwmodel.ErrUnknownPreset.
+func Preset(name string) (Cluster, error) { return presetDir().Find(name) }
 
 // ParPar returns the "parpar" preset, the cluster of the paper.
-func ParPar() Cluster {
-	c, err := Preset("parpar")
-	if err != nil {
-		panic(err.Error())
-	}
-	return c
-}
+func ParPar() Cluster { return presetDir().Must("parpar") }
 
 // LoadPreset reads a preset in the JSON format of the embedded files, for
 // example a user-edited copy of presets/parpar.json. Unknown fields are
 // errors (they are most likely misspelt), and so are values the models
 // cannot use (see Validate).
-func LoadPreset(r io.Reader) (Cluster, error) {
-	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
-	var c Cluster
-	if err := dec.Decode(&c); err != nil {
-		return Cluster{}, fmt.Errorf("myrinet: decoding preset: %w", err)
-	}
-	if err := c.Validate(); err != nil {
-		return Cluster{}, err
-	}
-	return c, nil
-}
+func LoadPreset(r io.Reader) (Cluster, error) { return hwmodel.LoadPreset[Cluster]("myrinet", r) }
 
-// Validate reports the first value of c that the models cannot use.
+// Validate reports the first value of c that the models cannot use, as an
+// error wrapping hwmodel.ErrInvalidPreset (see hwmodel.CheckPreset for the
+// checks every preset gets).
 func (c Cluster) Validate() error {
-	bad := func(field string, v any, want string) error {
-		return fmt.Errorf("myrinet: preset %q: %w: %s = %v, must be %s", c.Name, ErrInvalidPreset, field, v, want)
-	}
-	positive := []struct {
-		name string
-		v    float64
-	}{
-		{"nodes", float64(c.Nodes)},
-		{"clock_hz", c.ClockHz},
-		{"nic_memory_bytes", float64(c.NICMemoryBytes)},
-		{"packet_bytes", float64(c.PacketBytes)},
-		{"receive_packets", float64(c.ReceivePackets)},
-		{"send_packets", float64(c.SendPackets)},
-		{"link_bytes_per_second", c.LinkBytesPerSecond},
-		{"nic_read_bytes_per_second", c.NICReadBytesPerSecond},
-		{"nic_write_bytes_per_second", c.NICWriteBytesPerSecond},
-		{"host_copy_bytes_per_second", c.HostCopyBytesPerSecond},
-	}
-	for _, p := range positive {
-		if !(p.v > 0) || math.IsInf(p.v, 0) {
-			return bad(p.name, p.v, "positive")
-		}
-	}
-	nonNegative := []struct {
-		name string
-		v    float64
-	}{
-		{"protocol_per_node_us", c.ProtocolPerNodeMicros},
-		{"packet_overhead_us", c.PacketOverheadMicros},
-		{"one_way_latency_us", c.OneWayLatencyMicros},
-		{"credit_return_us", c.CreditReturnMicros},
-	}
-	for _, p := range nonNegative {
-		if !(p.v >= 0) || math.IsInf(p.v, 0) {
-			return bad(p.name, p.v, "zero or positive")
-		}
-	}
-	if !(c.RefillFraction > 0 && c.RefillFraction <= 1) {
-		return bad("refill_fraction", c.RefillFraction, "in (0, 1]")
-	}
-	fields := jsonFields()
-	for _, list := range [][]string{c.Assumed, c.Fitted} {
-		for _, f := range list {
-			if !slices.Contains(fields, f) {
-				return bad("assumed/fitted entry", f, "the JSON name of a parameter")
-			}
-		}
-	}
-	return nil
-}
-
-// jsonFields returns the JSON names of Cluster's own (non-PresetInfo)
-// fields.
-func jsonFields() []string {
-	t := reflect.TypeFor[Cluster]()
-	var out []string
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if f.Anonymous {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		out = append(out, name)
-	}
-	return out
+	ck := hwmodel.CheckPreset("myrinet", c)
+	ck.Positive("clock_hz", c.ClockHz)
+	ck.Positive("nic_memory_bytes", float64(c.NICMemoryBytes))
+	ck.Positive("packet_bytes", float64(c.PacketBytes))
+	ck.Positive("receive_packets", float64(c.ReceivePackets))
+	ck.Positive("send_packets", float64(c.SendPackets))
+	ck.Positive("link_bytes_per_second", c.LinkBytesPerSecond)
+	ck.Positive("nic_read_bytes_per_second", c.NICReadBytesPerSecond)
+	ck.Positive("nic_write_bytes_per_second", c.NICWriteBytesPerSecond)
+	ck.Positive("host_copy_bytes_per_second", c.HostCopyBytesPerSecond)
+	ck.NonNegative("protocol_per_node_us", c.ProtocolPerNodeMicros)
+	ck.NonNegative("packet_overhead_us", c.PacketOverheadMicros)
+	ck.NonNegative("one_way_latency_us", c.OneWayLatencyMicros)
+	ck.NonNegative("credit_return_us", c.CreditReturnMicros)
+	ck.Require(c.RefillFraction > 0 && c.RefillFraction <= 1, "refill_fraction", c.RefillFraction, "in (0, 1]")
+	return ck.Err()
 }

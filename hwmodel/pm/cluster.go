@@ -1,17 +1,9 @@
 package pm
 
 import (
-	"bytes"
 	"embed"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
-	"math"
-	"path"
-	"reflect"
-	"slices"
-	"strings"
+	"io/fs"
 
 	"github.com/gangsim/gangsim/hwmodel"
 )
@@ -94,162 +86,66 @@ type Cluster struct {
 	// application loses beyond SCore-D's phases and the coscheduling skew:
 	// cache refill, UNIX and daemon activity.
 	QuantumOverheadMicros float64 `json:"quantum_overhead_us"`
-
-	// Assumed lists the JSON names of parameters that are neither measured
-	// nor fitted (the papers do not give them).
-	Assumed []string `json:"assumed"`
-	// Fitted lists the JSON names of parameters fitted to the papers'
-	// numbers.
-	Fitted []string `json:"fitted"`
 }
-
-// ErrUnknownPreset is returned by Preset for a name no preset has.
-var ErrUnknownPreset = errors.New("unknown preset")
-
-// ErrInvalidPreset is wrapped by every error that reports a preset whose
-// values cannot be used.
-var ErrInvalidPreset = errors.New("invalid preset")
 
 //go:embed presets/*.json
 var presetFiles embed.FS
 
-// Presets returns the embedded presets sorted by name. It panics if an
-// embedded file is broken, which the package's tests rule out.
-func Presets() []Cluster {
-	entries, err := presetFiles.ReadDir("presets")
-	if err != nil {
-		panic("pm: reading embedded presets: " + err.Error())
-	}
-	var out []Cluster
-	for _, e := range entries {
-		data, err := presetFiles.ReadFile(path.Join("presets", e.Name()))
-		if err != nil {
-			panic("pm: reading embedded preset: " + err.Error())
-		}
-		c, err := LoadPreset(bytes.NewReader(data))
-		if err != nil {
-			panic(fmt.Sprintf("pm: embedded preset %s: %v", e.Name(), err))
-		}
-		out = append(out, c)
-	}
-	slices.SortFunc(out, func(a, b Cluster) int { return strings.Compare(a.Name, b.Name) })
-	return out
+// presetDir is the package's embedded presets.
+func presetDir() hwmodel.PresetDir[Cluster] {
+	return hwmodel.PresetDir[Cluster]{Family: "pm", FS: presetFiles, Dir: "presets"}
 }
 
-// Preset returns the embedded preset called name ("rwc-pc2" or "ss20").
-func Preset(name string) (Cluster, error) {
-	for _, c := range Presets() {
-		if c.Name == name {
-			return c, nil
-		}
-	}
-	return Cluster{}, fmt.Errorf("pm: %w %q", ErrUnknownPreset, name)
-}
+// PresetFiles returns the embedded preset files, one "<name>.json" per
+// preset at the root, byte for byte as they are in the source tree.
+func PresetFiles() fs.FS { return presetDir().Files() }
+
+// Presets returns the embedded presets sorted by name. It panics if an
+// embedded file is broken, which the package's tests rule out.
+func Presets() []Cluster { return presetDir().All() }
+
+// Preset returns the embedded preset called name ("rwc-pc2" or "ss20"), or
+// an error wrapping hwmodel.ErrUnknownPreset.
+func Preset(name string) (Cluster, error) { return presetDir().Find(name) }
 
 // RWCPC2 returns the "rwc-pc2" preset: RWC PC Cluster II, the cluster of
 // Hori, Tezuka and Ishikawa 1998.
-func RWCPC2() Cluster { return mustPreset("rwc-pc2") }
+func RWCPC2() Cluster { return presetDir().Must("rwc-pc2") }
 
 // SS20 returns the "ss20" preset: the SPARCstation 20 cluster of Hori et
 // al. 1996.
-func SS20() Cluster { return mustPreset("ss20") }
-
-func mustPreset(name string) Cluster {
-	c, err := Preset(name)
-	if err != nil {
-		panic(err.Error())
-	}
-	return c
-}
+func SS20() Cluster { return presetDir().Must("ss20") }
 
 // LoadPreset reads a preset in the JSON format of the embedded files, for
-// example a user-edited copy of presets/ss20.json. Unknown fields are
-// errors (they are most likely misspelt), and so are values the models
-// cannot use (see Validate).
-func LoadPreset(r io.Reader) (Cluster, error) {
-	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
-	var c Cluster
-	if err := dec.Decode(&c); err != nil {
-		return Cluster{}, fmt.Errorf("pm: decoding preset: %w", err)
-	}
-	if err := c.Validate(); err != nil {
-		return Cluster{}, err
-	}
-	return c, nil
-}
+// example a user-edited copy of one of them. Unknown fields are errors
+// (they are most likely misspelt), and so are values the models cannot
+// use (see Validate).
+func LoadPreset(r io.Reader) (Cluster, error) { return hwmodel.LoadPreset[Cluster]("pm", r) }
 
-// Validate reports the first value of c that the models cannot use.
+// Validate reports the first value of c that the models cannot use, as an
+// error wrapping hwmodel.ErrInvalidPreset (see hwmodel.CheckPreset for the
+// checks every preset gets).
 func (c Cluster) Validate() error {
-	bad := func(field string, v any, want string) error {
-		return fmt.Errorf("pm: preset %q: %w: %s = %v, must be %s", c.Name, ErrInvalidPreset, field, v, want)
-	}
-	positive := []struct {
-		name string
-		v    float64
-	}{
-		{"nodes", float64(c.Nodes)},
-		{"receive_buffer_messages", float64(c.ReceiveBufferMessages)},
-		{"receive_buffer_bytes", float64(c.ReceiveBufferBytes)},
-		{"send_buffer_messages", float64(c.SendBufferMessages)},
-		{"send_buffer_bytes", float64(c.SendBufferBytes)},
-		{"save_receive_bytes_per_second", c.SaveReceiveBytesPerSecond},
-		{"save_send_bytes_per_second", c.SaveSendBytesPerSecond},
-		{"restore_receive_bytes_per_second", c.RestoreReceiveBytesPerSecond},
-		{"restore_send_bytes_per_second", c.RestoreSendBytesPerSecond},
-		{"pm_bytes_per_second", c.PMBytesPerSecond},
-	}
-	for _, p := range positive {
-		if !(p.v > 0) || math.IsInf(p.v, 0) {
-			return bad(p.name, p.v, "positive")
-		}
-	}
-	nonNegative := []struct {
-		name string
-		v    float64
-	}{
-		{"save_fixed_us", c.SaveFixedMicros},
-		{"restore_fixed_us", c.RestoreFixedMicros},
-		{"pm_latency_us", c.PMLatencyMicros},
-		{"control_hop_us", c.ControlHopMicros},
-		{"control_per_child_us", c.ControlPerChildMicros},
-		{"process_switch_us", c.ProcessSwitchMicros},
-		{"stop_delay_max_us", c.StopDelayMaxMicros},
-		{"yield_skew_max_us", c.YieldSkewMaxMicros},
-		{"yield_us", c.YieldMicros},
-		{"quantum_overhead_us", c.QuantumOverheadMicros},
-	}
-	for _, p := range nonNegative {
-		if !(p.v >= 0) || math.IsInf(p.v, 0) {
-			return bad(p.name, p.v, "zero or positive")
-		}
-	}
-	if c.ControlFanout < 2 {
-		return bad("control_fanout", c.ControlFanout, "at least 2")
-	}
-	fields := jsonFields()
-	for _, list := range [][]string{c.Assumed, c.Fitted} {
-		for _, f := range list {
-			if !slices.Contains(fields, f) {
-				return bad("assumed/fitted entry", f, "the JSON name of a parameter")
-			}
-		}
-	}
-	return nil
-}
-
-// jsonFields returns the JSON names of Cluster's own (non-PresetInfo)
-// fields.
-func jsonFields() []string {
-	t := reflect.TypeFor[Cluster]()
-	var out []string
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if f.Anonymous {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		out = append(out, name)
-	}
-	return out
+	ck := hwmodel.CheckPreset("pm", c)
+	ck.Positive("receive_buffer_messages", float64(c.ReceiveBufferMessages))
+	ck.Positive("receive_buffer_bytes", float64(c.ReceiveBufferBytes))
+	ck.Positive("send_buffer_messages", float64(c.SendBufferMessages))
+	ck.Positive("send_buffer_bytes", float64(c.SendBufferBytes))
+	ck.Positive("save_receive_bytes_per_second", c.SaveReceiveBytesPerSecond)
+	ck.Positive("save_send_bytes_per_second", c.SaveSendBytesPerSecond)
+	ck.Positive("restore_receive_bytes_per_second", c.RestoreReceiveBytesPerSecond)
+	ck.Positive("restore_send_bytes_per_second", c.RestoreSendBytesPerSecond)
+	ck.Positive("pm_bytes_per_second", c.PMBytesPerSecond)
+	ck.NonNegative("save_fixed_us", c.SaveFixedMicros)
+	ck.NonNegative("restore_fixed_us", c.RestoreFixedMicros)
+	ck.NonNegative("pm_latency_us", c.PMLatencyMicros)
+	ck.NonNegative("control_hop_us", c.ControlHopMicros)
+	ck.NonNegative("control_per_child_us", c.ControlPerChildMicros)
+	ck.NonNegative("process_switch_us", c.ProcessSwitchMicros)
+	ck.NonNegative("stop_delay_max_us", c.StopDelayMaxMicros)
+	ck.NonNegative("yield_skew_max_us", c.YieldSkewMaxMicros)
+	ck.NonNegative("yield_us", c.YieldMicros)
+	ck.NonNegative("quantum_overhead_us", c.QuantumOverheadMicros)
+	ck.Require(c.ControlFanout >= 2, "control_fanout", c.ControlFanout, "at least 2")
+	return ck.Err()
 }

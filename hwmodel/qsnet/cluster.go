@@ -1,17 +1,9 @@
 package qsnet
 
 import (
-	"bytes"
 	"embed"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
-	"math"
-	"path"
-	"reflect"
-	"slices"
-	"strings"
+	"io/fs"
 
 	"github.com/gangsim/gangsim/hwmodel"
 	"github.com/gangsim/gangsim/model"
@@ -112,175 +104,78 @@ type Cluster struct {
 	// micro-phases of each BCS-MPI timeslice in microseconds, about 125
 	// (5.3.4, p. 63).
 	BCSOverheadMicros float64 `json:"bcs_overhead_us"`
-
-	// Assumed lists the JSON names of parameters that are neither measured
-	// on this cluster nor fitted.
-	Assumed []string `json:"assumed"`
-	// Fitted lists the JSON names of parameters fitted to the thesis's
-	// numbers.
-	Fitted []string `json:"fitted"`
 }
-
-// ErrUnknownPreset is returned by Preset for a name no preset has.
-var ErrUnknownPreset = errors.New("unknown preset")
-
-// ErrInvalidPreset is wrapped by every error that reports a preset whose
-// values cannot be used.
-var ErrInvalidPreset = errors.New("invalid preset")
 
 //go:embed presets/*.json
 var presetFiles embed.FS
 
+// presetDir is the package's embedded presets.
+func presetDir() hwmodel.PresetDir[Cluster] {
+	return hwmodel.PresetDir[Cluster]{Family: "qsnet", FS: presetFiles, Dir: "presets"}
+}
+
+// PresetFiles returns the embedded preset files, one "<name>.json" per
+// preset at the root, byte for byte as they are in the source tree.
+func PresetFiles() fs.FS { return presetDir().Files() }
+
 // Presets returns the embedded presets sorted by name. It panics if an
 // embedded file is broken, which the package's tests rule out.
-func Presets() []Cluster {
-	entries, err := presetFiles.ReadDir("presets")
-	if err != nil {
-		panic("qsnet: reading embedded presets: " + err.Error())
-	}
-	var out []Cluster
-	for _, e := range entries {
-		data, err := presetFiles.ReadFile(path.Join("presets", e.Name()))
-		if err != nil {
-			panic("qsnet: reading embedded preset: " + err.Error())
-		}
-		c, err := LoadPreset(bytes.NewReader(data))
-		if err != nil {
-			panic(fmt.Sprintf("qsnet: embedded preset %s: %v", e.Name(), err))
-		}
-		out = append(out, c)
-	}
-	slices.SortFunc(out, func(a, b Cluster) int { return strings.Compare(a.Name, b.Name) })
-	return out
-}
+func Presets() []Cluster { return presetDir().All() }
 
-// Preset returns the embedded preset called name: "accelerando",
-// "asci-q", "crescendo" or "wolverine".
-func Preset(name string) (Cluster, error) {
-	for _, c := range Presets() {
-		if c.Name == name {
-			return c, nil
-		}
-	}
-	return Cluster{}, fmt.Errorf("qsnet: %w %q", ErrUnknownPreset, name)
-}
-
-// mustPreset returns the embedded preset name, which the tests guarantee.
-func mustPreset(name string) Cluster {
-	c, err := Preset(name)
-	if err != nil {
-		panic(err.Error())
-	}
-	return c
-}
+// Preset returns the embedded preset called name ("accelerando", "asci-q", "crescendo" or "wolverine"), or
+// an error wrapping hwmodel.ErrUnknownPreset.
+func Preset(name string) (Cluster, error) { return presetDir().Find(name) }
 
 // Crescendo returns the "crescendo" preset: 32 dual Pentium-III nodes on
 // one QsNet rail, the cluster of most of the thesis's experiments.
-func Crescendo() Cluster { return mustPreset("crescendo") }
+func Crescendo() Cluster { return presetDir().Must("crescendo") }
 
 // Accelerando returns the "accelerando" preset: 32 dual Itanium-II nodes
 // on two rails.
-func Accelerando() Cluster { return mustPreset("accelerando") }
+func Accelerando() Cluster { return presetDir().Must("accelerando") }
 
 // Wolverine returns the "wolverine" preset: 64 four-way AlphaServer ES40
 // nodes on two rails, where the network and launch measurements were made.
-func Wolverine() Cluster { return mustPreset("wolverine") }
+func Wolverine() Cluster { return presetDir().Must("wolverine") }
 
 // ASCIQ returns the "asci-q" preset: LANL's ASCI Q as far as the thesis
 // describes it.
-func ASCIQ() Cluster { return mustPreset("asci-q") }
+func ASCIQ() Cluster { return presetDir().Must("asci-q") }
 
 // LoadPreset reads a preset in the JSON format of the embedded files, for
-// example a user-edited copy of presets/crescendo.json. Unknown fields are
-// errors (they are most likely misspelt), and so are values the models
-// cannot use (see Validate).
-func LoadPreset(r io.Reader) (Cluster, error) {
-	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
-	var c Cluster
-	if err := dec.Decode(&c); err != nil {
-		return Cluster{}, fmt.Errorf("qsnet: decoding preset: %w", err)
-	}
-	if err := c.Validate(); err != nil {
-		return Cluster{}, err
-	}
-	return c, nil
-}
+// example a user-edited copy of one of them. Unknown fields are errors
+// (they are most likely misspelt), and so are values the models cannot
+// use (see Validate).
+func LoadPreset(r io.Reader) (Cluster, error) { return hwmodel.LoadPreset[Cluster]("qsnet", r) }
 
-// Validate reports the first value of c that the models cannot use.
+// Validate reports the first value of c that the models cannot use, as an
+// error wrapping hwmodel.ErrInvalidPreset (see hwmodel.CheckPreset for the
+// checks every preset gets).
 func (c Cluster) Validate() error {
-	bad := func(field string, v any, want string) error {
-		return fmt.Errorf("qsnet: preset %q: %w: %s = %v, must be %s", c.Name, ErrInvalidPreset, field, v, want)
-	}
-	type param struct {
-		name string
-		v    float64
-	}
-	positive := []param{
-		{"nodes", float64(c.Nodes)},
-		{"pes_per_node", float64(c.PEsPerNode)},
-		{"clock_hz", c.ClockHz},
-		{"memory_bytes", float64(c.MemoryBytes)},
-		{"rails", float64(c.Rails)},
-		{"packet_bytes", float64(c.PacketBytes)},
-		{"packet_ns", c.PacketNanos},
-		{"floor_m2_per_node", c.FloorSquareMetersPerNode},
-		{"nic_bytes_per_second", c.NICBytesPerSecond},
-		{"host_bytes_per_second", c.HostBytesPerSecond},
-		{"min_quantum_us", c.MinQuantumMicros},
-		{"transfer_bytes_per_second", c.TransferBytesPerSecond},
-		{"bcs_timeslice_us", c.BCSTimesliceMicros},
-	}
-	for _, p := range positive {
-		if !(p.v > 0) || math.IsInf(p.v, 0) {
-			return bad(p.name, p.v, "positive")
-		}
-	}
-	nonNegative := []param{
-		{"base_ns", c.BaseNanos},
-		{"cable_ns_per_m", c.CableNanosPerMeter},
-		{"switch_ns", c.SwitchNanos},
-		{"mpi_latency_us", c.MPILatencyMicros},
-		{"strobe_base_us", c.StrobeBaseMicros},
-		{"strobe_per_stage_us", c.StrobePerStageMicros},
-		{"local_switch_us", c.LocalSwitchMicros},
-		{"exec_us", c.ExecMicros},
-		{"launch_timeslice_us", c.LaunchTimesliceMicros},
-		{"bcs_overhead_us", c.BCSOverheadMicros},
-	}
-	for _, p := range nonNegative {
-		if !(p.v >= 0) || math.IsInf(p.v, 0) {
-			return bad(p.name, p.v, "zero or positive")
-		}
-	}
-	if err := c.BCS().Validate(); err != nil {
-		return bad("bcs_overhead_us", c.BCSOverheadMicros, "below bcs_timeslice_us (whole microseconds)")
-	}
-	fields := jsonFields()
-	for _, list := range [][]string{c.Assumed, c.Fitted} {
-		for _, f := range list {
-			if !slices.Contains(fields, f) {
-				return bad("assumed/fitted entry", f, "the JSON name of a parameter")
-			}
-		}
-	}
-	return nil
-}
-
-// jsonFields returns the JSON names of Cluster's own (non-PresetInfo)
-// fields.
-func jsonFields() []string {
-	t := reflect.TypeFor[Cluster]()
-	var out []string
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if f.Anonymous {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		out = append(out, name)
-	}
-	return out
+	ck := hwmodel.CheckPreset("qsnet", c)
+	ck.Positive("clock_hz", c.ClockHz)
+	ck.Positive("memory_bytes", float64(c.MemoryBytes))
+	ck.Positive("rails", float64(c.Rails))
+	ck.Positive("packet_bytes", float64(c.PacketBytes))
+	ck.Positive("packet_ns", c.PacketNanos)
+	ck.Positive("floor_m2_per_node", c.FloorSquareMetersPerNode)
+	ck.Positive("nic_bytes_per_second", c.NICBytesPerSecond)
+	ck.Positive("host_bytes_per_second", c.HostBytesPerSecond)
+	ck.Positive("min_quantum_us", c.MinQuantumMicros)
+	ck.Positive("transfer_bytes_per_second", c.TransferBytesPerSecond)
+	ck.Positive("bcs_timeslice_us", c.BCSTimesliceMicros)
+	ck.NonNegative("base_ns", c.BaseNanos)
+	ck.NonNegative("cable_ns_per_m", c.CableNanosPerMeter)
+	ck.NonNegative("switch_ns", c.SwitchNanos)
+	ck.NonNegative("mpi_latency_us", c.MPILatencyMicros)
+	ck.NonNegative("strobe_base_us", c.StrobeBaseMicros)
+	ck.NonNegative("strobe_per_stage_us", c.StrobePerStageMicros)
+	ck.NonNegative("local_switch_us", c.LocalSwitchMicros)
+	ck.NonNegative("exec_us", c.ExecMicros)
+	ck.NonNegative("launch_timeslice_us", c.LaunchTimesliceMicros)
+	ck.NonNegative("bcs_overhead_us", c.BCSOverheadMicros)
+	ck.Require(c.BCS().Validate() == nil, "bcs_overhead_us", c.BCSOverheadMicros, "below bcs_timeslice_us (whole microseconds)")
+	return ck.Err()
 }
 
 // micros converts a preset's microsecond parameter to simulated time,

@@ -35,7 +35,12 @@ type Costs interface {
 // family shares. Each model subpackage embeds it in its own preset type,
 // stored as an embedded JSON data file that users can copy and edit.
 type PresetInfo struct {
-	Name        string   `json:"name"`         // e.g. "crescendo"
+	Name string `json:"name"` // e.g. "crescendo"
+	// Model names the model family the preset is for, the hwmodel
+	// subpackage that reads it: "myrinet", "pm", "qsnet" or "calypso".
+	// A family's loader rejects another family's preset by it, and
+	// hwmodel/presets loads an edited file with the family it names.
+	Model       string   `json:"model"`
 	Description string   `json:"description"`  // one line: the cluster and its role in the papers
 	Sources     []string `json:"sources"`      // where the numbers come from: paper, table, section
 	Nodes       int      `json:"nodes"`        // compute nodes

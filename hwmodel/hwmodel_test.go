@@ -57,7 +57,7 @@ func (p testPreset) Validate() error {
 	return ck.Err()
 }
 
-const goodPreset = `{"name": "alpha", "nodes": 4, "pes_per_node": 2, "rate": 1.5, "count": 0, "medium": "air",
+const goodPreset = `{"name": "alpha", "model": "test", "nodes": 4, "pes_per_node": 2, "rate": 1.5, "count": 0, "medium": "air",
   "refill_penalty_us": 250, "assumed": ["rate", "refill_penalty_us"], "fitted": ["nodes"]}`
 
 func TestLoadPreset(t *testing.T) {
@@ -80,6 +80,8 @@ func TestLoadPreset(t *testing.T) {
 		{"wrong type", `"nodes": 4`, `"nodes": "four"`, nil, "decoding preset"},
 		{"trailing data", `"fitted": ["nodes"]}`, `"fitted": ["nodes"]} {}`, nil, "data after the preset"},
 		{"no name", `"name": "alpha"`, `"name": ""`, ErrInvalidPreset, `name = "", must be a name`},
+		{"no model", `"model": "test", `, ``, ErrInvalidPreset, `model = "", must be "test"`},
+		{"another model", `"model": "test"`, `"model": "pm"`, ErrInvalidPreset, `model = "pm", must be "test"`},
 		{"zero nodes", `"nodes": 4`, `"nodes": 0`, ErrInvalidPreset, `test: preset "alpha": invalid preset: nodes = 0, must be positive`},
 		{"zero PEs", `"pes_per_node": 2`, `"pes_per_node": 0`, ErrInvalidPreset, "pes_per_node = 0"},
 		{"negative refill", `"refill_penalty_us": 250`, `"refill_penalty_us": -1`, ErrInvalidPreset, "refill_penalty_us = -1, must be zero or positive"},
@@ -128,7 +130,7 @@ func TestReadPresets(t *testing.T) {
 	if _, err := dir.Read(); err == nil || !strings.Contains(err.Error(), `gamma.json: preset "beta" is not named after its file`) {
 		t.Errorf("misnamed file: %v", err)
 	}
-	files["presets/gamma.json"] = &fstest.MapFile{Data: []byte(`{"name": "gamma"}`)}
+	files["presets/gamma.json"] = &fstest.MapFile{Data: []byte(`{"name": "gamma", "model": "test"}`)}
 	if _, err := dir.Read(); !errors.Is(err, ErrInvalidPreset) || !strings.Contains(err.Error(), "reading gamma.json") {
 		t.Errorf("invalid file: %v", err)
 	}

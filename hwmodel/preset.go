@@ -161,7 +161,8 @@ type ParamCheck struct {
 }
 
 // CheckPreset starts the validation of p, a family's preset type, with
-// the values every preset has: a name; nodes and pes_per_node positive;
+// the values every preset has: a name; model equal to family; nodes and
+// pes_per_node positive;
 // refill_penalty_us zero or positive; and the entries of assumed and
 // fitted each the JSON name of one of p's numeric parameters (in p's own
 // fields or in PresetInfo). family ("myrinet") prefixes the error.
@@ -169,6 +170,7 @@ func CheckPreset(family string, p Preset) *ParamCheck {
 	info := p.Info()
 	ck := &ParamCheck{family: family, name: info.Name}
 	ck.Require(info.Name != "", "name", `""`, "a name")
+	ck.Require(info.Model == family, "model", fmt.Sprintf("%q", info.Model), fmt.Sprintf("%q", family))
 	ck.Positive("nodes", float64(info.Nodes))
 	ck.Positive("pes_per_node", float64(info.PEsPerNode))
 	ck.NonNegative("refill_penalty_us", info.RefillPenaltyMicros)

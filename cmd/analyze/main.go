@@ -1,0 +1,397 @@
+// Command analyze turns the per-job outcomes that replay writes into
+// summary tables, saturation decisions and figures, and rebuilds the
+// reproduction report.
+//
+//	analyze [flags] [RESULTS...|-]
+//	analyze report [flags] [RESULTS_DIR]
+//
+// The outcomes may be Parquet, Arrow streams or CSV, from files or from
+// standard input (replay's Arrow stream on a pipe). Each input is one run;
+// runs are grouped by their manifests' parameters (--by), split into the
+// thesis' short and long halves (--halves) and trimmed of warm-up and drain
+// (--trim). Tables go to -o as Markdown, CSV or JSON, figures as PNG or
+// SVG; every output records its manifest (the flags that shaped it and
+// the SHA-256 of every input).
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gangsim/gangsim/internal/cli"
+	"github.com/gangsim/gangsim/metrics"
+	"github.com/gangsim/gangsim/model"
+)
+
+func main() { cli.Main("analyze", run) }
+
+const synopsis = `usage: analyze [flags] [RESULTS...|-]
+       analyze report [flags] [RESULTS_DIR]
+
+Summarizes the per-job outcomes of replay runs (Parquet, Arrow stream or
+CSV files, or replay's Arrow stream on standard input): one table row per
+run, or per group of runs with means and confidence intervals across them;
+the saturation decision of each run and the saturation point of a sweep;
+and figures (CDFs, percentile boxes, jobs in the system, a metric against
+a parameter, bars). "analyze report" rebuilds RESULTS_DIR/REPRODUCTION.md
+(default results/) from the reproduced items results/<paper>/<item>.csv.
+
+Names given to --by and --x are looked up in each run's manifest
+parameters (replay's: policy, machine...), then in the manifests of the
+steps before it (genwork's: load.target, compress, source.lublin.jobs...);
+"run" is the input's name and "half" the short/long group of --halves.
+
+Examples:
+  genwork lublin --jobs 1000 --procs 32 --seed 7 | replay --policy easy | analyze
+  analyze --by policy,load.target runs/*.parquet -o summary.csv
+  analyze --halves runs/fcfs.parquet --by policy runs/*.parquet
+  analyze --saturation --x load.target --by policy runs/*.parquet
+  analyze --plot cdf --metric response --by policy --logx runs/*.parquet -o fig-6.13.png
+  analyze --plot metric --metric response --stat median --x load.target --by policy runs/*.parquet -o fig-6.12.svg
+  analyze report results`
+
+// Plot kinds (--plot).
+const (
+	plotCDF          = "cdf"
+	plotBoxes        = "boxes"
+	plotJobsInSystem = "jobs-in-system"
+	plotMetric       = "metric"
+	plotBars         = "bars"
+)
+
+var plotKinds = []string{plotCDF, plotBoxes, plotJobsInSystem, plotMetric, plotBars}
+
+// options are the parsed and checked flags of the analysis.
+type options struct {
+	inputs       []string   // result files, "-" for standard input
+	output       string     // -o: "" or "-" for standard output
+	format       string     // table format: md, csv or json
+	columns      []int      // indices into metrics.RunColumns
+	by           []string   // grouping names, "half" included when --halves
+	grouped      bool       // --by was given: rows are groups of runs
+	tau          model.Time // 0: per run, from the workload's compression
+	confidence   float64
+	halves       string // FCFS run for the short/long split, "" for none
+	trimHead     float64
+	trimTail     float64
+	procs        int
+	saturation   bool
+	timeseries   []string
+	x            string
+	plot         string
+	metric       string
+	metricColumn int // --plot metric and bars: index into metrics.RunColumns
+	stat         string
+	logX, logY   bool
+	title        string
+	quiet        bool
+	params       []model.Param // the flags that shape the output, for its manifest
+	stdinInputs  int           // how many inputs read standard input
+}
+
+// run dispatches "report"; anything else analyzes results. A results file
+// named "report" is given as ./report.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "report" {
+		return runReport(args[1:], stdout, stderr)
+	}
+	opt, err := parseFlags(args, stdin, stdout, stderr)
+	if err != nil {
+		return err
+	}
+	return analyze(opt, stdin, stdout, stderr)
+}
+
+func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*options, error) {
+	fs := cli.NewFlagSet("analyze", synopsis, stderr)
+	var (
+		output     = fs.StringP("output", "o", "", "write to FILE: a table as .md, .csv or .json, a figure (--plot) as .png or .svg; - for stdout (default: stdout, Markdown on a terminal, else CSV)")
+		format     = fs.String("format", "", "table format: md, csv or json (default: from -o's extension)")
+		columns    = fs.String("columns", "", "metrics to print, comma-separated, or \"all\" (default: all for csv and json, a short set for md); see --list-columns")
+		listCols   = fs.Bool("list-columns", false, "list the metric columns and exit")
+		by         = fs.String("by", "", "group runs by these comma-separated names: manifest parameters (policy, load.target...), run, half")
+		tau        = fs.String("tau", "", "short-job bound of the bounded slowdowns, a duration such as 10s or 100ms (default: 10s, or 10s/F for a workload compressed by F)")
+		confidence = fs.Float64("confidence", 0.95, "confidence level of the intervals across the runs of a group")
+		halves     = fs.String("halves", "", "split every run into the thesis' short and long halves by runtime in this FCFS run (adds the grouping name \"half\")")
+		trim       = fs.String("trim", "", "drop fractions HEAD,TAIL of every run's jobs by submit order (warm-up and drain), e.g. 0.05,0.05")
+		procs      = fs.Int("procs", 0, "machine size in processors for the utilization (default: the run's machine parameter, or its MaxProcs)")
+		saturation = fs.Bool("saturation", false, "print each run's saturation decision and evidence; with --x, the saturation point of each --by group across --x")
+		timeseries = fs.StringArray("timeseries", nil, "time series of a run (replay --timeseries), for --saturation and --plot jobs-in-system; repeat once per run, in the order of the runs")
+		x          = fs.String("x", "", "parameter on the X axis (--plot boxes and metric) or swept (--saturation), e.g. load.target")
+		plot       = fs.String("plot", "", "draw a figure to -o: "+strings.Join(plotKinds, ", "))
+		metric     = fs.String("metric", "", "what to plot: a per-job metric (wait, response, bsld, ts_bsld; default response) or, for metric and bars, any column")
+		stat       = fs.String("stat", "mean", "statistic of a per-job metric for --plot metric and bars: mean, median, sd, min, p5, p25, p75, p95, max")
+		logX       = fs.Bool("logx", false, "logarithmic X axis")
+		logY       = fs.Bool("logy", false, "logarithmic Y axis")
+		title      = fs.String("title", "", "figure title (default: one made from the flags)")
+		quiet      = fs.BoolP("quiet", "q", false, "print nothing on stderr but errors")
+	)
+	if err := cli.Parse(fs, args); err != nil {
+		return nil, err
+	}
+	if *listCols {
+		fmt.Fprintln(stdout, strings.Join(metrics.RunColumns(), "\n"))
+		return nil, pflag.ErrHelp
+	}
+	opt := &options{
+		inputs: fs.Args(), output: *output, confidence: *confidence, halves: *halves,
+		procs: *procs, saturation: *saturation, timeseries: *timeseries, x: *x, plot: *plot,
+		metric: *metric, stat: *stat, logX: *logX, logY: *logY, title: *title, quiet: *quiet,
+	}
+	if len(opt.inputs) == 0 {
+		if f, ok := stdin.(*os.File); ok && cli.IsTerminal(f) {
+			return nil, cli.Usagef("no results: give outcome files, or pipe replay's output")
+		}
+		opt.inputs = []string{"-"}
+	}
+	for _, in := range append(append([]string{opt.halves}, opt.timeseries...), opt.inputs...) {
+		if in == "-" {
+			opt.stdinInputs++
+		}
+	}
+	if opt.stdinInputs > 1 {
+		return nil, cli.Usagef("standard input (-) can be read once only")
+	}
+	if err := opt.checkMode(fs); err != nil {
+		return nil, err
+	}
+	if opt.plot == "" {
+		f, err := tableFormat(*format, opt.output, stdout)
+		if err != nil {
+			return nil, err
+		}
+		opt.format = f
+	} else {
+		if fs.Changed("format") {
+			return nil, cli.Usagef("--format applies to tables; a figure's format is -o's extension")
+		}
+		if err := opt.resolveMetric(fs.Changed("stat")); err != nil {
+			return nil, err
+		}
+	}
+	var err error
+	if opt.columns, err = parseColumns(*columns, opt.format); err != nil {
+		return nil, err
+	}
+	if opt.by, err = parseNames("--by", *by); err != nil {
+		return nil, err
+	}
+	hasHalf := false
+	for _, n := range opt.by {
+		hasHalf = hasHalf || n == keyHalf
+		if n == opt.x && n != "" {
+			return nil, cli.Usagef("%s is both --x and in --by", n)
+		}
+	}
+	if hasHalf && opt.halves == "" {
+		return nil, cli.Usagef("--by half needs --halves FCFS_RESULTS")
+	}
+	opt.grouped = len(opt.by) > 0
+	if opt.grouped && opt.halves != "" && !hasHalf {
+		opt.by = append(opt.by, keyHalf)
+	}
+	if *tau != "" {
+		d, err := time.ParseDuration(*tau)
+		if err != nil || d <= 0 {
+			return nil, cli.Usagef("--tau %q: want a positive duration such as 10s or 100ms", *tau)
+		}
+		if opt.tau = model.Time(d / time.Microsecond); opt.tau <= 0 {
+			return nil, cli.Usagef("--tau %q is under a microsecond", *tau)
+		}
+	}
+	if !(opt.confidence > 0 && opt.confidence < 1) {
+		return nil, cli.Usagef("--confidence %v: want a level in (0, 1), e.g. 0.95", opt.confidence)
+	}
+	if *trim != "" {
+		head, tail, ok := strings.Cut(*trim, ",")
+		h, err1 := strconv.ParseFloat(strings.TrimSpace(head), 64)
+		t, err2 := strconv.ParseFloat(strings.TrimSpace(tail), 64)
+		if !ok || err1 != nil || err2 != nil || !(h >= 0 && t >= 0 && h+t < 1) {
+			return nil, cli.Usagef("--trim %q: want HEAD,TAIL fractions, each >= 0 and summing to less than 1, e.g. 0.05,0.05", *trim)
+		}
+		opt.trimHead, opt.trimTail = h, t
+	}
+	if opt.procs < 0 {
+		return nil, cli.Usagef("--procs %d is negative", opt.procs)
+	}
+	if len(opt.timeseries) > 0 && len(opt.timeseries) != len(opt.inputs) {
+		return nil, cli.Usagef("%d --timeseries files for %d runs: give one per run, in the order of the runs", len(opt.timeseries), len(opt.inputs))
+	}
+	fs.Visit(func(f *pflag.Flag) {
+		switch f.Name {
+		case "output", "quiet", "tau", "timeseries", "halves":
+			return // the output itself, or recorded below and among the inputs
+		}
+		opt.params = append(opt.params, model.Param{Name: f.Name, Value: f.Value.String()})
+	})
+	if opt.plot == "" && !fs.Changed("format") {
+		opt.params = append(opt.params, model.Param{Name: "format", Value: opt.format})
+	}
+	return opt, nil
+}
+
+// checkMode refuses flags that do not apply to the chosen output.
+func (o *options) checkMode(fs *pflag.FlagSet) error {
+	only := func(flag, where string, ok bool) error {
+		if fs.Changed(flag) && !ok {
+			return cli.Usagef("--%s applies to %s", flag, where)
+		}
+		return nil
+	}
+	plot := o.plot != ""
+	if plot {
+		known := false
+		for _, k := range plotKinds {
+			known = known || k == o.plot
+		}
+		if !known {
+			return cli.Usagef("--plot %q: want one of %s", o.plot, strings.Join(plotKinds, ", "))
+		}
+		if o.saturation {
+			return cli.Usagef("--saturation and --plot are separate outputs: run analyze twice")
+		}
+		if o.output == "" || o.output == "-" {
+			return cli.Usagef("--plot needs -o FILE.png or FILE.svg")
+		}
+		if !strings.HasSuffix(strings.ToLower(o.output), ".png") && !strings.HasSuffix(strings.ToLower(o.output), ".svg") {
+			return cli.Usagef("-o %s: a figure is written as .png or .svg", o.output)
+		}
+	}
+	xPlot := o.plot == plotBoxes || o.plot == plotMetric
+	wholeRuns := o.saturation || o.plot == plotJobsInSystem
+	for _, c := range []struct {
+		flag, where string
+		ok          bool
+	}{
+		{"x", "--saturation and --plot boxes or metric", xPlot || o.saturation},
+		{"metric", "--plot cdf, boxes, metric and bars", plot && o.plot != plotJobsInSystem},
+		{"stat", "--plot metric and bars", o.plot == plotMetric || o.plot == plotBars},
+		{"logx", "--plot cdf, boxes, jobs-in-system and metric", plot && o.plot != plotBars},
+		{"logy", "--plot boxes, jobs-in-system and metric", plot && o.plot != plotBars && o.plot != plotCDF},
+		{"title", "--plot", plot},
+		{"timeseries", "--saturation and --plot jobs-in-system", wholeRuns},
+		{"columns", "tables without --saturation", !plot && !o.saturation},
+		{"confidence", "tables", !plot && !o.saturation},
+		{"halves", "tables and --plot cdf, boxes, metric and bars, not whole runs", !wholeRuns},
+		{"trim", "tables and --plot cdf, boxes, metric and bars, not whole runs", !wholeRuns},
+	} {
+		if err := only(c.flag, c.where, c.ok); err != nil {
+			return err
+		}
+	}
+	if xPlot && o.x == "" {
+		return cli.Usagef("--plot %s needs --x PARAM", o.plot)
+	}
+	return nil
+}
+
+// tableFormat resolves the table format from --format, -o's extension, and
+// whether stdout is a terminal.
+func tableFormat(format, output string, stdout io.Writer) (string, error) {
+	switch format {
+	case "md", "csv", "json":
+		return format, nil
+	case "markdown":
+		return "md", nil
+	case "":
+	default:
+		return "", cli.Usagef("--format %q: want md, csv or json", format)
+	}
+	if output == "" || output == "-" {
+		if cli.IsTerminal(stdout) {
+			return "md", nil
+		}
+		return "csv", nil
+	}
+	lower := strings.ToLower(output)
+	for _, f := range []string{"md", "csv", "json"} {
+		if strings.HasSuffix(lower, "."+f) {
+			return f, nil
+		}
+	}
+	if strings.HasSuffix(lower, ".markdown") {
+		return "md", nil
+	}
+	return "", cli.Usagef("-o %s: cannot tell the table format from the name (use .md, .csv or .json, or --format)", output)
+}
+
+// shortColumns is the default column set of a Markdown table, narrow
+// enough for a terminal.
+var shortColumns = []string{"jobs", "rejected", "makespan_s", "utilization", "wait_s_mean",
+	"response_s_mean", "response_s_median", "bsld_mean", "bsld_median", "ts_bsld_mean"}
+
+// parseColumns turns --columns into indices of metrics.RunColumns.
+func parseColumns(s, format string) ([]int, error) {
+	all := metrics.RunColumns()
+	var names []string
+	switch {
+	case s == "all" || (s == "" && format != "md"):
+		names = all
+	case s == "":
+		names = shortColumns
+	default:
+		var err error
+		if names, err = parseNames("--columns", s); err != nil {
+			return nil, err
+		}
+	}
+	idx := make([]int, 0, len(names))
+	for _, n := range names {
+		i := indexOf(all, n)
+		if i < 0 {
+			return nil, cli.Usagef("--columns: no column %q (see --list-columns)", n)
+		}
+		idx = append(idx, i)
+	}
+	return idx, nil
+}
+
+// parseNames splits a comma-separated list of names, refusing empty and
+// repeated ones.
+func parseNames(flag, s string) ([]string, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var out []string
+	for _, n := range strings.Split(s, ",") {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			return nil, cli.Usagef("%s %q: empty name", flag, s)
+		}
+		if indexOf(out, n) >= 0 {
+			return nil, cli.Usagef("%s %q: %s repeats", flag, s, n)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func indexOf(xs []string, x string) int {
+	for i, v := range xs {
+		if v == x {
+			return i
+		}
+	}
+	return -1
+}
+
+// formatNumber formats v in the shortest form that reads back to the same
+// float64, "NaN" for NaN, as metrics.RunSummary.Record does.
+func formatNumber(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "NaN"
+	case math.IsInf(v, 1):
+		return "+Inf"
+	case math.IsInf(v, -1):
+		return "-Inf"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}

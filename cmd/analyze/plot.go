@@ -1,0 +1,437 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/gangsim/gangsim/internal/cli"
+	"github.com/gangsim/gangsim/metrics"
+	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/plots"
+)
+
+// jobMetric is a per-job metric a figure can show.
+type jobMetric struct {
+	name   string // --metric name
+	label  string // axis label
+	unit   string // axis unit
+	column string // prefix of its metrics.RunColumns
+	values func(*metrics.JobMetrics) []float64
+}
+
+var jobMetrics = []jobMetric{
+	{"wait", "Wait time", "s", "wait_s", func(m *metrics.JobMetrics) []float64 { return m.Wait }},
+	{"response", "Response time", "s", "response_s", func(m *metrics.JobMetrics) []float64 { return m.Response }},
+	{"bsld", "Bounded slowdown", "", "bsld", func(m *metrics.JobMetrics) []float64 { return m.BoundedSlowdown }},
+	{"ts_bsld", "Time-sharing bounded slowdown", "", "ts_bsld", func(m *metrics.JobMetrics) []float64 { return m.TimeSharingBoundedSlowdown }},
+}
+
+func findJobMetric(name string) *jobMetric {
+	for i := range jobMetrics {
+		if jobMetrics[i].name == name || jobMetrics[i].column == name {
+			return &jobMetrics[i]
+		}
+	}
+	return nil
+}
+
+// statPhrases name the statistics of a distribution (the suffixes of
+// metrics.RunColumns) in axis labels.
+var statPhrases = map[string]string{
+	"mean": "Mean", "sd": "Standard deviation of", "min": "Minimum", "p5": "5th percentile of",
+	"p25": "25th percentile of", "median": "Median", "p75": "75th percentile of",
+	"p95": "95th percentile of", "max": "Maximum",
+}
+
+// resolveMetric checks --metric and --stat for the plot kind: a per-job
+// metric for cdf and boxes, a run column for metric and bars.
+func (o *options) resolveMetric(statChanged bool) error {
+	if o.metric == "" {
+		o.metric = "response"
+	}
+	switch o.plot {
+	case plotCDF, plotBoxes:
+		if findJobMetric(o.metric) == nil {
+			return cli.Usagef("--metric %q: --plot %s shows a per-job metric: wait, response, bsld or ts_bsld", o.metric, o.plot)
+		}
+	case plotMetric, plotBars:
+		all := metrics.RunColumns()
+		if jm := findJobMetric(o.metric); jm != nil {
+			if _, ok := statPhrases[o.stat]; !ok {
+				return cli.Usagef("--stat %q: want mean, median, sd, min, p5, p25, p75, p95 or max", o.stat)
+			}
+			o.metricColumn = indexOf(all, jm.column+"_"+o.stat)
+			return nil
+		}
+		if o.metricColumn = indexOf(all, o.metric); o.metricColumn < 0 {
+			return cli.Usagef("--metric %q: want wait, response, bsld, ts_bsld or a column (see --list-columns)", o.metric)
+		}
+		if statChanged {
+			return cli.Usagef("--stat applies to the per-job metrics, not to the column %s", o.metric)
+		}
+	}
+	return nil
+}
+
+// columnAxis describes a metrics.RunColumns column as an axis, with the
+// runs' tau for a bounded slowdown.
+func columnAxis(col string, runs []*resultRun) plots.Axis {
+	switch col {
+	case "jobs":
+		return plots.Axis{Label: "Completed jobs"}
+	case "rejected":
+		return plots.Axis{Label: "Rejected jobs"}
+	case "makespan_s":
+		return plots.Axis{Label: "Makespan", Unit: "s"}
+	case "utilization":
+		return plots.Axis{Label: "Utilization"}
+	case "throughput_per_s":
+		return plots.Axis{Label: "Throughput", Unit: "jobs/s"}
+	}
+	i := strings.LastIndexByte(col, '_')
+	jm := findJobMetric(col[:i])
+	if jm == nil {
+		panic("analyze: no axis for column " + col)
+	}
+	lower := tauLabel(jm, runs)
+	return plots.Axis{Label: statPhrases[col[i+1:]] + " " + strings.ToLower(lower[:1]) + lower[1:], Unit: jm.unit}
+}
+
+// seriesNames are the names whose values make the series of a figure
+// against --x: --by, or the halves, or none (one series).
+func seriesNames(opt *options) []string {
+	if opt.grouped {
+		return opt.by
+	}
+	if opt.halves != "" {
+		return []string{keyHalf}
+	}
+	return nil
+}
+
+// seriesGroups groups cells into the series of a figure against --x.
+func seriesGroups(opt *options, cells []*cell) ([]string, []*group, error) {
+	names := seriesNames(opt)
+	if len(names) == 0 {
+		return nil, []*group{{cells: cells}}, nil
+	}
+	groups, err := groupCells(cells, names)
+	return names, groups, err
+}
+
+// pooled gathers a per-job metric over cells, leaving out non-positive
+// values when the axis is logarithmic (counted in dropped).
+func pooled(jm *jobMetric, cells []*cell, log bool, dropped *int) []float64 {
+	var xs []float64
+	for _, c := range cells {
+		for _, v := range jm.values(c.jobs()) {
+			if log && !(v > 0) {
+				*dropped++
+				continue
+			}
+			xs = append(xs, v)
+		}
+	}
+	return xs
+}
+
+// tauLabel adds the runs' tau to a bounded slowdown's axis label.
+func tauLabel(jm *jobMetric, runs []*resultRun) string {
+	if jm.unit != "" || len(runs) == 0 {
+		return jm.label
+	}
+	for _, r := range runs {
+		if r.tau != runs[0].tau {
+			return jm.label
+		}
+	}
+	return fmt.Sprintf("%s, tau = %s", jm.label, seconds(runs[0].tau))
+}
+
+// drawPlot draws the figure of --plot and saves it with the manifest.
+func drawPlot(opt *options, runs []*resultRun, cells []*cell, man *model.Manifest, say func(string, ...any)) error {
+	var fig *plots.Figure
+	var err error
+	switch opt.plot {
+	case plotCDF:
+		fig, err = cdfFigure(opt, runs, cells, say)
+	case plotBoxes:
+		fig, err = boxesFigure(opt, runs, cells, say)
+	case plotJobsInSystem:
+		fig, err = jobsInSystemFigure(opt, runs)
+	case plotMetric:
+		fig, err = metricFigure(opt, runs, cells, say)
+	case plotBars:
+		fig, err = barsFigure(opt, runs, cells)
+	}
+	if err != nil {
+		return err
+	}
+	var meta []plots.KeyValue
+	for _, l := range manifestLines(man) {
+		meta = append(meta, plots.KeyValue{Key: l.Key, Value: l.Value})
+	}
+	return plots.SaveWithMetadata(fig, opt.output, plots.DefaultSize(), meta)
+}
+
+func titleOr(opt *options, def string) string {
+	if opt.title != "" {
+		return opt.title
+	}
+	return def
+}
+
+// cdfFigure: the distribution of a per-job metric, one line per run or
+// group (Fig. 6.13 of the thesis).
+func cdfFigure(opt *options, runs []*resultRun, cells []*cell, say func(string, ...any)) (*plots.Figure, error) {
+	jm := findJobMetric(opt.metric)
+	names, groups, err := rows(opt, cells)
+	if err != nil {
+		return nil, err
+	}
+	dropped := 0
+	var samples []plots.Sample
+	for _, g := range groups {
+		xs := pooled(jm, g.cells, opt.logX, &dropped)
+		if len(xs) == 0 {
+			return nil, fmt.Errorf("%s: no completed jobs to draw", label(names, g.keys))
+		}
+		samples = append(samples, plots.Sample{Name: label(names, g.keys), Values: xs})
+	}
+	if dropped > 0 {
+		say("left out %d values <= 0 from the logarithmic axis", dropped)
+	}
+	fr := plots.Frame{
+		Title: titleOr(opt, "Distribution of "+strings.ToLower(jm.label)),
+		X:     plots.Axis{Label: tauLabel(jm, runs), Unit: jm.unit, Log: opt.logX},
+	}
+	return plots.CDF(fr, samples)
+}
+
+// boxesFigure: percentile boxes of a per-job metric against --x, one
+// series per group (Figs. 6.9 and 6.10 of the thesis). Percentiles are
+// metrics.Describe's (type 7), as in the tables.
+func boxesFigure(opt *options, runs []*resultRun, cells []*cell, say func(string, ...any)) (*plots.Figure, error) {
+	jm := findJobMetric(opt.metric)
+	names, groups, err := seriesGroups(opt, cells)
+	if err != nil {
+		return nil, err
+	}
+	var series []plots.BoxSeries
+	dropped := 0
+	for _, g := range groups {
+		points, err := byX(g.cells, opt.x)
+		if err != nil {
+			return nil, err
+		}
+		s := plots.BoxSeries{Name: label(names, g.keys)}
+		if len(names) == 0 {
+			s.Name = jm.label
+		}
+		for _, p := range points {
+			xs := pooled(jm, p.cells, opt.logY, &dropped)
+			if len(xs) == 0 {
+				say("%s at %s=%s: no completed jobs, no box", s.Name, opt.x, p.text)
+				continue
+			}
+			d := metrics.Describe(xs)
+			s.Params = append(s.Params, p.x)
+			s.Boxes = append(s.Boxes, plots.Percentiles{P5: d.P5, P25: d.P25, P50: d.Median, P75: d.P75, P95: d.P95})
+		}
+		series = append(series, s)
+	}
+	if dropped > 0 {
+		say("left out %d values <= 0 from the logarithmic axis", dropped)
+	}
+	fr := plots.Frame{
+		Title: titleOr(opt, jm.label+" against "+opt.x),
+		X:     plots.Axis{Label: opt.x, Log: opt.logX},
+		Y:     plots.Axis{Label: tauLabel(jm, runs), Unit: jm.unit, Log: opt.logY},
+	}
+	return plots.PercentileBoxes(fr, series)
+}
+
+// metricFigure: a run column (a statistic of a per-job metric, or a run
+// metric) against --x, one line per group, averaged over the runs at each
+// point (Fig. 6.12 of the thesis).
+func metricFigure(opt *options, runs []*resultRun, cells []*cell, say func(string, ...any)) (*plots.Figure, error) {
+	col := metrics.RunColumns()[opt.metricColumn]
+	axis := columnAxis(col, runs)
+	names, groups, err := seriesGroups(opt, cells)
+	if err != nil {
+		return nil, err
+	}
+	var series []plots.Series
+	for _, g := range groups {
+		points, err := byX(g.cells, opt.x)
+		if err != nil {
+			return nil, err
+		}
+		s := plots.Series{Name: label(names, g.keys)}
+		if len(names) == 0 {
+			s.Name = axis.Label
+		}
+		for _, p := range points {
+			y := meanColumn(p.cells, opt.metricColumn)
+			if math.IsNaN(y) {
+				say("%s at %s=%s: no value of %s, no point", s.Name, opt.x, p.text, col)
+				continue
+			}
+			s.X, s.Y = append(s.X, p.x), append(s.Y, y)
+		}
+		series = append(series, s)
+	}
+	axis.Log = opt.logY
+	fr := plots.Frame{
+		Title: titleOr(opt, axis.Label+" against "+opt.x),
+		X:     plots.Axis{Label: opt.x, Log: opt.logX},
+		Y:     axis,
+	}
+	return plots.MarkedLines(fr, series)
+}
+
+// meanColumn is the mean of a run column over cells, NaN values left out
+// (NaN if none is left).
+func meanColumn(cells []*cell, j int) float64 {
+	var xs []float64
+	for _, c := range cells {
+		if v := c.summarize().Values()[j]; !math.IsNaN(v) {
+			xs = append(xs, v)
+		}
+	}
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	return metrics.Mean(xs)
+}
+
+// barsFigure: a run column per group as grouped bars (Fig. 6.7 of the
+// thesis). With two grouping names or more, the last one makes the series
+// (a bar in each cluster) and the others the categories; with one, every
+// group is a category of a single series. Groups of several runs show
+// their mean.
+func barsFigure(opt *options, runs []*resultRun, cells []*cell) (*plots.Figure, error) {
+	col := metrics.RunColumns()[opt.metricColumn]
+	axis := columnAxis(col, runs)
+	names, groups, err := rows(opt, cells)
+	if err != nil {
+		return nil, err
+	}
+	fr := plots.Frame{Title: titleOr(opt, axis.Label), Y: axis}
+	var categories []string
+	var series []plots.BarSeries
+	if len(names) < 2 {
+		s := plots.BarSeries{Name: axis.Label}
+		for _, g := range groups {
+			categories = append(categories, strings.Join(g.keys, ", "))
+			s.Values = append(s.Values, meanColumn(g.cells, opt.metricColumn))
+		}
+		series = append(series, s)
+		fr.X.Label = strings.Join(names, ", ")
+	} else {
+		last := len(names) - 1
+		catIndex := map[string]int{}
+		serIndex := map[string]int{}
+		var serKeys []string
+		// The X axis names the categories, so a single name need not be
+		// repeated in every label.
+		catLabel := func(keys []string) string {
+			if last == 1 {
+				return keys[0]
+			}
+			return label(names[:last], keys[:last])
+		}
+		for _, g := range groups {
+			c := catLabel(g.keys)
+			if _, ok := catIndex[c]; !ok {
+				catIndex[c] = len(categories)
+				categories = append(categories, c)
+			}
+			if _, ok := serIndex[g.keys[last]]; !ok {
+				serIndex[g.keys[last]] = -1
+				serKeys = append(serKeys, g.keys[last])
+			}
+		}
+		slices.SortStableFunc(serKeys, func(a, b string) int { return compareKeys(names[last:], []string{a}, []string{b}) })
+		for i, k := range serKeys {
+			serIndex[k] = i
+			s := plots.BarSeries{Name: label(names[last:], []string{k}), Values: make([]float64, len(categories))}
+			for j := range s.Values {
+				s.Values[j] = math.NaN()
+			}
+			series = append(series, s)
+		}
+		for _, g := range groups {
+			series[serIndex[g.keys[last]]].Values[catIndex[catLabel(g.keys)]] = meanColumn(g.cells, opt.metricColumn)
+		}
+		fr.X.Label = strings.Join(names[:last], ", ")
+	}
+	return plots.GroupedBars(fr, categories, series)
+}
+
+// jobsInSystemFigure: the jobs in the system over time, one step line per
+// run (Fig. 6.11 of the thesis), from its time series if one was given,
+// else reconstructed from its outcomes (metrics.JobsInSystem).
+func jobsInSystemFigure(opt *options, runs []*resultRun) (*plots.Figure, error) {
+	cells := make([]*cell, len(runs))
+	for i, r := range runs {
+		cells[i] = &cell{run: r, outcomes: r.outcomes}
+	}
+	names, groups, err := rows(opt, cells)
+	if err != nil {
+		return nil, err
+	}
+	type line struct {
+		name    string
+		samples []model.Sample
+	}
+	var lines []line
+	var end model.Time
+	for _, g := range groups {
+		for _, c := range g.cells {
+			name := label(names, g.keys)
+			if len(g.cells) > 1 {
+				name += " (" + c.run.name + ")"
+			}
+			samples := c.run.series
+			if c.run.seriesFrom == "" {
+				samples = metrics.JobsInSystem(c.run.outcomes)
+			}
+			if len(samples) == 0 {
+				return nil, fmt.Errorf("%s: no completed jobs and no time series to draw", c.run.name)
+			}
+			end = max(end, samples[len(samples)-1].At)
+			lines = append(lines, line{name, samples})
+		}
+	}
+	unit, per := timeUnit(end)
+	var series []plots.Series
+	for _, l := range lines {
+		s := plots.Series{Name: l.name, X: make([]float64, len(l.samples)), Y: make([]float64, len(l.samples))}
+		for i, smp := range l.samples {
+			s.X[i], s.Y[i] = smp.At.Seconds()/per, float64(smp.InSystem)
+		}
+		series = append(series, s)
+	}
+	fr := plots.Frame{
+		Title: titleOr(opt, "Jobs in the system"),
+		X:     plots.Axis{Label: "Time", Unit: unit, Log: opt.logX},
+		Y:     plots.Axis{Label: "Jobs in the system", Log: opt.logY},
+	}
+	return plots.StepLines(fr, series)
+}
+
+// timeUnit picks the unit of a time axis that ends at end: seconds up to
+// two hours, hours up to ten days, days beyond; per is its length in
+// seconds.
+func timeUnit(end model.Time) (unit string, per float64) {
+	switch {
+	case end <= 2*model.Hour:
+		return "s", 1
+	case end <= 10*model.Day:
+		return "h", 3600
+	}
+	return "days", 86400
+}

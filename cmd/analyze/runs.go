@@ -1,0 +1,347 @@
+package main
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gangsim/gangsim/internal/fileio"
+	"github.com/gangsim/gangsim/metrics"
+	"github.com/gangsim/gangsim/model"
+)
+
+// Grouping names that are not manifest parameters.
+const (
+	keyRun  = "run"  // the input's name
+	keyHalf = "half" // short or long, with --halves
+)
+
+// paramCompress is genwork's time compression factor in a workload's
+// manifest (workload.Spec's "compress").
+const paramCompress = "compress"
+
+// resultRun is one input: the outcomes of one replay run and what its
+// manifests say about it.
+type resultRun struct {
+	name     string      // display name: the file name, or "<stdin>"
+	input    model.Input // name and digest, for the output's manifest
+	header   model.Header
+	chain    []model.Manifest // [0] the run's own manifest, [1] the step before it...
+	outcomes []model.Outcome
+	procs    int        // machine size for the utilization
+	tau      model.Time // short-job bound of the bounded slowdowns
+	compress float64    // the workload's compression factor, 0 if none
+	series   []model.Sample
+	// seriesFrom names the --timeseries file of the run, "" if none.
+	seriesFrom string
+}
+
+// manifestChain reads every manifest in h: the newest step's
+// ("Gangsim..." keys) first, then the one before it ("InputGangsim..."),
+// and so on. A level with no tool line is a zero Manifest.
+func manifestChain(h *model.Header) []model.Manifest {
+	var chain []model.Manifest
+	for level := 0; ; level++ {
+		prefix := strings.Repeat(model.KeyUpstreamPrefix, level)
+		var sub model.Header
+		for _, l := range h.Lines {
+			if k, ok := strings.CutPrefix(l.Key, prefix); ok && strings.HasPrefix(k, model.KeyGangsimPrefix) {
+				sub.Add(k, l.Value)
+			}
+		}
+		if len(sub.Lines) == 0 {
+			return chain
+		}
+		m, _ := model.ManifestOf(&sub)
+		chain = append(chain, m)
+	}
+}
+
+// param looks name up in the run's manifests, newest step first.
+func (r *resultRun) param(name string) (string, bool) {
+	for i := range r.chain {
+		if v, ok := r.chain[i].Param(name); ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// paramNames lists the parameter names the run's manifests know, for an
+// error message.
+func (r *resultRun) paramNames() []string {
+	var names []string
+	for i := range r.chain {
+		for _, p := range r.chain[i].Params {
+			if indexOf(names, p.Name) < 0 {
+				names = append(names, p.Name)
+			}
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// key returns the value of a grouping name for the run.
+func (r *resultRun) key(name string) (string, error) {
+	if name == keyRun {
+		return r.name, nil
+	}
+	if v, ok := r.param(name); ok {
+		return v, nil
+	}
+	have := strings.Join(r.paramNames(), ", ")
+	if have == "" {
+		have = "none: the file has no gangsim manifest"
+	}
+	return "", fmt.Errorf("%s: no parameter %q in its manifest or those of the steps before it (parameters: %s)", r.name, name, have)
+}
+
+// readOutcomes opens an outcomes table and reads all of it.
+func readOutcomes(name string, stdin io.Reader) (*resultRun, error) {
+	in, err := fileio.Open(name, stdin)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	rd, err := in.Outcomes()
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	r := &resultRun{name: in.DisplayName(), input: in.Manifest(), header: rd.Header().Clone()}
+	for {
+		o, err := rd.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		r.outcomes = append(r.outcomes, o)
+	}
+	r.chain = manifestChain(&r.header)
+	return r, nil
+}
+
+// readSeries reads a time-series table.
+func readSeries(name string, stdin io.Reader) ([]model.Sample, model.Input, *model.Header, error) {
+	in, err := fileio.Open(name, stdin)
+	if err != nil {
+		return nil, model.Input{}, nil, err
+	}
+	defer in.Close()
+	rd, err := in.Samples()
+	if err != nil {
+		return nil, model.Input{}, nil, err
+	}
+	defer rd.Close()
+	var samples []model.Sample
+	for {
+		s, err := rd.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, model.Input{}, nil, err
+		}
+		if n := len(samples); n > 0 && s.At < samples[n-1].At {
+			return nil, model.Input{}, nil, fmt.Errorf("%s: row %d: time %v is before the previous row's %v", in.DisplayName(), n+1, s.At, samples[n-1].At)
+		}
+		samples = append(samples, s)
+	}
+	h := rd.Header().Clone()
+	return samples, in.Manifest(), &h, nil
+}
+
+// sameRun reports whether two headers carry the same newest manifest
+// (tool, parameters, inputs): the outcomes and time series of one replay.
+func sameRun(a, b *model.Header) bool {
+	ca, cb := manifestChain(a), manifestChain(b)
+	if len(ca) == 0 || len(cb) == 0 {
+		return true // nothing to compare
+	}
+	x, y := ca[0], cb[0]
+	return x.Tool == y.Tool && slices.Equal(x.Params, y.Params) && slices.Equal(x.Inputs, y.Inputs)
+}
+
+// machineSize finds the processors a run's utilization is measured
+// against: --procs, else the run's "machine" parameter, else its header.
+func (r *resultRun) machineSize(override int) error {
+	if override > 0 {
+		r.procs = override
+		return nil
+	}
+	if len(r.chain) > 0 {
+		if v, ok := r.chain[0].Param("machine"); ok {
+			m, err := model.ParseMachine(v)
+			if err != nil {
+				return fmt.Errorf("%s: parameter machine: %w", r.name, err)
+			}
+			r.procs = m.Procs()
+			return nil
+		}
+	}
+	if p := r.header.Machine().Procs(); p > 0 {
+		r.procs = p
+		return nil
+	}
+	return fmt.Errorf("%s: machine size unknown (no machine parameter and no MaxProcs in the header): give --procs", r.name)
+}
+
+// chooseTau sets the run's tau: the given one, else 10 s of real time in
+// the workload's time (metrics.CompressedTau of its compression factor).
+func (r *resultRun) chooseTau(given model.Time) error {
+	if v, ok := r.param(paramCompress); ok {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || !(f > 0) {
+			return fmt.Errorf("%s: parameter %s=%q is not a positive factor", r.name, paramCompress, v)
+		}
+		r.compress = f
+	}
+	switch {
+	case given > 0:
+		r.tau = given
+	case r.compress > 0:
+		r.tau = metrics.CompressedTau(r.compress)
+	default:
+		r.tau = metrics.DefaultTau
+	}
+	return nil
+}
+
+// cell is the part of a run a table row or figure series is made of: the
+// whole run, or one of its halves, after trimming.
+type cell struct {
+	run      *resultRun
+	half     metrics.Length // Unclassified without --halves
+	outcomes []model.Outcome
+	keys     []string // values of the grouping names
+
+	summary *metrics.RunSummary
+	perJob  *metrics.JobMetrics
+}
+
+// summarize returns the cell's RunSummary, computing it once.
+func (c *cell) summarize() *metrics.RunSummary {
+	if c.summary == nil {
+		s := metrics.Summarize(c.outcomes, c.run.procs, c.run.tau)
+		c.summary = &s
+	}
+	return c.summary
+}
+
+// jobs returns the cell's per-job metrics, computing them once.
+func (c *cell) jobs() *metrics.JobMetrics {
+	if c.perJob == nil {
+		m := metrics.PerJob(c.outcomes, c.run.tau)
+		c.perJob = &m
+	}
+	return c.perJob
+}
+
+// key returns the value of a grouping name for the cell.
+func (c *cell) key(name string) (string, error) {
+	if name == keyHalf {
+		return c.half.String(), nil
+	}
+	return c.run.key(name)
+}
+
+// group is the cells that share the values of the grouping names.
+type group struct {
+	keys  []string
+	cells []*cell
+}
+
+// groupCells groups cells by the values of names, in order of the values
+// (numbers numerically, else as text). With no names, every cell is its
+// own group, in the cells' order.
+func groupCells(cells []*cell, names []string) ([]*group, error) {
+	var groups []*group
+	if len(names) == 0 {
+		for _, c := range cells {
+			groups = append(groups, &group{cells: []*cell{c}})
+		}
+		return groups, nil
+	}
+	index := map[string]*group{}
+	for _, c := range cells {
+		keys := make([]string, len(names))
+		for i, n := range names {
+			v, err := c.key(n)
+			if err != nil {
+				return nil, err
+			}
+			keys[i] = v
+		}
+		id := strings.Join(keys, "\x00")
+		g := index[id]
+		if g == nil {
+			g = &group{keys: keys}
+			index[id] = g
+			groups = append(groups, g)
+		}
+		g.cells = append(g.cells, c)
+	}
+	slices.SortStableFunc(groups, func(a, b *group) int { return compareKeys(names, a.keys, b.keys) })
+	return groups, nil
+}
+
+// compareKeys orders two key tuples of the grouping names value by value:
+// short before long, numbers numerically and before text, text as
+// strings.
+func compareKeys(names, a, b []string) int {
+	for i := range a {
+		c := 0
+		if names[i] == keyHalf {
+			c = cmp.Compare(halfRank(a[i]), halfRank(b[i]))
+		}
+		if c = cmp.Or(c, compareValues(a[i], b[i])); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// halfRank orders the halves as the thesis presents them: short, long.
+func halfRank(s string) int {
+	switch s {
+	case metrics.Short.String():
+		return 0
+	case metrics.Long.String():
+		return 1
+	}
+	return 2
+}
+
+func compareValues(a, b string) int {
+	x, errX := strconv.ParseFloat(a, 64)
+	y, errY := strconv.ParseFloat(b, 64)
+	switch {
+	case errX == nil && errY == nil:
+		return cmp.Or(cmp.Compare(x, y), strings.Compare(a, b))
+	case errX == nil:
+		return -1
+	case errY == nil:
+		return 1
+	}
+	return strings.Compare(a, b)
+}
+
+// label names a group in a legend: its values joined by ", ", each number
+// as name=value so that it says what it is.
+func label(names, values []string) string {
+	parts := make([]string, len(values))
+	for i, v := range values {
+		parts[i] = v
+		if _, err := strconv.ParseFloat(v, 64); err == nil && len(names) > i {
+			parts[i] = names[i] + "=" + v
+		}
+	}
+	return strings.Join(parts, ", ")
+}

@@ -62,8 +62,11 @@
 // manage to clear enough jobs before the last arrival burst".
 //
 // Saturated makes that decision automatic. Over the arrival period (first
-// to last arrival), with N(t) the jobs in the system (model.Sample.InSystem,
-// a step function):
+// to last arrival), with N(t) the backlog — by default the jobs waiting to
+// start (model.Sample.Queued, a step function), the queues that "would keep
+// on growing on a saturated system" in the thesis' own definition; or, with
+// SaturationTest.Measure = BacklogInSystem, every job in the system, what
+// Fig. 6.11 plots:
 //
 //  1. The clearing level is the lower quartile of N over the arrival
 //     period, time weighted (the smallest level at or below which the
@@ -99,7 +102,9 @@
 // detected from a sweep of loads in steps of 0.02 approaches 1 as the
 // workload grows: 0.92 to 1.16 (mean 1.03) over 8 seeds at 1000 jobs, 0.98
 // to 1.00 over 5 seeds at 10,000 jobs, 1.00 for 3 seeds at 100,000 jobs
-// (TestSaturationPointConverges logs them).
+// (TestSaturationPointConverges logs them). Both measures give these
+// numbers: in an M/M/P queue under FCFS the queue is the jobs in the
+// system less P whenever positive.
 //
 // Assumptions and known failure modes:
 //
@@ -122,7 +127,13 @@
 //     period, or judge from the outcomes (SaturatedOutcomes), which are
 //     exact.
 //   - Policies that admit every job at once (time sharing with no
-//     multiprogramming limit) still show saturation as growth of N; a
-//     test on the queue alone (model.Sample.Queued) would miss it, which
-//     is why N counts every job in the system.
+//     multiprogramming limit) never queue: their saturation shows only as
+//     growth of the jobs in the system, so judge them with
+//     BacklogInSystem. The thesis bounds the multiprogramming level (6 in
+//     6.4), and a bounded time-sharing system queues like a batch one.
+//   - With BacklogInSystem, a heavy-tailed workload (the Lublin model's)
+//     can look saturated: after a burst, a few long jobs keep running for
+//     the rest of the arrival period and the count never returns to its
+//     lower quartile, though nothing waits. This is why the default
+//     watches the queue.
 package metrics

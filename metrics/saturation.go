@@ -31,6 +31,33 @@ type SaturationTest struct {
 	// Cutoff in (0, 1]: the run is saturated when ClearedAt < Cutoff; 0
 	// means DefaultClearCutoff.
 	Cutoff float64
+	// Measure is the backlog the test watches: the jobs waiting to start
+	// (BacklogQueued, the zero value) or all jobs in the system
+	// (BacklogInSystem).
+	Measure Backlog
+}
+
+// Backlog names the count of jobs a SaturationTest watches.
+type Backlog uint8
+
+// Backlogs.
+const (
+	// BacklogQueued is the jobs waiting to start (model.Sample.Queued):
+	// the queue that "would keep on growing on a saturated system"
+	// (Frachtenberg 6.4.4). Jobs that run long do not count, so a
+	// heavy-tailed workload whose few long jobs outlast a burst is not
+	// taken for saturated.
+	BacklogQueued Backlog = iota
+	// BacklogInSystem is every job arrived and not finished
+	// (model.Sample.InSystem), what the thesis' Fig. 6.11 plots.
+	BacklogInSystem
+)
+
+func (b Backlog) String() string {
+	if b == BacklogInSystem {
+		return "in-system"
+	}
+	return "queued"
 }
 
 // Saturation is a saturation decision and its evidence. Fractions of the
@@ -39,14 +66,14 @@ type SaturationTest struct {
 type Saturation struct {
 	// Saturated is the decision: ClearedAt < the test's cutoff.
 	Saturated bool
-	// ClearedAt is the fraction of the arrival period at which the jobs
-	// in the system were last at or below ClearLevel (the end of the last
-	// such stretch). A run that keeps up clears until the end (near 1); a
+	// ClearedAt is the fraction of the arrival period at which the
+	// measured backlog (the test's Measure) was last at or below
+	// ClearLevel (the end of the last such stretch). A run that keeps up clears until the end (near 1); a
 	// saturated one stops clearing early: its backlog grows from then on.
 	ClearedAt float64
 	// ClearLevel is the clearing level: the time-weighted quantile of the
-	// jobs in the system over the arrival period (the smallest level at or
-	// below which the system spent that fraction of the period).
+	// measured backlog over the arrival period (the smallest level at or
+	// below which the backlog spent that fraction of the period).
 	ClearLevel int
 	// MedianInSystem is the time-weighted median of the jobs in the system
 	// over the arrival period.
@@ -86,7 +113,8 @@ func SaturatedOutcomes(outcomes []model.Outcome) Saturation {
 // system.
 type segment struct {
 	from, to model.Time
-	n        int
+	n        int // the measured backlog
+	all      int // jobs in the system
 }
 
 // Judge decides whether the run whose time series is samples was past
@@ -121,7 +149,11 @@ func (t SaturationTest) Judge(samples []model.Sample, first, last model.Time) Sa
 			to = min(samples[i+1].At, last)
 		}
 		if from := max(samples[i].At, first); to > from {
-			segs = append(segs, segment{from, to, samples[i].InSystem})
+			n := samples[i].Queued
+			if t.Measure == BacklogInSystem {
+				n = samples[i].InSystem
+			}
+			segs = append(segs, segment{from, to, n, samples[i].InSystem})
 		}
 	}
 	if len(segs) == 0 {
@@ -130,7 +162,11 @@ func (t SaturationTest) Judge(samples []model.Sample, first, last model.Time) Sa
 	span := last - first
 	s := Saturation{Span: span, Drain: math.NaN()}
 	s.ClearLevel = weightedLevel(segs, q)
-	s.MedianInSystem = weightedLevel(segs, 0.5)
+	inSystem := make([]segment, len(segs))
+	for i, sg := range segs {
+		inSystem[i] = segment{sg.from, sg.to, sg.all, sg.all}
+	}
+	s.MedianInSystem = weightedLevel(inSystem, 0.5)
 	for i := len(segs) - 1; i >= 0; i-- {
 		if segs[i].n <= s.ClearLevel {
 			s.ClearedAt = float64(segs[i].to-first) / float64(span)
@@ -138,7 +174,7 @@ func (t SaturationTest) Judge(samples []model.Sample, first, last model.Time) Sa
 		}
 	}
 	s.Saturated = s.ClearedAt < cutoff
-	s.Trend = trend(segs, first, span)
+	s.Trend = trend(inSystem, first, span)
 	// The state just after the last arrival, and the first empty system
 	// at or after it.
 	k, _ := slices.BinarySearchFunc(samples, last+1, func(x model.Sample, t model.Time) int { return cmp.Compare(x.At, t) })

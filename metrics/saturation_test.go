@@ -89,7 +89,8 @@ func TestSaturatedByHand(t *testing.T) {
 		{At: 0, InSystem: 1}, {At: 10 * s, InSystem: 2}, {At: 20 * s, InSystem: 0}, {At: 40 * s, InSystem: 3},
 		{At: 60 * s, InSystem: 4}, {At: 80 * s, InSystem: 5}, {At: 100 * s, InSystem: 6}, {At: 130 * s, InSystem: 0},
 	}
-	got := Saturated(samples, 0, 100*s)
+	inSystem := SaturationTest{Measure: BacklogInSystem}
+	got := inSystem.Judge(samples, 0, 100*s)
 	want := Saturation{Saturated: true, ClearedAt: 0.4, ClearLevel: 1, MedianInSystem: 3, AtLastArrival: 6,
 		Trend: 5.34, Drain: 0.3, Span: 100 * s}
 	if !sameSaturation(got, want) {
@@ -101,26 +102,26 @@ func TestSaturatedByHand(t *testing.T) {
 	// is now 2 (0, 1, 2 for 30 + 10 + 10 s).
 	cleared := slices.Clone(samples)
 	cleared = slices.Insert(cleared, 6, model.Sample{At: 90 * s, InSystem: 0})
-	got = Saturated(cleared, 0, 100*s)
+	got = inSystem.Judge(cleared, 0, 100*s)
 	if got.Saturated || got.ClearedAt != 1 || got.ClearLevel != 0 || got.MedianInSystem != 2 {
 		t.Errorf("cleared run: %+v, want not saturated, ClearedAt 1, level 0, median 2", got)
 	}
 
 	// A stricter test: the level at the 10% quantile is 0 (20% of the
 	// time), still last reached at 40 s; with cutoff 0.3, 0.4 passes.
-	got = SaturationTest{Quantile: 0.1, Cutoff: 0.3}.Judge(samples, 0, 100*s)
+	got = SaturationTest{Quantile: 0.1, Cutoff: 0.3, Measure: BacklogInSystem}.Judge(samples, 0, 100*s)
 	if got.Saturated || got.ClearLevel != 0 || got.ClearedAt != 0.4 {
 		t.Errorf("quantile 0.1, cutoff 0.3: %+v", got)
 	}
 
 	// Samples starting after the first arrival: the uncovered time is left
 	// out but fractions still count from the first arrival.
-	got = Saturated(samples[1:], -10*s, 100*s)
+	got = inSystem.Judge(samples[1:], -10*s, 100*s)
 	if got.ClearedAt != 50.0/110 || got.Span != 110*s {
 		t.Errorf("late samples: ClearedAt %v span %v, want 50/110 and 110s", got.ClearedAt, got.Span)
 	}
 	// A series that never empties has no drain.
-	if got := Saturated(samples[:7], 0, 100*s); !math.IsNaN(got.Drain) {
+	if got := inSystem.Judge(samples[:7], 0, 100*s); !math.IsNaN(got.Drain) {
 		t.Errorf("drain of a series that never empties = %v, want NaN", got.Drain)
 	}
 
@@ -129,6 +130,31 @@ func TestSaturatedByHand(t *testing.T) {
 	mustPanic(t, "no samples in the period", func() { Saturated([]model.Sample{{At: 10}}, 0, 5) })
 	mustPanic(t, "quantile 1", func() { SaturationTest{Quantile: 1}.Judge(samples, 0, 100*s) })
 	mustPanic(t, "cutoff 2", func() { SaturationTest{Cutoff: 2}.Judge(samples, 0, 100*s) })
+}
+
+// TestSaturatedQueuedVersusInSystem: a burst at 30 s leaves three long
+// jobs running to the end while the queue empties at 50 s. Watching the
+// jobs in the system (0 for 30 s, so a lower quartile of 0), the run never
+// returns to 0 after 30 s and looks saturated (ClearedAt 0.3); watching
+// the queue (the default), it keeps up.
+func TestSaturatedQueuedVersusInSystem(t *testing.T) {
+	s := model.Second
+	samples := []model.Sample{
+		{At: 0, InSystem: 0}, {At: 30 * s, InSystem: 9, Queued: 6, Running: 3},
+		{At: 50 * s, InSystem: 3, Running: 3}, {At: 90 * s, InSystem: 4, Queued: 1, Running: 3},
+		{At: 95 * s, InSystem: 3, Running: 3}, {At: 120 * s, InSystem: 0},
+	}
+	q := Saturated(samples, 0, 100*s)
+	if q.Saturated || q.ClearLevel != 0 || q.ClearedAt != 1 || q.MedianInSystem != 3 || q.AtLastArrival != 3 {
+		t.Errorf("queued: %+v, want not saturated, cleared at 1, level 0, median in system 3", q)
+	}
+	a := SaturationTest{Measure: BacklogInSystem}.Judge(samples, 0, 100*s)
+	if !a.Saturated || a.ClearLevel != 0 || a.ClearedAt != 0.3 {
+		t.Errorf("in system: %+v, want saturated, cleared at 0.3, level 0", a)
+	}
+	if q.Trend != a.Trend || q.Drain != a.Drain || q.Drain != 0.2 {
+		t.Errorf("evidence differs by measure: trend %v/%v drain %v/%v", q.Trend, a.Trend, q.Drain, a.Drain)
+	}
 }
 
 func sameSaturation(a, b Saturation) bool {

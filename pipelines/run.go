@@ -128,16 +128,25 @@ func (r *Run) Key() (string, error) {
 	fmt.Fprintf(h, "gangsim run\n%s\n", version.Version)
 	h.Write(r.Canonical())
 	if t := r.Workload.Source.Trace; t != nil {
-		f, err := os.Open(t.Path)
+		sum, err := fileDigest(t.Path)
 		if err != nil {
 			return "", fmt.Errorf("workload trace: %w", err)
 		}
-		defer f.Close()
-		fh := sha256.New()
-		if _, err := io.Copy(fh, f); err != nil {
-			return "", fmt.Errorf("reading %s: %w", t.Path, err)
-		}
-		fmt.Fprintf(h, "\ninput %x", fh.Sum(nil))
+		fmt.Fprintf(h, "\ninput %s", sum)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// fileDigest is the lower-case hex SHA-256 of a file's bytes.
+func fileDigest(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("reading %s: %w", path, err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -1,0 +1,622 @@
+package pipelines
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gangsim/gangsim/metrics"
+	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/repro"
+	"github.com/gangsim/gangsim/workload"
+)
+
+// Analysis says how an experiment's finished runs become its item's rows
+// and figure. The axes it names are the experiment's grid axes.
+//
+// Kinds:
+//
+//   - "metrics": for every grid point (averaged over the Replicas axis),
+//     each of Metrics (columns of metrics.RunColumns, e.g.
+//     "response_s_mean", "bsld_median") as one row; the figure has a panel
+//     per metric with the metric against X, one line per Series value.
+//     Loads at which most replicas saturated are left out of the lines
+//     (the thesis discards them, section 6.4.4) and kept in the rows, whose
+//     "saturated" coordinate counts the saturated replicas.
+//   - "saturation": each run judged saturated or not (metrics.Saturated);
+//     per Series value and replica the saturation point across X
+//     (metrics.SaturationPoint); one row per Series value, the median over
+//     replicas (a replica saturated from the lowest load on counts as
+//     below every other; one never saturated counts as the highest load).
+//     No figure.
+//   - "jobs-in-system": the jobs in the system over time, one step line per
+//     X value (Fig. 6.11); rows give per X value the saturation evidence.
+//     Every other axis must have one value.
+//   - "cdf": the cumulative distribution of Metrics[0] (a per-job metric:
+//     "response_s", "wait_s", "bsld" or "ts_bsld") per Series value,
+//     pooling the Replicas; with Halves, separately for the thesis' short
+//     and long halves of the jobs (section 6.4.1: by their FCFS runtime,
+//     which is their dedicated runtime). Rows give percentiles.
+type Analysis struct {
+	Kind     string   `json:"kind"`
+	X        string   `json:"x,omitempty"`        // grid axis along the figure's x axis
+	Series   string   `json:"series,omitempty"`   // grid axis whose values are the lines
+	Replicas string   `json:"replicas,omitempty"` // grid axis averaged over (seeds)
+	Metrics  []string `json:"metrics,omitempty"`
+	Halves   bool     `json:"halves,omitempty"`
+	// Tau is the bounded slowdowns' short-job bound; 0 is 10 s divided by
+	// the workload's time compression.
+	Tau  workload.Duration `json:"tau,omitempty"`
+	Plot PlotSpec          `json:"plot,omitempty"`
+}
+
+// PlotSpec adjusts an analysis's figure.
+type PlotSpec struct {
+	// XLabel and XUnit title the x axis; empty takes a label from the X
+	// axis's name ("load" is "Offered load").
+	XLabel string `json:"x_label,omitempty"`
+	XUnit  string `json:"x_unit,omitempty"`
+	LogX   bool   `json:"log_x,omitempty"`
+	LogY   bool   `json:"log_y,omitempty"`
+}
+
+// jobMetrics are the per-job metrics a "cdf" analysis draws.
+var jobMetrics = []string{"wait_s", "response_s", "bsld", "ts_bsld"}
+
+func (a *Analysis) validate(axes map[string]bool) error {
+	for _, n := range []struct{ what, name string }{{"x", a.X}, {"series", a.Series}, {"replicas", a.Replicas}} {
+		if n.name != "" && !axes[n.name] {
+			return fmt.Errorf("%s axis %q is not in the grid", n.what, n.name)
+		}
+	}
+	needX := func() error {
+		if a.X == "" {
+			return fmt.Errorf("kind %q needs an x axis", a.Kind)
+		}
+		return nil
+	}
+	switch a.Kind {
+	case "metrics":
+		if len(a.Metrics) == 0 {
+			return fmt.Errorf("kind metrics needs metrics (any of %s)", strings.Join(metrics.RunColumns(), ", "))
+		}
+		for _, m := range a.Metrics {
+			if !slices.Contains(metrics.RunColumns(), m) {
+				return fmt.Errorf("unknown metric %q (want one of %s)", m, strings.Join(metrics.RunColumns(), ", "))
+			}
+		}
+		return nil
+	case "saturation", "jobs-in-system":
+		return needX()
+	case "cdf":
+		if len(a.Metrics) != 1 || !slices.Contains(jobMetrics, a.Metrics[0]) {
+			return fmt.Errorf("kind cdf needs one per-job metric (one of %s)", strings.Join(jobMetrics, ", "))
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown kind %q (want metrics, saturation, jobs-in-system or cdf)", a.Kind)
+}
+
+// analysisContext holds one analysis in progress.
+type analysisContext struct {
+	exp    *Experiment
+	runs   []*Finished
+	tau    model.Time
+	item   *repro.Item
+	figure *Drawing
+
+	outcomes [][]model.Outcome // per run, loaded on demand
+	sat      []*metrics.Saturation
+}
+
+func (c *analysisContext) analyze() error {
+	c.outcomes = make([][]model.Outcome, len(c.runs))
+	c.sat = make([]*metrics.Saturation, len(c.runs))
+	switch a := &c.exp.Analysis; a.Kind {
+	case "metrics":
+		c.item.Unit = metricUnit(a.Metrics)
+		return c.metricRows()
+	case "saturation":
+		c.item.Unit = "offered load"
+		return c.saturationRows()
+	case "jobs-in-system":
+		c.item.Unit = "as the quantity says"
+		return c.jobsInSystem()
+	case "cdf":
+		c.item.Unit = metricLabel(a.Metrics[0]).Unit
+		return c.cdf()
+	}
+	return fmt.Errorf("unknown analysis kind %q", c.exp.Analysis.Kind)
+}
+
+// load returns run i's outcomes.
+func (c *analysisContext) load(i int) ([]model.Outcome, error) {
+	if c.outcomes[i] == nil {
+		o, _, err := c.runs[i].Outcomes()
+		if err != nil {
+			return nil, err
+		}
+		c.outcomes[i] = o
+	}
+	return c.outcomes[i], nil
+}
+
+// saturation returns run i's saturation decision, from its time series.
+func (c *analysisContext) saturation(i int) (*metrics.Saturation, error) {
+	if c.sat[i] == nil {
+		o, err := c.load(i)
+		if err != nil {
+			return nil, err
+		}
+		s, err := c.runs[i].Samples()
+		if err != nil {
+			return nil, err
+		}
+		first, last := metrics.ArrivalPeriod(o)
+		v := metrics.Saturated(s, first, last)
+		c.sat[i] = &v
+	}
+	return c.sat[i], nil
+}
+
+// procs is the number of processors run i simulated.
+func (c *analysisContext) procs(i int) (int, error) {
+	for _, p := range c.runs[i].Info.Params {
+		if p.Name == "machine" {
+			m, err := model.ParseMachine(p.Value)
+			return m.Procs(), err
+		}
+	}
+	return 0, fmt.Errorf("run %s records no machine", c.runs[i].Key)
+}
+
+// axisOrder lists the grid's axes in order, without the replicas axis.
+func (c *analysisContext) axes() []string {
+	var out []string
+	for _, a := range c.exp.Grid {
+		if a.Name != c.exp.Analysis.Replicas {
+			out = append(out, a.Name)
+		}
+	}
+	return out
+}
+
+// values returns the distinct values of axis in grid order, as text.
+func (c *analysisContext) values(axis string) []string {
+	var out []string
+	for _, f := range c.runs {
+		if v := f.Point.Text(axis); !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// groups returns the runs grouped by every axis but the replicas axis, in
+// grid order: each group's coordinates and its runs' indices.
+func (c *analysisContext) groups() ([][]repro.Coord, [][]int) {
+	var coords [][]repro.Coord
+	var members [][]int
+	index := map[string]int{}
+	axes := c.axes()
+	for i, f := range c.runs {
+		var cs []repro.Coord
+		var key strings.Builder
+		for _, a := range axes {
+			v := f.Point.Text(a)
+			cs = append(cs, repro.Coord{Name: a, Value: v})
+			key.WriteString(v + "\x00")
+		}
+		g, ok := index[key.String()]
+		if !ok {
+			g = len(coords)
+			index[key.String()] = g
+			coords = append(coords, cs)
+			members = append(members, nil)
+		}
+		members[g] = append(members[g], i)
+	}
+	return coords, members
+}
+
+func (c *analysisContext) metricRows() error {
+	a := &c.exp.Analysis
+	cols := metrics.RunColumns()
+	coords, members := c.groups()
+	type cell struct {
+		coords    []repro.Coord
+		value     float64
+		saturated int
+		runs      int
+	}
+	var cells []cell
+	for g, runs := range members {
+		sums := make([]float64, len(a.Metrics))
+		counts := make([]int, len(a.Metrics))
+		saturated := 0
+		for _, i := range runs {
+			o, err := c.load(i)
+			if err != nil {
+				return err
+			}
+			procs, err := c.procs(i)
+			if err != nil {
+				return err
+			}
+			s, err := c.saturation(i)
+			if err != nil {
+				return err
+			}
+			if s.Saturated {
+				saturated++
+			}
+			sum := metrics.Summarize(o, procs, c.tau)
+			vals := sum.Values()
+			for k, m := range a.Metrics {
+				v := vals[slices.Index(cols, m)]
+				if !math.IsNaN(v) {
+					sums[k] += v
+					counts[k]++
+				}
+			}
+		}
+		for k, m := range a.Metrics {
+			cs := append(slices.Clone(coords[g]), repro.Coord{Name: "saturated", Value: fmt.Sprintf("%d/%d", saturated, len(runs))},
+				repro.Coord{Name: "metric", Value: m})
+			cells = append(cells, cell{coords: cs, value: sums[k] / float64(counts[k]), saturated: saturated, runs: len(runs)})
+		}
+	}
+	for _, cl := range cells {
+		c.item.Rows = append(c.item.Rows, repro.Row{Coords: cl.coords, Gangsim: cl.value})
+	}
+	if a.X == "" {
+		return nil
+	}
+	if err := c.singleValued("the figure draws the metric against x, a line per series", a.X, a.Series, a.Replicas); err != nil {
+		return err
+	}
+	// One panel per metric: the metric against X, a line per Series value,
+	// saturated points left out.
+	var panels []panel
+	for _, m := range a.Metrics {
+		p := panel{y: metricLabel(m)}
+		for _, s := range c.seriesValues() {
+			line := lineData{name: seriesName(a.Series, s)}
+			for _, cl := range cells {
+				if coordOf(cl.coords, "metric") != m || (a.Series != "" && coordOf(cl.coords, a.Series) != s) {
+					continue
+				}
+				if 2*cl.saturated > cl.runs {
+					continue
+				}
+				x, err := strconv.ParseFloat(coordOf(cl.coords, a.X), 64)
+				if err != nil {
+					return fmt.Errorf("x axis %q value %q is not a number", a.X, coordOf(cl.coords, a.X))
+				}
+				line.x = append(line.x, x)
+				line.y = append(line.y, cl.value)
+			}
+			if len(line.x) > 0 {
+				p.lines = append(p.lines, line)
+			}
+		}
+		panels = append(panels, p)
+	}
+	c.figure = &Drawing{title: c.exp.Title, kind: "lines", x: c.xLabel(), panels: panels, logX: a.Plot.LogX, logY: a.Plot.LogY,
+		note: "loads where most replicas saturated are left out"}
+	return nil
+}
+
+// seriesValues returns the Series axis's values, or one empty value when
+// there is no Series axis.
+func (c *analysisContext) seriesValues() []string {
+	if c.exp.Analysis.Series == "" {
+		return []string{""}
+	}
+	return c.values(c.exp.Analysis.Series)
+}
+
+func seriesName(axis, value string) string {
+	if axis == "" {
+		return "all"
+	}
+	return value
+}
+
+func coordOf(cs []repro.Coord, name string) string {
+	for _, c := range cs {
+		if c.Name == name {
+			return c.Value
+		}
+	}
+	return ""
+}
+
+func (c *analysisContext) xLabel() axisLabel {
+	a := &c.exp.Analysis
+	l := axisLabel{Label: a.Plot.XLabel, Unit: a.Plot.XUnit}
+	if l.Label == "" {
+		l.Label = a.X
+		if a.X == "load" {
+			l.Label = "Offered load"
+		}
+	}
+	return l
+}
+
+func (c *analysisContext) saturationRows() error {
+	a := &c.exp.Analysis
+	if err := c.singleValued("saturation sweeps the x axis per series and replica", a.X, a.Series, a.Replicas); err != nil {
+		return err
+	}
+	var notes []string
+	for _, s := range c.seriesValues() {
+		var points []float64
+		var per []string
+		for _, rep := range c.replicaValues() {
+			var loads []float64
+			var sat []bool
+			for i, f := range c.runs {
+				if (a.Series != "" && f.Point.Text(a.Series) != s) || (a.Replicas != "" && f.Point.Text(a.Replicas) != rep) {
+					continue
+				}
+				x, err := strconv.ParseFloat(f.Point.Text(a.X), 64)
+				if err != nil {
+					return fmt.Errorf("x axis %q value %q is not a number", a.X, f.Point.Text(a.X))
+				}
+				d, err := c.saturation(i)
+				if err != nil {
+					return err
+				}
+				loads = append(loads, x)
+				sat = append(sat, d.Saturated)
+			}
+			b := metrics.SaturationPoint(loads, sat)
+			points = append(points, b.Point)
+			text := repro.FormatValue(b.Point)
+			switch {
+			case math.IsNaN(b.Point):
+				text = "below " + repro.FormatValue(slices.Min(loads))
+			case math.IsInf(b.Above, 1):
+				text = "at least " + text + " (never saturated)"
+			case !b.Monotone:
+				text += " (not monotone)"
+			}
+			per = append(per, fmt.Sprintf("%s %s: %s", a.Replicas, rep, text))
+		}
+		var coords []repro.Coord
+		if a.Series != "" {
+			coords = append(coords, repro.Coord{Name: a.Series, Value: s})
+		}
+		coords = append(coords, repro.Coord{Name: "statistic", Value: "median"})
+		c.item.Rows = append(c.item.Rows, repro.Row{Coords: coords, Gangsim: medianOf(points)})
+		if a.Replicas != "" {
+			notes = append(notes, fmt.Sprintf("%s: %s", seriesName(a.Series, s), strings.Join(per, ", ")))
+		}
+	}
+	if len(notes) > 0 {
+		c.item.Notes = strings.TrimSpace(c.item.Notes + " Saturation point per replica: " + strings.Join(notes, "; ") + ".")
+	}
+	return nil
+}
+
+// replicaValues returns the Replicas axis's values, or one empty value.
+func (c *analysisContext) replicaValues() []string {
+	if c.exp.Analysis.Replicas == "" {
+		return []string{""}
+	}
+	return c.values(c.exp.Analysis.Replicas)
+}
+
+// medianOf is the median of xs with NaN (saturated from the lowest load
+// on) counted as below every number.
+func medianOf(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.SortFunc(s, func(a, b float64) int {
+		switch {
+		case math.IsNaN(a) && math.IsNaN(b):
+			return 0
+		case math.IsNaN(a):
+			return -1
+		case math.IsNaN(b):
+			return 1
+		}
+		return cmp.Compare(a, b)
+	})
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// singleValued checks that every grid axis but the given ones has one
+// value, so that the analysis does not mix runs it cannot tell apart.
+func (c *analysisContext) singleValued(what string, except ...string) error {
+	for _, ax := range c.exp.Grid {
+		if ax.Name != "" && !slices.Contains(except, ax.Name) && len(ax.Values) > 1 {
+			return fmt.Errorf("%s; axis %q has %d values (make it the series or the replicas, or give it one value)",
+				what, ax.Name, len(ax.Values))
+		}
+	}
+	return nil
+}
+
+func (c *analysisContext) jobsInSystem() error {
+	a := &c.exp.Analysis
+	if err := c.singleValued(fmt.Sprintf("jobs-in-system draws one line per %s value", a.X), a.X); err != nil {
+		return err
+	}
+	p := panel{y: axisLabel{Label: "Jobs in the system"}, steps: true}
+	for i, f := range c.runs {
+		xv := f.Point.Text(a.X)
+		s, err := f.Samples()
+		if err != nil {
+			return err
+		}
+		d, err := c.saturation(i)
+		if err != nil {
+			return err
+		}
+		line := lineData{name: xv}
+		peak := 0
+		for _, smp := range s {
+			line.x = append(line.x, smp.At.Seconds())
+			line.y = append(line.y, float64(smp.InSystem))
+			peak = max(peak, smp.InSystem)
+		}
+		p.lines = append(p.lines, line)
+		satv := 0.0
+		if d.Saturated {
+			satv = 1
+		}
+		for _, q := range []struct {
+			name string
+			v    float64
+		}{
+			{"peak_in_system", float64(peak)},
+			{"in_system_at_last_arrival", float64(d.AtLastArrival)},
+			{"median_in_system", float64(d.MedianInSystem)},
+			{"cleared_at", d.ClearedAt},
+			{"drain", d.Drain},
+			{"saturated", satv},
+		} {
+			c.item.Rows = append(c.item.Rows, repro.Row{
+				Coords:  []repro.Coord{{Name: a.X, Value: xv}, {Name: "quantity", Value: q.name}},
+				Gangsim: q.v,
+			})
+		}
+	}
+	c.figure = &Drawing{title: c.exp.Title, kind: "steps", x: axisLabel{Label: "Time", Unit: "s"}, panels: []panel{p},
+		legendTitle: c.xLabel().Label}
+	return nil
+}
+
+func (c *analysisContext) cdf() error {
+	a := &c.exp.Analysis
+	if err := c.singleValued("the CDF pools the replicas of each series", a.Series, a.Replicas); err != nil {
+		return err
+	}
+	metric := a.Metrics[0]
+	halves := []metrics.Length{metrics.Unclassified}
+	if a.Halves {
+		halves = []metrics.Length{metrics.Short, metrics.Long}
+	}
+	var panels []panel
+	for _, h := range halves {
+		p := panel{y: axisLabel{Label: "Cumulative fraction of jobs"}, cdf: true}
+		if h != metrics.Unclassified {
+			p.title = h.String() + " half"
+		}
+		for _, s := range c.seriesValues() {
+			var values []float64
+			for i, f := range c.runs {
+				if a.Series != "" && f.Point.Text(a.Series) != s {
+					continue
+				}
+				o, err := c.load(i)
+				if err != nil {
+					return err
+				}
+				if h != metrics.Unclassified {
+					o = byDedicated(o).Select(o, h)
+				}
+				m := metrics.PerJob(o, c.tau)
+				switch metric {
+				case "wait_s":
+					values = append(values, m.Wait...)
+				case "response_s":
+					values = append(values, m.Response...)
+				case "bsld":
+					values = append(values, m.BoundedSlowdown...)
+				case "ts_bsld":
+					values = append(values, m.TimeSharingBoundedSlowdown...)
+				}
+			}
+			d := metrics.Describe(values)
+			for _, st := range []struct {
+				name string
+				v    float64
+			}{{"mean", d.Mean}, {"p5", d.P5}, {"p25", d.P25}, {"median", d.Median}, {"p75", d.P75}, {"p95", d.P95}} {
+				var cs []repro.Coord
+				if a.Series != "" {
+					cs = append(cs, repro.Coord{Name: a.Series, Value: s})
+				}
+				cs = append(cs, repro.Coord{Name: "half", Value: halfName(h)}, repro.Coord{Name: "statistic", Value: st.name})
+				c.item.Rows = append(c.item.Rows, repro.Row{Coords: cs, Gangsim: st.v})
+			}
+			p.lines = append(p.lines, lineData{name: seriesName(a.Series, s), x: values})
+		}
+		panels = append(panels, p)
+	}
+	l := metricLabel(metric)
+	c.figure = &Drawing{title: c.exp.Title, kind: "cdf", x: l, panels: panels, logX: a.Plot.LogX}
+	return nil
+}
+
+func halfName(h metrics.Length) string {
+	if h == metrics.Unclassified {
+		return "all"
+	}
+	return h.String()
+}
+
+// byDedicated classifies a run's jobs into the thesis' short and long
+// halves by their dedicated runtime: the runtime under FCFS batch
+// scheduling, which the thesis classifies by (section 6.4.1), and the same
+// for every policy.
+func byDedicated(o []model.Outcome) metrics.Lengths {
+	ids := make([]int64, 0, len(o))
+	d := make([]model.Time, 0, len(o))
+	for _, x := range o {
+		if x.Completed() {
+			ids = append(ids, x.JobID)
+			d = append(d, x.Dedicated)
+		}
+	}
+	return metrics.ClassifyLengths(ids, d, len(ids)/2)
+}
+
+// metricLabel is the axis title of a RunColumns metric or a per-job metric.
+func metricLabel(m string) axisLabel {
+	stat := map[string]string{"mean": "Mean ", "median": "Median ", "sd": "Std. dev. of ", "min": "Minimum ",
+		"max": "Maximum ", "p5": "5th percentile of ", "p25": "25th percentile of ", "p75": "75th percentile of ",
+		"p95": "95th percentile of "}
+	base := map[string]axisLabel{
+		"wait_s": {Label: "wait time", Unit: "s"}, "response_s": {Label: "response time", Unit: "s"},
+		"bsld": {Label: "bounded slowdown"}, "ts_bsld": {Label: "bounded slowdown (time-sharing form)"},
+		"jobs": {Label: "jobs"}, "rejected": {Label: "rejected jobs"}, "makespan_s": {Label: "makespan", Unit: "s"},
+		"utilization": {Label: "utilization"}, "throughput_per_s": {Label: "throughput", Unit: "jobs/s"},
+	}
+	if l, ok := base[m]; ok {
+		l.Label = strings.ToUpper(l.Label[:1]) + l.Label[1:]
+		return l
+	}
+	for b, l := range base {
+		if s, ok := strings.CutPrefix(m, b+"_"); ok {
+			if p, ok := stat[s]; ok {
+				l.Label = p + l.Label
+				return l
+			}
+		}
+	}
+	return axisLabel{Label: m}
+}
+
+// metricUnit is the unit of a set of metrics, for the item: theirs if they
+// share one, else "as the metric says".
+func metricUnit(ms []string) string {
+	u := metricLabel(ms[0]).Unit
+	for _, m := range ms[1:] {
+		if metricLabel(m).Unit != u {
+			return "as the metric says (s for times)"
+		}
+	}
+	if u == "" {
+		return "ratio"
+	}
+	return u
+}

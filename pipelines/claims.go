@@ -1,0 +1,193 @@
+package pipelines
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gangsim/gangsim/repro"
+)
+
+// ClaimSpec is a paper's qualitative statement, checked on an item's rows.
+// A and B select rows by coordinates (a row matches when it has every
+// coordinate given).
+//
+// Kinds:
+//
+//   - "less": the one row A's value is below the one row B's.
+//   - "less-everywhere": every row matching A is below the row matching B
+//     that agrees with it on every other coordinate (Except names
+//     coordinates not to compare; "saturated" is never compared).
+//   - "ratio-at-least": the one row A's value divided by the one row B's
+//     is at least Value.
+//   - "linear": the rows matching A, as points (the Over coordinate, the
+//     value), fit a straight line with a coefficient of determination R^2
+//     of at least Value.
+//
+// With Unsaturated set, rows where more than half of the replicas
+// saturated are left out, as the "metrics" figures leave them out.
+type ClaimSpec struct {
+	// Text states the claim with its source in the paper.
+	Text        string            `json:"text"`
+	Kind        string            `json:"kind"`
+	A           map[string]string `json:"a"`
+	B           map[string]string `json:"b,omitempty"`
+	Over        string            `json:"over,omitempty"`
+	Except      []string          `json:"except,omitempty"`
+	Value       float64           `json:"value,omitempty"`
+	Unsaturated bool              `json:"unsaturated,omitempty"`
+}
+
+func (c *ClaimSpec) validate() error {
+	if c.Text == "" {
+		return fmt.Errorf("claim without text")
+	}
+	switch c.Kind {
+	case "less", "less-everywhere", "ratio-at-least":
+		if len(c.A) == 0 || len(c.B) == 0 {
+			return fmt.Errorf("claim %q: kind %s needs rows a and b", c.Text, c.Kind)
+		}
+	case "linear":
+		if len(c.A) == 0 || c.Over == "" || c.Value <= 0 {
+			return fmt.Errorf("claim %q: kind linear needs rows a, a coordinate over and a minimum R^2 value", c.Text)
+		}
+	default:
+		return fmt.Errorf("claim %q: unknown kind %q (want less, less-everywhere, ratio-at-least or linear)", c.Text, c.Kind)
+	}
+	return nil
+}
+
+func (c *ClaimSpec) evaluate(rows []repro.Row) repro.Claim {
+	holds, note := c.check(rows)
+	return repro.Claim{Text: c.Text, Holds: holds, Note: note}
+}
+
+func (c *ClaimSpec) check(rows []repro.Row) (bool, string) {
+	match := func(want map[string]string) []repro.Row {
+		var out []repro.Row
+		for _, r := range rows {
+			if rowMatches(r, want) && (!c.Unsaturated || unsaturated(r)) {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	one := func(want map[string]string) (repro.Row, error) {
+		m := match(want)
+		if len(m) != 1 {
+			return repro.Row{}, fmt.Errorf("%d rows match %v, want 1", len(m), want)
+		}
+		return m[0], nil
+	}
+	v := repro.FormatValue
+	switch c.Kind {
+	case "less", "ratio-at-least":
+		a, err := one(c.A)
+		if err != nil {
+			return false, err.Error()
+		}
+		b, err := one(c.B)
+		if err != nil {
+			return false, err.Error()
+		}
+		if c.Kind == "less" {
+			return a.Gangsim < b.Gangsim, fmt.Sprintf("%s < %s", v(a.Gangsim), v(b.Gangsim))
+		}
+		r := a.Gangsim / b.Gangsim
+		return r >= c.Value, fmt.Sprintf("ratio %s (at least %s)", v(r), v(c.Value))
+	case "less-everywhere":
+		as := match(c.A)
+		pairs, worst := 0, math.Inf(-1)
+		var failed []string
+		for _, a := range as {
+			want := map[string]string{}
+			for _, co := range a.Coords {
+				if _, inA := c.A[co.Name]; !inA && !slices.Contains(c.Except, co.Name) && co.Name != "saturated" {
+					want[co.Name] = co.Value
+				}
+			}
+			for k, val := range c.B {
+				want[k] = val
+			}
+			bs := match(want)
+			if len(bs) != 1 {
+				continue
+			}
+			pairs++
+			worst = max(worst, a.Gangsim-bs[0].Gangsim)
+			if !(a.Gangsim < bs[0].Gangsim) {
+				failed = append(failed, fmt.Sprintf("%s: %s vs %s", describeRow(a, c.A), v(a.Gangsim), v(bs[0].Gangsim)))
+			}
+		}
+		if pairs == 0 {
+			return false, "no pairs of rows to compare"
+		}
+		if len(failed) > 0 {
+			return false, fmt.Sprintf("%d of %d pairs fail: %s", len(failed), pairs, strings.Join(failed, "; "))
+		}
+		return true, fmt.Sprintf("%d of %d pairs hold; largest difference %s", pairs, pairs, v(worst))
+	case "linear":
+		as := match(c.A)
+		var xs, ys []float64
+		for _, a := range as {
+			x, err := strconv.ParseFloat(a.Coord(c.Over), 64)
+			if err != nil {
+				return false, fmt.Sprintf("coordinate %s = %q is not a number", c.Over, a.Coord(c.Over))
+			}
+			xs, ys = append(xs, x), append(ys, a.Gangsim)
+		}
+		if len(xs) < 3 {
+			return false, fmt.Sprintf("%d points: too few to fit a line", len(xs))
+		}
+		r2, slope := linearFit(xs, ys)
+		return r2 >= c.Value, fmt.Sprintf("R^2 %s over %d points (at least %s), slope %s", v(r2), len(xs), v(c.Value), v(slope))
+	}
+	return false, "unknown kind"
+}
+
+// unsaturated reports whether at most half of a row's replicas saturated
+// (its "saturated" coordinate k/n has 2k <= n; no coordinate counts as
+// unsaturated): the rows a "metrics" figure draws.
+func unsaturated(r repro.Row) bool {
+	var k, n int
+	if _, err := fmt.Sscanf(r.Coord("saturated"), "%d/%d", &k, &n); err != nil {
+		return r.Coord("saturated") == ""
+	}
+	return 2*k <= n
+}
+
+func describeRow(r repro.Row, skip map[string]string) string {
+	var parts []string
+	for _, c := range r.Coords {
+		if _, ok := skip[c.Name]; !ok && c.Name != "saturated" {
+			parts = append(parts, c.Name+"="+c.Value)
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// linearFit returns the coefficient of determination and the slope of the
+// least-squares line through (xs, ys).
+func linearFit(xs, ys []float64) (r2, slope float64) {
+	n := float64(len(xs))
+	var mx, my float64
+	for i := range xs {
+		mx += xs[i]
+		my += ys[i]
+	}
+	mx /= n
+	my /= n
+	var sxy, sxx, syy float64
+	for i := range xs {
+		dx, dy := xs[i]-mx, ys[i]-my
+		sxy += dx * dy
+		sxx += dx * dx
+		syy += dy * dy
+	}
+	if sxx == 0 || syy == 0 {
+		return 0, 0
+	}
+	return sxy * sxy / (sxx * syy), sxy / sxx
+}

@@ -1,0 +1,107 @@
+package pipelines
+
+import (
+	"fmt"
+
+	"gonum.org/v1/plot/vg"
+
+	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/plots"
+)
+
+// axisLabel is an axis title and its unit.
+type axisLabel struct{ Label, Unit string }
+
+// lineData is one line of a panel: a name, and its points (for a CDF, x
+// holds the sample and y is unused).
+type lineData struct {
+	name string
+	x, y []float64
+}
+
+// panel is one plot of a drawing.
+type panel struct {
+	title string
+	y     axisLabel
+	lines []lineData
+	steps bool // piecewise-constant lines
+	cdf   bool // empirical CDFs of the lines' x values
+}
+
+// Drawing is an analysis's figure, built from plain data and drawn with
+// package plots: one panel, or a grid of panels two across.
+type Drawing struct {
+	title       string
+	kind        string // "lines", "steps", "cdf"
+	x           axisLabel
+	panels      []panel
+	logX, logY  bool
+	note        string // said in the figure's title when it has one panel
+	legendTitle string // what the line names are, for a single panel
+}
+
+// build returns the figure and the size to draw it at.
+func (d *Drawing) build() (plots.Drawer, plots.Size, error) {
+	var figs []plots.Drawer
+	for _, p := range d.panels {
+		fr := plots.Frame{Title: p.title,
+			X: plots.Axis{Label: d.x.Label, Unit: d.x.Unit, Log: d.logX},
+			Y: plots.Axis{Label: p.y.Label, Unit: p.y.Unit, Log: d.logY && !p.cdf}}
+		if len(d.panels) == 1 && fr.Title == "" {
+			fr.Title = d.title
+		}
+		var f *plots.Figure
+		var err error
+		switch {
+		case p.cdf:
+			var samples []plots.Sample
+			for _, l := range p.lines {
+				samples = append(samples, plots.Sample{Name: l.name, Values: l.x})
+			}
+			f, err = plots.CDF(fr, samples)
+		default:
+			var series []plots.Series
+			for _, l := range p.lines {
+				series = append(series, plots.Series{Name: l.name, X: l.x, Y: l.y})
+			}
+			if p.steps {
+				f, err = plots.StepLines(fr, series)
+			} else {
+				f, err = plots.MarkedLines(fr, series)
+			}
+		}
+		if err != nil {
+			return nil, plots.Size{}, fmt.Errorf("drawing %q: %w", p.title, err)
+		}
+		figs = append(figs, f)
+	}
+	if len(figs) == 1 {
+		return figs[0], plots.DefaultSize(), nil
+	}
+	cols := 2
+	rows := (len(figs) + cols - 1) / cols
+	g, err := plots.NewGrid(rows, cols, figs...)
+	if err != nil {
+		return nil, plots.Size{}, err
+	}
+	s := plots.DefaultSize()
+	s.Width = vg.Length(cols) * s.Width
+	s.Height = vg.Length(rows) * s.Height
+	return g, s, nil
+}
+
+// save draws the figure to path (PNG or SVG) with man's lines as the
+// image's metadata.
+func (d *Drawing) save(path string, man *model.Manifest) error {
+	fig, size, err := d.build()
+	if err != nil {
+		return err
+	}
+	var h model.Header
+	man.Apply(&h)
+	meta := []plots.KeyValue{{Key: "Title", Value: d.title}}
+	for _, l := range h.Lines {
+		meta = append(meta, plots.KeyValue{Key: l.Key, Value: l.Value})
+	}
+	return plots.SaveWithMetadata(fig, path, size, meta)
+}

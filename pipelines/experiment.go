@@ -1,0 +1,251 @@
+package pipelines
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gangsim/gangsim/internal/atomicfile"
+	"github.com/gangsim/gangsim/internal/version"
+	"github.com/gangsim/gangsim/metrics"
+	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/repro"
+)
+
+// Experiment is one reproduced table or figure described as data: the run
+// it varies, the grid of values it varies it over (policies, loads,
+// seeds...), how the finished runs become the item's rows and drawing, the
+// paper's values to set beside gangsim's, and the paper's claims to check.
+// The repository keeps one per item, experiments/<paper>/<item>.json;
+// `replay sweep` runs them and `make figures` runs them all.
+//
+// Adding a policy to an experiment is adding its name to the "policy"
+// axis's values.
+type Experiment struct {
+	// Item is the results path, "paper/name" (results/<paper>/<name>.csv).
+	Item string `json:"item"`
+	// Title says what the item shows, with the paper's numbering.
+	Title string `json:"title"`
+	// Notes says how the setup differs from the paper's, for the report.
+	Notes string `json:"notes,omitempty"`
+	// Run is the base run description (a Run as JSON) that the grid varies.
+	Run json.RawMessage `json:"run"`
+	// Grid lists the axes; every combination of their values is one run.
+	Grid []Axis `json:"grid,omitempty"`
+	// Analysis turns the finished runs into rows and a figure.
+	Analysis Analysis `json:"analysis"`
+	// Paper lists the paper's values for cells of the item.
+	Paper []PaperValue `json:"paper,omitempty"`
+	// Claims lists the paper's qualitative statements to check on the rows.
+	Claims []ClaimSpec `json:"claims,omitempty"`
+}
+
+// PaperValue is the paper's value of the cell whose coordinates include
+// Coords, and the tolerance gangsim's value is held to.
+type PaperValue struct {
+	Coords    map[string]string `json:"coords"`
+	Value     float64           `json:"value"`
+	Tolerance float64           `json:"tolerance"`
+	// Source cites the value: section, table, figure, page.
+	Source string `json:"source"`
+}
+
+// LoadExperiment reads an experiment file, rejecting unknown fields, and
+// checks it. It returns the file's SHA-256 too, which every output made
+// from it records.
+func LoadExperiment(path string) (*Experiment, string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, "", err
+	}
+	sum := sha256.Sum256(b)
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	var e Experiment
+	if err := d.Decode(&e); err != nil {
+		return nil, "", fmt.Errorf("%s: %w", path, err)
+	}
+	if err := e.Validate(); err != nil {
+		return nil, "", fmt.Errorf("%s: %w", path, err)
+	}
+	return &e, hex.EncodeToString(sum[:]), nil
+}
+
+// Validate checks the item name, the grid, the analysis and that every
+// expanded run is valid.
+func (e *Experiment) Validate() error {
+	paper, name, ok := strings.Cut(e.Item, "/")
+	probe := repro.Item{Paper: paper, Name: name}
+	if !ok {
+		return fmt.Errorf("item %q: want paper/name", e.Item)
+	}
+	if err := probe.Validate(); err != nil {
+		return err
+	}
+	if _, _, err := e.Runs(); err != nil {
+		return err
+	}
+	axes := map[string]bool{}
+	for _, a := range e.Grid {
+		axes[a.Name] = true
+	}
+	if err := e.Analysis.validate(axes); err != nil {
+		return fmt.Errorf("analysis: %w", err)
+	}
+	for _, c := range e.Claims {
+		if err := c.validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Runs expands the grid into runs, each labeled with its grid point.
+func (e *Experiment) Runs() ([]*Run, []Point, error) {
+	docs, points, err := Expand(e.Run, e.Grid)
+	if err != nil {
+		return nil, nil, err
+	}
+	runs := make([]*Run, len(docs))
+	for i, d := range docs {
+		if runs[i], err = ParseRun(d); err != nil {
+			return nil, nil, fmt.Errorf("run %d (%s): %w", i+1, describePoint(points[i]), err)
+		}
+	}
+	return runs, points, nil
+}
+
+// Tau is the short-job bound of the bounded slowdowns: the analysis's, or
+// 10 s of real time divided by the base run's time compression (the
+// thesis' 0.1 s at /100, section 6.4.1).
+func (e *Experiment) Tau(runs []*Run) model.Time {
+	if e.Analysis.Tau > 0 {
+		return e.Analysis.Tau.Time()
+	}
+	if len(runs) > 0 && runs[0].Workload.Compress > 1 {
+		return metrics.CompressedTau(runs[0].Workload.Compress)
+	}
+	return metrics.DefaultTau
+}
+
+// Reproduce runs the experiment's runs through sweep and builds its item
+// (and figure, drawn into resultsDir/<paper>/<name>.png when the analysis
+// draws one). specName and specSHA identify the experiment file in the
+// outputs' manifest.
+func (e *Experiment) Reproduce(sweep *Sweep, specName, specSHA string) (*Reproduction, error) {
+	runs, points, err := e.Runs()
+	if err != nil {
+		return nil, err
+	}
+	done, err := sweep.Do(runs, points)
+	if err != nil {
+		return nil, err
+	}
+	paper, name, _ := strings.Cut(e.Item, "/")
+	it := &repro.Item{Paper: paper, Name: name, Title: e.Title, Notes: e.Notes}
+	rep := &Reproduction{Item: it, Runs: done}
+	ctx := &analysisContext{exp: e, runs: done, tau: e.Tau(runs), item: it}
+	if err := ctx.analyze(); err != nil {
+		return nil, fmt.Errorf("%s: %w", e.Item, err)
+	}
+	rep.Figure = ctx.figure
+	if err := e.applyPaper(it); err != nil {
+		return nil, err
+	}
+	for _, c := range e.Claims {
+		it.Claims = append(it.Claims, c.evaluate(it.Rows))
+	}
+	cached := 0
+	var inputs []model.Input
+	inputs = append(inputs, model.Input{Name: specName, SHA256: specSHA})
+	seen := map[string]bool{}
+	for _, f := range done {
+		if f.Cached {
+			cached++
+		}
+		if t := f.Run.Workload.Source.Trace; t != nil && !seen[t.Path] {
+			seen[t.Path] = true
+			sum, err := fileDigest(t.Path)
+			if err != nil {
+				return nil, err
+			}
+			inputs = append(inputs, model.Input{Name: t.Path, SHA256: sum})
+		}
+	}
+	rep.Cached = cached
+	rep.Manifest = model.Manifest{Tool: SweepTool, Version: version.Version, Params: []model.Param{
+		{Name: "item", Value: e.Item},
+		{Name: "analysis", Value: e.Analysis.Kind},
+		{Name: "runs", Value: fmt.Sprint(len(done))},
+		{Name: "tau_s", Value: string(ctx.tau.AppendSeconds(nil))},
+	}, Inputs: inputs}
+	return rep, nil
+}
+
+// Reproduction is a reproduced item with what made it.
+type Reproduction struct {
+	Item     *repro.Item
+	Figure   *Drawing // nil for a table
+	Runs     []*Finished
+	Cached   int // runs found in the cache
+	Manifest model.Manifest
+}
+
+// Write writes the item's CSV (and its figure, if any) under resultsDir,
+// atomically, with the manifest.
+func (r *Reproduction) Write(resultsDir string) error {
+	dir := filepath.Join(resultsDir, r.Item.Paper)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if r.Figure != nil {
+		r.Item.Figure = r.Item.Paper + "/" + r.Item.Name + ".png"
+		if err := r.Figure.save(filepath.Join(resultsDir, r.Item.Figure), &r.Manifest); err != nil {
+			return err
+		}
+	}
+	var b bytes.Buffer
+	if err := repro.WriteCSV(&b, r.Item, &r.Manifest); err != nil {
+		return err
+	}
+	f, err := atomicfile.Create(filepath.Join(dir, r.Item.Name+".csv"), nil)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if _, err := f.Write(b.Bytes()); err != nil {
+		return err
+	}
+	return f.Commit()
+}
+
+func (e *Experiment) applyPaper(it *repro.Item) error {
+	for _, p := range e.Paper {
+		matched := 0
+		for i := range it.Rows {
+			if rowMatches(it.Rows[i], p.Coords) {
+				it.Rows[i].Paper, it.Rows[i].HasPaper, it.Rows[i].Tolerance = p.Value, true, p.Tolerance
+				matched++
+			}
+		}
+		if matched == 0 {
+			return fmt.Errorf("%s: paper value %v at %v matches no cell", e.Item, p.Value, p.Coords)
+		}
+	}
+	return nil
+}
+
+// rowMatches reports whether r has every coordinate of want.
+func rowMatches(r repro.Row, want map[string]string) bool {
+	for k, v := range want {
+		if r.Coord(k) != v {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,265 @@
+package pipelines
+
+import (
+	"encoding/json"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gangsim/gangsim/repro"
+)
+
+// smallExperiment is a quick experiment of the given analysis: 300 Lublin
+// jobs on 32 processors, two policies, two loads, two seeds.
+func smallExperiment(t *testing.T, analysis string, extra string) string {
+	t.Helper()
+	doc := `{
+  "item": "frachtenberg/test-item",
+  "title": "a test",
+  "run": {"workload": {"source": {"lublin": {"jobs": 300, "procs": 32}}, "estimates": {"mode": "loose"},
+          "load": {"target": 0.6}, "compress": 100, "seed": 1}, "replay": {"policy": "fcfs"}},
+  "grid": [
+    {"name": "policy", "set": "replay.policy", "values": ["fcfs", "easy"]},
+    {"name": "load", "set": "workload.load.target", "values": [0.5, 0.9]},
+    {"name": "seed", "set": "workload.seed", "values": [1, 2]}
+  ],
+  "analysis": ` + analysis + extra + `
+}`
+	p := filepath.Join(t.TempDir(), "e.json")
+	if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func reproduce(t *testing.T, path string, cache *Cache) *Reproduction {
+	t.Helper()
+	e, sha, err := LoadExperiment(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := e.Reproduce(&Sweep{Cache: cache}, path, sha)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func TestExperimentMetrics(t *testing.T) {
+	cache := &Cache{Dir: t.TempDir()}
+	path := smallExperiment(t, `{"kind": "metrics", "x": "load", "series": "policy", "replicas": "seed",
+    "metrics": ["response_s_mean", "utilization"]}`, `,
+  "paper": [{"coords": {"policy": "easy", "load": "0.5", "metric": "utilization"}, "value": 0.5, "tolerance": 0.2, "source": "made up"}],
+  "claims": [
+    {"text": "EASY responds faster than FCFS", "kind": "less-everywhere", "a": {"policy": "easy", "metric": "response_s_mean"}, "b": {"policy": "fcfs"}},
+    {"text": "response grows with load", "kind": "less", "a": {"policy": "easy", "load": "0.5", "metric": "response_s_mean"}, "b": {"policy": "easy", "load": "0.9", "metric": "response_s_mean"}}
+  ]`)
+	rep := reproduce(t, path, cache)
+	it := rep.Item
+	if len(it.Rows) != 2*2*2 || len(rep.Runs) != 8 || rep.Cached != 0 {
+		t.Fatalf("%d rows from %d runs (%d cached)", len(it.Rows), len(rep.Runs), rep.Cached)
+	}
+	// Rows: policy, load, saturated, metric; the value is the mean of the
+	// two seeds' runs, which the test recomputes from the runs.
+	var runs []*Finished
+	for _, f := range rep.Runs {
+		if f.Point.Text("policy") == "easy" && f.Point.Text("load") == "0.5" {
+			runs = append(runs, f)
+		}
+	}
+	want := 0.0
+	for _, f := range runs {
+		o, _, err := f.Outcomes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := 0.0
+		for _, x := range o {
+			sum += x.Response().Seconds()
+		}
+		want += sum / float64(len(o)) / 2
+	}
+	found := false
+	for _, r := range it.Rows {
+		if r.Coord("policy") == "easy" && r.Coord("load") == "0.5" && r.Coord("metric") == "response_s_mean" {
+			found = true
+			if d := r.Gangsim - want; d > 1e-9*want || d < -1e-9*want {
+				t.Errorf("mean response %v, want %v", r.Gangsim, want)
+			}
+		}
+		if r.Coord("metric") == "utilization" && r.Coord("policy") == "easy" && r.Coord("load") == "0.5" && !r.HasPaper {
+			t.Error("paper value not applied")
+		}
+	}
+	if !found {
+		t.Error("no easy/0.5/response_s_mean row")
+	}
+	if len(it.Claims) != 2 || !it.Claims[1].Holds {
+		t.Errorf("claims %+v", it.Claims)
+	}
+	if rep.Figure == nil {
+		t.Fatal("no figure")
+	}
+	results := t.TempDir()
+	if err := rep.Write(results); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(results, "frachtenberg", it.Name+".png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := png.Decode(f); err != nil {
+		t.Error(err)
+	}
+	csv, err := os.ReadFile(filepath.Join(results, "frachtenberg", it.Name+".csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, h, err := repro.ReadCSV(strings.NewReader(string(csv)), "x")
+	if err != nil || len(back.Rows) != len(it.Rows) || back.Figure != "frachtenberg/"+it.Name+".png" {
+		t.Fatalf("read back: %v, %+v", err, back)
+	}
+	if v, _ := h.Get("GangsimInput"); !strings.HasSuffix(v, path) {
+		t.Errorf("manifest input %q", v)
+	}
+
+	// Everything is cached the second time, and the CSV is the same bytes.
+	again := reproduce(t, path, cache)
+	if again.Cached != 8 {
+		t.Errorf("%d of 8 runs cached", again.Cached)
+	}
+	results2 := t.TempDir()
+	if err := again.Write(results2); err != nil {
+		t.Fatal(err)
+	}
+	csv2, _ := os.ReadFile(filepath.Join(results2, "frachtenberg", it.Name+".csv"))
+	if string(csv2) != string(csv) {
+		t.Error("a rerun wrote a different CSV")
+	}
+}
+
+func TestExperimentOtherKinds(t *testing.T) {
+	cache := &Cache{Dir: t.TempDir()}
+	sat := reproduce(t, smallExperiment(t, `{"kind": "saturation", "x": "load", "series": "policy", "replicas": "seed"}`, ""), cache)
+	if len(sat.Item.Rows) != 2 || sat.Item.Rows[0].Coord("policy") != "fcfs" || sat.Figure != nil {
+		t.Errorf("saturation rows %+v", sat.Item.Rows)
+	}
+	for _, r := range sat.Item.Rows {
+		if v := r.Gangsim; v != 0.5 && v != 0.9 && v == v {
+			t.Errorf("saturation point %v is not a load of the sweep", v)
+		}
+	}
+	ce, sha, err := LoadExperiment(smallExperiment(t, `{"kind": "cdf", "series": "policy", "replicas": "seed", "metrics": ["wait_s"], "halves": true}`, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ce.Grid[1].Values = ce.Grid[1].Values[1:] // one load
+	cdf, err := ce.Reproduce(&Sweep{Cache: cache}, "e", sha)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// policy x half x 6 statistics; short-half p95 <= long-half p95 is not
+	// guaranteed, but every percentile row must be ordered.
+	if len(cdf.Item.Rows) != 2*2*6 || cdf.Figure == nil || len(cdf.Figure.panels) != 2 {
+		t.Fatalf("cdf: %d rows", len(cdf.Item.Rows))
+	}
+	get := func(pol, half, stat string) float64 {
+		for _, r := range cdf.Item.Rows {
+			if r.Coord("policy") == pol && r.Coord("half") == half && r.Coord("statistic") == stat {
+				return r.Gangsim
+			}
+		}
+		t.Fatalf("no row %s %s %s", pol, half, stat)
+		return 0
+	}
+	for _, pol := range []string{"fcfs", "easy"} {
+		for _, h := range []string{"short", "long"} {
+			if !(get(pol, h, "p5") <= get(pol, h, "p25") && get(pol, h, "p25") <= get(pol, h, "median") &&
+				get(pol, h, "median") <= get(pol, h, "p75") && get(pol, h, "p75") <= get(pol, h, "p95")) {
+				t.Errorf("%s %s percentiles out of order", pol, h)
+			}
+		}
+	}
+	// jobs-in-system needs every axis but x to have one value.
+	e, _, err := LoadExperiment(smallExperiment(t, `{"kind": "jobs-in-system", "x": "load"}`, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Reproduce(&Sweep{Cache: cache}, "e", ""); err == nil || !strings.Contains(err.Error(), `axis "policy" has 2 values`) {
+		t.Errorf("jobs-in-system over a grid of policies: %v", err)
+	}
+	e.Analysis = Analysis{Kind: "saturation", X: "load", Series: "policy"}
+	if _, err := e.Reproduce(&Sweep{Cache: cache}, "e", ""); err == nil || !strings.Contains(err.Error(), `axis "seed" has 2 values`) {
+		t.Errorf("jobs-in-system over a grid of policies: %v", err)
+	}
+	e.Analysis = Analysis{Kind: "jobs-in-system", X: "load"}
+	e.Grid = e.Grid[1:2] // loads only
+	jis, err := e.Reproduce(&Sweep{Cache: cache}, "e", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(jis.Item.Rows) != 2*6 || jis.Figure == nil || len(jis.Figure.panels[0].lines) != 2 {
+		t.Errorf("jobs-in-system: %d rows", len(jis.Item.Rows))
+	}
+}
+
+func TestExperimentErrors(t *testing.T) {
+	for _, tt := range []struct{ analysis, extra, err string }{
+		{`{"kind": "bars"}`, "", `analysis: unknown kind "bars" (want metrics, saturation, jobs-in-system or cdf)`},
+		{`{"kind": "metrics", "x": "load", "metrics": ["speed"]}`, "", `analysis: unknown metric "speed"`},
+		{`{"kind": "saturation"}`, "", `analysis: kind "saturation" needs an x axis`},
+		{`{"kind": "cdf", "metrics": ["utilization"]}`, "", `analysis: kind cdf needs one per-job metric`},
+		{`{"kind": "metrics", "x": "loads", "metrics": ["jobs"]}`, "", `analysis: x axis "loads" is not in the grid`},
+		{`{"kind": "metrics", "metrics": ["jobs"]}`, `, "claims": [{"text": "t", "kind": "bigger"}]`, `claim "t": unknown kind "bigger"`},
+	} {
+		_, _, err := LoadExperiment(smallExperiment(t, tt.analysis, tt.extra))
+		if err == nil || !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("%s: %v, want %s", tt.analysis, err, tt.err)
+		}
+	}
+	// A paper value that matches no cell is an error, not a silent skip.
+	path := smallExperiment(t, `{"kind": "saturation", "x": "load", "series": "policy", "replicas": "seed"}`,
+		`, "paper": [{"coords": {"policy": "gs"}, "value": 0.83, "tolerance": 0.05, "source": "x"}]`)
+	e, sha, err := LoadExperiment(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Reproduce(&Sweep{Cache: &Cache{Dir: t.TempDir()}}, path, sha); err == nil || !strings.Contains(err.Error(), "matches no cell") {
+		t.Errorf("unmatched paper value: %v", err)
+	}
+}
+
+func TestClaims(t *testing.T) {
+	row := func(pol, load, sat string, v float64) repro.Row {
+		return repro.Row{Coords: []repro.Coord{{Name: "policy", Value: pol}, {Name: "load", Value: load}, {Name: "saturated", Value: sat}, {Name: "metric", Value: "m"}}, Gangsim: v}
+	}
+	rows := []repro.Row{
+		row("a", "0.5", "0/2", 1), row("a", "0.7", "0/2", 2), row("a", "0.9", "2/2", 30),
+		row("b", "0.5", "0/2", 3), row("b", "0.7", "1/2", 2.5), row("b", "0.9", "2/2", 40),
+	}
+	for _, tt := range []struct {
+		spec  string
+		holds bool
+		note  string
+	}{
+		{`{"text": "t", "kind": "less", "a": {"policy": "a", "load": "0.5"}, "b": {"policy": "b", "load": "0.5"}}`, true, "1 < 3"},
+		{`{"text": "t", "kind": "less-everywhere", "a": {"policy": "a"}, "b": {"policy": "b"}}`, true, "3 of 3 pairs hold; largest difference -0.5"},
+		{`{"text": "t", "kind": "less-everywhere", "a": {"policy": "b"}, "b": {"policy": "a"}}`, false, "3 of 3 pairs fail"},
+		{`{"text": "t", "kind": "ratio-at-least", "a": {"policy": "b", "load": "0.9"}, "b": {"policy": "a", "load": "0.9"}, "value": 1.3}`, true, "ratio 1.33333 (at least 1.3)"},
+		{`{"text": "t", "kind": "linear", "a": {"policy": "a"}, "over": "load", "value": 0.9}`, false, "R^2 0.77"},
+		{`{"text": "t", "kind": "linear", "a": {"policy": "b"}, "over": "load", "value": 0.5, "unsaturated": true}`, false, "2 points: too few"},
+		{`{"text": "t", "kind": "less", "a": {"policy": "a"}, "b": {"policy": "b", "load": "0.5"}}`, false, "3 rows match"},
+	} {
+		var c ClaimSpec
+		if err := json.Unmarshal([]byte(tt.spec), &c); err != nil {
+			t.Fatal(err)
+		}
+		got := c.evaluate(rows)
+		if got.Holds != tt.holds || !strings.Contains(got.Note, tt.note) {
+			t.Errorf("%s: holds %v note %q, want %v and %q", tt.spec, got.Holds, got.Note, tt.holds, tt.note)
+		}
+	}
+}

@@ -83,6 +83,7 @@ type options struct {
 	trimTail     float64
 	procs        int
 	saturation   bool
+	backlog      metrics.Backlog // what the saturation test watches
 	timeseries   []string
 	x            string
 	plot         string
@@ -123,6 +124,7 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 		trim       = fs.String("trim", "", "drop fractions HEAD,TAIL of every run's jobs by submit order (warm-up and drain), e.g. 0.05,0.05")
 		procs      = fs.Int("procs", 0, "machine size in processors for the utilization (default: the run's machine parameter, or its MaxProcs)")
 		saturation = fs.Bool("saturation", false, "print each run's saturation decision and evidence; with --x, the saturation point of each --by group across --x")
+		backlog    = fs.String("backlog", "queued", "backlog the saturation test watches: queued (jobs waiting to start) or in-system (every job not finished, for time sharing without a multiprogramming limit)")
 		timeseries = fs.StringArray("timeseries", nil, "time series of a run (replay --timeseries), for --saturation and --plot jobs-in-system; repeat once per run, in the order of the runs")
 		x          = fs.String("x", "", "parameter on the X axis (--plot boxes and metric) or swept (--saturation), e.g. load.target")
 		plot       = fs.String("plot", "", "draw a figure to -o: "+strings.Join(plotKinds, ", "))
@@ -218,6 +220,14 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 		}
 		opt.trimHead, opt.trimTail = h, t
 	}
+	switch *backlog {
+	case metrics.BacklogQueued.String():
+		opt.backlog = metrics.BacklogQueued
+	case metrics.BacklogInSystem.String():
+		opt.backlog = metrics.BacklogInSystem
+	default:
+		return nil, cli.Usagef("--backlog %q: want queued or in-system", *backlog)
+	}
 	if opt.procs < 0 {
 		return nil, cli.Usagef("--procs %d is negative", opt.procs)
 	}
@@ -277,6 +287,7 @@ func (o *options) checkMode(fs *pflag.FlagSet) error {
 		{"logy", "--plot boxes, jobs-in-system and metric", plot && o.plot != plotBars && o.plot != plotCDF},
 		{"title", "--plot", plot},
 		{"timeseries", "--saturation and --plot jobs-in-system", wholeRuns},
+		{"backlog", "--saturation", o.saturation},
 		{"columns", "tables without --saturation", !plot && !o.saturation},
 		{"confidence", "tables", !plot && !o.saturation},
 		{"halves", "tables and --plot cdf, boxes, metric and bars, not whole runs", !wholeRuns},

@@ -505,6 +505,8 @@ func TestUsageErrors(t *testing.T) {
 		{"--saturation", "--halves", f, f},
 		{"--saturation", "--trim", "0.1,0.1", f},
 		{"--saturation", "--columns", "jobs", f},
+		{"--saturation", "--backlog", "running", f},
+		{"--backlog", "in-system", f},
 		{"--plot", "pie", "-o", "x.png", f},
 		{"--plot", "cdf", f},
 		{"--plot", "cdf", "-o", "x.pdf", f},

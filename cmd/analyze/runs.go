@@ -158,15 +158,14 @@ func readSeries(name string, stdin io.Reader) ([]model.Sample, model.Input, *mod
 	return samples, in.Manifest(), &h, nil
 }
 
-// sameRun reports whether two headers carry the same newest manifest
-// (tool, parameters, inputs): the outcomes and time series of one replay.
+// sameRun reports whether two headers carry the same manifests (tools,
+// seeds, parameters, inputs), as the outcomes and the time series of one
+// replay do.
 func sameRun(a, b *model.Header) bool {
-	ca, cb := manifestChain(a), manifestChain(b)
-	if len(ca) == 0 || len(cb) == 0 {
-		return true // nothing to compare
-	}
-	x, y := ca[0], cb[0]
-	return x.Tool == y.Tool && slices.Equal(x.Params, y.Params) && slices.Equal(x.Inputs, y.Inputs)
+	return slices.EqualFunc(manifestChain(a), manifestChain(b), func(x, y model.Manifest) bool {
+		return x.Tool == y.Tool && x.Version == y.Version && x.HasSeed == y.HasSeed && x.Seed == y.Seed &&
+			slices.Equal(x.Params, y.Params) && slices.Equal(x.Inputs, y.Inputs)
+	})
 }
 
 // machineSize finds the processors a run's utilization is measured

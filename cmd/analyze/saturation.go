@@ -17,21 +17,21 @@ const (
 	fromOutcomes   = "outcomes"
 )
 
-// judge decides whether a run was past saturation (metrics.Saturated over
-// its arrival period), from its time series when it has one, else from
-// the jobs in the system reconstructed from its outcomes.
-func judge(r *resultRun) (metrics.Saturation, string, error) {
+// judge decides whether a run was past saturation (the test over its
+// arrival period), from its time series when it has one, else from the
+// jobs in the system reconstructed from its outcomes.
+func judge(r *resultRun, test metrics.SaturationTest) (metrics.Saturation, string, error) {
 	first, last := metrics.ArrivalPeriod(r.outcomes)
 	if last <= first {
 		return metrics.Saturation{}, "", fmt.Errorf("%s: saturation needs completed jobs arriving at two different times at least", r.name)
 	}
 	if r.seriesFrom == "" {
-		return metrics.Saturated(metrics.JobsInSystem(r.outcomes), first, last), fromOutcomes, nil
+		return test.Judge(metrics.JobsInSystem(r.outcomes), first, last), fromOutcomes, nil
 	}
 	if len(r.series) == 0 || r.series[0].At >= last {
 		return metrics.Saturation{}, "", fmt.Errorf("%s: the time series %s does not cover the arrival period from %v to %v", r.name, r.seriesFrom, first, last)
 	}
-	return metrics.Saturated(r.series, first, last), fromTimeSeries, nil
+	return test.Judge(r.series, first, last), fromTimeSeries, nil
 }
 
 // saturationTable is one row per run (sorted by --by, then in input
@@ -54,6 +54,7 @@ func saturationTable(opt *options, runs []*resultRun) (*table, error) {
 	}
 	t.cols = append(t.cols,
 		column{"saturated", boolColumn},
+		column{"backlog", textColumn},
 		column{"cleared_at", numberColumn},
 		column{"clear_level", numberColumn},
 		column{"median_in_system", numberColumn},
@@ -65,7 +66,7 @@ func saturationTable(opt *options, runs []*resultRun) (*table, error) {
 	)
 	for _, g := range groups {
 		for _, c := range g.cells {
-			s, from, err := judge(c.run)
+			s, from, err := judge(c.run, metrics.SaturationTest{Measure: opt.backlog})
 			if err != nil {
 				return nil, err
 			}
@@ -76,7 +77,7 @@ func saturationTable(opt *options, runs []*resultRun) (*table, error) {
 			if indexOf(opt.by, keyRun) < 0 {
 				row = append(row, textValue(c.run.name))
 			}
-			row = append(row, boolValue(s.Saturated), numberValue(s.ClearedAt),
+			row = append(row, boolValue(s.Saturated), textValue(opt.backlog.String()), numberValue(s.ClearedAt),
 				numberValue(float64(s.ClearLevel)), numberValue(float64(s.MedianInSystem)),
 				numberValue(float64(s.AtLastArrival)), numberValue(s.Trend), numberValue(s.Drain),
 				value{text: string(s.Span.AppendSeconds(nil)), num: s.Span.Seconds()}, textValue(from))
@@ -84,8 +85,8 @@ func saturationTable(opt *options, runs []*resultRun) (*table, error) {
 		}
 	}
 	t.notes = append(t.notes,
-		fmt.Sprintf("A run is saturated when the jobs in the system were last at or below clear_level (their time-weighted lower quartile over the arrival period) before %v of the arrival period (cleared_at, a fraction of it); see package metrics.", metrics.DefaultClearCutoff),
-		"trend is in jobs per arrival period, drain the time from the last arrival to an empty system as a fraction of the arrival period (- if it never empties).")
+		fmt.Sprintf("A run is saturated when its backlog (the jobs %s) was last at or below clear_level, its time-weighted lower quartile over the arrival period, before %v of the arrival period (cleared_at, a fraction of it); see package metrics.", backlogPhrase(opt.backlog), metrics.DefaultClearCutoff),
+		"median_in_system and trend (in jobs per arrival period) are of all the jobs in the system; drain is the time from the last arrival to an empty system as a fraction of the arrival period (- if it never empties).")
 	return t, nil
 }
 
@@ -126,7 +127,7 @@ func saturationPointTable(opt *options, runs []*resultRun) (*table, error) {
 		for i, p := range points {
 			k := 0
 			for _, c := range p.cells {
-				s, _, err := judge(c.run)
+				s, _, err := judge(c.run, metrics.SaturationTest{Measure: opt.backlog})
 				if err != nil {
 					return nil, err
 				}
@@ -148,6 +149,14 @@ func saturationPointTable(opt *options, runs []*resultRun) (*table, error) {
 	}
 	t.notes = append(t.notes, fmt.Sprintf("saturation_point is the highest %s judged not saturated below first_saturated, the lowest saturated one (- if the lowest is saturated, inf if none is); decisions lists %s:k/n, k of n runs saturated (a tie counts as saturated); monotone is false if a run above first_saturated was not saturated.", opt.x, opt.x))
 	return t, nil
+}
+
+// backlogPhrase says what a backlog counts.
+func backlogPhrase(b metrics.Backlog) string {
+	if b == metrics.BacklogInSystem {
+		return "in the system"
+	}
+	return "waiting to start"
 }
 
 // xPoint is the cells at one value of the --x parameter.

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"bytes"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPlots draws every kind as PNG and SVG: the PNG decodes and carries
+// the manifest in tEXt chunks, the SVG has the expected labels and legend
+// entries.
+func TestPlots(t *testing.T) {
+	dir := fixture(t)
+	satDir, _, _ := saturationFixture(t)
+	runs := []string{filepath.Join(dir, "easy1.parquet"), filepath.Join(dir, "easy2.arrow"), filepath.Join(dir, "fcfs.csv")}
+	fcfs := filepath.Join(dir, "fcfs.csv")
+	for _, c := range []struct {
+		name string
+		args []string
+		svg  []string // texts the SVG must hold
+	}{
+		{"cdf", append([]string{"--plot", "cdf", "--by", "policy", "--logx"}, runs...),
+			[]string{">Response time (s)<", ">easy<", ">fcfs<", ">Cumulative fraction of jobs<"}},
+		{"cdf-halves", append([]string{"--plot", "cdf", "--metric", "bsld", "--halves", fcfs}, runs[0], fcfs),
+			[]string{">Bounded slowdown, tau = 0.1 s<", ">" + runs[0] + ", short<", ">" + fcfs + ", long<"}},
+		{"boxes", append([]string{"--plot", "boxes", "--metric", "wait", "--x", "load.target", "--by", "policy"}, runs...),
+			[]string{">Wait time (s)<", ">load.target<", ">0.5<", ">0.7<"}},
+		{"metric", append([]string{"--plot", "metric", "--metric", "response", "--stat", "median", "--x", "load.target", "--title", "Fig"}, runs...),
+			[]string{">Median response time (s)<", ">Fig<"}},
+		{"metric-column", append([]string{"--plot", "metric", "--metric", "utilization", "--x", "load.target", "--by", "policy", "--logy"}, runs...),
+			[]string{">Utilization<", ">easy<"}},
+		{"bars", append([]string{"--plot", "bars", "--metric", "bsld", "--by", "load.target,policy"}, runs...),
+			[]string{">Mean bounded slowdown, tau = 0.1 s<", ">easy<", ">fcfs<", ">load.target<"}},
+		{"bars-halves", append([]string{"--plot", "bars", "--metric", "response_s_p95", "--halves", fcfs, "--by", "policy"}, runs...),
+			[]string{">95th percentile of response time (s)<", ">short<", ">long<"}},
+		{"jobs-in-system", []string{"--plot", "jobs-in-system", "--by", "load.target",
+			filepath.Join(satDir, "stable.csv"), filepath.Join(satDir, "saturated.csv")},
+			[]string{">Jobs in the system<", ">Time (s)<", ">load.target=0.5<", ">load.target=2<"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), c.name)
+			mustAnalyze(t, nil, append([]string{"-q", "-o", out + ".png"}, c.args...)...)
+			b, err := os.ReadFile(out + ".png")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := png.Decode(bytes.NewReader(b)); err != nil {
+				t.Fatalf("PNG: %v", err)
+			}
+			for _, want := range []string{"tEXtGangsimTool\x00analyze", "tEXtGangsimParam\x00plot=" + c.args[1], "tEXtGangsimInput\x00" + sha(t, c.args[len(c.args)-1])} {
+				if !bytes.Contains(b, []byte(want)) {
+					t.Errorf("PNG lacks %q", want)
+				}
+			}
+			mustAnalyze(t, nil, append([]string{"-q", "-o", out + ".svg"}, c.args...)...)
+			b, _ = os.ReadFile(out + ".svg")
+			if !strings.Contains(string(b), "<!-- GangsimTool: analyze -->") {
+				t.Error("SVG lacks its manifest")
+			}
+			for _, want := range c.svg {
+				if !strings.Contains(string(b), want) {
+					t.Errorf("SVG lacks %q", want)
+				}
+			}
+		})
+	}
+
+	// A failed figure leaves no file: a policy is not a number for an
+	// axis.
+	out := filepath.Join(t.TempDir(), "bad.png")
+	_, _, err := analyzeCmd(t, nil, append([]string{"--plot", "boxes", "--metric", "wait", "--x", "policy", "-o", out}, runs...)...)
+	if err == nil || !strings.Contains(err.Error(), `parameter policy="easy" is not a number`) {
+		t.Errorf("non-numeric --x: %v", err)
+	}
+	if _, statErr := os.Stat(out); !os.IsNotExist(statErr) {
+		t.Error("a failed figure left a file")
+	}
+}

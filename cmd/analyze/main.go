@@ -236,13 +236,17 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 	}
 	fs.Visit(func(f *pflag.Flag) {
 		switch f.Name {
-		case "output", "quiet", "tau", "timeseries", "halves":
-			return // the output itself, or recorded below and among the inputs
+		case "output", "quiet", "tau":
+			return // the output's name, or recorded by analyze as tau_s
 		}
 		opt.params = append(opt.params, model.Param{Name: f.Name, Value: f.Value.String()})
 	})
+	// Defaults that depend on other flags are recorded as resolved.
 	if opt.plot == "" && !fs.Changed("format") {
 		opt.params = append(opt.params, model.Param{Name: "format", Value: opt.format})
+	}
+	if opt.plot != "" && !fs.Changed("metric") {
+		opt.params = append(opt.params, model.Param{Name: "metric", Value: opt.metric})
 	}
 	return opt, nil
 }

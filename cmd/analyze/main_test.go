@@ -442,7 +442,8 @@ func TestPipe(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	digest := sha256.Sum256(in.Bytes())
+	data := bytes.Clone(in.Bytes())
+	digest := sha256.Sum256(data)
 	out, stderr := mustAnalyze(t, &in, "--columns", "jobs,bsld_mean")
 	if stderr != "" {
 		t.Errorf("stderr: %s", stderr)
@@ -452,6 +453,11 @@ func TestPipe(t *testing.T) {
 	checkCells(t, "pipe", rows[0], map[string]string{"run": "<stdin>", "jobs": "4", "bsld_mean": "1.625"})
 	if !strings.Contains(strings.Join(man, "\n"), "GangsimInput: "+hex.EncodeToString(digest[:])+" -") {
 		t.Errorf("manifest %v", man)
+	}
+	// In Markdown, "<stdin>" must not read as an HTML tag.
+	out, _ = mustAnalyze(t, bytes.NewReader(data), "--format", "md", "--columns", "jobs")
+	if !strings.Contains(out, "| \\<stdin> | 4 |") {
+		t.Errorf("Markdown:\n%s", out)
 	}
 }
 

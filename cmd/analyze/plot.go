@@ -152,11 +152,12 @@ func tauLabel(jm *jobMetric, runs []*resultRun) string {
 
 // drawPlot draws the figure of --plot and saves it with the manifest.
 func drawPlot(opt *options, runs []*resultRun, cells []*cell, man *model.Manifest, say func(string, ...any)) error {
-	var fig *plots.Figure
+	var fig plots.Drawer
 	var err error
+	size := plots.DefaultSize()
 	switch opt.plot {
 	case plotCDF:
-		fig, err = cdfFigure(opt, runs, cells, say)
+		fig, size, err = cdfFigure(opt, runs, cells, say)
 	case plotBoxes:
 		fig, err = boxesFigure(opt, runs, cells, say)
 	case plotJobsInSystem:
@@ -173,7 +174,7 @@ func drawPlot(opt *options, runs []*resultRun, cells []*cell, man *model.Manifes
 	for _, l := range manifestLines(man) {
 		meta = append(meta, plots.KeyValue{Key: l.Key, Value: l.Value})
 	}
-	return plots.SaveWithMetadata(fig, opt.output, plots.DefaultSize(), meta)
+	return plots.SaveWithMetadata(fig, opt.output, size, meta)
 }
 
 func titleOr(opt *options, def string) string {
@@ -184,30 +185,57 @@ func titleOr(opt *options, def string) string {
 }
 
 // cdfFigure: the distribution of a per-job metric, one line per run or
-// group (Fig. 6.13 of the thesis).
-func cdfFigure(opt *options, runs []*resultRun, cells []*cell, say func(string, ...any)) (*plots.Figure, error) {
+// group. With --halves, two panels side by side, short jobs then long
+// ones, as Fig. 6.13 of the thesis.
+func cdfFigure(opt *options, runs []*resultRun, cells []*cell, say func(string, ...any)) (plots.Drawer, plots.Size, error) {
 	jm := findJobMetric(opt.metric)
 	names, groups, err := rows(opt, cells)
 	if err != nil {
-		return nil, err
+		return nil, plots.Size{}, err
 	}
+	title := titleOr(opt, "Distribution of "+strings.ToLower(jm.label))
 	dropped := 0
-	var samples []plots.Sample
-	for _, g := range groups {
-		xs := pooled(jm, g.cells, opt.logX, &dropped)
-		if len(xs) == 0 {
-			return nil, fmt.Errorf("%s: no completed jobs to draw", label(names, g.keys))
+	panel := func(title string, names []string, groups []*group) (*plots.Figure, error) {
+		var samples []plots.Sample
+		for _, g := range groups {
+			xs := pooled(jm, g.cells, opt.logX, &dropped)
+			if len(xs) == 0 {
+				return nil, fmt.Errorf("%s: no completed jobs to draw", label(names, g.keys))
+			}
+			samples = append(samples, plots.Sample{Name: label(names, g.keys), Values: xs})
 		}
-		samples = append(samples, plots.Sample{Name: label(names, g.keys), Values: xs})
+		fr := plots.Frame{Title: title, X: plots.Axis{Label: tauLabel(jm, runs), Unit: jm.unit, Log: opt.logX}}
+		return plots.CDF(fr, samples)
 	}
-	if dropped > 0 {
-		say("left out %d values <= 0 from the logarithmic axis", dropped)
+	defer func() {
+		if dropped > 0 {
+			say("left out %d values <= 0 from the logarithmic axis", dropped)
+		}
+	}()
+	h := indexOf(names, keyHalf)
+	if h < 0 {
+		fig, err := panel(title, names, groups)
+		return fig, plots.DefaultSize(), err
 	}
-	fr := plots.Frame{
-		Title: titleOr(opt, "Distribution of "+strings.ToLower(jm.label)),
-		X:     plots.Axis{Label: tauLabel(jm, runs), Unit: jm.unit, Log: opt.logX},
+	without := func(xs []string) []string { return append(slices.Clone(xs[:h]), xs[h+1:]...) }
+	var panels []plots.Drawer
+	for i, half := range []metrics.Length{metrics.Short, metrics.Long} {
+		var sub []*group
+		for _, g := range groups {
+			if g.keys[h] == half.String() {
+				sub = append(sub, &group{keys: without(g.keys), cells: g.cells})
+			}
+		}
+		fig, err := panel(fmt.Sprintf("(%c) %s, %s jobs", 'a'+i, title, half), without(names), sub)
+		if err != nil {
+			return nil, plots.Size{}, err
+		}
+		panels = append(panels, fig)
 	}
-	return plots.CDF(fr, samples)
+	grid, err := plots.NewGrid(1, 2, panels...)
+	size := plots.DefaultSize()
+	size.Width *= 2
+	return grid, size, err
 }
 
 // boxesFigure: percentile boxes of a per-job metric against --x, one

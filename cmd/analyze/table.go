@@ -284,6 +284,9 @@ func mdNumber(v float64) string {
 	return repro.FormatValue(v)
 }
 
+// mdEscape makes text safe in a Markdown table cell: pipes and "<" (which
+// would open an HTML tag, hiding "<stdin>") are escaped, newlines become
+// blanks.
 func mdEscape(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ")
+	return strings.NewReplacer("|", `\|`, "<", `\<`, "\n", " ").Replace(s)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 )
 
@@ -38,7 +39,7 @@ type Curve struct {
 
 // WriteCSV writes c as CSV: the header "series,<XLabel>,<YLabel>", then one
 // record per point, the series in order. Numbers take the shortest form
-// that reads back exactly (strconv 'g', -1); infinities are "+Inf" and
+// that reads back exactly (FormatNumber); infinities are "+Inf" and
 // "-Inf". A series whose X and Y differ in length is an error, reported
 // before anything is written.
 func (c Curve) WriteCSV(w io.Writer) error {
@@ -51,7 +52,7 @@ func (c Curve) WriteCSV(w io.Writer) error {
 	if err := cw.Write([]string{"series", c.XLabel, c.YLabel}); err != nil {
 		return fmt.Errorf("writing curve %s: %w", c.Name, err)
 	}
-	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	f := FormatNumber
 	for _, s := range c.Series {
 		for i := range s.X {
 			if err := cw.Write([]string{s.Label, f(s.X[i]), f(s.Y[i])}); err != nil {
@@ -64,4 +65,15 @@ func (c Curve) WriteCSV(w io.Writer) error {
 		return fmt.Errorf("writing curve %s: %w", c.Name, err)
 	}
 	return nil
+}
+
+// FormatNumber formats v in the shortest form that strconv.ParseFloat
+// reads back exactly, without an exponent for magnitudes from 1e-4 up to
+// 1e21 ("1048576", "0.25") and with one outside ("1e-07"); infinities are
+// "+Inf" and "-Inf".
+func FormatNumber(v float64) string {
+	if a := math.Abs(v); a == 0 || a >= 1e-4 && a < 1e21 {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -13,10 +14,29 @@ import (
 	"github.com/gangsim/gangsim/model"
 )
 
+func TestFormatNumber(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{
+		{0, "0"}, {1, "1"}, {-2.5, "-2.5"}, {1048576, "1048576"}, {math.Nextafter(0.3, 1), "0.30000000000000004"},
+		{1e-4, "0.0001"}, {9.5e-5, "9.5e-05"}, {1e21, "1e+21"}, {123456789012345678, "123456789012345680"},
+		{math.Inf(1), "+Inf"}, {math.Inf(-1), "-Inf"},
+	} {
+		got := FormatNumber(tc.v)
+		if got != tc.want {
+			t.Errorf("FormatNumber(%v) = %q, want %q", tc.v, got, tc.want)
+		}
+		if back, err := strconv.ParseFloat(got, 64); err != nil || back != tc.v {
+			t.Errorf("FormatNumber(%v) = %q reads back as %v, %v", tc.v, got, back, err)
+		}
+	}
+}
+
 func TestCurveWriteCSV(t *testing.T) {
 	var s Series
 	s.Add(16, 1.5)
-	s.Add(1024, math.Inf(1))
+	s.Add(1048576, math.Inf(1))
 	s.Label = "contexts=1"
 	cv := Curve{Name: "bw", XLabel: "bytes", YLabel: "MB/s", Series: []Series{
 		s,
@@ -28,7 +48,7 @@ func TestCurveWriteCSV(t *testing.T) {
 	}
 	// Shortest exact numbers, +Inf spelt as strconv reads it back, labels
 	// quoted when they need it.
-	want := "series,bytes,MB/s\ncontexts=1,16,1.5\ncontexts=1,1024,+Inf\n\"a, b\",0.1,1e-07\n"
+	want := "series,bytes,MB/s\ncontexts=1,16,1.5\ncontexts=1,1048576,+Inf\n\"a, b\",0.1,1e-07\n"
 	if buf.String() != want {
 		t.Errorf("CSV:\n%s\nwant:\n%s", buf.String(), want)
 	}

@@ -95,6 +95,8 @@
 //
 // Presets are embedded JSON files (presets/*.json) that users can copy and
 // edit; LoadPreset reads an edited one. Fig5, Fig6 and SwitchCost reproduce
-// the paper's figures as repro.Items; the Curve functions give the same
-// model as plottable series.
+// the paper's figures as repro.Items, with the text's statements about them
+// as claims; every claim holds but the one above, that replacing the send
+// buffer is the costly part of the swap, which SwitchCost reports as
+// failing. The Curve functions give the same model as plottable series.
 package myrinet

@@ -1,10 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"io"
+	"math"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gangsim/gangsim/internal/sharedtraces"
 )
@@ -24,5 +31,67 @@ func BenchmarkCTCEasy(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkPipeline10M is the memory target of the replay issue: a
+// 10-million-job synthetic trace streamed through EASY in at most 256 MB
+// peak RSS. It builds genwork and replay, runs
+//
+//	genwork lublin --jobs 10000000 | replay --policy easy -o out.arrow
+//
+// and reports each process's peak resident set (getrusage's ru_maxrss)
+// and the jobs per second of the whole pipe. Run it with
+// go test -run '^$' -bench Pipeline10M -benchtime 1x ./cmd/replay.
+func BenchmarkPipeline10M(b *testing.B) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		b.Skip("go tool not on PATH")
+	}
+	dir := b.TempDir()
+	build := exec.Command(goTool, "build", "-o", dir, "github.com/gangsim/gangsim/cmd/genwork", "github.com/gangsim/gangsim/cmd/replay")
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("building: %v\n%s", err, out)
+	}
+	const jobs = 10_000_000
+	for i := 0; i < b.N; i++ {
+		gen := exec.Command(filepath.Join(dir, "genwork"), "lublin", "--jobs", strconv.Itoa(jobs), "--procs", "128", "--seed", "1", "-q")
+		rep := exec.Command(filepath.Join(dir, "replay"), "--policy", "easy", "-o", filepath.Join(dir, "out.arrow"), "-q")
+		r, w, err := os.Pipe()
+		if err != nil {
+			b.Fatal(err)
+		}
+		gen.Stdout, rep.Stdin = w, r
+		var genErr, repErr bytes.Buffer
+		gen.Stderr, rep.Stderr = &genErr, &repErr
+		start := time.Now()
+		if err := gen.Start(); err != nil {
+			b.Fatal(err)
+		}
+		if err := rep.Start(); err != nil {
+			b.Fatal(err)
+		}
+		w.Close()
+		r.Close()
+		if err := gen.Wait(); err != nil {
+			b.Fatalf("genwork: %v\n%s", err, genErr.Bytes())
+		}
+		if err := rep.Wait(); err != nil {
+			b.Fatalf("replay: %v\n%s", err, repErr.Bytes())
+		}
+		elapsed := time.Since(start)
+		maxRSS := func(c *exec.Cmd) float64 {
+			ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage)
+			if !ok {
+				return math.NaN()
+			}
+			return float64(ru.Maxrss) / 1024 // KB on Linux
+		}
+		b.ReportMetric(maxRSS(gen), "genwork-peak-RSS-MB")
+		b.ReportMetric(maxRSS(rep), "replay-peak-RSS-MB")
+		b.ReportMetric(jobs/elapsed.Seconds(), "jobs/s")
+		if rss := maxRSS(rep); rss > 256 {
+			b.Errorf("replay peaked at %.0f MB RSS, above the 256 MB target", rss)
+		}
 	}
 }

@@ -1,0 +1,222 @@
+package presets
+
+import (
+	"cmp"
+	"fmt"
+	"image/color"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/gangsim/gangsim/hwmodel"
+	"github.com/gangsim/gangsim/hwmodel/calypso"
+	"github.com/gangsim/gangsim/hwmodel/myrinet"
+	"github.com/gangsim/gangsim/hwmodel/pm"
+	"github.com/gangsim/gangsim/hwmodel/qsnet"
+	"github.com/gangsim/gangsim/plots"
+	"github.com/gangsim/gangsim/repro"
+)
+
+// Reproduction is one of the hardware models' reproductions of a paper's
+// table or figure: the embedded preset it is computed on, how, and, for a
+// figure, how it is drawn.
+type Reproduction struct {
+	// Paper and Name are the item's paper key and name, e.g. "etsion" and
+	// "fig-5": results/<Paper>/<Name>.csv.
+	Paper, Name string
+	// Preset names the embedded preset the item is computed on.
+	Preset string
+
+	item func(c hwmodel.Preset) repro.Item
+	plot *figureSpec
+}
+
+// Key returns "paper/name".
+func (r Reproduction) Key() string { return r.Paper + "/" + r.Name }
+
+// IsFigure reports whether the item is one of the papers' figures, which
+// Figure draws: its name starts with "fig-".
+func (r Reproduction) IsFigure() bool { return strings.HasPrefix(r.Name, "fig-") }
+
+// Build computes the item on its embedded preset, which it returns too.
+// It panics if the preset is not embedded, which the tests rule out.
+func (r Reproduction) Build() (repro.Item, Preset) {
+	p, err := Get(r.Preset)
+	if err != nil {
+		panic("presets: reproduction " + r.Key() + ": " + err.Error())
+	}
+	return r.item(p.Cluster), p
+}
+
+// on adapts a family's item function to the registry.
+func on[T hwmodel.Preset](f func(T) repro.Item) func(hwmodel.Preset) repro.Item {
+	return func(c hwmodel.Preset) repro.Item { return f(c.(T)) }
+}
+
+// Reproductions returns every reproduction of the hardware models, in the
+// order of the papers (repro.Papers), each paper's in the order of its
+// family's Items:
+//
+//   - etsion (parpar): fig-5, fig-6, switch-cost
+//   - hori96 (ss20): table-2, table-4, table-5
+//   - hori98 (rwc-pc2): table-3, fig-6
+//   - frachtenberg (wolverine): table-4.3, fig-4.12, table-4.5
+//   - mclaughlin (calypso-nt): switch-cost
+func Reproductions() []Reproduction {
+	paperPoints := "paper"
+	return []Reproduction{
+		{Paper: "etsion", Name: "fig-5", Preset: "parpar", item: on(myrinet.Fig5), plot: &figureSpec{
+			title: "E&F Fig. 5: FM bandwidth with buffer division (model)",
+			x:     "bytes", xAxis: plots.Axis{Label: "Message size", Unit: "bytes", Log: true},
+			yAxis: plots.Axis{Label: "Bandwidth", Unit: "MB/s"}, paper: paperPoints + " (4.1: none at 8)",
+		}},
+		{Paper: "etsion", Name: "fig-6", Preset: "parpar", item: on(myrinet.Fig6), plot: &figureSpec{
+			title: "E&F Fig. 6: total bandwidth with buffer switching (model)",
+			x:     "bytes", xAxis: plots.Axis{Label: "Message size", Unit: "bytes", Log: true},
+			yAxis: plots.Axis{Label: "Total bandwidth", Unit: "MB/s"},
+		}},
+		{Paper: "etsion", Name: "switch-cost", Preset: "parpar", item: on(myrinet.SwitchCost)},
+		{Paper: "hori96", Name: "table-2", Preset: "ss20", item: on(pm.Table2)},
+		{Paper: "hori96", Name: "table-4", Preset: "ss20", item: on(pm.Table4)},
+		{Paper: "hori96", Name: "table-5", Preset: "ss20", item: on(pm.Table5)},
+		{Paper: "hori98", Name: "table-3", Preset: "rwc-pc2", item: on(pm.Table3)},
+		{Paper: "hori98", Name: "fig-6", Preset: "rwc-pc2", item: on(pm.Fig6), plot: &figureSpec{
+			title: "Hori et al. 1998 Fig. 6: slowdown by gang scheduling (model)",
+			x:     "time_slice_ms", xAxis: plots.Axis{Label: "Time slice", Unit: "ms"},
+			yAxis: plots.Axis{Label: "Slowdown", Unit: "%"}, paper: paperPoints + " (bounds, 5, 6)",
+			series: func(r repro.Row) string {
+				return strings.ToUpper(r.Coord("application")) + ", " + r.Coord("processors") + " PEs"
+			},
+		}},
+		{Paper: "frachtenberg", Name: "table-4.3", Preset: "wolverine", item: on(qsnet.Table43Item)},
+		{Paper: "frachtenberg", Name: "fig-4.12", Preset: "wolverine", item: on(qsnet.Fig412Item), plot: &figureSpec{
+			title: "Frachtenberg Fig. 4.12: launch of a 12 MB binary (model)",
+			x:     "nodes", xAxis: plots.Axis{Label: "Nodes", Log: true},
+			yAxis: plots.Axis{Label: "Launch time", Unit: "ms"}, paper: paperPoints + " (4.3.1.1, 4.3.2.2)",
+		}},
+		{Paper: "frachtenberg", Name: "table-4.5", Preset: "wolverine", item: on(qsnet.Table45Item)},
+		{Paper: "mclaughlin", Name: "switch-cost", Preset: "calypso-nt", item: on(calypso.SwitchCost)},
+	}
+}
+
+// ReproductionKeys returns the keys of Reproductions, in order.
+func ReproductionKeys() []string {
+	var out []string
+	for _, r := range Reproductions() {
+		out = append(out, r.Key())
+	}
+	return out
+}
+
+// FindReproduction returns the reproduction with the key "paper/name",
+// or an error that lists the keys there are.
+func FindReproduction(key string) (Reproduction, error) {
+	for _, r := range Reproductions() {
+		if r.Key() == key {
+			return r, nil
+		}
+	}
+	return Reproduction{}, fmt.Errorf("unknown hardware reproduction %q (want one of %s)", key, strings.Join(ReproductionKeys(), ", "))
+}
+
+// figureSpec says how a figure item is drawn: one coordinate on the X
+// axis, one line per value of the others.
+type figureSpec struct {
+	title        string
+	x            string     // the coordinate on the X axis
+	xAxis, yAxis plots.Axis // Y: Gangsim and Paper
+	// series labels the line a row belongs to; nil joins the other
+	// coordinates as "name=value, ...".
+	series func(r repro.Row) string
+	// paper is the legend entry of the paper's values ("" when the item
+	// has none).
+	paper string
+}
+
+// Figure draws the figure item it, as Build made it: the model's values
+// (Gangsim) as marked lines, one per value of the coordinates other than
+// the X axis's, and the paper's values, where the text states them, as
+// black rings of their own. It fails for an item that is not a figure.
+func (r Reproduction) Figure(it *repro.Item) (*plots.Figure, error) {
+	lines, paper, err := r.figureData(it)
+	if err != nil {
+		return nil, err
+	}
+	spec := r.plot
+	f, err := plots.MarkedLines(plots.Frame{Title: spec.title, X: spec.xAxis, Y: spec.yAxis}, lines)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r.Key(), err)
+	}
+	if len(paper) > 0 {
+		sc, err := plotter.NewScatter(paper)
+		if err != nil {
+			return nil, fmt.Errorf("%s: paper values: %w", r.Key(), err)
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(5), Shape: draw.RingGlyph{}}
+		f.Plot.Add(sc)
+		f.Legend.Add(spec.paper, sc)
+	}
+	return f, nil
+}
+
+// figureData returns the lines of a figure item, each sorted by X, and its
+// paper points (none when the spec gives them no legend entry).
+func (r Reproduction) figureData(it *repro.Item) ([]plots.Series, plotter.XYs, error) {
+	spec := r.plot
+	if spec == nil {
+		return nil, nil, fmt.Errorf("%s is not a figure", r.Key())
+	}
+	label := spec.series
+	if label == nil {
+		label = func(row repro.Row) string {
+			var parts []string
+			for _, c := range row.Coords {
+				if c.Name != spec.x {
+					parts = append(parts, c.Name+"="+c.Value)
+				}
+			}
+			return strings.Join(parts, ", ")
+		}
+	}
+	var lines []plots.Series
+	var paper plotter.XYs
+	for _, row := range it.Rows {
+		x, err := strconv.ParseFloat(row.Coord(spec.x), 64)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: coordinate %s of row %v: %w", r.Key(), spec.x, row.Coords, err)
+		}
+		name := label(row)
+		i := slices.IndexFunc(lines, func(s plots.Series) bool { return s.Name == name })
+		if i < 0 {
+			lines = append(lines, plots.Series{Name: name})
+			i = len(lines) - 1
+		}
+		lines[i].X = append(lines[i].X, x)
+		lines[i].Y = append(lines[i].Y, row.Gangsim)
+		if row.HasPaper && spec.paper != "" {
+			paper = append(paper, plotter.XY{X: x, Y: row.Paper})
+		}
+	}
+	for i := range lines {
+		sortByX(&lines[i])
+	}
+	return lines, paper, nil
+}
+
+// sortByX orders a series' points by X, keeping the order of equal X.
+func sortByX(s *plots.Series) {
+	idx := make([]int, len(s.X))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(s.X[a], s.X[b]) })
+	x, y := make([]float64, len(idx)), make([]float64, len(idx))
+	for i, j := range idx {
+		x[i], y[i] = s.X[j], s.Y[j]
+	}
+	s.X, s.Y = x, y
+}

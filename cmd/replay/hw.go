@@ -1,13 +1,507 @@
 package main
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
 
+	"github.com/spf13/pflag"
+
+	"github.com/gangsim/gangsim/hwmodel/presets"
+	"github.com/gangsim/gangsim/internal/atomicfile"
 	"github.com/gangsim/gangsim/internal/cli"
+	"github.com/gangsim/gangsim/internal/version"
+	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/plots"
+	"github.com/gangsim/gangsim/repro"
 )
 
+const hwSynopsis = `usage: replay hw list
+       replay hw preset NAME
+       replay hw kinds [NAME]
+       replay hw curve NAME KIND [flags]
+       replay hw curve --preset-file FILE KIND [flags]
+       replay hw items [-o RESULTS] [--only PAPER/ITEM,...]
+
+The hardware cost models of the papers (Myrinet/FM, PM/SCore-D, QsNet/STORM,
+Calypso) and their named presets, the papers' clusters:
+
+  list     every preset: name, model family, nodes x PEs, network, description
+  preset   the preset's JSON, verbatim: a copy to edit and give to --preset-file
+  kinds    the curve kinds and model variants of a preset (of every family
+           without NAME), with each kind's flags and their defaults
+  curve    a model's curve as CSV on stdout (or -o FILE), after "# key: value"
+           manifest lines: the tool, version, preset, its SHA-256 and every
+           parameter. Run "replay hw curve --help" for the flags.
+  items    writes every reproduction of the papers by the hardware models to
+           RESULTS/<paper>/<item>.csv, and for figures RESULTS/<paper>/<item>.png,
+           with a summary line per item on stderr
+
+Examples:
+  replay hw list
+  replay hw preset parpar > mine.json
+  replay hw curve parpar bandwidth --variant division --contexts 1,2,4,8
+  replay hw curve --preset-file mine.json switch --nodes 2,4,8,16 --occupancy 0,0.5,1
+  replay hw curve crescendo switch --refill-penalty 2ms
+  replay hw curve wolverine launch-models --nodes 64,1024,16384 -o launch.csv
+  replay hw items -o results
+  replay hw items -o results --only frachtenberg/fig-4.12`
+
+const hwCurveSynopsis = `usage: replay hw curve NAME KIND [flags]
+       replay hw curve --preset-file FILE KIND [flags]
+
+Writes a model's curve for a preset as CSV: "# key: value" manifest lines,
+then the header "series,<x>,<y>" and one line per point. KIND is one of the
+preset's curve kinds (replay hw kinds NAME lists them with their flags and
+defaults): switch, latency, bandwidth and launch for every preset, through
+its cost model with the chosen variant and refill penalty, and each family's
+own (myrinet: total-bandwidth, stages, swap; pm: channel, phases, overhead,
+slowdown; qsnet: bandwidth-table, broadcast, launch-models, launchers). A
+flag the kind does not take is an error; a flag left out takes the kind's
+default. Lists are comma-separated; durations are Go durations (50ms, 3s)
+in whole microseconds.
+
+Examples:
+  replay hw curve parpar switch --variant switching-full --nodes 2,4,8,16
+  replay hw curve ss20 slowdown --variant voluntary --quantum 200ms,1s
+  replay hw preset crescendo > mine.json   # edit local_switch_us, then:
+  replay hw curve --preset-file mine.json switch`
+
 // runHW is "replay hw": the hardware cost models' presets, curves and
-// reproductions. It is being written; until then it says so.
+// reproductions.
 func runHW(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	return cli.Usagef("replay hw: not available in this build yet")
+	commands := []string{"list", "preset", "kinds", "curve", "items"}
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprintln(stderr, hwSynopsis)
+		if len(args) == 0 {
+			return cli.Usagef("hw: no command given (want one of %s)", strings.Join(commands, ", "))
+		}
+		return pflag.ErrHelp
+	}
+	switch args[0] {
+	case "list":
+		return hwList(args[1:], stdout, stderr)
+	case "preset":
+		return hwPreset(args[1:], stdout, stderr)
+	case "kinds":
+		return hwKinds(args[1:], stdout, stderr)
+	case "curve":
+		return hwCurve(args[1:], stdin, stdout, stderr)
+	case "items":
+		return hwItems(args[1:], stderr)
+	}
+	return cli.Usagef("hw: unknown command %q (want one of %s)", args[0], strings.Join(commands, ", "))
+}
+
+// hwArgs parses a subcommand's flags and checks its positional arguments'
+// count, from min to max.
+func hwArgs(fs *pflag.FlagSet, args []string, min, max int, what string) error {
+	if err := cli.Parse(fs, args); err != nil {
+		return err
+	}
+	if n := fs.NArg(); n < min || n > max {
+		return cli.Usagef("%s: want %s, got %d arguments", fs.Name(), what, n)
+	}
+	return nil
+}
+
+// hwGet returns an embedded preset, a usage error listing them for a name
+// that is none.
+func hwGet(name string) (presets.Preset, error) {
+	p, err := presets.Get(name)
+	if err != nil {
+		return presets.Preset{}, cli.Usagef("%v", err)
+	}
+	return p, nil
+}
+
+func hwList(args []string, stdout, stderr io.Writer) error {
+	fs := cli.NewFlagSet("replay hw list", hwSynopsis, stderr)
+	if err := hwArgs(fs, args, 0, 0, "no arguments"); err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tFAMILY\tNODESxPES\tNETWORK\tDESCRIPTION")
+	for _, p := range presets.All() {
+		info := p.Info()
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Name(), p.Family, p.Machine(), info.Network, info.Description)
+	}
+	return tw.Flush()
+}
+
+func hwPreset(args []string, stdout, stderr io.Writer) error {
+	fs := cli.NewFlagSet("replay hw preset", hwSynopsis, stderr)
+	if err := hwArgs(fs, args, 1, 1, "a preset NAME"); err != nil {
+		return err
+	}
+	p, err := hwGet(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	_, err = stdout.Write(p.JSON)
+	return err
+}
+
+func hwKinds(args []string, stdout, stderr io.Writer) error {
+	fs := cli.NewFlagSet("replay hw kinds", hwSynopsis, stderr)
+	if err := hwArgs(fs, args, 0, 1, "at most a preset NAME"); err != nil {
+		return err
+	}
+	var list []presets.Preset
+	if fs.NArg() == 1 {
+		p, err := hwGet(fs.Arg(0))
+		if err != nil {
+			return err
+		}
+		list = []presets.Preset{p}
+	} else {
+		// One preset of each family: the kinds and variants are the
+		// family's; the defaults shown are that preset's.
+		for _, f := range presets.Families() {
+			for _, p := range presets.All() {
+				if p.Family == f.Name {
+					list = append(list, p)
+					break
+				}
+			}
+		}
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	for i, p := range list {
+		if i > 0 {
+			fmt.Fprintln(tw)
+		}
+		var f presets.Family
+		for _, g := range presets.Families() {
+			if g.Name == p.Family {
+				f = g
+			}
+		}
+		fmt.Fprintf(tw, "%s family (%s); defaults for %s (%s):\n", f.Name, f.Papers, p.Name(), p.Machine())
+		fmt.Fprintln(tw, "  variants (--variant):")
+		for j, v := range f.Variants {
+			def := ""
+			if j == 0 {
+				def = " (default)"
+			}
+			fmt.Fprintf(tw, "    %s%s\t%s\n", v.Name, def, v.Description)
+		}
+		fmt.Fprintln(tw, "  curve kinds:")
+		for _, k := range p.Kinds() {
+			fmt.Fprintf(tw, "    %s\t%s\n", k.Name, k.Description)
+			a, err := k.Resolve(p, presets.Params{})
+			if err != nil {
+				return err
+			}
+			var flags []string
+			for _, mp := range k.ManifestParams(p, a) {
+				one := ""
+				if slices.Contains(k.Single, mp.Name) {
+					one = " (one value)"
+				}
+				flags = append(flags, fmt.Sprintf("--%s %s%s", mp.Name, mp.Value, one))
+			}
+			if len(flags) == 0 {
+				flags = []string{"no flags"}
+			}
+			fmt.Fprintf(tw, "    \t  %s\n", strings.Join(flags, "  "))
+		}
+	}
+	return tw.Flush()
+}
+
+func hwCurve(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := cli.NewFlagSet("replay hw curve", hwCurveSynopsis, stderr)
+	var (
+		presetFile = fs.String("preset-file", "", "read the preset from `FILE` (- for stdin), e.g. an edited copy of 'replay hw preset NAME', instead of naming one")
+		output     = fs.StringP("output", "o", "-", "write the CSV to `FILE` (atomically) instead of stdout")
+		variant    = fs.String(presets.ParamVariant, "", "model variant `NAME` (default: the family's first; see replay hw kinds)")
+		refill     = fs.Duration(presets.ParamRefillPenalty, 0, "cache and working-set refill `DURATION` added to every gang switch (default: the preset's refill_penalty_us)")
+		nodes      []int
+		sizes      []int64
+		contexts   []int
+		occupancy  []float64
+		quanta     []model.Time
+		binary     []int64
+		cables     []float64
+		packets    []int
+		jobs       *int
+	)
+	listFlag(fs, &nodes, presets.ParamNodes, "node counts, `N,...`", strconv.Atoi)
+	listFlag(fs, &sizes, presets.ParamBytes, "message sizes in `BYTES,...`", parseInt64)
+	listFlag(fs, &contexts, presets.ParamContexts, "communication contexts (jobs) sharing each NIC, `N,...`", strconv.Atoi)
+	listFlag(fs, &occupancy, presets.ParamOccupancy, "fractions, 0 to 1, of the NIC buffers full at a switch, `F,...`", parseFloat)
+	listFlag(fs, &quanta, presets.ParamQuantum, "time quanta (slices), e.g. `50ms,100ms`", parseMicroseconds)
+	listFlag(fs, &binary, presets.ParamBinaryBytes, "sizes of the launched binary in `BYTES,...`", parseInt64)
+	listFlag(fs, &cables, presets.ParamCables, "cable lengths in `METERS,...`", parseFloat)
+	listFlag(fs, &packets, presets.ParamPackets, "valid packets in a buffer, `N,...`", strconv.Atoi)
+	jobs = fs.Int(presets.ParamJobs, 0, "`N` jobs time-sharing the machine at a switch (default 2)")
+	if err := cli.Parse(fs, args); err != nil {
+		return err
+	}
+	var (
+		p      presets.Preset
+		kind   string
+		inputs []model.Input
+	)
+	if fs.Changed("preset-file") {
+		if fs.NArg() != 1 {
+			return cli.Usagef("hw curve: with --preset-file, want one argument, the KIND; got %d", fs.NArg())
+		}
+		kind = fs.Arg(0)
+		data, err := readInput(*presetFile, stdin)
+		if err != nil {
+			return err
+		}
+		if p, err = presets.Load(bytes.NewReader(data)); err != nil {
+			return fmt.Errorf("%s: %w", *presetFile, err)
+		}
+		sum := sha256.Sum256(data)
+		inputs = []model.Input{{Name: *presetFile, SHA256: hex.EncodeToString(sum[:])}}
+	} else {
+		if fs.NArg() != 2 {
+			return cli.Usagef("hw curve: want a preset NAME and a KIND (or --preset-file FILE and a KIND); got %d arguments", fs.NArg())
+		}
+		var err error
+		if p, err = hwGet(fs.Arg(0)); err != nil {
+			return err
+		}
+		kind = fs.Arg(1)
+	}
+	k, err := p.Kind(kind)
+	if err != nil {
+		return cli.Usagef("%v", err)
+	}
+
+	var a presets.Params
+	a.Variant = *variant
+	if fs.Changed(presets.ParamRefillPenalty) {
+		if !k.Takes(presets.ParamRefillPenalty) {
+			return cli.Usagef("curve %s does not take --%s: only the kinds drawn through the cost model do (switch)", k.Name, presets.ParamRefillPenalty)
+		}
+		if p.RefillPenalty, err = hwDuration(*refill); err != nil {
+			return cli.Usagef("--%s: %v", presets.ParamRefillPenalty, err)
+		}
+		if p.RefillPenalty < 0 {
+			return cli.Usagef("--%s %v: must not be negative", presets.ParamRefillPenalty, *refill)
+		}
+	}
+	a.Nodes, a.Bytes, a.Contexts, a.Occupancy, a.Quanta = nodes, sizes, contexts, occupancy, quanta
+	a.BinaryBytes, a.Cables, a.Packets, a.Jobs = binary, cables, packets, *jobs
+	if fs.Changed(presets.ParamJobs) && *jobs < 1 {
+		return cli.Usagef("--%s %d: must be at least 1", presets.ParamJobs, *jobs)
+	}
+	a, err = k.Resolve(p, a)
+	if err != nil {
+		return cli.Usagef("%v", err)
+	}
+	cv, err := k.Curve(p, a)
+	if err != nil {
+		return cli.Usagef("%v", err)
+	}
+
+	params := []model.Param{
+		{Name: "command", Value: "curve"},
+		{Name: "preset", Value: p.Name()},
+		{Name: "preset-sha256", Value: p.SHA256()},
+		{Name: "family", Value: p.Family},
+		{Name: "kind", Value: k.Name},
+	}
+	params = append(params, k.ManifestParams(p, a)...)
+	man := model.Manifest{Tool: "replay hw", Version: version.Version, Params: params, Inputs: inputs}
+	var buf bytes.Buffer
+	writeManifestLines(&buf, &man)
+	if err := cv.WriteCSV(&buf); err != nil {
+		return err
+	}
+	out, err := atomicfile.Create(*output, stdout)
+	if err != nil {
+		return err
+	}
+	defer out.Abort()
+	if _, err := out.Write(buf.Bytes()); err != nil {
+		return err
+	}
+	return out.Commit()
+}
+
+// listValue is a flag holding a comma-separated list: the first use
+// replaces the list, later ones append to it.
+type listValue[T any] struct {
+	list  *[]T
+	parse func(string) (T, error)
+	text  []string // the values as given
+	set   bool
+}
+
+// listFlag defines --name as a list of values that parse reads.
+func listFlag[T any](fs *pflag.FlagSet, list *[]T, name, usage string, parse func(string) (T, error)) {
+	fs.Var(&listValue[T]{list: list, parse: parse}, name, usage)
+}
+
+func (l *listValue[T]) Set(s string) error {
+	if !l.set {
+		*l.list, l.text, l.set = nil, nil, true
+	}
+	for _, part := range strings.Split(s, ",") {
+		v, err := l.parse(strings.TrimSpace(part))
+		if err != nil {
+			return err
+		}
+		*l.list = append(*l.list, v)
+		l.text = append(l.text, part)
+	}
+	return nil
+}
+
+func (l *listValue[T]) String() string { return strings.Join(l.text, ",") }
+func (l *listValue[T]) Type() string   { return "list" }
+
+func parseInt64(s string) (int64, error)   { return strconv.ParseInt(s, 10, 64) }
+func parseFloat(s string) (float64, error) { return strconv.ParseFloat(s, 64) }
+func parseMicroseconds(s string) (model.Time, error) {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, err
+	}
+	return hwDuration(d)
+}
+
+// readInput reads a whole file, or stdin for "-".
+func readInput(name string, stdin io.Reader) ([]byte, error) {
+	if name == "-" {
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			return nil, fmt.Errorf("reading standard input: %w", err)
+		}
+		return data, nil
+	}
+	return os.ReadFile(name)
+}
+
+// hwDuration converts a duration to simulated time, which must be a whole
+// number of microseconds.
+func hwDuration(d time.Duration) (model.Time, error) {
+	if d%time.Microsecond != 0 {
+		return 0, fmt.Errorf("%v is not a whole number of microseconds", d)
+	}
+	return model.Time(d / time.Microsecond), nil
+}
+
+// writeManifestLines writes man as "# key: value" lines.
+func writeManifestLines(w io.Writer, man *model.Manifest) {
+	var h model.Header
+	man.Apply(&h)
+	for _, l := range h.Lines {
+		fmt.Fprintf(w, "# %s: %s\n", l.Key, strings.ReplaceAll(l.Value, "\n", " "))
+	}
+}
+
+func hwItems(args []string, stderr io.Writer) error {
+	fs := cli.NewFlagSet("replay hw items", hwSynopsis, stderr)
+	var (
+		results = fs.StringP("results", "o", "results", "results directory: items go to DIR/<paper>/<item>.csv|png")
+		only    = fs.StringSlice("only", nil, "write only these items, PAPER/ITEM, e.g. hori98/fig-6 (comma-separated or repeated)")
+		strict  = fs.Bool("strict", false, "fail (exit 1) when an item disagrees with its paper")
+		quiet   = fs.BoolP("quiet", "q", false, "print nothing but errors")
+	)
+	if err := hwArgs(fs, args, 0, 0, "no arguments (the items are chosen with --only)"); err != nil {
+		return err
+	}
+	todo := presets.Reproductions()
+	if len(*only) > 0 {
+		todo = nil
+		for _, key := range *only {
+			r, err := presets.FindReproduction(key)
+			if err != nil {
+				return cli.Usagef("--only: %v", err)
+			}
+			if !slices.ContainsFunc(todo, func(t presets.Reproduction) bool { return t.Key() == key }) {
+				todo = append(todo, r)
+			}
+		}
+	}
+	var disagree []string
+	for _, r := range todo {
+		it, p := r.Build()
+		man := model.Manifest{Tool: "replay hw", Version: version.Version, Params: []model.Param{
+			{Name: "command", Value: "items"},
+			{Name: "item", Value: r.Key()},
+			{Name: "preset", Value: p.Name()},
+			{Name: "preset-sha256", Value: p.SHA256()},
+		}}
+		written, err := writeHWItem(*results, r, &it, &man)
+		if err != nil {
+			return err
+		}
+		rw, rn, ch, cn := it.Check()
+		verdict := ""
+		if !it.Agrees() {
+			verdict = "; DISAGREES with the paper"
+			disagree = append(disagree, r.Key())
+		}
+		if !*quiet {
+			fmt.Fprintf(stderr, "replay hw: %s (%s): cells within tolerance %d/%d, claims holding %d/%d%s -> %s\n",
+				r.Key(), p.Name(), rw, rn, ch, cn, verdict, strings.Join(written, ", "))
+		}
+	}
+	if *strict && len(disagree) > 0 {
+		return fmt.Errorf("%d items disagree with their papers: %s", len(disagree), strings.Join(disagree, ", "))
+	}
+	return nil
+}
+
+// writeHWItem writes it to resultsDir/<paper>/<name>.csv, and for a
+// figure first resultsDir/<paper>/<name>.png, each atomically with man as
+// its metadata, and returns the paths written.
+func writeHWItem(resultsDir string, r presets.Reproduction, it *repro.Item, man *model.Manifest) ([]string, error) {
+	dir := filepath.Join(resultsDir, it.Paper)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var written []string
+	if r.IsFigure() {
+		fig, err := r.Figure(it)
+		if err != nil {
+			return nil, err
+		}
+		it.Figure = it.Paper + "/" + it.Name + ".png"
+		var h model.Header
+		man.Apply(&h)
+		meta := []plots.KeyValue{{Key: "Title", Value: it.Title}}
+		for _, l := range h.Lines {
+			meta = append(meta, plots.KeyValue{Key: l.Key, Value: l.Value})
+		}
+		path := filepath.Join(resultsDir, it.Figure)
+		if err := plots.SaveWithMetadata(fig, path, plots.DefaultSize(), meta); err != nil {
+			return nil, err
+		}
+		written = append(written, path)
+	}
+	var buf bytes.Buffer
+	if err := repro.WriteCSV(&buf, it, man); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, it.Name+".csv")
+	f, err := atomicfile.Create(path, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Abort()
+	if _, err := f.Write(buf.Bytes()); err != nil {
+		return nil, err
+	}
+	if err := f.Commit(); err != nil {
+		return nil, err
+	}
+	return append([]string{path}, written...), nil
 }

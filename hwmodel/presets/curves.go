@@ -298,29 +298,25 @@ const DefaultBinaryBytes = 12 << 20
 // cost model (Preset.Costs with the variant and the refill penalty):
 // switch, latency, bandwidth and launch.
 func GenericKinds() []Kind {
-	costsDefaults := func(p Preset) Params {
-		return Params{
-			Nodes: NodesUpTo(p.Info().Nodes), Occupancy: []float64{0, 1}, Jobs: 2,
-			Bytes: DefaultMessageSizes(), Contexts: []int{1, 2, 4, 8}, BinaryBytes: []int64{DefaultBinaryBytes},
+	messages := func(yLabel string, y func(latency model.Time, bytesPerSecond float64) float64) func(hwmodel.Costs, Params) hwmodel.Curve {
+		return func(m hwmodel.Costs, a Params) hwmodel.Curve {
+			cv := hwmodel.Curve{XLabel: "bytes", YLabel: yLabel}
+			for _, n := range a.Contexts {
+				s := hwmodel.Series{Label: "contexts=" + strconv.Itoa(n)}
+				for _, b := range a.Bytes {
+					s.Add(float64(b), y(m.Message(b, n)))
+				}
+				cv.Series = append(cv.Series, s)
+			}
+			return cv
 		}
 	}
-	costs := func(p Preset, a Params) (hwmodel.Costs, string, error) {
-		c, err := p.Costs(a.Variant)
-		return c, p.Name() + "-" + a.Variant, err
-	}
 	return []Kind{
-		{
-			Name:        "switch",
-			Description: "gang switch time (Costs.Switch) in us against nodes, one series per buffer occupancy",
-			Uses:        []string{ParamVariant, ParamRefillPenalty, ParamNodes, ParamOccupancy, ParamJobs},
-			Single:      []string{ParamJobs},
-			defaults:    costsDefaults,
-			draw: func(p Preset, a Params) (hwmodel.Curve, error) {
-				m, name, err := costs(p, a)
-				if err != nil {
-					return hwmodel.Curve{}, err
-				}
-				cv := hwmodel.Curve{Name: "switch-" + name, XLabel: "nodes", YLabel: "us"}
+		costsKind("switch",
+			"gang switch time (Costs.Switch) in us against nodes, one series per buffer occupancy",
+			[]string{ParamRefillPenalty, ParamNodes, ParamOccupancy, ParamJobs}, []string{ParamJobs},
+			func(m hwmodel.Costs, a Params) hwmodel.Curve {
+				cv := hwmodel.Curve{XLabel: "nodes", YLabel: "us"}
 				for _, o := range a.Occupancy {
 					s := hwmodel.Series{Label: "occupancy=" + formatFloat(o)}
 					for _, n := range a.Nodes {
@@ -328,64 +324,21 @@ func GenericKinds() []Kind {
 					}
 					cv.Series = append(cv.Series, s)
 				}
-				return cv, nil
-			},
-		},
-		{
-			Name:        "latency",
-			Description: "one-way message latency (Costs.Message) in us against message size, one series per contexts sharing the NIC (+Inf: never delivered)",
-			Uses:        []string{ParamVariant, ParamBytes, ParamContexts},
-			defaults:    costsDefaults,
-			draw: func(p Preset, a Params) (hwmodel.Curve, error) {
-				m, name, err := costs(p, a)
-				if err != nil {
-					return hwmodel.Curve{}, err
-				}
-				cv := hwmodel.Curve{Name: "latency-" + name, XLabel: "bytes", YLabel: "us"}
-				for _, n := range a.Contexts {
-					s := hwmodel.Series{Label: "contexts=" + strconv.Itoa(n)}
-					for _, b := range a.Bytes {
-						lat, _ := m.Message(b, n)
-						s.Add(float64(b), microseconds(lat))
-					}
-					cv.Series = append(cv.Series, s)
-				}
-				return cv, nil
-			},
-		},
-		{
-			Name:        "bandwidth",
-			Description: "sustained point-to-point bandwidth (Costs.Message) in MB/s (1e6 B/s) against message size, one series per contexts sharing the NIC (E&F Fig. 5 with myrinet's division variant)",
-			Uses:        []string{ParamVariant, ParamBytes, ParamContexts},
-			defaults:    costsDefaults,
-			draw: func(p Preset, a Params) (hwmodel.Curve, error) {
-				m, name, err := costs(p, a)
-				if err != nil {
-					return hwmodel.Curve{}, err
-				}
-				cv := hwmodel.Curve{Name: "bandwidth-" + name, XLabel: "bytes", YLabel: "MB/s"}
-				for _, n := range a.Contexts {
-					s := hwmodel.Series{Label: "contexts=" + strconv.Itoa(n)}
-					for _, b := range a.Bytes {
-						_, bw := m.Message(b, n)
-						s.Add(float64(b), bw/1e6)
-					}
-					cv.Series = append(cv.Series, s)
-				}
-				return cv, nil
-			},
-		},
-		{
-			Name:        "launch",
-			Description: "job launch time (Costs.Launch) in ms against nodes, one series per binary size (0 for the families whose papers time no launch)",
-			Uses:        []string{ParamVariant, ParamNodes, ParamBinaryBytes},
-			defaults:    costsDefaults,
-			draw: func(p Preset, a Params) (hwmodel.Curve, error) {
-				m, name, err := costs(p, a)
-				if err != nil {
-					return hwmodel.Curve{}, err
-				}
-				cv := hwmodel.Curve{Name: "launch-" + name, XLabel: "nodes", YLabel: "ms"}
+				return cv
+			}),
+		costsKind("latency",
+			"one-way message latency (Costs.Message) in us against message size, one series per contexts sharing the NIC (+Inf: never delivered)",
+			[]string{ParamBytes, ParamContexts}, nil,
+			messages("us", func(latency model.Time, _ float64) float64 { return microseconds(latency) })),
+		costsKind("bandwidth",
+			"sustained point-to-point bandwidth (Costs.Message) in MB/s (1e6 B/s) against message size, one series per contexts sharing the NIC (E&F Fig. 5 with myrinet's division variant)",
+			[]string{ParamBytes, ParamContexts}, nil,
+			messages("MB/s", func(_ model.Time, bytesPerSecond float64) float64 { return bytesPerSecond / 1e6 })),
+		costsKind("launch",
+			"job launch time (Costs.Launch) in ms against nodes, one series per binary size (0 for the families whose papers time no launch)",
+			[]string{ParamNodes, ParamBinaryBytes}, nil,
+			func(m hwmodel.Costs, a Params) hwmodel.Curve {
+				cv := hwmodel.Curve{XLabel: "nodes", YLabel: "ms"}
 				for _, b := range a.BinaryBytes {
 					s := hwmodel.Series{Label: "binary_bytes=" + formatInt64(b)}
 					for _, n := range a.Nodes {
@@ -393,8 +346,35 @@ func GenericKinds() []Kind {
 					}
 					cv.Series = append(cv.Series, s)
 				}
-				return cv, nil
-			},
+				return cv
+			}),
+	}
+}
+
+// costsKind is a kind drawn through the preset's cost model in the chosen
+// variant: draw gets the model and the resolved parameters, and the curve
+// is named "<kind>-<preset>-<variant>". uses lists the parameters besides
+// the variant.
+func costsKind(name, description string, uses, single []string, draw func(m hwmodel.Costs, a Params) hwmodel.Curve) Kind {
+	return Kind{
+		Name:        name,
+		Description: description,
+		Uses:        append([]string{ParamVariant}, uses...),
+		Single:      single,
+		defaults: func(p Preset) Params {
+			return Params{
+				Nodes: NodesUpTo(p.Info().Nodes), Occupancy: []float64{0, 1}, Jobs: 2,
+				Bytes: DefaultMessageSizes(), Contexts: []int{1, 2, 4, 8}, BinaryBytes: []int64{DefaultBinaryBytes},
+			}
+		},
+		draw: func(p Preset, a Params) (hwmodel.Curve, error) {
+			m, err := p.Costs(a.Variant)
+			if err != nil {
+				return hwmodel.Curve{}, err
+			}
+			cv := draw(m, a)
+			cv.Name = name + "-" + p.Name() + "-" + a.Variant
+			return cv, nil
 		},
 	}
 }

@@ -5,7 +5,6 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
-	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/plots"
 )
 
@@ -88,20 +87,4 @@ func (d *Drawing) build() (plots.Drawer, plots.Size, error) {
 	s.Width = vg.Length(cols) * s.Width
 	s.Height = vg.Length(rows) * s.Height
 	return g, s, nil
-}
-
-// save draws the figure to path (PNG or SVG) with man's lines as the
-// image's metadata.
-func (d *Drawing) save(path string, man *model.Manifest) error {
-	fig, size, err := d.build()
-	if err != nil {
-		return err
-	}
-	var h model.Header
-	man.Apply(&h)
-	meta := []plots.KeyValue{{Key: "Title", Value: d.title}}
-	for _, l := range h.Lines {
-		meta = append(meta, plots.KeyValue{Key: l.Key, Value: l.Value})
-	}
-	return plots.SaveWithMetadata(fig, path, size, meta)
 }

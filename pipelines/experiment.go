@@ -7,13 +7,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/gangsim/gangsim/internal/atomicfile"
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/metrics"
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/plots"
 	"github.com/gangsim/gangsim/repro"
 )
 
@@ -197,31 +196,16 @@ type Reproduction struct {
 }
 
 // Write writes the item's CSV (and its figure, if any) under resultsDir,
-// atomically, with the manifest.
-func (r *Reproduction) Write(resultsDir string) error {
-	dir := filepath.Join(resultsDir, r.Item.Paper)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+// atomically, with the manifest, and returns the paths written.
+func (r *Reproduction) Write(resultsDir string) ([]string, error) {
+	if r.Figure == nil {
+		return repro.Write(resultsDir, r.Item, &r.Manifest, nil, plots.Size{})
 	}
-	if r.Figure != nil {
-		r.Item.Figure = r.Item.Paper + "/" + r.Item.Name + ".png"
-		if err := r.Figure.save(filepath.Join(resultsDir, r.Item.Figure), &r.Manifest); err != nil {
-			return err
-		}
-	}
-	var b bytes.Buffer
-	if err := repro.WriteCSV(&b, r.Item, &r.Manifest); err != nil {
-		return err
-	}
-	f, err := atomicfile.Create(filepath.Join(dir, r.Item.Name+".csv"), nil)
+	fig, size, err := r.Figure.build()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer f.Abort()
-	if _, err := f.Write(b.Bytes()); err != nil {
-		return err
-	}
-	return f.Commit()
+	return repro.Write(resultsDir, r.Item, &r.Manifest, fig, size)
 }
 
 func (e *Experiment) applyPaper(it *repro.Item) error {

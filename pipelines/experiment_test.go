@@ -103,7 +103,7 @@ func TestExperimentMetrics(t *testing.T) {
 		t.Fatal("no figure")
 	}
 	results := t.TempDir()
-	if err := rep.Write(results); err != nil {
+	if _, err := rep.Write(results); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(filepath.Join(results, "frachtenberg", it.Name+".png"))
@@ -132,7 +132,7 @@ func TestExperimentMetrics(t *testing.T) {
 		t.Errorf("%d of 8 runs cached", again.Cached)
 	}
 	results2 := t.TempDir()
-	if err := again.Write(results2); err != nil {
+	if _, err := again.Write(results2); err != nil {
 		t.Fatal(err)
 	}
 	csv2, _ := os.ReadFile(filepath.Join(results2, "frachtenberg", it.Name+".csv"))

@@ -11,6 +11,7 @@
 // figure), gangsim's value, the tolerance, and whether they agree.
 // Report writes results/REPRODUCTION.md from a set of items.
 //
-// The package is a leaf: hardware models (package hwmodel) and experiment
-// runners (package pipelines) both produce Items.
+// Hardware models (package hwmodel) and experiment runners (package
+// pipelines) both produce Items and save them with Write, which draws the
+// item's figure with package plots.
 package repro

@@ -1,21 +1,13 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/gangsim/gangsim/internal/atomicfile"
 	"github.com/gangsim/gangsim/internal/cli"
-	"github.com/gangsim/gangsim/internal/version"
-	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/repro"
 )
 
@@ -32,7 +24,7 @@ Examples:
   analyze report results -o - | less`
 
 // reportName is the report's file name in the results directory.
-const reportName = "REPRODUCTION.md"
+const reportName = repro.ReportName
 
 func runReport(args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("analyze report", reportSynopsis, stderr)
@@ -60,44 +52,18 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 		out = filepath.Join(dir, reportName)
 	}
 
-	files, err := itemFiles(dir)
-	if err != nil {
-		return err
-	}
-	man := &model.Manifest{Tool: "analyze report", Version: version.Version}
-	var items []*repro.Item
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return err
-		}
-		it, _, err := repro.ReadCSV(bytes.NewReader(b), f)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, f)
-		rel = filepath.ToSlash(rel)
-		if want := it.Key() + ".csv"; rel != want && !*quiet {
-			fmt.Fprintf(stderr, "analyze report: %s holds item %s, expected at %s\n", f, it.Key(), want)
-		}
-		sum := sha256.Sum256(b)
-		man.Inputs = append(man.Inputs, model.Input{Name: rel, SHA256: hex.EncodeToString(sum[:])})
-		items = append(items, it)
-	}
-
 	w, err := atomicfile.Create(out, stdout)
 	if err != nil {
 		return err
 	}
 	defer w.Abort()
-	bw := bufio.NewWriter(w)
-	if err := repro.Report(bw, items); err != nil {
+	items, err := repro.ReportDir(w, dir, func(msg string) {
+		if !*quiet {
+			fmt.Fprintf(stderr, "analyze report: %s\n", msg)
+		}
+	})
+	if err != nil {
 		return err
-	}
-	fmt.Fprintln(bw)
-	writeManifestComment(bw, man)
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("writing %s: %w", out, err)
 	}
 	if err := w.Commit(); err != nil {
 		return err
@@ -116,30 +82,4 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "analyze report: %d items (%d agree with their paper) written to %s\n", len(items), agree, to)
 	}
 	return nil
-}
-
-// itemFiles lists dir/<paper>/<item>.csv, sorted, leaving out hidden
-// files and directories.
-func itemFiles(dir string) ([]string, error) {
-	papers, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	var files []string
-	for _, p := range papers {
-		if !p.IsDir() || strings.HasPrefix(p.Name(), ".") {
-			continue
-		}
-		entries, err := os.ReadDir(filepath.Join(dir, p.Name()))
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range entries {
-			if e.Type().IsRegular() && !strings.HasPrefix(e.Name(), ".") && strings.HasSuffix(e.Name(), ".csv") {
-				files = append(files, filepath.Join(dir, p.Name(), e.Name()))
-			}
-		}
-	}
-	slices.Sort(files)
-	return files, nil
 }

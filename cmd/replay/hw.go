@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,8 +20,6 @@ import (
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/model"
-	"github.com/gangsim/gangsim/plots"
-	"github.com/gangsim/gangsim/repro"
 )
 
 const hwSynopsis = `usage: replay hw list
@@ -432,14 +429,7 @@ func hwItems(args []string, stderr io.Writer) error {
 	}
 	var disagree []string
 	for _, r := range todo {
-		it, p := r.Build()
-		man := model.Manifest{Tool: "replay hw", Version: version.Version, Params: []model.Param{
-			{Name: "command", Value: "items"},
-			{Name: "item", Value: r.Key()},
-			{Name: "preset", Value: p.Name()},
-			{Name: "preset-sha256", Value: p.SHA256()},
-		}}
-		written, err := writeHWItem(*results, r, &it, &man)
+		it, written, err := r.Write(*results)
 		if err != nil {
 			return err
 		}
@@ -451,57 +441,11 @@ func hwItems(args []string, stderr io.Writer) error {
 		}
 		if !*quiet {
 			fmt.Fprintf(stderr, "replay hw: %s (%s): cells within tolerance %d/%d, claims holding %d/%d%s -> %s\n",
-				r.Key(), p.Name(), rw, rn, ch, cn, verdict, strings.Join(written, ", "))
+				r.Key(), r.Preset, rw, rn, ch, cn, verdict, strings.Join(written, ", "))
 		}
 	}
 	if *strict && len(disagree) > 0 {
 		return fmt.Errorf("%d items disagree with their papers: %s", len(disagree), strings.Join(disagree, ", "))
 	}
 	return nil
-}
-
-// writeHWItem writes it to resultsDir/<paper>/<name>.csv, and for a
-// figure first resultsDir/<paper>/<name>.png, each atomically with man as
-// its metadata, and returns the paths written.
-func writeHWItem(resultsDir string, r presets.Reproduction, it *repro.Item, man *model.Manifest) ([]string, error) {
-	dir := filepath.Join(resultsDir, it.Paper)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	var written []string
-	if r.IsFigure() {
-		fig, err := r.Figure(it)
-		if err != nil {
-			return nil, err
-		}
-		it.Figure = it.Paper + "/" + it.Name + ".png"
-		var h model.Header
-		man.Apply(&h)
-		meta := []plots.KeyValue{{Key: "Title", Value: it.Title}}
-		for _, l := range h.Lines {
-			meta = append(meta, plots.KeyValue{Key: l.Key, Value: l.Value})
-		}
-		path := filepath.Join(resultsDir, it.Figure)
-		if err := plots.SaveWithMetadata(fig, path, plots.DefaultSize(), meta); err != nil {
-			return nil, err
-		}
-		written = append(written, path)
-	}
-	var buf bytes.Buffer
-	if err := repro.WriteCSV(&buf, it, man); err != nil {
-		return nil, err
-	}
-	path := filepath.Join(dir, it.Name+".csv")
-	f, err := atomicfile.Create(path, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Abort()
-	if _, err := f.Write(buf.Bytes()); err != nil {
-		return nil, err
-	}
-	if err := f.Commit(); err != nil {
-		return nil, err
-	}
-	return append([]string{path}, written...), nil
 }

@@ -95,7 +95,7 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			progress.Finish()
 			return err
 		}
-		if err := rep.Write(*results); err != nil {
+		if _, err := rep.Write(*results); err != nil {
 			return err
 		}
 		if !*quiet {

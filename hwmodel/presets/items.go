@@ -17,6 +17,8 @@ import (
 	"github.com/gangsim/gangsim/hwmodel/myrinet"
 	"github.com/gangsim/gangsim/hwmodel/pm"
 	"github.com/gangsim/gangsim/hwmodel/qsnet"
+	"github.com/gangsim/gangsim/internal/version"
+	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/plots"
 	"github.com/gangsim/gangsim/repro"
 )
@@ -219,4 +221,33 @@ func sortByX(s *plots.Series) {
 		x[i], y[i] = s.X[j], s.Y[j]
 	}
 	s.X, s.Y = x, y
+}
+
+// Manifest is the manifest an item computed on preset p records: the tool
+// ("replay hw"), the gangsim version, the item, the preset and its SHA-256.
+func (r Reproduction) Manifest(p Preset) model.Manifest {
+	return model.Manifest{Tool: "replay hw", Version: version.Version, Params: []model.Param{
+		{Name: "command", Value: "items"},
+		{Name: "item", Value: r.Key()},
+		{Name: "preset", Value: p.Name()},
+		{Name: "preset-sha256", Value: p.SHA256()},
+	}}
+}
+
+// Write computes the item and saves it under resultsDir with repro.Write:
+// resultsDir/<paper>/<name>.csv and, for a figure, .png, with the
+// manifest. It returns the item and the paths written.
+func (r Reproduction) Write(resultsDir string) (*repro.Item, []string, error) {
+	it, p := r.Build()
+	man := r.Manifest(p)
+	var fig plots.Drawer
+	if r.IsFigure() {
+		f, err := r.Figure(&it)
+		if err != nil {
+			return nil, nil, err
+		}
+		fig = f
+	}
+	written, err := repro.Write(resultsDir, &it, &man, fig, plots.DefaultSize())
+	return &it, written, err
 }

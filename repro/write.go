@@ -1,0 +1,60 @@
+package repro
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/gangsim/gangsim/internal/atomicfile"
+	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/plots"
+)
+
+// Write saves an item under resultsDir: when figure is not nil, first the
+// drawing as resultsDir/<paper>/<name>.png at the given size (setting
+// it.Figure), then the item as resultsDir/<paper>/<name>.csv (WriteCSV).
+// Both carry man, the manifest of the run that made them (the PNG as text
+// chunks), and each file appears complete or not at all. It returns the
+// paths written.
+func Write(resultsDir string, it *Item, man *model.Manifest, figure plots.Drawer, size plots.Size) ([]string, error) {
+	if err := it.Validate(); err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(resultsDir, it.Paper)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var written []string
+	if figure != nil {
+		it.Figure = it.Paper + "/" + it.Name + ".png"
+		var h model.Header
+		man.Apply(&h)
+		meta := []plots.KeyValue{{Key: "Title", Value: it.Title}}
+		for _, l := range h.Lines {
+			meta = append(meta, plots.KeyValue{Key: l.Key, Value: l.Value})
+		}
+		path := filepath.Join(resultsDir, it.Figure)
+		if err := plots.SaveWithMetadata(figure, path, size, meta); err != nil {
+			return nil, fmt.Errorf("%s: %w", it.Key(), err)
+		}
+		written = append(written, path)
+	}
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, it, man); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, it.Name+".csv")
+	f, err := atomicfile.Create(path, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Abort()
+	if _, err := f.Write(buf.Bytes()); err != nil {
+		return nil, err
+	}
+	if err := f.Commit(); err != nil {
+		return nil, err
+	}
+	return append([]string{path}, written...), nil
+}

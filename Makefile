@@ -1,13 +1,22 @@
-# gangsim: make test | lint | format-check | bench | figures | build
+# gangsim: make run | test | lint | format-check | bench | figures | build
 GO ?= go
 PKGS := ./...
+BIN := bin
 
-.PHONY: all build test lint format-check vet bench figures clean
+.PHONY: all build run test lint format-check vet bench bench-pipe figures clean clean-cache
 
 all: build test
 
 build:
-	$(GO) build -o bin/ ./cmd/...
+	$(GO) build -o $(BIN)/ ./cmd/...
+
+# The main job on embedded defaults (no data downloaded): the thesis' dynamic
+# workload (1000 Lublin-Feitelson jobs on 32 processors, loose estimates,
+# time / 100, offered load 74%) replayed under EASY and summarized.
+run: build
+	$(BIN)/genwork lublin --jobs 1000 --procs 32 --app --estimates loose --compress 100 --load 0.74 --seed 1 \
+		| $(BIN)/replay --policy easy \
+		| $(BIN)/analyze --format md
 
 # The test command the README and CI use.
 test:
@@ -22,14 +31,24 @@ vet:
 
 lint: format-check vet
 
-# Speed and memory targets are benchmarks; this prints their figures.
+# Speed and memory targets are benchmarks; this prints their figures (the
+# 10-million-job pipe is separate: make bench-pipe).
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1x $(PKGS)
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1x -skip Pipeline10M $(PKGS)
 
-# Regenerates every reproduced table and figure into results/ (filled in by
-# the reproduction issues).
-figures:
-	@echo "figures: no reproduced items yet"
+bench-pipe:
+	$(GO) test -run '^$$' -bench Pipeline10M -benchtime 1x ./cmd/replay
+
+# Regenerates every reproduced table and figure into results/<paper>/ and
+# results/REPRODUCTION.md: the hardware models' reproductions, then every
+# experiment (runs cached in .cache/gangsim; a rerun skips finished ones).
+figures: build
+	$(BIN)/replay hw items -o results
+	$(BIN)/replay sweep -o results experiments/*/*.json
+	$(BIN)/analyze report results
 
 clean:
-	rm -rf bin
+	rm -rf $(BIN)
+
+clean-cache:
+	rm -rf .cache/gangsim

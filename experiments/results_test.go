@@ -4,27 +4,36 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
+	"github.com/gangsim/gangsim/hwmodel/presets"
 	"github.com/gangsim/gangsim/pipelines"
+	"github.com/gangsim/gangsim/repro"
 )
 
-// TestResultsUpToDate reruns every experiment (into a temporary cache) and
-// compares each item's CSV with the one committed under results/: a change
-// that moves a reproduced number must come with `make figures` and the new
-// results in the same commit. Figures (PNG) are not compared: their pixels
-// may differ across platforms.
+// TestResultsUpToDate regenerates every reproduced item, those of the
+// experiments (rerun into a temporary cache) and those of the hardware
+// models, and compares each CSV with the one committed under results/, and
+// the report with results/REPRODUCTION.md: a change that moves a
+// reproduced number must come with `make figures` and the new results in
+// the same commit. No item file may be committed that nothing produces.
+// Figures (PNG) are not compared: their pixels may differ across
+// platforms.
 func TestResultsUpToDate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reruns every experiment")
 	}
 	root, _ := filepath.Abs("..")
+	results := filepath.Join(root, "results")
+	out := t.TempDir()
+	var made []string // item CSVs, relative to the results directory
+
 	specs, err := filepath.Glob(filepath.Join(root, "experiments", "*", "*.json"))
 	if err != nil || len(specs) == 0 {
 		t.Fatalf("no experiment files: %v", err)
 	}
 	sweep := &pipelines.Sweep{Cache: &pipelines.Cache{Dir: t.TempDir()}}
-	out := t.TempDir()
 	for _, spec := range specs {
 		rel, _ := filepath.Rel(root, spec) // the name make figures records
 		e, sha, err := pipelines.LoadExperiment(spec)
@@ -35,18 +44,47 @@ func TestResultsUpToDate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := rep.Write(out); err != nil {
+		if _, err := rep.Write(out); err != nil {
 			t.Fatal(err)
 		}
-		name := filepath.Join(rep.Item.Paper, rep.Item.Name+".csv")
+		made = append(made, filepath.Join(rep.Item.Paper, rep.Item.Name+".csv"))
+	}
+	for _, r := range presets.Reproductions() {
+		it, _, err := r.Write(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		made = append(made, filepath.Join(it.Paper, it.Name+".csv"))
+	}
+
+	for _, name := range made {
 		got, _ := os.ReadFile(filepath.Join(out, name))
-		want, err := os.ReadFile(filepath.Join(root, "results", name))
+		want, err := os.ReadFile(filepath.Join(results, name))
 		if err != nil {
 			t.Errorf("%s: %v (run make figures)", name, err)
 			continue
 		}
 		if !bytes.Equal(got, want) {
-			t.Errorf("results/%s is out of date with %s: run make figures and commit the results", name, rel)
+			t.Errorf("results/%s is out of date: run make figures and commit the results", name)
 		}
+	}
+	committed, err := repro.ItemFiles(results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range committed {
+		rel, _ := filepath.Rel(results, f)
+		if !slices.Contains(made, rel) {
+			t.Errorf("results/%s is made by no experiment or hardware model: remove it", rel)
+		}
+	}
+
+	var report bytes.Buffer
+	if _, err := repro.ReportDir(&report, results, nil); err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join(results, repro.ReportName))
+	if err != nil || !bytes.Equal(report.Bytes(), want) {
+		t.Errorf("results/%s is out of date (%v): run make figures", repro.ReportName, err)
 	}
 }

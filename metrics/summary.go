@@ -107,7 +107,12 @@ func (s *Summary) mean(sum float64) float64 {
 }
 
 // Line formats the summary on one line for a machine of procs processors.
+// The bounded slowdown's tau is named when it is not DefaultTau.
 func (s *Summary) Line(procs int) string {
-	return fmt.Sprintf("%d jobs (%d rejected), makespan %.0f s, utilization %.4f, mean wait %.1f s, mean bounded slowdown %.3f",
-		s.Jobs, s.Rejected, s.Makespan().Seconds(), s.Utilization(procs), s.MeanWait(), s.MeanBoundedSlowdown())
+	tau := ""
+	if s.Tau != 0 && s.Tau != DefaultTau {
+		tau = " (tau " + s.Tau.String() + ")"
+	}
+	return fmt.Sprintf("%d jobs (%d rejected), makespan %.0f s, utilization %.4f, mean wait %.1f s, mean bounded slowdown%s %.3f",
+		s.Jobs, s.Rejected, s.Makespan().Seconds(), s.Utilization(procs), s.MeanWait(), tau, s.MeanBoundedSlowdown())
 }

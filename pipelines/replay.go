@@ -65,6 +65,10 @@ type Replay struct {
 	// SamplePeriod, when positive, samples the time series at that period
 	// instead of at every change.
 	SamplePeriod model.Time
+	// Tau is the short-job bound of the bounded slowdowns in the Result's
+	// summary; 0 means metrics.DefaultTau (10 s). The per-job outcomes'
+	// bounded_slowdown column always uses 10 s.
+	Tau model.Time
 }
 
 // Result is what a replay reports besides its outcomes.
@@ -167,7 +171,7 @@ func (r *Replay) Run(src model.JobReader, out model.OutcomeWriter, samples sim.S
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Machine: cfg.Machine}
+	res := &Result{Machine: cfg.Machine, Summary: metrics.Summary{Tau: r.Tau}}
 	tee := &teeOutcomes{sum: &res.Summary, next: out}
 	if err := sim.New(cfg, pol).Run(norm, tee, samples); err != nil {
 		return nil, err

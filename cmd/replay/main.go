@@ -21,6 +21,7 @@ import (
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/internal/fileio"
 	"github.com/gangsim/gangsim/internal/version"
+	"github.com/gangsim/gangsim/metrics"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/pipelines"
 	"github.com/gangsim/gangsim/policies"
@@ -74,6 +75,7 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		period       = fs.String("sample-period", "", "sample the time series every DURATION of simulated time (e.g. 60s, 1h) instead of at every change")
 		lenient      = fs.Bool("lenient", false, "skip malformed SWF lines (counted on stderr) instead of failing")
 		seed         = fs.Uint64("seed", 1, "random seed, recorded in the manifest (the batch policies do not draw)")
+		tauFlag      = fs.String("tau", "", "short-job bound of the summary's bounded slowdown, e.g. 10s (default: 10 s, or 10 s / F for a workload genwork compressed by F)")
 		quiet        = fs.BoolP("quiet", "q", false, "do not print the summary")
 	)
 	if err := cli.Parse(fs, args); err != nil {
@@ -85,6 +87,9 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	if fs.NArg() > 1 {
 		return cli.Usagef("one trace at most, got %d", fs.NArg())
+	}
+	if _, err := summaryTau(*tauFlag, &model.Header{}); err != nil {
+		return err
 	}
 	spec, err := policies.ParseSpec(*policy)
 	if err != nil {
@@ -150,6 +155,9 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	defer src.Close()
 	params, err := r.Params(src.Header())
 	if err != nil {
+		return err
+	}
+	if r.Tau, err = summaryTau(*tauFlag, src.Header()); err != nil {
 		return err
 	}
 	params = append(params, model.Param{Name: "lenient", Value: strconv.FormatBool(*lenient)})
@@ -222,4 +230,25 @@ func paramValue(ps []model.Param, name string) string {
 		}
 	}
 	return ""
+}
+
+// summaryTau is the bounded slowdown's tau for the summary line: the flag's
+// duration, else 10 s of real time in the workload's time when the input's
+// manifest (genwork's) records a time compression ("compress=F"), else 10 s.
+func summaryTau(flag string, h *model.Header) (model.Time, error) {
+	if flag != "" {
+		d, err := time.ParseDuration(flag)
+		if err != nil || d <= 0 {
+			return 0, cli.Usagef("--tau %q: want a positive duration such as 10s or 100ms", flag)
+		}
+		return model.Time(d / time.Microsecond), nil
+	}
+	if m, ok := model.ManifestOf(h); ok {
+		if v, ok := m.Param("compress"); ok {
+			if f, err := strconv.ParseFloat(v, 64); err == nil && f > 1 {
+				return metrics.CompressedTau(f), nil
+			}
+		}
+	}
+	return metrics.DefaultTau, nil
 }

@@ -144,6 +144,7 @@ func TestErrors(t *testing.T) {
 		{"-o", "out.txt"},
 		{"-o", "out.swf"},
 		{"--sample-period", "soon"},
+		{"--tau", "-1s"},
 		{"a", "b"},
 		{"--no-such-flag"},
 	} {
@@ -154,5 +155,32 @@ func TestErrors(t *testing.T) {
 	}
 	if _, _, err := replayCmd(t, nil, filepath.Join(dir, "missing.swf")); err == nil || errors.Is(err, cli.ErrUsage) {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestSummaryTau: a workload compressed by 100 (genwork's manifest says
+// compress=100) gets tau = 0.1 s in the summary, as analyze uses.
+func TestSummaryTau(t *testing.T) {
+	var in bytes.Buffer
+	h := model.Header{Lines: []model.HeaderLine{{Key: "MaxProcs", Value: "4"}}}
+	(&model.Manifest{Tool: "genwork lublin", Params: []model.Param{{Name: "compress", Value: "100"}}}).Apply(&h)
+	w, _ := columnar.NewTraceWriter(&in, columnar.FormatArrow, &h)
+	// Two 0.5 s jobs on one processor each of a 1-processor machine: the
+	// second waits 0.5 s; with tau 0.1 s its bounded slowdown is 2.
+	for i := 0; i < 2; i++ {
+		j := model.Job{ID: int64(i + 1), Runtime: 500 * model.Millisecond, AllocProcs: 4, Known: model.AllFields.Without(model.FieldEstimate)}
+		w.Write(&j)
+	}
+	w.Close()
+	_, stderr, err := replayCmd(t, bytes.NewReader(in.Bytes()), "-p", "fcfs", "-o", filepath.Join(t.TempDir(), "o.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr, "mean bounded slowdown (tau 0.1s) 1.500") {
+		t.Errorf("summary: %s", stderr)
+	}
+	_, stderr, _ = replayCmd(t, bytes.NewReader(in.Bytes()), "-p", "fcfs", "--tau", "10s", "-o", filepath.Join(t.TempDir(), "o.csv"))
+	if !strings.Contains(stderr, "mean bounded slowdown 1.000") {
+		t.Errorf("summary with --tau 10s: %s", stderr)
 	}
 }

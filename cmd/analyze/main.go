@@ -101,7 +101,7 @@ type options struct {
 // named "report" is given as ./report.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "report" {
-		return runReport(args[1:], stdout, stderr)
+		return cli.InCommand("analyze report", runReport(args[1:], stdout, stderr))
 	}
 	opt, err := parseFlags(args, stdin, stdout, stderr)
 	if err != nil {

@@ -73,20 +73,24 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	case "-h", "--help", "help":
 		fmt.Fprintln(stderr, synopsis)
 		return nil
-	case "lublin":
-		return runLublin(rest, stdin, stdout, stderr)
-	case "scenario":
-		return runScenario(rest, stdin, stdout, stderr)
-	case "convert":
-		return runTrace("convert", rest, stdin, stdout, stderr)
-	case "clean":
-		return runTrace("clean", rest, stdin, stdout, stderr)
-	case "stats":
-		return runStats(rest, stdin, stdout, stderr)
-	case "spec":
-		return runSpec(rest, stdin, stdout, stderr)
+	case "lublin", "scenario", "convert", "clean", "stats", "spec":
+		return cli.InCommand("genwork "+cmd, runCommand(cmd, rest, stdin, stdout, stderr))
 	}
 	return cli.Usagef("unknown command %q (want lublin, scenario, convert, clean, stats or spec)", cmd)
+}
+
+func runCommand(cmd string, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	switch cmd {
+	case "lublin":
+		return runLublin(args, stdin, stdout, stderr)
+	case "scenario":
+		return runScenario(args, stdin, stdout, stderr)
+	case "convert", "clean":
+		return runTrace(cmd, args, stdin, stdout, stderr)
+	case "stats":
+		return runStats(args, stdin, stdout, stderr)
+	}
+	return runSpec(args, stdin, stdout, stderr)
 }
 
 // outputFlags are the flags of every command that writes a workload.

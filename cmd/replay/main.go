@@ -32,10 +32,15 @@ import (
 func main() { cli.Main("replay", run) }
 
 const synopsis = `usage: replay [flags] [TRACE|-]
+       replay hw list|preset|kinds|curve|items ...   (replay hw --help)
+       replay sweep [flags] EXPERIMENT.json...        (replay sweep --help)
 
 Replays a workload trace (SWF, SWF.gz, Parquet, Arrow stream or CSV, from a
 file or standard input) through a scheduling policy and writes per-job
-outcomes, a time series and a summary.
+outcomes, a time series and a summary. "replay hw" prints the hardware cost
+models' presets and curves and writes their reproductions of the papers;
+"replay sweep" runs experiments described as data. A trace file named hw or
+sweep is given as ./hw or ./sweep.
 
 Examples:
   replay --policy easy ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz -o kth-easy.parquet
@@ -49,9 +54,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) > 0 {
 		switch args[0] {
 		case "hw":
-			return runHW(args[1:], stdin, stdout, stderr)
+			return cli.InCommand("replay hw", runHW(args[1:], stdin, stdout, stderr))
 		case "sweep":
-			return runSweep(args[1:], stdin, stdout, stderr)
+			return cli.InCommand("replay sweep", runSweep(args[1:], stdin, stdout, stderr))
 		}
 	}
 	return runReplay(args, stdin, stdout, stderr)

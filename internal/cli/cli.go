@@ -32,6 +32,25 @@ func Usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
+// commandError names the subcommand an error came from, so that the usage
+// hint names it too.
+type commandError struct {
+	cmd string // e.g. "replay hw"
+	err error
+}
+
+func (e *commandError) Error() string { return e.err.Error() }
+func (e *commandError) Unwrap() error { return e.err }
+
+// InCommand marks err (if not nil) as coming from the subcommand cmd (e.g.
+// "replay hw"): Exit then points a usage error at "cmd --help".
+func InCommand(cmd string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &commandError{cmd: cmd, err: err}
+}
+
 // RunFunc is a command's body.
 type RunFunc func(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 
@@ -61,7 +80,12 @@ func Exit(prog string, err error, stderr io.Writer) int {
 		return 0
 	case errors.Is(err, ErrUsage):
 		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
-		fmt.Fprintf(stderr, "run '%s --help' for usage\n", prog)
+		cmd := prog
+		var ce *commandError
+		if errors.As(err, &ce) {
+			cmd = ce.cmd
+		}
+		fmt.Fprintf(stderr, "run '%s --help' for usage\n", cmd)
 		return 2
 	}
 	fmt.Fprintf(stderr, "%s: %v\n", prog, err)

@@ -49,3 +49,16 @@ func TestProgressSilentOffTerminal(t *testing.T) {
 		t.Errorf("counts %d %d", d, c)
 	}
 }
+
+func TestExitNamesSubcommand(t *testing.T) {
+	var buf bytes.Buffer
+	if got := Exit("replay", InCommand("replay hw", Usagef("no preset")), &buf); got != 2 {
+		t.Errorf("exit %d", got)
+	}
+	if want := "replay: no preset\nrun 'replay hw --help' for usage\n"; buf.String() != want {
+		t.Errorf("got %q, want %q", buf.String(), want)
+	}
+	if InCommand("x", nil) != nil {
+		t.Error("InCommand of nil is not nil")
+	}
+}

@@ -57,9 +57,9 @@ func TestDuckDBConformance(t *testing.T) {
 	_, modErr := os.Stat(filepath.Join(dir, "node_modules", "@duckdb", "node-api"))
 	if err != nil || modErr != nil {
 		if os.Getenv("GANGSIM_REQUIRE_DUCKDB") != "" {
-			t.Fatalf("DuckDB check required but not runnable (node: %v; module: %v); run npm ci in %s", err, modErr, dir)
+			t.Fatalf("DuckDB check required but not runnable (node: %v; module: %v); run npm install in %s", err, modErr, dir)
 		}
-		t.Skipf("Node.js or @duckdb/node-api not installed (npm ci in %s); skipping", dir)
+		t.Skipf("Node.js or @duckdb/node-api not installed (npm install in %s); skipping", dir)
 	}
 
 	tmp := t.TempDir()

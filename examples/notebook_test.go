@@ -207,9 +207,9 @@ func duckDB(t *testing.T) (node, dir string) {
 	_, modErr := os.Stat(filepath.Join(dir, "node_modules", "@duckdb", "node-api"))
 	if err != nil || modErr != nil {
 		if os.Getenv("GANGSIM_REQUIRE_DUCKDB") != "" {
-			t.Fatalf("DuckDB required but not runnable (node: %v; module: %v); run npm ci in %s", err, modErr, dir)
+			t.Fatalf("DuckDB required but not runnable (node: %v; module: %v); run npm install in %s", err, modErr, dir)
 		}
-		t.Skipf("Node.js or @duckdb/node-api not installed (npm ci in %s); skipping the notebook's queries", dir)
+		t.Skipf("Node.js or @duckdb/node-api not installed (npm install in %s); skipping the notebook's queries", dir)
 	}
 	return node, dir
 }

@@ -1,15 +1,13 @@
 package calypso
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"math"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/gangsim/gangsim/hwmodel"
+	"github.com/gangsim/gangsim/internal/presettest"
 	"github.com/gangsim/gangsim/model"
 )
 
@@ -135,18 +133,7 @@ func TestSwitchCostItem(t *testing.T) {
 }
 
 func TestLoadPreset(t *testing.T) {
-	c := CalypsoNT()
-	data, err := json.Marshal(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := LoadPreset(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(back, c) {
-		t.Errorf("round trip changed the preset:\n%+v\n%+v", back, c)
-	}
+	data := presettest.RoundTrip(t, []Cluster{CalypsoNT()}, LoadPreset)
 	for _, tc := range []struct {
 		name, old, new string
 		want           error

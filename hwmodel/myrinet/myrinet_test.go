@@ -1,16 +1,14 @@
 package myrinet
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"math"
-	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gangsim/gangsim/hwmodel"
+	"github.com/gangsim/gangsim/internal/presettest"
 	"github.com/gangsim/gangsim/model"
 )
 
@@ -307,30 +305,8 @@ func TestModelCosts(t *testing.T) {
 }
 
 func TestLoadPreset(t *testing.T) {
-	c := ParPar()
-	data, err := json.Marshal(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := LoadPreset(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(back, c) {
-		t.Errorf("round trip changed the preset:\n%+v\n%+v", back, c)
-	}
-	edit := func(f func(m map[string]any)) string {
-		var m map[string]any
-		if err := json.Unmarshal(data, &m); err != nil {
-			t.Fatal(err)
-		}
-		f(m)
-		out, err := json.Marshal(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(out)
-	}
+	data := presettest.RoundTrip(t, []Cluster{ParPar()}, LoadPreset)
+	edit := func(f func(m map[string]any)) string { return presettest.Edit(t, data, f) }
 	// A user edit: a bigger receive buffer gives more credits.
 	big, err := LoadPreset(strings.NewReader(edit(func(m map[string]any) { m["receive_packets"] = 2672 })))
 	if err != nil {

@@ -2,7 +2,6 @@ package pm
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"flag"
 	"math"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gangsim/gangsim/hwmodel"
+	"github.com/gangsim/gangsim/internal/presettest"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/repro"
 )
@@ -535,35 +535,9 @@ func TestItemsCatchModelChanges(t *testing.T) {
 }
 
 func TestLoadPreset(t *testing.T) {
-	for _, c := range Presets() {
-		data, err := json.Marshal(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		back, err := LoadPreset(bytes.NewReader(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(back, c) {
-			t.Errorf("round trip changed %s:\n%+v\n%+v", c.Name, back, c)
-		}
-	}
-	data, err := json.Marshal(SS20())
-	if err != nil {
-		t.Fatal(err)
-	}
-	edit := func(f func(m map[string]any)) string {
-		var m map[string]any
-		if err := json.Unmarshal(data, &m); err != nil {
-			t.Fatal(err)
-		}
-		f(m)
-		out, err := json.Marshal(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(out)
-	}
+	presettest.RoundTrip(t, Presets(), LoadPreset)
+	data := presettest.RoundTrip(t, []Cluster{SS20()}, LoadPreset)
+	edit := func(f func(m map[string]any)) string { return presettest.Edit(t, data, f) }
 	// A user edit: the SS20s without the SunOS SIGSTOP delay.
 	fixed, err := LoadPreset(strings.NewReader(edit(func(m map[string]any) { m["stop_delay_max_us"] = 0 })))
 	if err != nil {

@@ -2,7 +2,6 @@ package qsnet
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"math"
 	"reflect"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gangsim/gangsim/hwmodel"
+	"github.com/gangsim/gangsim/internal/presettest"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/repro"
 )
@@ -402,35 +402,9 @@ func TestBCS(t *testing.T) {
 }
 
 func TestLoadPreset(t *testing.T) {
-	for _, c := range Presets() {
-		data, err := json.Marshal(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		back, err := LoadPreset(bytes.NewReader(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(back, c) {
-			t.Errorf("round trip changed %s:\n%+v\n%+v", c.Name, back, c)
-		}
-	}
-	data, err := json.Marshal(Crescendo())
-	if err != nil {
-		t.Fatal(err)
-	}
-	edit := func(f func(m map[string]any)) string {
-		var m map[string]any
-		if err := json.Unmarshal(data, &m); err != nil {
-			t.Fatal(err)
-		}
-		f(m)
-		out, err := json.Marshal(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(out)
-	}
+	presettest.RoundTrip(t, Presets(), LoadPreset)
+	data := presettest.RoundTrip(t, []Cluster{Crescendo()}, LoadPreset)
+	edit := func(f func(m map[string]any)) string { return presettest.Edit(t, data, f) }
 	// A user edit: a slower local switch.
 	slow, err := LoadPreset(strings.NewReader(edit(func(m map[string]any) { m["local_switch_us"] = 200 })))
 	if err != nil {

@@ -312,9 +312,21 @@ type SaturationBracket struct {
 	Monotone bool
 }
 
+// MajoritySaturated is the decision at one load of a sweep run with n
+// seeds of which k were judged saturated: saturated when at least half
+// were. A tie counts as saturated, the conservative answer: a load is
+// trusted only when most of its runs kept up. It panics unless 0 <= k <= n
+// and n > 0.
+func MajoritySaturated(k, n int) bool {
+	if n <= 0 || k < 0 || k > n {
+		panic(fmt.Sprintf("metrics: %d saturated runs of %d", k, n))
+	}
+	return 2*k >= n
+}
+
 // SaturationPoint finds the saturation point of a load sweep: loads[i] is an
 // offered load and saturated[i] the decision for the run at it (from
-// Saturated, or a majority over seeds). Loads may come in any order. With
+// Saturated, or MajoritySaturated over seeds). Loads may come in any order. With
 // non-monotone decisions (not saturated at some load above a saturated
 // one), the lowest saturated load wins: the point is the highest load below
 // it, and Monotone is false. It panics if the slices are empty or differ in

@@ -353,3 +353,16 @@ func TestSaturationErrorRates(t *testing.T) {
 		}
 	}
 }
+
+func TestMajoritySaturated(t *testing.T) {
+	for _, tt := range []struct {
+		k, n int
+		want bool
+	}{{0, 1, false}, {1, 1, true}, {1, 2, true}, {1, 3, false}, {2, 3, true}, {4, 10, false}, {5, 10, true}} {
+		if got := MajoritySaturated(tt.k, tt.n); got != tt.want {
+			t.Errorf("MajoritySaturated(%d, %d) = %v", tt.k, tt.n, got)
+		}
+	}
+	mustPanic(t, "no runs", func() { MajoritySaturated(0, 0) })
+	mustPanic(t, "more saturated than runs", func() { MajoritySaturated(3, 2) })
+}

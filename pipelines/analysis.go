@@ -1,7 +1,6 @@
 package pipelines
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -23,15 +22,16 @@ import (
 //     each of Metrics (columns of metrics.RunColumns, e.g.
 //     "response_s_mean", "bsld_median") as one row; the figure has a panel
 //     per metric with the metric against X, one line per Series value.
-//     Loads at which most replicas saturated are left out of the lines
+//     Loads saturated by majority (metrics.MajoritySaturated) are left out
+//     of the lines
 //     (the thesis discards them, section 6.4.4) and kept in the rows, whose
 //     "saturated" coordinate counts the saturated replicas.
 //   - "saturation": each run judged saturated or not (metrics.Saturated);
-//     per Series value and replica the saturation point across X
-//     (metrics.SaturationPoint); one row per Series value, the median over
-//     replicas (a replica saturated from the lowest load on counts as
-//     below every other; one never saturated counts as the highest load).
-//     No figure.
+//     at each X value the replicas vote (metrics.MajoritySaturated, as
+//     analyze --saturation does), and one row per Series value gives the
+//     saturation point across X (metrics.SaturationPoint: NaN if the
+//     lowest X is already saturated, the highest X if none is). The notes
+//     give the votes and each replica's own point. No figure.
 //   - "jobs-in-system": the jobs in the system over time, one step line per
 //     X value (Fig. 6.11); rows give per X value the saturation evidence.
 //     Every other axis must have one value.
@@ -173,7 +173,7 @@ func (c *analysisContext) procs(i int) (int, error) {
 	return 0, fmt.Errorf("run %s records no machine", c.runs[i].Key)
 }
 
-// axisOrder lists the grid's axes in order, without the replicas axis.
+// axes lists the grid's axes in order, without the replicas axis.
 func (c *analysisContext) axes() []string {
 	var out []string
 	for _, a := range c.exp.Grid {
@@ -289,7 +289,7 @@ func (c *analysisContext) metricRows() error {
 				if coordOf(cl.coords, "metric") != m || (a.Series != "" && coordOf(cl.coords, a.Series) != s) {
 					continue
 				}
-				if 2*cl.saturated > cl.runs {
+				if metrics.MajoritySaturated(cl.saturated, cl.runs) {
 					continue
 				}
 				x, err := strconv.ParseFloat(coordOf(cl.coords, a.X), 64)
@@ -306,7 +306,7 @@ func (c *analysisContext) metricRows() error {
 		panels = append(panels, p)
 	}
 	c.figure = &Drawing{title: c.exp.Title, kind: "lines", x: c.xLabel(), panels: panels, logX: a.Plot.LogX, logY: a.Plot.LogY,
-		note: "loads where most replicas saturated are left out"}
+		note: "loads saturated by majority are left out"}
 	return nil
 }
 
@@ -354,53 +354,84 @@ func (c *analysisContext) saturationRows() error {
 	}
 	var notes []string
 	for _, s := range c.seriesValues() {
-		var points []float64
-		var per []string
-		for _, rep := range c.replicaValues() {
-			var loads []float64
-			var sat []bool
-			for i, f := range c.runs {
-				if (a.Series != "" && f.Point.Text(a.Series) != s) || (a.Replicas != "" && f.Point.Text(a.Replicas) != rep) {
-					continue
-				}
-				x, err := strconv.ParseFloat(f.Point.Text(a.X), 64)
-				if err != nil {
-					return fmt.Errorf("x axis %q value %q is not a number", a.X, f.Point.Text(a.X))
-				}
-				d, err := c.saturation(i)
-				if err != nil {
-					return err
-				}
+		// Per load: how many of its replicas saturated; per replica: its
+		// own sweep, for the notes.
+		var loads []float64
+		saturated, runs := map[float64]int{}, map[float64]int{}
+		perReplica := map[string]*struct {
+			loads []float64
+			sat   []bool
+		}{}
+		for i, f := range c.runs {
+			if a.Series != "" && f.Point.Text(a.Series) != s {
+				continue
+			}
+			x, err := strconv.ParseFloat(f.Point.Text(a.X), 64)
+			if err != nil {
+				return fmt.Errorf("x axis %q value %q is not a number", a.X, f.Point.Text(a.X))
+			}
+			d, err := c.saturation(i)
+			if err != nil {
+				return err
+			}
+			if runs[x] == 0 {
 				loads = append(loads, x)
-				sat = append(sat, d.Saturated)
 			}
-			b := metrics.SaturationPoint(loads, sat)
-			points = append(points, b.Point)
-			text := repro.FormatValue(b.Point)
-			switch {
-			case math.IsNaN(b.Point):
-				text = "below " + repro.FormatValue(slices.Min(loads))
-			case math.IsInf(b.Above, 1):
-				text = "at least " + text + " (never saturated)"
-			case !b.Monotone:
-				text += " (not monotone)"
+			runs[x]++
+			if d.Saturated {
+				saturated[x]++
 			}
-			per = append(per, fmt.Sprintf("%s %s: %s", a.Replicas, rep, text))
+			rep := f.Point.Text(a.Replicas)
+			if perReplica[rep] == nil {
+				perReplica[rep] = &struct {
+					loads []float64
+					sat   []bool
+				}{}
+			}
+			perReplica[rep].loads = append(perReplica[rep].loads, x)
+			perReplica[rep].sat = append(perReplica[rep].sat, d.Saturated)
+		}
+		decisions := make([]bool, len(loads))
+		var votes []string
+		for k, x := range loads {
+			decisions[k] = metrics.MajoritySaturated(saturated[x], runs[x])
+			votes = append(votes, fmt.Sprintf("%s: %d/%d", repro.FormatValue(x), saturated[x], runs[x]))
 		}
 		var coords []repro.Coord
 		if a.Series != "" {
 			coords = append(coords, repro.Coord{Name: a.Series, Value: s})
 		}
-		coords = append(coords, repro.Coord{Name: "statistic", Value: "median"})
-		c.item.Rows = append(c.item.Rows, repro.Row{Coords: coords, Gangsim: medianOf(points)})
-		if a.Replicas != "" {
-			notes = append(notes, fmt.Sprintf("%s: %s", seriesName(a.Series, s), strings.Join(per, ", ")))
+		b := metrics.SaturationPoint(loads, decisions)
+		c.item.Rows = append(c.item.Rows, repro.Row{Coords: coords, Gangsim: b.Point})
+		if a.Replicas == "" {
+			continue
 		}
+		var per []string
+		for _, rep := range c.replicaValues() {
+			r := perReplica[rep]
+			per = append(per, fmt.Sprintf("%s %s: %s", a.Replicas, rep, describeBracket(metrics.SaturationPoint(r.loads, r.sat), r.loads)))
+		}
+		notes = append(notes, fmt.Sprintf("%s: point %s; saturated runs per load %s; each replica alone %s",
+			seriesName(a.Series, s), describeBracket(b, loads), strings.Join(votes, ", "), strings.Join(per, ", ")))
 	}
 	if len(notes) > 0 {
-		c.item.Notes = strings.TrimSpace(c.item.Notes + " Saturation point per replica: " + strings.Join(notes, "; ") + ".")
+		c.item.Notes = strings.TrimSpace(c.item.Notes + " " + strings.Join(notes, ". ") + ".")
 	}
 	return nil
+}
+
+// describeBracket says where a sweep of loads crossed saturation.
+func describeBracket(b metrics.SaturationBracket, loads []float64) string {
+	text := repro.FormatValue(b.Point)
+	switch {
+	case math.IsNaN(b.Point):
+		return "below " + repro.FormatValue(slices.Min(loads))
+	case math.IsInf(b.Above, 1):
+		return "at least " + text + " (never saturated)"
+	case !b.Monotone:
+		return text + " (not monotone)"
+	}
+	return text
 }
 
 // replicaValues returns the Replicas axis's values, or one empty value.
@@ -409,28 +440,6 @@ func (c *analysisContext) replicaValues() []string {
 		return []string{""}
 	}
 	return c.values(c.exp.Analysis.Replicas)
-}
-
-// medianOf is the median of xs with NaN (saturated from the lowest load
-// on) counted as below every number.
-func medianOf(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.SortFunc(s, func(a, b float64) int {
-		switch {
-		case math.IsNaN(a) && math.IsNaN(b):
-			return 0
-		case math.IsNaN(a):
-			return -1
-		case math.IsNaN(b):
-			return 1
-		}
-		return cmp.Compare(a, b)
-	})
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // singleValued checks that every grid axis but the given ones has one

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gangsim/gangsim/metrics"
 	"github.com/gangsim/gangsim/repro"
 )
 
@@ -26,8 +27,9 @@ import (
 //     value), fit a straight line with a coefficient of determination R^2
 //     of at least Value.
 //
-// With Unsaturated set, rows where more than half of the replicas
-// saturated are left out, as the "metrics" figures leave them out.
+// With Unsaturated set, rows whose replicas saturated by majority
+// (metrics.MajoritySaturated) are left out, as the "metrics" figures leave
+// them out.
 type ClaimSpec struct {
 	// Text states the claim with its source in the paper.
 	Text        string            `json:"text"`
@@ -139,7 +141,7 @@ func (c *ClaimSpec) check(rows []repro.Row) (bool, string) {
 			xs, ys = append(xs, x), append(ys, a.Gangsim)
 		}
 		if len(xs) < 3 {
-			return false, fmt.Sprintf("%d points: too few to fit a line", len(xs))
+			return false, fmt.Sprintf("too few points to fit a line: %d of at least 3", len(xs))
 		}
 		r2, slope := linearFit(xs, ys)
 		return r2 >= c.Value, fmt.Sprintf("R^2 %s over %d points (at least %s), slope %s", v(r2), len(xs), v(c.Value), v(slope))
@@ -147,15 +149,15 @@ func (c *ClaimSpec) check(rows []repro.Row) (bool, string) {
 	return false, "unknown kind"
 }
 
-// unsaturated reports whether at most half of a row's replicas saturated
-// (its "saturated" coordinate k/n has 2k <= n; no coordinate counts as
-// unsaturated): the rows a "metrics" figure draws.
+// unsaturated reports whether a row's replicas were not saturated by
+// majority (metrics.MajoritySaturated of its "saturated" coordinate k/n; no
+// coordinate counts as unsaturated): the rows a "metrics" figure draws.
 func unsaturated(r repro.Row) bool {
 	var k, n int
-	if _, err := fmt.Sscanf(r.Coord("saturated"), "%d/%d", &k, &n); err != nil {
+	if _, err := fmt.Sscanf(r.Coord("saturated"), "%d/%d", &k, &n); err != nil || n == 0 {
 		return r.Coord("saturated") == ""
 	}
-	return 2*k <= n
+	return !metrics.MajoritySaturated(k, n)
 }
 
 func describeRow(r repro.Row, skip map[string]string) string {

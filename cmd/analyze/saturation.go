@@ -92,7 +92,7 @@ func saturationTable(opt *options, runs []*resultRun) (*table, error) {
 
 // saturationPointTable is one row per --by group: where the group's runs
 // cross saturation as --x grows (metrics.SaturationPoint). Runs at the same
-// --x value (seeds) vote; a tie counts as saturated.
+// --x value (seeds) vote (metrics.MajoritySaturated).
 func saturationPointTable(opt *options, runs []*resultRun) (*table, error) {
 	cells := make([]*cell, len(runs))
 	for i, r := range runs {
@@ -135,7 +135,7 @@ func saturationPointTable(opt *options, runs []*resultRun) (*table, error) {
 					k++
 				}
 			}
-			loads[i], saturated[i] = p.x, 2*k >= len(p.cells)
+			loads[i], saturated[i] = p.x, metrics.MajoritySaturated(k, len(p.cells))
 			decisions = append(decisions, fmt.Sprintf("%s:%d/%d", p.text, k, len(p.cells)))
 		}
 		b := metrics.SaturationPoint(loads, saturated)

@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 
-	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -18,23 +17,6 @@ import (
 // percentiles (whiskers extending up and down)").
 type Percentiles struct {
 	P5, P25, P50, P75, P95 float64
-}
-
-// PercentilesOf returns the 5th, 25th, 50th, 75th and 95th percentiles of
-// values, each the smallest value at or above that fraction of the sample
-// (gonum stat.Quantile with stat.Empirical: no interpolation, so every
-// percentile is an observed value).
-func PercentilesOf(values []float64) (Percentiles, error) {
-	if len(values) == 0 {
-		return Percentiles{}, fmt.Errorf("percentiles: %w", ErrEmpty)
-	}
-	if err := checkValues("percentiles", values, false); err != nil {
-		return Percentiles{}, err
-	}
-	s := slices.Clone(values)
-	slices.Sort(s)
-	q := func(p float64) float64 { return stat.Quantile(p, stat.Empirical, s, nil) }
-	return Percentiles{P5: q(0.05), P25: q(0.25), P50: q(0.50), P75: q(0.75), P95: q(0.95)}, nil
 }
 
 // values returns the five percentiles in increasing rank.

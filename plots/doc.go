@@ -16,11 +16,11 @@
 //     median, whiskers to the 5th and 95th, against a parameter, series
 //     side by side, either axis logarithmic. Figs. 6.9 and 6.10 (response
 //     time and bounded slowdown against the time quantum on two clusters),
-//     and Fig. 6.8 against the MPL. PercentilesOf summarizes raw values.
+//     and Fig. 6.8 against the MPL. The percentiles come from the caller
+//     (metrics.Describe computes them), so figures and tables agree.
 //   - StepLines: piecewise-constant time series, one step line per series.
 //     Fig. 6.11 (jobs in the system over time under GS, one line per
-//     offered load), built with JobsInSystem from arrival and departure
-//     times.
+//     offered load); metrics.JobsInSystem rebuilds it from outcomes.
 //   - MarkedLines: a metric against a parameter, one line per series with
 //     distinct markers. Fig. 6.12 (mean and median response time and
 //     bounded slowdown against offered load, one line per policy) and

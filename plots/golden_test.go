@@ -2,6 +2,7 @@ package plots
 
 import (
 	"bytes"
+	"cmp"
 	"flag"
 	"fmt"
 	"image"
@@ -9,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/plot/vg"
@@ -110,7 +112,7 @@ func goldenFigures(t *testing.T) []goldenFigure {
 			run := 400 * load * load * load * x.float() * x.float()
 			dep = append(dep, at+run*(1+2*float64(j)/300))
 		}
-		s, err := JobsInSystem(fmt.Sprintf("%.0f%%", load*100), arr, dep)
+		s, err := jobsInSystem(fmt.Sprintf("%.0f%%", load*100), arr, dep)
 		if err != nil {
 			t.Fatalf("load %d: %v", i, err)
 		}
@@ -325,4 +327,49 @@ func TestDeterministic(t *testing.T) {
 			}
 		}
 	}
+}
+
+// jobsInSystem returns the number of jobs in the system (arrived and not
+// yet departed) over time as a series for StepLines: a point at the first
+// arrival with count 0, then one point per distinct event time with the
+// count after every arrival and departure at that time. arrivals[i] and
+// departures[i] are job i's times in any one unit; a job must not depart
+// before it arrives.
+func jobsInSystem(name string, arrivals, departures []float64) (Series, error) {
+	what := fmt.Sprintf("jobs in system %q", name)
+	if len(arrivals) == 0 {
+		return Series{}, fmt.Errorf("%s: %w", what, ErrEmpty)
+	}
+	if len(arrivals) != len(departures) {
+		return Series{}, fmt.Errorf("%s: %d arrivals, %d departures: %w", what, len(arrivals), len(departures), ErrLength)
+	}
+	if err := checkValues(what+" arrivals", arrivals, false); err != nil {
+		return Series{}, err
+	}
+	if err := checkValues(what+" departures", departures, false); err != nil {
+		return Series{}, err
+	}
+	type event struct {
+		at    float64
+		delta float64
+	}
+	events := make([]event, 0, 2*len(arrivals))
+	for i, a := range arrivals {
+		if departures[i] < a {
+			return Series{}, fmt.Errorf("%s: job %d departs at %v before it arrives at %v: %w", what, i, departures[i], a, ErrValue)
+		}
+		events = append(events, event{a, 1}, event{departures[i], -1})
+	}
+	slices.SortStableFunc(events, func(a, b event) int { return cmp.Compare(a.at, b.at) })
+	s := Series{Name: name, X: []float64{events[0].at}, Y: []float64{0}}
+	count := 0.0
+	for i, e := range events {
+		count += e.delta
+		if i+1 < len(events) && events[i+1].at == e.at {
+			continue // one point per event time, after all its events
+		}
+		s.X = append(s.X, e.at)
+		s.Y = append(s.Y, count)
+	}
+	return s, nil
 }

@@ -1,9 +1,7 @@
 package plots
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -80,8 +78,7 @@ func checkLineFigure(kind string, fr Frame, series []Series, ordered bool) error
 // Y[i+1]; the last value is drawn up to X[len-1] only. X must not
 // decrease. This is the kind of Fig. 6.11 of Frachtenberg's thesis (jobs
 // in the system over time under GS, one line per offered load), which
-// Section 6.4.4 uses to find the load at which a policy saturates;
-// JobsInSystem builds such a series from arrival and departure times.
+// Section 6.4.4 uses to find the load at which a policy saturates.
 //
 // Both axes need labels. A linear Y axis starts at 0.
 func StepLines(fr Frame, series []Series) (*Figure, error) {
@@ -137,49 +134,4 @@ func MarkedLines(fr Frame, series []Series) (*Figure, error) {
 	fixLogRange(&f.Plot.X, fr.X.Log)
 	fixLogRange(&f.Plot.Y, fr.Y.Log)
 	return f, nil
-}
-
-// JobsInSystem returns the number of jobs in the system (arrived and not
-// yet departed) over time as a series for StepLines: a point at the first
-// arrival with count 0, then one point per distinct event time with the
-// count after every arrival and departure at that time. arrivals[i] and
-// departures[i] are job i's times in any one unit; a job must not depart
-// before it arrives.
-func JobsInSystem(name string, arrivals, departures []float64) (Series, error) {
-	what := fmt.Sprintf("jobs in system %q", name)
-	if len(arrivals) == 0 {
-		return Series{}, fmt.Errorf("%s: %w", what, ErrEmpty)
-	}
-	if len(arrivals) != len(departures) {
-		return Series{}, fmt.Errorf("%s: %d arrivals, %d departures: %w", what, len(arrivals), len(departures), ErrLength)
-	}
-	if err := checkValues(what+" arrivals", arrivals, false); err != nil {
-		return Series{}, err
-	}
-	if err := checkValues(what+" departures", departures, false); err != nil {
-		return Series{}, err
-	}
-	type event struct {
-		at    float64
-		delta float64
-	}
-	events := make([]event, 0, 2*len(arrivals))
-	for i, a := range arrivals {
-		if departures[i] < a {
-			return Series{}, fmt.Errorf("%s: job %d departs at %v before it arrives at %v: %w", what, i, departures[i], a, ErrValue)
-		}
-		events = append(events, event{a, 1}, event{departures[i], -1})
-	}
-	slices.SortStableFunc(events, func(a, b event) int { return cmp.Compare(a.at, b.at) })
-	s := Series{Name: name, X: []float64{events[0].at}, Y: []float64{0}}
-	count := 0.0
-	for i, e := range events {
-		count += e.delta
-		if i+1 < len(events) && events[i+1].at == e.at {
-			continue // one point per event time, after all its events
-		}
-		s.X = append(s.X, e.at)
-		s.Y = append(s.Y, count)
-	}
-	return s, nil
 }

@@ -32,59 +32,6 @@ func TestEmpiricalCDF(t *testing.T) {
 	}
 }
 
-func TestPercentilesOf(t *testing.T) {
-	vs := make([]float64, 100)
-	for i := range vs {
-		vs[99-i] = float64(i + 1) // 100..1: order must not matter
-	}
-	got, err := PercentilesOf(vs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// stat.Empirical: the smallest value with at least p of the sample at
-	// or below it, so the p-th percentile of 1..100 is p.
-	want := Percentiles{P5: 5, P25: 25, P50: 50, P75: 75, P95: 95}
-	if got != want {
-		t.Errorf("PercentilesOf(1..100) = %+v, want %+v", got, want)
-	}
-	if vs[0] != 100 {
-		t.Error("PercentilesOf reordered its input")
-	}
-	if _, err := PercentilesOf(nil); !errors.Is(err, ErrEmpty) {
-		t.Errorf("PercentilesOf(nil) error %v, want ErrEmpty", err)
-	}
-	if _, err := PercentilesOf([]float64{1, math.NaN()}); !errors.Is(err, ErrValue) {
-		t.Errorf("PercentilesOf with NaN error %v, want ErrValue", err)
-	}
-}
-
-func TestJobsInSystem(t *testing.T) {
-	// Jobs: [0, 10), [5, 10), [10, 20), [10, 10) (zero length).
-	got, err := JobsInSystem("load", []float64{0, 5, 10, 10}, []float64{10, 10, 20, 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := Series{Name: "load", X: []float64{0, 0, 5, 10, 20}, Y: []float64{0, 1, 2, 1, 0}}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("JobsInSystem = %+v, want %+v", got, want)
-	}
-	for _, tc := range []struct {
-		name     string
-		arr, dep []float64
-		want     error
-	}{
-		{"empty", nil, nil, ErrEmpty},
-		{"lengths", []float64{1, 2}, []float64{3}, ErrLength},
-		{"departs first", []float64{5}, []float64{4}, ErrValue},
-		{"NaN", []float64{math.NaN()}, []float64{4}, ErrValue},
-		{"infinite", []float64{1}, []float64{math.Inf(1)}, ErrValue},
-	} {
-		if _, err := JobsInSystem(tc.name, tc.arr, tc.dep); !errors.Is(err, tc.want) {
-			t.Errorf("%s: error %v, want %v", tc.name, err, tc.want)
-		}
-	}
-}
-
 func tickLabels(ts []plot.Tick) (values []float64, labels []string) {
 	for _, t := range ts {
 		if t.Label != "" {

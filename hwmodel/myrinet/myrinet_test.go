@@ -315,23 +315,14 @@ func TestLoadPreset(t *testing.T) {
 	if got := big.Credits(BufferDivision, 4); got != 10 {
 		t.Errorf("edited preset: C0 at 4 contexts = %d, want 2672/256 = 10", got)
 	}
-	for _, tc := range []struct {
-		name string
-		f    func(m map[string]any)
-		want error
-	}{
-		{"zero packets", func(m map[string]any) { m["receive_packets"] = 0 }, hwmodel.ErrInvalidPreset},
-		{"negative bandwidth", func(m map[string]any) { m["nic_read_bytes_per_second"] = -1 }, hwmodel.ErrInvalidPreset},
-		{"refill", func(m map[string]any) { m["refill_fraction"] = 1.5 }, hwmodel.ErrInvalidPreset},
-		{"negative h", func(m map[string]any) { m["protocol_per_node_us"] = -3 }, hwmodel.ErrInvalidPreset},
-		{"bad assumed name", func(m map[string]any) { m["assumed"] = []string{"credit_return"} }, hwmodel.ErrInvalidPreset},
-		{"unknown field", func(m map[string]any) { m["credit_retrun_us"] = 80 }, nil},
-	} {
-		_, err := LoadPreset(strings.NewReader(edit(tc.f)))
-		if err == nil || tc.want != nil && !errors.Is(err, tc.want) {
-			t.Errorf("%s: error %v, want %v", tc.name, err, tc.want)
-		}
-	}
+	presettest.Rejects(t, data, LoadPreset, []presettest.Invalid{
+		{Name: "zero packets", Edit: func(m map[string]any) { m["receive_packets"] = 0 }, Want: hwmodel.ErrInvalidPreset},
+		{Name: "negative bandwidth", Edit: func(m map[string]any) { m["nic_read_bytes_per_second"] = -1 }, Want: hwmodel.ErrInvalidPreset},
+		{Name: "refill", Edit: func(m map[string]any) { m["refill_fraction"] = 1.5 }, Want: hwmodel.ErrInvalidPreset},
+		{Name: "negative h", Edit: func(m map[string]any) { m["protocol_per_node_us"] = -3 }, Want: hwmodel.ErrInvalidPreset},
+		{Name: "bad assumed name", Edit: func(m map[string]any) { m["assumed"] = []string{"credit_return"} }, Want: hwmodel.ErrInvalidPreset},
+		{Name: "unknown field", Edit: func(m map[string]any) { m["credit_retrun_us"] = 80 }, Want: nil},
+	})
 	if _, err := Preset("crescendo"); !errors.Is(err, hwmodel.ErrUnknownPreset) {
 		t.Errorf("Preset(crescendo): %v", err)
 	}

@@ -546,26 +546,17 @@ func TestLoadPreset(t *testing.T) {
 	if b := (Model{Cluster: fixed}).Breakdown(8, 0); b.Skew != 0 || b.StopWait != 0 {
 		t.Errorf("edited preset: %+v", b)
 	}
-	for _, tc := range []struct {
-		name string
-		f    func(m map[string]any)
-		want error
-	}{
-		{"zero nodes", func(m map[string]any) { m["nodes"] = 0 }, hwmodel.ErrInvalidPreset},
-		{"zero buffer", func(m map[string]any) { m["send_buffer_bytes"] = 0 }, hwmodel.ErrInvalidPreset},
-		{"negative rate", func(m map[string]any) { m["save_send_bytes_per_second"] = -1 }, hwmodel.ErrInvalidPreset},
-		{"negative hop", func(m map[string]any) { m["control_hop_us"] = -1 }, hwmodel.ErrInvalidPreset},
-		{"fan-out 1", func(m map[string]any) { m["control_fanout"] = 1 }, hwmodel.ErrInvalidPreset},
-		{"negative delay", func(m map[string]any) { m["stop_delay_max_us"] = -5 }, hwmodel.ErrInvalidPreset},
-		{"bad fitted name", func(m map[string]any) { m["fitted"] = []string{"yield"} }, hwmodel.ErrInvalidPreset},
-		{"unknown field", func(m map[string]any) { m["stop_delay_us"] = 50000 }, nil},
-		{"wrong type", func(m map[string]any) { m["nodes"] = "eight" }, nil},
-	} {
-		_, err := LoadPreset(strings.NewReader(edit(tc.f)))
-		if err == nil || tc.want != nil && !errors.Is(err, tc.want) {
-			t.Errorf("%s: error %v, want %v", tc.name, err, tc.want)
-		}
-	}
+	presettest.Rejects(t, data, LoadPreset, []presettest.Invalid{
+		{Name: "zero nodes", Edit: func(m map[string]any) { m["nodes"] = 0 }, Want: hwmodel.ErrInvalidPreset},
+		{Name: "zero buffer", Edit: func(m map[string]any) { m["send_buffer_bytes"] = 0 }, Want: hwmodel.ErrInvalidPreset},
+		{Name: "negative rate", Edit: func(m map[string]any) { m["save_send_bytes_per_second"] = -1 }, Want: hwmodel.ErrInvalidPreset},
+		{Name: "negative hop", Edit: func(m map[string]any) { m["control_hop_us"] = -1 }, Want: hwmodel.ErrInvalidPreset},
+		{Name: "fan-out 1", Edit: func(m map[string]any) { m["control_fanout"] = 1 }, Want: hwmodel.ErrInvalidPreset},
+		{Name: "negative delay", Edit: func(m map[string]any) { m["stop_delay_max_us"] = -5 }, Want: hwmodel.ErrInvalidPreset},
+		{Name: "bad fitted name", Edit: func(m map[string]any) { m["fitted"] = []string{"yield"} }, Want: hwmodel.ErrInvalidPreset},
+		{Name: "unknown field", Edit: func(m map[string]any) { m["stop_delay_us"] = 50000 }, Want: nil},
+		{Name: "wrong type", Edit: func(m map[string]any) { m["nodes"] = "eight" }, Want: nil},
+	})
 }
 
 func TestCurves(t *testing.T) {

@@ -413,23 +413,14 @@ func TestLoadPreset(t *testing.T) {
 	if got, want := slow.GangSwitch(32), slow.StrobeLatency(32)+200*model.Microsecond; got != want || got >= 210*model.Microsecond {
 		t.Errorf("edited preset: switch %v, want %v", got, want)
 	}
-	for _, tc := range []struct {
-		name string
-		f    func(m map[string]any)
-		want error
-	}{
-		{"zero rails", func(m map[string]any) { m["rails"] = 0 }, hwmodel.ErrInvalidPreset},
-		{"no packet time", func(m map[string]any) { m["packet_ns"] = 0 }, hwmodel.ErrInvalidPreset},
-		{"negative switch", func(m map[string]any) { m["switch_ns"] = -73 }, hwmodel.ErrInvalidPreset},
-		{"BCS overhead too long", func(m map[string]any) { m["bcs_overhead_us"] = 500 }, hwmodel.ErrInvalidPreset},
-		{"bad fitted name", func(m map[string]any) { m["fitted"] = []string{"strobe_us"} }, hwmodel.ErrInvalidPreset},
-		{"unknown field", func(m map[string]any) { m["switch_nanos"] = 73 }, nil},
-	} {
-		_, err := LoadPreset(strings.NewReader(edit(tc.f)))
-		if err == nil || tc.want != nil && !errors.Is(err, tc.want) {
-			t.Errorf("%s: error %v, want %v", tc.name, err, tc.want)
-		}
-	}
+	presettest.Rejects(t, data, LoadPreset, []presettest.Invalid{
+		{Name: "zero rails", Edit: func(m map[string]any) { m["rails"] = 0 }, Want: hwmodel.ErrInvalidPreset},
+		{Name: "no packet time", Edit: func(m map[string]any) { m["packet_ns"] = 0 }, Want: hwmodel.ErrInvalidPreset},
+		{Name: "negative switch", Edit: func(m map[string]any) { m["switch_ns"] = -73 }, Want: hwmodel.ErrInvalidPreset},
+		{Name: "BCS overhead too long", Edit: func(m map[string]any) { m["bcs_overhead_us"] = 500 }, Want: hwmodel.ErrInvalidPreset},
+		{Name: "bad fitted name", Edit: func(m map[string]any) { m["fitted"] = []string{"strobe_us"} }, Want: hwmodel.ErrInvalidPreset},
+		{Name: "unknown field", Edit: func(m map[string]any) { m["switch_nanos"] = 73 }, Want: nil},
+	})
 	if _, err := Preset("parpar"); !errors.Is(err, hwmodel.ErrUnknownPreset) {
 		t.Errorf("Preset(parpar): %v", err)
 	}

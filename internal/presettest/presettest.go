@@ -6,8 +6,10 @@ package presettest
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -46,4 +48,24 @@ func Edit(t testing.TB, data []byte, f func(m map[string]any)) string {
 		t.Fatal(err)
 	}
 	return string(out)
+}
+
+// Invalid is a user edit that a preset loader must refuse.
+type Invalid struct {
+	Name string
+	Edit func(m map[string]any)
+	// Want is the error the refusal must wrap; nil accepts any error
+	// (e.g. the JSON decoder's for an unknown field).
+	Want error
+}
+
+// Rejects checks that load refuses each of the edits of a preset's JSON.
+func Rejects[T any](t testing.TB, data []byte, load func(io.Reader) (T, error), edits []Invalid) {
+	t.Helper()
+	for _, e := range edits {
+		_, err := load(strings.NewReader(Edit(t, data, e.Edit)))
+		if err == nil || e.Want != nil && !errors.Is(err, e.Want) {
+			t.Errorf("%s: error %v, want %v", e.Name, err, e.Want)
+		}
+	}
 }

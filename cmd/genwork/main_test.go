@@ -22,12 +22,7 @@ import (
 
 func runGenwork(t *testing.T, stdin io.Reader, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
-	var o, e bytes.Buffer
-	if stdin == nil {
-		stdin = strings.NewReader("")
-	}
-	err = run(args, stdin, &o, &e)
-	return o.String(), e.String(), err
+	return cli.Call(run, stdin, args...)
 }
 
 func mustRun(t *testing.T, stdin io.Reader, args ...string) (stdout, stderr string) {

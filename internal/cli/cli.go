@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/pflag"
@@ -124,4 +125,16 @@ func IsTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// Call runs a command body with args and stdin (empty when nil) and returns
+// what it wrote to stdout and stderr: how tests, and programs that embed a
+// command, invoke it without a process.
+func Call(run RunFunc, stdin io.Reader, args ...string) (stdout, stderr string, err error) {
+	var o, e strings.Builder
+	if stdin == nil {
+		stdin = strings.NewReader("")
+	}
+	err = run(args, stdin, &o, &e)
+	return o.String(), e.String(), err
 }

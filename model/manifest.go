@@ -11,24 +11,27 @@ import (
 // one (as header lines of a trace, as key-value metadata of a columnar file),
 // so any file can be traced back to the command that made it and remade
 // byte for byte.
+//
+// Its JSON form (for JSON outputs) has snake_case keys.
 type Manifest struct {
-	Tool    string  // the command, e.g. "genwork lublin" or "replay"
-	Version string  // gangsim version
-	Seed    uint64  // random seed; meaningful when HasSeed
-	HasSeed bool    // whether the tool used randomness
-	Params  []Param // parameters that shaped the output; sorted by Name when applied
-	Inputs  []Input // the inputs, in the order given
+	Tool    string  `json:"tool"`           // the command, e.g. "genwork lublin" or "replay"
+	Version string  `json:"version"`        // gangsim version
+	Seed    uint64  `json:"seed,omitempty"` // random seed; meaningful when HasSeed
+	HasSeed bool    `json:"has_seed"`       // whether the tool used randomness
+	Params  []Param `json:"params"`         // parameters that shaped the output; sorted by Name when applied
+	Inputs  []Input `json:"inputs"`         // the inputs, in the order given
 }
 
 // Param is one named parameter of a run, formatted as text.
 type Param struct {
-	Name, Value string
+	Name  string `json:"name"`
+	Value string `json:"value"`
 }
 
 // Input identifies one input of a run by name and content digest.
 type Input struct {
-	Name   string // file name as given, "-" for standard input
-	SHA256 string // lower-case hex digest of the bytes read
+	Name   string `json:"name"`   // file name as given, "-" for standard input
+	SHA256 string `json:"sha256"` // lower-case hex digest of the bytes read
 }
 
 // Manifest header keys.

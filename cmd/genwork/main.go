@@ -35,6 +35,8 @@ import (
 	"github.com/gangsim/gangsim/columnar"
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/internal/fileio"
+	"github.com/gangsim/gangsim/internal/version"
+	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/workload"
 )
 
@@ -632,7 +634,13 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "genwork stats: %v\n", a)
 	}
 	if *asJSON {
-		b, err := json.MarshalIndent(st, "", "  ")
+		man := model.Manifest{Tool: "genwork stats", Version: version.Version, Inputs: r.Inputs(), Params: []model.Param{
+			{Name: "lenient", Value: strconv.FormatBool(*lenient)}, {Name: "procs", Value: strconv.Itoa(*procs)}}}
+		out := struct {
+			Manifest model.Manifest `json:"manifest"`
+			*workload.Stats
+		}{man, st}
+		b, err := json.MarshalIndent(out, "", "  ")
 		if err != nil {
 			return err
 		}

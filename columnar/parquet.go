@@ -81,9 +81,8 @@ type sampleRow struct {
 // rowPointers gives the row structs pointers into a batch's columns.
 // int32 columns need their own storage (the batch keeps 64 bits).
 type rowPointers struct {
-	b     *batch
-	i32   [][]int32 // per column, for int32 columns
-	lists [][]float64
+	b   *batch
+	i32 [][]int32 // per column, for int32 columns
 }
 
 func (p *rowPointers) load(b *batch) {

@@ -24,8 +24,6 @@ func (q *fifo) push(j *sim.Job) {
 	q.jobs = q.buf[q.head:]
 }
 
-func (q *fifo) len() int { return len(q.jobs) }
-
 // removeStarted drops every job that is no longer queued, keeping order.
 func (q *fifo) removeStarted() {
 	out := q.jobs[:0]

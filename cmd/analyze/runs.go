@@ -219,7 +219,6 @@ type cell struct {
 	run      *resultRun
 	half     metrics.Length // Unclassified without --halves
 	outcomes []model.Outcome
-	keys     []string // values of the grouping names
 
 	summary *metrics.RunSummary
 	perJob  *metrics.JobMetrics

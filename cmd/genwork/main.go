@@ -131,21 +131,20 @@ func (o *outputFlags) resolve(stdout io.Writer) (string, columnar.Format, error)
 
 // transformFlags are the flags of the transforms.
 type transformFlags struct {
-	fs                    *pflag.FlagSet
-	app                   *bool
-	granularity, weights  *string
-	pattern, comm         *string
-	imbalance             *float64
-	messageBytes          *int64
-	estimates             *string
-	maxFactor             *float64
-	load                  *float64
-	scale                 *string
-	loadProcs             *int
-	compress              *float64
-	seed                  *uint64
-	withAttrs, withLoad   bool
-	attributeFlagsChanged []string
+	fs                   *pflag.FlagSet
+	app                  *bool
+	granularity, weights *string
+	pattern, comm        *string
+	imbalance            *float64
+	messageBytes         *int64
+	estimates            *string
+	maxFactor            *float64
+	load                 *float64
+	scale                *string
+	loadProcs            *int
+	compress             *float64
+	seed                 *uint64
+	withAttrs, withLoad  bool
 }
 
 // addTransformFlags registers the transforms' flags; attributes and load

@@ -39,12 +39,22 @@
 //
 // # Progress and time sharing
 //
-// A job carries an amount of work (its dedicated runtime) and progresses at
-// a Rate, FullRate being dedicated speed. Batch policies only Start jobs,
-// which then run at FullRate to completion. Time-sharing policies also
-// Suspend, Resume and SetRate; the engine accounts the work done at every
-// change and moves the completion event, so a job's end follows from the
-// rates it got. Timers let a policy act at quantum boundaries. The engine
-// checks that the processors in use (size × rate, summed) never exceed the
-// machine.
+// A job carries an amount of work (its dedicated runtime) and, while it
+// runs, holds its processors and progresses at a Rate (FullRate is
+// dedicated speed) during the windows of its Duty (AlwaysOn unless a
+// time-sharing policy sets one). Batch policies only Start jobs, which then
+// run at FullRate to completion. Time-sharing policies also Suspend (release
+// the processors), Resume, SetRate (0 holds the processors without
+// progress, as during a context switch) and SetDuty: a periodic duty says
+// that a job progresses only in some windows of every cycle, as a gang
+// scheduler's round robin of time slots does. The engine accounts the work
+// done at every change and computes the completion from the rate and the
+// duty directly, so a job in a stable round robin costs no event per
+// quantum. Timers let a policy act when something other than the round
+// robin changes.
+//
+// The engine checks that the running jobs together hold at most the machine
+// times Config.Slots (the multiprogramming level; 1 for space sharing).
+// The time series' busy processors count each running job's processors
+// times the share of time its duty has it on.
 package sim

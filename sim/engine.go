@@ -26,8 +26,8 @@ type State uint8
 // Job states.
 const (
 	Queued    State = iota // arrived, never started
-	Running                // holding processors and progressing at a positive rate
-	Suspended              // started, then descheduled; progresses at rate 0
+	Running                // holding processors; progressing at its rate during its duty's windows
+	Suspended              // started, then descheduled: holds no processors, makes no progress
 	Done                   // completed
 )
 
@@ -60,6 +60,8 @@ type Job struct {
 
 	need  int        // allocation units held while running
 	rate  Rate       // current progress rate; 0 unless Running
+	duty  Duty       // when the job progresses (AlwaysOn unless time-shared)
+	frac  int64      // duty.fraction() while Running, else 0
 	done  int64      // work done, in µs × FullRate, as of since
 	since model.Time // time done was last brought up to date
 	gen   uint32     // completion-event generation; older events are stale
@@ -67,6 +69,10 @@ type Job struct {
 
 // Rate is the job's current progress rate (0 unless Running).
 func (j *Job) Rate() Rate { return j.rate }
+
+// Duty is when the job progresses while Running (AlwaysOn unless a
+// time-sharing policy set one).
+func (j *Job) Duty() Duty { return j.duty }
 
 // Order is the rule that orders events that happen at the same time; see
 // the package documentation.
@@ -130,10 +136,17 @@ type Config struct {
 	// SamplePeriod, when positive, writes time-series samples at every
 	// multiple of it instead of at every change.
 	SamplePeriod model.Time
+	// Slots is the number of jobs a processor may be allocated to at once:
+	// the rows of a gang scheduler's matrix, its multiprogramming level. 0
+	// or 1 is space sharing: the running jobs together hold at most the
+	// machine. The engine checks only this bound; which jobs share a
+	// processor, and that no two run on it at the same moment, is the
+	// time-sharing policy's business (expressed through each job's Duty).
+	Slots int
 }
 
 // Policy decides which jobs run. The engine calls it; it acts through the
-// Engine methods Start, Suspend, Resume, SetRate and SetTimer.
+// Engine methods Start, Suspend, Resume, SetRate, SetDuty and SetTimer.
 type Policy interface {
 	// Attach is called once, before the first event.
 	Attach(e *Engine)
@@ -165,7 +178,8 @@ type Engine struct {
 	heap eventHeap
 	seq  uint64
 
-	busy                        int64 // Σ need × rate over running jobs
+	held                        int64 // Σ need over running jobs
+	busy                        int64 // Σ need × duty fraction over running jobs, fracOne = 1
 	queued, running, suspended  int
 	src                         model.JobReader
 	lastSubmit                  model.Time
@@ -177,8 +191,8 @@ type Engine struct {
 	lastWritten                 Sample
 	pool                        []*Job
 	arrived, completed, rejects int
-	canceled                    map[uint64]struct{} // sequence numbers of canceled pending timers
-	scratch                     model.Outcome       // reused for every outcome: writers must not retain it
+	timers                      map[TimerID]struct{} // pending timers: set, not yet fired or canceled
+	scratch                     model.Outcome        // reused for every outcome: writers must not retain it
 }
 
 // New returns an engine for cfg driving pol. It panics if cfg.Machine is not
@@ -204,11 +218,10 @@ func (e *Engine) Machine() model.Machine { return e.cfg.Machine }
 // node allocation.
 func (e *Engine) Capacity() int { return e.capacity }
 
-// Free is the number of allocation units not held by running jobs (a job
-// at a partial rate holds the corresponding fraction, rounded up).
+// Free is the number of allocation units not held by running jobs (0 when
+// time-shared jobs hold more than the machine).
 func (e *Engine) Free() int {
-	used := (e.busy + int64(FullRate) - 1) / int64(FullRate)
-	return e.capacity - int(used)
+	return int(max(int64(e.capacity)-e.held, 0))
 }
 
 // Need is the number of allocation units j holds while it runs.
@@ -230,22 +243,22 @@ func (e *Engine) Start(j *Job) {
 	e.run(j, FullRate)
 }
 
-// Suspend deschedules a running job; it keeps the work done so far.
+// Suspend deschedules a running job: it releases its processors and keeps
+// the work done so far.
 func (e *Engine) Suspend(j *Job) {
 	if j.State != Running {
 		panic(fmt.Sprintf("sim: Suspend of job %d in state %v", j.In.ID, j.State))
 	}
 	e.account(j)
-	e.busy -= int64(j.need) * int64(j.rate)
-	j.rate = 0
+	e.release(j)
 	j.gen++ // the pending completion is stale
 	j.State = Suspended
 	e.running--
 	e.suspended++
 }
 
-// Resume restarts a suspended job at FullRate. It panics if j is not
-// suspended or does not fit.
+// Resume restarts a suspended job at FullRate, always on. It panics if j is
+// not suspended or does not fit.
 func (e *Engine) Resume(j *Job) {
 	if j.State != Suspended {
 		panic(fmt.Sprintf("sim: Resume of job %d in state %v", j.In.ID, j.State))
@@ -254,17 +267,49 @@ func (e *Engine) Resume(j *Job) {
 	e.run(j, FullRate)
 }
 
-// SetRate changes the progress rate of a running job, 0 < r <= FullRate,
-// and moves its completion accordingly.
+// SetRate changes the progress rate of a running job, 0 <= r <= FullRate,
+// and moves its completion accordingly. A job at rate 0 keeps its
+// processors and makes no progress (a job being switched in, say) until a
+// later SetRate.
 func (e *Engine) SetRate(j *Job, r Rate) {
-	if j.State != Running || r <= 0 || r > FullRate {
+	if j.State != Running || r < 0 || r > FullRate {
 		panic(fmt.Sprintf("sim: SetRate(%d) of job %d in state %v", r, j.In.ID, j.State))
 	}
 	e.account(j)
-	e.busy += int64(j.need) * int64(r-j.rate)
-	e.checkCapacity(j)
 	j.rate = r
 	e.scheduleCompletion(j)
+}
+
+// SetDuty changes when a running job progresses (see Duty) from now on,
+// keeping its rate and processors, and moves its completion accordingly.
+// It panics if j is not running, if d is malformed, or if d's Origin is
+// after now.
+func (e *Engine) SetDuty(j *Job, d Duty) {
+	if j.State != Running {
+		panic(fmt.Sprintf("sim: SetDuty of job %d in state %v", j.In.ID, j.State))
+	}
+	if err := d.check(); err != nil {
+		panic(fmt.Sprintf("sim: SetDuty of job %d: %v", j.In.ID, err))
+	}
+	if d.Origin > e.now {
+		panic(fmt.Sprintf("sim: SetDuty of job %d with origin %v after now %v", j.In.ID, d.Origin, e.now))
+	}
+	e.account(j)
+	e.busy -= int64(j.need) * j.frac
+	j.duty = d
+	j.frac = d.fraction()
+	e.busy += int64(j.need) * j.frac
+	e.scheduleCompletion(j)
+}
+
+// WorkDone is the dedicated-speed work j has done so far, in simulated
+// microseconds (rounded down): what a job alone on its processors would
+// have done in that time.
+func (e *Engine) WorkDone(j *Job) model.Time {
+	if j.State == Running {
+		e.account(j)
+	}
+	return model.Time(j.done / int64(FullRate))
 }
 
 // TimerID identifies a timer set with SetTimer.
@@ -278,51 +323,70 @@ func (e *Engine) SetTimer(at model.Time, tag int64) TimerID {
 	}
 	id := TimerID(e.seq)
 	e.push(event{at: at, kind: evTimer, tag: tag, rank: 3})
+	if e.timers == nil {
+		e.timers = make(map[TimerID]struct{})
+	}
+	e.timers[id] = struct{}{}
 	return id
 }
 
 // CancelTimer cancels a pending timer: it will neither call Timer nor cause
-// a scheduling pass. Cancelling a timer that already fired does nothing.
-func (e *Engine) CancelTimer(id TimerID) {
-	if uint64(id) < e.seq {
-		if e.canceled == nil {
-			e.canceled = make(map[uint64]struct{})
-		}
-		e.canceled[uint64(id)] = struct{}{}
-	}
-}
+// a scheduling pass. Cancelling a timer that already fired or was already
+// canceled does nothing. The engine remembers only pending timers, so its
+// memory does not grow with the timers set over a run.
+func (e *Engine) CancelTimer(id TimerID) { delete(e.timers, id) }
+
+// PendingTimers is the number of timers set and neither fired nor
+// canceled.
+func (e *Engine) PendingTimers() int { return len(e.timers) }
 
 func (e *Engine) run(j *Job, r Rate) {
 	j.State = Running
 	j.rate = r
 	j.since = e.now
-	e.busy += int64(j.need) * int64(r)
+	j.duty = AlwaysOn
+	j.frac = fracOne
+	e.held += int64(j.need)
+	e.busy += int64(j.need) * j.frac
 	e.checkCapacity(j)
 	e.running++
 	e.scheduleCompletion(j)
 }
 
+// release takes a job that stops running off the processors.
+func (e *Engine) release(j *Job) {
+	e.held -= int64(j.need)
+	e.busy -= int64(j.need) * j.frac
+	j.rate, j.frac = 0, 0
+}
+
 func (e *Engine) checkCapacity(j *Job) {
-	if e.busy > int64(e.capacity)*int64(FullRate) {
-		panic(fmt.Sprintf("sim: job %d overcommits the machine at %v: %d units busy of %d",
-			j.In.ID, e.now, (e.busy+int64(FullRate)-1)/int64(FullRate), e.capacity))
+	if e.held > int64(e.capacity)*int64(max(e.cfg.Slots, 1)) {
+		panic(fmt.Sprintf("sim: job %d overcommits the machine at %v: %d units held of %d × %d slots",
+			j.In.ID, e.now, e.held, e.capacity, max(e.cfg.Slots, 1)))
 	}
 }
 
 // account brings j's work done up to now.
 func (e *Engine) account(j *Job) {
-	j.done += int64(e.now-j.since) * int64(j.rate)
+	if e.now == j.since {
+		return
+	}
+	on := j.duty.cumulative(e.now) - j.duty.cumulative(j.since)
+	j.done += int64(on) * int64(j.rate)
 	j.since = e.now
 }
 
+// scheduleCompletion (re)schedules j's completion from its work left, rate
+// and duty; a job at rate 0 has none until its rate changes.
 func (e *Engine) scheduleCompletion(j *Job) {
-	rem := int64(j.Work)*int64(FullRate) - j.done
-	if rem < 0 {
-		rem = 0
+	j.gen++ // any pending completion is stale
+	if j.rate == 0 {
+		return
 	}
-	dt := model.Time((rem + int64(j.rate) - 1) / int64(j.rate))
-	j.gen++
-	at := e.now + dt
+	rem := max(int64(j.Work)*int64(FullRate)-j.done, 0)
+	on := model.Time((rem + int64(j.rate) - 1) / int64(j.rate)) // on-time still needed
+	at := max(j.duty.reach(j.duty.cumulative(e.now)+on), e.now)
 	rank := uint8(0)
 	if e.cfg.Order == OrderPyss && at != j.Start+j.Estimate {
 		rank = 2 // ends before its estimate: after the arrivals at the same time
@@ -410,10 +474,11 @@ func (e *Engine) dispatch(ev *event) (acted bool, err error) {
 	case evPass:
 		return true, nil
 	case evTimer:
-		if _, ok := e.canceled[ev.seq]; ok {
-			delete(e.canceled, ev.seq)
-			return false, nil
+		id := TimerID(ev.seq)
+		if _, ok := e.timers[id]; !ok {
+			return false, nil // canceled
 		}
+		delete(e.timers, id)
 		e.pol.Timer(ev.tag)
 		return true, nil
 	}
@@ -451,8 +516,7 @@ func (e *Engine) arrive(j *Job) (accepted bool, err error) {
 
 func (e *Engine) complete(j *Job) error {
 	e.account(j)
-	e.busy -= int64(j.need) * int64(j.rate)
-	j.rate = 0
+	e.release(j)
 	j.State = Done
 	j.End = e.now
 	e.running--
@@ -522,7 +586,7 @@ func (e *Engine) recycle(j *Job) {
 func (e *Engine) state(t model.Time) Sample {
 	return Sample{At: t, InSystem: e.queued + e.running + e.suspended, Queued: e.queued,
 		Running: e.running, Suspended: e.suspended,
-		BusyProcs: float64(e.busy) / float64(FullRate) * float64(e.unit)}
+		BusyProcs: float64(e.busy) / fracOne * float64(e.unit)}
 }
 
 // advance writes the samples that describe the interval from the last

@@ -12,6 +12,8 @@ package sim
 //	at 7 resume 1
 //	at 8 rate 1 0.5
 //	at 9 timer 3           (set a timer at 9 for time 3 later; "cancel" cancels the last one)
+//	at 4 duty 1 10 4 0-3,5-7  (job 1 progresses in [0,3) and [5,7) of 10-long cycles from 4;
+//	                           period 0 is always on)
 //	----
 //	<log>
 
@@ -36,6 +38,7 @@ type action struct {
 	verb string
 	job  int64
 	arg  float64
+	rest []string // further words: a duty's origin and windows
 }
 
 // scriptPolicy starts queued jobs FCFS and carries out scripted actions at
@@ -95,6 +98,21 @@ func (p *scriptPolicy) Timer(tag int64) {
 			p.lastID = p.e.SetTimer(p.e.Now()+model.Time(a.arg), -1)
 		case "cancel":
 			p.e.CancelTimer(p.lastID)
+		case "duty":
+			d := Duty{Period: model.Time(a.arg)}
+			if len(a.rest) > 0 {
+				o, _ := strconv.ParseInt(a.rest[0], 10, 64)
+				d.Origin = model.Time(o)
+			}
+			if len(a.rest) > 1 {
+				for _, w := range strings.Split(a.rest[1], ",") {
+					from, to, _ := strings.Cut(w, "-")
+					f, _ := strconv.ParseInt(from, 10, 64)
+					t, _ := strconv.ParseInt(to, 10, 64)
+					d.On = append(d.On, Window{model.Time(f), model.Time(t)})
+				}
+			}
+			p.e.SetDuty(j, d)
 		}
 		p.logf("%s %d", a.verb, a.job)
 	}
@@ -212,6 +230,9 @@ func runCase(t *testing.T, input []string) string {
 					t.Fatal(err)
 				}
 				a.arg = v
+			}
+			if len(f) > 5 {
+				a.rest = f[5:]
 			}
 			actions = append(actions, a)
 		default:

@@ -17,7 +17,60 @@ type Outcome struct {
 	Runtime   Time  // wall-clock time from start to end in this run (includes suspensions under time sharing)
 	Dedicated Time  // runtime alone on a dedicated partition, the T_d of the thesis' bounded slowdown (6.4.1)
 	Reason    RejectReason
+
+	// Sharing says which of the time-sharing measurements below a policy
+	// filled in: none under batch policies, Switches and SwitchLoss under
+	// job-level time sharing, all of them at process level.
+	Sharing Sharing
+	// Switches is the number of gang (global) context switches that
+	// switched the job in, from its start to its end.
+	Switches int64
+	// SwitchLoss is the time, in simulated microseconds, that the job's
+	// processors spent switching it in, during which it made no progress.
+	SwitchLoss Time
+
+	// Process level (Sharing == ProcessLevel): processor time summed over
+	// the job's processes, in simulated microseconds.
+	CPU     Time // computing
+	Spin    Time // spinning while waiting for a message or barrier
+	Blocked Time // blocked (descheduled while waiting), wall time summed over processes
+
+	// Classes is, under flexible coscheduling (FCS), the share of the
+	// job's process-time spent in each class (thesis 6.2.1, Fig. 6.1),
+	// summing to 1; all zero under other policies.
+	Classes FCSClasses
 }
+
+// Sharing says how a policy shared the processors, and so which
+// time-sharing measurements an Outcome or a Sample carries.
+type Sharing uint8
+
+// Levels of time sharing.
+const (
+	NoSharing    Sharing = iota // space sharing (batch): no time-sharing measurements
+	JobLevel                    // gang scheduling of whole jobs: switches and their cost
+	ProcessLevel                // processes scheduled on processors: also CPU, spin, blocked
+)
+
+var sharingNames = [...]string{"none", "job", "process"}
+
+// String returns "none", "job" or "process".
+func (s Sharing) String() string {
+	if int(s) < len(sharingNames) {
+		return sharingNames[s]
+	}
+	return fmt.Sprintf("sharing(%d)", uint8(s))
+}
+
+// FCSClasses is the share of time in each of flexible coscheduling's
+// process classes (thesis 6.2.1): CS (coscheduled: fine-grained and
+// communicating effectively when coscheduled), F (frustrated: fine-grained
+// but not communicating effectively even when coscheduled) and DC (don't
+// care: coarse-grained, scheduled anywhere).
+type FCSClasses struct{ CS, F, DC float64 }
+
+// Known reports whether any share is set (the policy was FCS).
+func (c FCSClasses) Known() bool { return c.CS != 0 || c.F != 0 || c.DC != 0 }
 
 // Wait is the queueing delay Start - Submit.
 func (o *Outcome) Wait() Time { return o.Start - o.Submit }
@@ -100,7 +153,20 @@ type Sample struct {
 	Queued    int     // jobs waiting for their first start
 	Running   int     // jobs progressing
 	Suspended int     // jobs started and descheduled
-	BusyProcs float64 // processors in use (whole nodes under node allocation); fractional under partial progress rates
+	BusyProcs float64 // processors allocated to running jobs (whole nodes under node allocation), each job's counted for the share of time its duty runs it
+
+	// Sharing says which of the measurements below are filled in, as for
+	// Outcome.Sharing.
+	Sharing Sharing
+	// Rows is the number of occupied rows of a gang scheduler's matrix: the
+	// multiprogramming level in use.
+	Rows int
+	// Switching is the share of the processors' time spent in gang
+	// switches, averaged over the scheduler's current cycle of rows.
+	Switching float64
+
+	// Process level: processes in each state, averaged over the interval.
+	Computing, Spinning, BlockedProcs, Ready float64
 }
 
 // SampleWriter receives time-series samples in time order. WriteSample must

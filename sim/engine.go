@@ -161,6 +161,18 @@ type Policy interface {
 	Schedule()
 }
 
+// Reporter is implemented by policies that add their own measurements to
+// outcomes and samples: the time-sharing fields (Sharing and after) of
+// model.Outcome and model.Sample.
+type Reporter interface {
+	// ReportOutcome fills in the time-sharing fields of j's outcome as j
+	// completes, before Complete is called.
+	ReportOutcome(j *Job, o *model.Outcome)
+	// ReportSample fills in the time-sharing fields of the sample that
+	// describes the system from now on.
+	ReportSample(s *Sample)
+}
+
 // Sample is model.Sample, the state of the system over an interval.
 type Sample = model.Sample
 
@@ -171,6 +183,7 @@ type SampleWriter = model.SampleWriter
 type Engine struct {
 	cfg      Config
 	pol      Policy
+	rep      Reporter // pol, if it reports time-sharing measurements
 	capacity int // allocation units: processors, or nodes under NodeAllocation
 	unit     int // processors per allocation unit
 
@@ -202,6 +215,7 @@ func New(cfg Config, pol Policy) *Engine {
 		panic(fmt.Sprintf("sim: invalid machine %+v", cfg.Machine))
 	}
 	e := &Engine{cfg: cfg, pol: pol, capacity: cfg.Machine.Procs(), unit: 1}
+	e.rep, _ = pol.(Reporter)
 	if cfg.NodeAllocation {
 		e.capacity, e.unit = cfg.Machine.Nodes, cfg.Machine.PEsPerNode
 	}
@@ -523,6 +537,9 @@ func (e *Engine) complete(j *Job) error {
 	e.completed++
 	e.scratch = model.Outcome{JobID: j.In.ID, Submit: j.In.Submit, Start: j.Start, End: j.End, Procs: j.Size,
 		Estimate: j.Estimate, Runtime: j.End - j.Start, Dedicated: j.Work}
+	if e.rep != nil {
+		e.rep.ReportOutcome(j, &e.scratch)
+	}
 	err := e.writeOutcome(&e.scratch)
 	e.pol.Complete(j)
 	e.recycle(j)
@@ -584,9 +601,13 @@ func (e *Engine) recycle(j *Job) {
 }
 
 func (e *Engine) state(t model.Time) Sample {
-	return Sample{At: t, InSystem: e.queued + e.running + e.suspended, Queued: e.queued,
+	s := Sample{At: t, InSystem: e.queued + e.running + e.suspended, Queued: e.queued,
 		Running: e.running, Suspended: e.suspended,
 		BusyProcs: float64(e.busy) / fracOne * float64(e.unit)}
+	if e.rep != nil {
+		e.rep.ReportSample(&s)
+	}
+	return s
 }
 
 // advance writes the samples that describe the interval from the last
@@ -621,9 +642,12 @@ func (e *Engine) advance(t model.Time) error {
 	return nil
 }
 
+// sameState reports whether two samples describe the same state (at any
+// times).
 func sameState(a, b *Sample) bool {
-	return a.InSystem == b.InSystem && a.Queued == b.Queued && a.Running == b.Running &&
-		a.Suspended == b.Suspended && a.BusyProcs == b.BusyProcs
+	x, y := *a, *b
+	x.At, y.At = 0, 0
+	return x == y
 }
 
 // Counts reports how many jobs arrived, completed and were rejected so far.

@@ -41,7 +41,7 @@
 //
 // A job carries an amount of work (its dedicated runtime) and, while it
 // runs, holds its processors and progresses at a Rate (FullRate is
-// dedicated speed) during the windows of its Duty (AlwaysOn unless a
+// dedicated speed) during the windows of its Duty (always on unless a
 // time-sharing policy sets one). Batch policies only Start jobs, which then
 // run at FullRate to completion. Time-sharing policies also Suspend (release
 // the processors), Resume, SetRate (0 holds the processors without

@@ -7,53 +7,61 @@ import (
 	"github.com/gangsim/gangsim/model"
 )
 
-// Window is an interval [From, To) of a Duty's cycle, in simulated
-// microseconds from the cycle's start.
+// Window is an interval [From, To) of simulated time: absolute in a Duty's
+// Lead, from the cycle's start in its On.
 type Window struct{ From, To model.Time }
 
-// Duty is when a running job progresses under time sharing: during the
-// windows On of every cycle of length Period, cycles starting at Origin +
-// k×Period, and not in between. Under gang scheduling a job's window is
-// its row's time slot less the switch into it; with alternative scheduling
-// it has one window per slot in which it runs.
+// Duty is when a running job progresses under time sharing. Before Origin
+// the job progresses only in the Lead windows; from Origin on, it
+// progresses all the time if Period is 0, else in the windows On of every
+// cycle of length Period, cycles starting at Origin + k×Period.
 //
-// The zero Duty is "always on": the job progresses all the time, as under
-// batch scheduling. The engine computes where a job stands and when it
-// completes from its Duty and Rate directly, without stepping cycle by
-// cycle.
+// Under gang scheduling a job's window in each cycle is its row's time
+// slot less the switch into it (with alternative scheduling, one window per
+// slot in which it runs); Lead holds what is left of the current slot when
+// the cycle changes in the middle of a slot or of a switch. The engine
+// computes where a job stands and when it completes from its Duty and Rate
+// directly, without stepping cycle by cycle.
+//
+// The zero Duty is always on from time 0; Start and Resume give a job a
+// Duty always on from the current time.
 type Duty struct {
-	// Period is the cycle length in simulated microseconds; 0 means always
-	// on (On is then ignored).
-	Period model.Time
-	// Origin is a time at which a cycle starts; it must not be after the
-	// time the Duty is set.
+	// Lead lists windows of absolute time before Origin in which the job
+	// progresses: sorted, disjoint, non-empty, each ending by Origin.
+	Lead []Window
+	// Origin is when the regular part begins: always on, or the first
+	// cycle.
 	Origin model.Time
+	// Period is the cycle length in simulated microseconds; 0 means always
+	// on from Origin (On is then ignored).
+	Period model.Time
 	// On lists the windows of a cycle in which the job progresses: sorted,
-	// disjoint, non-empty, within [0, Period). The engine keeps the slice:
-	// the caller must not modify it afterwards (several jobs may share it).
+	// disjoint, non-empty, within [0, Period).
+	//
+	// The engine keeps Lead and On: the caller must not modify them
+	// afterwards (several jobs may share them).
 	On []Window
 
-	on model.Time // Σ window lengths, set by check
+	lead, on model.Time // Σ lengths of Lead and On, set by check
 }
 
-// AlwaysOn is the duty of a job that progresses all the time.
-var AlwaysOn = Duty{}
+// AlwaysOnFrom is the duty of a job that progresses all the time from t.
+func AlwaysOnFrom(t model.Time) Duty { return Duty{Origin: t} }
 
-// Periodic reports whether d switches the job on and off.
+// Periodic reports whether d switches the job on and off from Origin on.
 func (d *Duty) Periodic() bool { return d.Period > 0 }
 
-// OnTime is the time the job progresses per cycle (Period for AlwaysOn).
-func (d *Duty) OnTime() model.Time {
-	if !d.Periodic() {
-		return d.Period
-	}
-	return d.on
-}
-
-// check validates d and caches its on-time per cycle.
+// check validates d and caches its on-times.
 func (d *Duty) check() error {
 	if d.Period < 0 {
 		return fmt.Errorf("negative period %d", d.Period)
+	}
+	d.lead, d.on = 0, 0
+	for i, w := range d.Lead {
+		if w.To <= w.From || (i > 0 && w.From < d.Lead[i-1].To) || w.To > d.Origin {
+			return fmt.Errorf("lead window %d [%d, %d) is empty, overlaps the previous one or ends after the origin %d", i, w.From, w.To, d.Origin)
+		}
+		d.lead += w.To - w.From
 	}
 	if d.Period == 0 {
 		return nil
@@ -61,7 +69,6 @@ func (d *Duty) check() error {
 	if len(d.On) == 0 {
 		return fmt.Errorf("periodic duty with no window")
 	}
-	d.on = 0
 	prev := model.Time(0)
 	for i, w := range d.On {
 		if w.From < prev || w.To <= w.From || w.To > d.Period {
@@ -73,14 +80,25 @@ func (d *Duty) check() error {
 	return nil
 }
 
-// cumulative is the on-time in [Origin, t), for t >= Origin.
+// cumulative is the on-time up to t, from a fixed reference: the
+// difference of two values is the on-time between two times.
 func (d *Duty) cumulative(t model.Time) model.Time {
+	var c model.Time
+	for _, w := range d.Lead {
+		if t <= w.From {
+			break
+		}
+		c += min(t, w.To) - w.From
+	}
+	if t <= d.Origin {
+		return c
+	}
 	x := t - d.Origin
 	if !d.Periodic() {
-		return x
+		return c + x
 	}
 	k, r := x/d.Period, x%d.Period
-	c := k * d.on
+	c += k * d.on
 	for _, w := range d.On {
 		if r <= w.From {
 			break
@@ -90,14 +108,22 @@ func (d *Duty) cumulative(t model.Time) model.Time {
 	return c
 }
 
-// reach is the earliest time t with cumulative(t) >= y (for a periodic
-// duty, t >= Origin).
+// reach is the earliest time t with cumulative(t) >= y, y > 0 (for y <= 0,
+// the start of the first lead window or the origin: a time before any
+// progress).
 func (d *Duty) reach(y model.Time) model.Time {
-	if !d.Periodic() {
-		return d.Origin + y
+	for _, w := range d.Lead {
+		if y <= 0 {
+			return w.From
+		}
+		if n := w.To - w.From; y <= n {
+			return w.From + y
+		} else {
+			y -= n
+		}
 	}
-	if y <= 0 {
-		return d.Origin
+	if y <= 0 || !d.Periodic() {
+		return d.Origin + max(y, 0)
 	}
 	k := (y - 1) / d.on // full cycles before the one where y is reached
 	rem := y - k*d.on   // 1..on within that cycle
@@ -111,8 +137,8 @@ func (d *Duty) reach(y model.Time) model.Time {
 	panic("sim: duty windows shorter than their cached on-time")
 }
 
-// fraction is the share of time d is on, as a fixed-point number with
-// fracOne for 1.
+// fraction is the long-run share of time d is on, as a fixed-point number
+// with fracOne for 1.
 func (d *Duty) fraction() int64 {
 	if !d.Periodic() {
 		return fracOne

@@ -23,9 +23,23 @@ func seeds(n int) []uint64 {
 	return s
 }
 
-// randomDuty draws a periodic duty with a few windows, origin at or before 0.
+// randomDuty draws a duty with a few lead windows, an origin around 0 and,
+// mostly, a few periodic windows.
 func randomDuty(r *rand.Rand) Duty {
-	d := Duty{Period: model.Time(1 + r.IntN(20)), Origin: -model.Time(r.IntN(30))}
+	d := Duty{Origin: model.Time(r.IntN(40) - 20)}
+	for t := d.Origin - model.Time(r.IntN(12)); t < d.Origin && r.IntN(3) > 0; {
+		from := t + model.Time(r.IntN(3))
+		if from >= d.Origin {
+			break
+		}
+		to := from + 1 + model.Time(r.IntN(int(d.Origin-from)))
+		d.Lead = append(d.Lead, Window{from, to})
+		t = to + model.Time(r.IntN(2))
+	}
+	if r.IntN(5) == 0 {
+		return d // always on from the origin
+	}
+	d.Period = model.Time(1 + r.IntN(20))
 	for t := model.Time(0); t < d.Period; {
 		from := t + model.Time(r.IntN(3))
 		if from >= d.Period {
@@ -44,8 +58,16 @@ func randomDuty(r *rand.Rand) Duty {
 	return d
 }
 
-// on reports whether d is on during [t, t+1), by direct inspection.
+// onAt reports whether d is on during [t, t+1), by direct inspection.
 func (d *Duty) onAt(t model.Time) bool {
+	if t < d.Origin {
+		for _, w := range d.Lead {
+			if w.From <= t && t < w.To {
+				return true
+			}
+		}
+		return false
+	}
 	if !d.Periodic() {
 		return true
 	}
@@ -64,8 +86,9 @@ func TestDutyAgainstTicks(t *testing.T) {
 	for _, seed := range seeds(200) {
 		r := rand.New(rand.NewPCG(seed, 0))
 		d := randomDuty(r)
-		count := model.Time(0)
-		for x := d.Origin; x < d.Origin+5*d.Period+7; x++ {
+		from := d.Origin - 40
+		count := d.cumulative(from)
+		for x := from; x < d.Origin+5*d.Period+7; x++ {
 			if got := d.cumulative(x); got != count {
 				t.Fatalf("seed %d: %+v: cumulative(%d) = %d, want %d", seed, d, x, got, count)
 			}
@@ -121,10 +144,14 @@ func TestDutyEngineAgainstTicks(t *testing.T) {
 		at := model.Time(0)
 		for range r.IntN(5) {
 			at += model.Time(1 + r.IntN(15))
-			d := AlwaysOn
+			d := AlwaysOnFrom(at)
 			if r.IntN(4) > 0 {
 				d = randomDuty(r)
-				d.Origin += at // not after the change
+				for i := range d.Lead {
+					d.Lead[i].From += at
+					d.Lead[i].To += at
+				}
+				d.Origin += at
 			}
 			rate := []Rate{0, FullRate / 2, FullRate / 4, FullRate}[r.IntN(4)]
 			if r.IntN(3) > 0 {
@@ -134,7 +161,7 @@ func TestDutyEngineAgainstTicks(t *testing.T) {
 		}
 		// The naive account: progress in µs × FullRate, one µs at a time.
 		want := model.Never
-		done, duty, rate, next := int64(0), AlwaysOn, FullRate, 0
+		done, duty, rate, next := int64(0), AlwaysOnFrom(0), FullRate, 0
 		for x := model.Time(0); x < 100000; x++ {
 			for next < len(changes) && changes[next].at == x {
 				duty, rate = changes[next].duty, changes[next].rate

@@ -60,7 +60,7 @@ type Job struct {
 
 	need  int        // allocation units held while running
 	rate  Rate       // current progress rate; 0 unless Running
-	duty  Duty       // when the job progresses (AlwaysOn unless time-shared)
+	duty  Duty       // when the job progresses (always on unless time-shared)
 	frac  int64      // duty.fraction() while Running, else 0
 	done  int64      // work done, in µs × FullRate, as of since
 	since model.Time // time done was last brought up to date
@@ -70,8 +70,8 @@ type Job struct {
 // Rate is the job's current progress rate (0 unless Running).
 func (j *Job) Rate() Rate { return j.rate }
 
-// Duty is when the job progresses while Running (AlwaysOn unless a
-// time-sharing policy set one).
+// Duty is when the job progresses while Running (always on unless a
+// time-sharing policy set a duty).
 func (j *Job) Duty() Duty { return j.duty }
 
 // Order is the rule that orders events that happen at the same time; see
@@ -296,17 +296,14 @@ func (e *Engine) SetRate(j *Job, r Rate) {
 
 // SetDuty changes when a running job progresses (see Duty) from now on,
 // keeping its rate and processors, and moves its completion accordingly.
-// It panics if j is not running, if d is malformed, or if d's Origin is
-// after now.
+// What d says of times before now does not matter. It panics if j is not
+// running or if d is malformed.
 func (e *Engine) SetDuty(j *Job, d Duty) {
 	if j.State != Running {
 		panic(fmt.Sprintf("sim: SetDuty of job %d in state %v", j.In.ID, j.State))
 	}
 	if err := d.check(); err != nil {
 		panic(fmt.Sprintf("sim: SetDuty of job %d: %v", j.In.ID, err))
-	}
-	if d.Origin > e.now {
-		panic(fmt.Sprintf("sim: SetDuty of job %d with origin %v after now %v", j.In.ID, d.Origin, e.now))
 	}
 	e.account(j)
 	e.busy -= int64(j.need) * j.frac
@@ -358,7 +355,7 @@ func (e *Engine) run(j *Job, r Rate) {
 	j.State = Running
 	j.rate = r
 	j.since = e.now
-	j.duty = AlwaysOn
+	j.duty = AlwaysOnFrom(e.now)
 	j.frac = fracOne
 	e.held += int64(j.need)
 	e.busy += int64(j.need) * j.frac

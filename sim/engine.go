@@ -184,8 +184,8 @@ type Engine struct {
 	cfg      Config
 	pol      Policy
 	rep      Reporter // pol, if it reports time-sharing measurements
-	capacity int // allocation units: processors, or nodes under NodeAllocation
-	unit     int // processors per allocation unit
+	capacity int      // allocation units: processors, or nodes under NodeAllocation
+	unit     int      // processors per allocation unit
 
 	now  model.Time
 	heap eventHeap

@@ -1,8 +1,11 @@
 package model
 
 import (
+	"fmt"
 	"math"
 	"strconv"
+	"strings"
+	"time"
 )
 
 // Time is a point in, or a span of, simulated time in integer microseconds.
@@ -88,4 +91,33 @@ func (t Time) AppendSeconds(b []byte) []byte {
 	}
 	b = append(b, '.')
 	return append(b, digits[:n]...)
+}
+
+// ParseDuration parses a span of simulated time: a Go duration string with
+// units ("100ms", "1h30m", "250us" or "250µs") or a bare number of seconds
+// ("10", "0.5"). The result must be a whole number of microseconds, the
+// resolution of simulated time, and not negative.
+func ParseDuration(s string) (Time, error) {
+	s = strings.TrimSpace(s)
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		if f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
+			return 0, fmt.Errorf("duration %q: want a non-negative number of seconds or a number with a unit (100ms, 1h)", s)
+		}
+		us := f * 1e6
+		if us != math.Trunc(us) || us >= math.MaxInt64 {
+			return 0, fmt.Errorf("duration %q: simulated time counts whole microseconds", s)
+		}
+		return Time(us), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("duration %q: want a number with a unit (100ms, 30s, 1h) or a number of seconds", s)
+	}
+	if d < 0 {
+		return 0, fmt.Errorf("duration %q is negative", s)
+	}
+	if d%time.Microsecond != 0 {
+		return 0, fmt.Errorf("duration %q: simulated time counts whole microseconds", s)
+	}
+	return Time(d / time.Microsecond), nil
 }

@@ -2,8 +2,13 @@ package pipelines
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 
+	"github.com/gangsim/gangsim/hwmodel/presets"
 	"github.com/gangsim/gangsim/metrics"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/policies"
@@ -69,6 +74,16 @@ type Replay struct {
 	// summary; 0 means metrics.DefaultTau (10 s). The per-job outcomes'
 	// bounded_slowdown column always uses 10 s.
 	Tau model.Time
+	// Hardware names the hardware cost model that time-sharing policies
+	// charge: a preset's name ("crescendo", see replay hw list) or the
+	// path of an edited preset file (.json); empty charges nothing.
+	Hardware string
+	// Mechanism is the variant of the preset's model family to charge
+	// (e.g. "division" or "switching-full" for myrinet, "voluntary" for
+	// pm); empty takes the family's first.
+	Mechanism string
+	// Seed seeds the random source of the policies that draw.
+	Seed uint64
 }
 
 // Result is what a replay reports besides its outcomes.
@@ -78,7 +93,7 @@ type Result struct {
 	Summary metrics.Summary // aggregate metrics of the outcomes
 }
 
-// resolved returns the cleaning options, engine config and machine for a
+// resolve returns the cleaning options, engine config and machine for a
 // trace with header h.
 func (r *Replay) resolve(h *model.Header) (swf.Options, sim.Config, error) {
 	var cfg sim.Config
@@ -144,8 +159,19 @@ func (r *Replay) Params(h *model.Header) ([]model.Param, error) {
 	if compat == "" {
 		compat = "none"
 	}
+	hw, digest, err := r.hardware()
+	if err != nil {
+		return nil, err
+	}
+	hwName, mech := "none", ""
+	if hw.Charged() {
+		hwName, mech = hw.Preset, hw.Mechanism
+	}
 	return []model.Param{
 		{Name: "policy", Value: r.Policy.String()},
+		{Name: "hw", Value: hwName},
+		{Name: "mechanism", Value: mech},
+		{Name: "hw_sha256", Value: digest},
 		{Name: "machine", Value: cfg.Machine.String()},
 		{Name: "node_allocation", Value: strconv.FormatBool(cfg.NodeAllocation)},
 		{Name: "compat", Value: compat},
@@ -163,7 +189,13 @@ func (r *Replay) Run(src model.JobReader, out model.OutcomeWriter, samples sim.S
 	if err != nil {
 		return nil, err
 	}
-	pol, err := policies.New(r.Policy)
+	hw, _, err := r.hardware()
+	if err != nil {
+		return nil, err
+	}
+	env := policies.Env{Machine: cfg.Machine, NodeAllocation: cfg.NodeAllocation, Hardware: hw,
+		Rand: rand.New(rand.NewPCG(r.Seed, 0x67616e6773696d))} // "gangsim"
+	pol, err := policies.New(r.Policy, env)
 	if err != nil {
 		return nil, err
 	}
@@ -195,3 +227,44 @@ func (t *teeOutcomes) Write(o *model.Outcome) error {
 }
 
 func (t *teeOutcomes) Close() error { return nil }
+
+// CheckHardware reports a hardware preset or mechanism that cannot be
+// resolved (unknown, unreadable, or a mechanism of another family).
+func (r *Replay) CheckHardware() error {
+	_, _, err := r.hardware()
+	return err
+}
+
+// hardware resolves r.Hardware and r.Mechanism into the cost model the
+// policy charges, and the SHA-256 of the preset's JSON ("" for none).
+func (r *Replay) hardware() (policies.Hardware, string, error) {
+	if r.Hardware == "" {
+		if r.Mechanism != "" {
+			return policies.Hardware{}, "", fmt.Errorf("mechanism %q without a hardware preset (--hw)", r.Mechanism)
+		}
+		return policies.Hardware{}, "", nil
+	}
+	var p presets.Preset
+	var err error
+	if strings.HasSuffix(r.Hardware, ".json") || strings.ContainsRune(r.Hardware, filepath.Separator) {
+		f, err := os.Open(r.Hardware)
+		if err != nil {
+			return policies.Hardware{}, "", fmt.Errorf("hardware preset: %w", err)
+		}
+		defer f.Close()
+		if p, err = presets.Load(f); err != nil {
+			return policies.Hardware{}, "", fmt.Errorf("hardware preset %s: %w", r.Hardware, err)
+		}
+	} else if p, err = presets.Get(r.Hardware); err != nil {
+		return policies.Hardware{}, "", fmt.Errorf("hardware preset: %w", err)
+	}
+	costs, err := p.Costs(r.Mechanism)
+	if err != nil {
+		return policies.Hardware{}, "", fmt.Errorf("hardware preset %s: %w", p.Name(), err)
+	}
+	mech := r.Mechanism
+	if mech == "" {
+		mech = p.DefaultVariant()
+	}
+	return policies.Hardware{Costs: costs, Preset: p.Name(), Family: p.Family, Mechanism: mech}, p.SHA256(), nil
+}

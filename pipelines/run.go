@@ -50,23 +50,33 @@ type ReplaySpec struct {
 	// SamplePeriod samples the time series at this period instead of at
 	// every change.
 	SamplePeriod workload.Duration `json:"sample_period,omitempty"`
+	// Hardware is the hardware cost model charged under time sharing: a
+	// preset name or a preset file; empty charges nothing. Mechanism is its
+	// family's variant (empty: the first).
+	Hardware  string `json:"hw,omitempty"`
+	Mechanism string `json:"mechanism,omitempty"`
+	// Seed seeds the policy's random source (0 is a seed like any other).
+	Seed uint64 `json:"seed,omitempty"`
 }
 
 // Replay resolves s into a Replay, checking every field.
 func (s *ReplaySpec) Replay() (Replay, error) {
 	r := Replay{Compat: Compat(s.Compat), Clean: Cleaning(s.Clean), NodeAllocation: s.NodeAllocation,
-		SamplePeriod: s.SamplePeriod.Time()}
+		SamplePeriod: s.SamplePeriod.Time(), Hardware: s.Hardware, Mechanism: s.Mechanism, Seed: s.Seed}
 	var err error
 	if r.Policy, err = policies.ParseSpec(s.Policy); err != nil {
 		return r, err
 	}
-	if _, err := policies.New(r.Policy); err != nil {
+	if err := policies.Check(r.Policy); err != nil {
 		return r, err
 	}
 	if s.Machine != "" {
 		if r.Machine, err = model.ParseMachine(s.Machine); err != nil {
 			return r, err
 		}
+	}
+	if _, _, err := r.hardware(); err != nil {
+		return r, err
 	}
 	if s.Order != "" {
 		if r.Order, err = sim.ParseOrder(s.Order); err != nil {

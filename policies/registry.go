@@ -5,31 +5,32 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/sim"
 )
 
 // A Spec names a policy and its parameters, as given on a command line.
 type Spec struct {
-	Name   string            // e.g. "easy"
-	Params map[string]string // policy parameters, e.g. {"estimates": "actual"}
+	Name   string // e.g. "easy"
+	Params Params // policy parameters, e.g. {"estimates": "actual"}
 }
 
 type entry struct {
 	doc    string
 	params map[string]string // parameter -> doc
-	make   func(p map[string]string) (sim.Policy, error)
+	make   func(p Params, env Env) (sim.Policy, error)
 }
 
 // registry lists the policies by name. Built once, never modified.
 var registry = map[string]entry{
 	"fcfs": {
 		doc:  "first-come first-served batch scheduling",
-		make: func(map[string]string) (sim.Policy, error) { return NewFCFS(), nil },
+		make: func(Params, Env) (sim.Policy, error) { return NewFCFS(), nil },
 	},
 	"easy": {
 		doc:    "FCFS with EASY backfilling (reservation for the first queued job)",
 		params: map[string]string{"estimates": "user (default) or actual: the runtimes the scheduler plans with"},
-		make: func(p map[string]string) (sim.Policy, error) {
+		make: func(p Params, _ Env) (sim.Policy, error) {
 			perfect, err := estimates(p)
 			return NewEASY(perfect), err
 		},
@@ -37,21 +38,16 @@ var registry = map[string]entry{
 	"conservative": {
 		doc:    "conservative backfilling (a reservation for every queued job)",
 		params: map[string]string{"estimates": "user (default) or actual: the runtimes the scheduler plans with"},
-		make: func(p map[string]string) (sim.Policy, error) {
+		make: func(p Params, _ Env) (sim.Policy, error) {
 			perfect, err := estimates(p)
 			return NewConservative(perfect), err
 		},
 	},
 }
 
-func estimates(p map[string]string) (perfect bool, err error) {
-	switch p["estimates"] {
-	case "", "user":
-		return false, nil
-	case "actual":
-		return true, nil
-	}
-	return false, fmt.Errorf("estimates=%q: want user or actual", p["estimates"])
+func estimates(p Params) (perfect bool, err error) {
+	v, err := p.Choice("estimates", "user", "user", "actual")
+	return v == "actual", err
 }
 
 // Names lists the registered policies, sorted.
@@ -86,7 +82,7 @@ func Describe() string {
 // ParseSpec parses "name" or "name:key=value,key=value".
 func ParseSpec(s string) (Spec, error) {
 	name, rest, _ := strings.Cut(s, ":")
-	spec := Spec{Name: name, Params: map[string]string{}}
+	spec := Spec{Name: name, Params: Params{}}
 	if rest != "" {
 		for _, kv := range strings.Split(rest, ",") {
 			k, v, ok := strings.Cut(kv, "=")
@@ -119,20 +115,33 @@ func (s Spec) String() string {
 	return b.String()
 }
 
-// New makes the policy a spec names, checking its parameters.
-func New(s Spec) (sim.Policy, error) {
+// New makes the policy a spec names for the run env describes, checking its
+// parameters. Errors about the spec (an unknown policy or parameter, a bad
+// value) wrap ErrParam: they are the user's to fix.
+func New(s Spec, env Env) (sim.Policy, error) {
+	if err := env.Validate(); err != nil {
+		return nil, fmt.Errorf("policy %s: %w", s.Name, err)
+	}
 	e, ok := registry[s.Name]
 	if !ok {
-		return nil, fmt.Errorf("unknown policy %q (known: %s)", s.Name, strings.Join(Names(), ", "))
+		return nil, paramErrorf("unknown policy %q (known: %s)", s.Name, strings.Join(Names(), ", "))
 	}
 	for k := range s.Params {
 		if _, ok := e.params[k]; !ok {
-			return nil, fmt.Errorf("policy %s has no parameter %q", s.Name, k)
+			return nil, paramErrorf("policy %s has no parameter %q", s.Name, k)
 		}
 	}
-	p, err := e.make(s.Params)
+	p, err := e.make(s.Params, env)
 	if err != nil {
 		return nil, fmt.Errorf("policy %s: %w", s.Name, err)
 	}
 	return p, nil
+}
+
+// Check reports what New would about s alone: an unknown policy or
+// parameter, or a value its policy cannot take. It needs no machine, so a
+// command line can be checked before the trace is read.
+func Check(s Spec) error {
+	_, err := New(s, Env{Machine: model.FlatMachine(1)})
+	return err
 }

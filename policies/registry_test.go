@@ -20,7 +20,7 @@ func TestRegistry(t *testing.T) {
 	} {
 		spec, err := ParseSpec(tt.in)
 		if err == nil {
-			_, err = New(spec)
+			err = Check(spec)
 		}
 		switch {
 		case tt.err == "" && err != nil:

@@ -54,7 +54,8 @@
 // robin changes.
 //
 // The engine checks that the running jobs together hold at most the machine
-// times Config.Slots (the multiprogramming level; 1 for space sharing).
+// times the policy's Slots (TimeSharing: the multiprogramming level; 1 for
+// space sharing).
 // The time series' busy processors count each running job's processors
 // times the share of time its duty has it on.
 package sim

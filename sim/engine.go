@@ -136,13 +136,16 @@ type Config struct {
 	// SamplePeriod, when positive, writes time-series samples at every
 	// multiple of it instead of at every change.
 	SamplePeriod model.Time
-	// Slots is the number of jobs a processor may be allocated to at once:
-	// the rows of a gang scheduler's matrix, its multiprogramming level. 0
-	// or 1 is space sharing: the running jobs together hold at most the
-	// machine. The engine checks only this bound; which jobs share a
-	// processor, and that no two run on it at the same moment, is the
-	// time-sharing policy's business (expressed through each job's Duty).
-	Slots int
+}
+
+// TimeSharing is implemented by policies that allocate a processor to
+// several jobs at once. Slots is how many: the rows of a gang scheduler's
+// matrix, its multiprogramming level. Without it the running jobs together
+// hold at most the machine. The engine checks only this bound; which jobs
+// share a processor, and that no two run on it at the same moment, is the
+// policy's business, expressed through each job's Duty.
+type TimeSharing interface {
+	Slots() int
 }
 
 // Policy decides which jobs run. The engine calls it; it acts through the
@@ -184,6 +187,7 @@ type Engine struct {
 	cfg      Config
 	pol      Policy
 	rep      Reporter // pol, if it reports time-sharing measurements
+	slots    int      // allocations a unit may hold at once: 1, or TimeSharing.Slots
 	capacity int      // allocation units: processors, or nodes under NodeAllocation
 	unit     int      // processors per allocation unit
 
@@ -206,6 +210,7 @@ type Engine struct {
 	arrived, completed, rejects int
 	timers                      map[TimerID]struct{} // pending timers: set, not yet fired or canceled
 	scratch                     model.Outcome        // reused for every outcome: writers must not retain it
+	abort                       error                // set by Abort: the run stops with it
 }
 
 // New returns an engine for cfg driving pol. It panics if cfg.Machine is not
@@ -216,6 +221,10 @@ func New(cfg Config, pol Policy) *Engine {
 	}
 	e := &Engine{cfg: cfg, pol: pol, capacity: cfg.Machine.Procs(), unit: 1}
 	e.rep, _ = pol.(Reporter)
+	e.slots = 1
+	if ts, ok := pol.(TimeSharing); ok {
+		e.slots = max(ts.Slots(), 1)
+	}
 	if cfg.NodeAllocation {
 		e.capacity, e.unit = cfg.Machine.Nodes, cfg.Machine.PEsPerNode
 	}
@@ -323,6 +332,16 @@ func (e *Engine) WorkDone(j *Job) model.Time {
 	return model.Time(j.done / int64(FullRate))
 }
 
+// Abort stops the run: Run returns err once the current event and pass are
+// done. It is for a policy that finds it cannot go on (a time slice no
+// longer than the context switch that starts it, say); the first call's
+// error wins.
+func (e *Engine) Abort(err error) {
+	if e.abort == nil {
+		e.abort = err
+	}
+}
+
 // TimerID identifies a timer set with SetTimer.
 type TimerID uint64
 
@@ -372,9 +391,9 @@ func (e *Engine) release(j *Job) {
 }
 
 func (e *Engine) checkCapacity(j *Job) {
-	if e.held > int64(e.capacity)*int64(max(e.cfg.Slots, 1)) {
+	if e.held > int64(e.capacity)*int64(e.slots) {
 		panic(fmt.Sprintf("sim: job %d overcommits the machine at %v: %d units held of %d × %d slots",
-			j.In.ID, e.now, e.held, e.capacity, max(e.cfg.Slots, 1)))
+			j.In.ID, e.now, e.held, e.capacity, e.slots))
 	}
 }
 
@@ -442,6 +461,9 @@ func (e *Engine) Run(src model.JobReader, out model.OutcomeWriter, samples Sampl
 		}
 		if actedAny && e.cfg.Passes == PassPerTime {
 			e.pol.Schedule()
+		}
+		if e.abort != nil {
+			return e.abort
 		}
 		e.pending = e.state(t)
 		e.havePending = true

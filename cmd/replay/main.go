@@ -79,7 +79,9 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		series       = fs.String("timeseries", "", "write the time series (jobs in system, queued, running, busy processors) to FILE")
 		period       = fs.String("sample-period", "", "sample the time series every DURATION of simulated time (e.g. 60s, 1h) instead of at every change")
 		lenient      = fs.Bool("lenient", false, "skip malformed SWF lines (counted on stderr) instead of failing")
-		seed         = fs.Uint64("seed", 1, "random seed, recorded in the manifest (the batch policies do not draw)")
+		seed         = fs.Uint64("seed", 1, "random seed of the policies that draw, recorded in the manifest (the batch policies and gs do not draw)")
+		hw           = fs.String("hw", "", "charge time sharing with a hardware cost model: a preset (replay hw list) or an edited preset FILE.json (default: switches are free)")
+		mechanism    = fs.String("mechanism", "", "the preset family's switching mechanism (replay hw kinds; default: the family's first), e.g. division, switching-full, voluntary")
 		tauFlag      = fs.String("tau", "", "short-job bound of the summary's bounded slowdown, e.g. 10s (default: 10 s, or 10 s / F for a workload genwork compressed by F)")
 		quiet        = fs.BoolP("quiet", "q", false, "do not print the summary")
 	)
@@ -100,11 +102,15 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return cli.Usagef("%v", err)
 	}
-	if _, err := policies.New(spec); err != nil {
+	if err := policies.Check(spec); err != nil {
 		return cli.Usagef("%v", err)
 	}
 	r := pipelines.Replay{Policy: spec, Procs: *procs, NodeAllocation: *nodeAlloc,
-		Compat: pipelines.Compat(*compat), Clean: pipelines.Cleaning(*clean)}
+		Compat: pipelines.Compat(*compat), Clean: pipelines.Cleaning(*clean),
+		Hardware: *hw, Mechanism: *mechanism, Seed: *seed}
+	if err := r.CheckHardware(); err != nil {
+		return cli.Usagef("%v", err)
+	}
 	if *machineFlag != "" {
 		if r.Machine, err = model.ParseMachine(*machineFlag); err != nil {
 			return cli.Usagef("--machine: %v", err)

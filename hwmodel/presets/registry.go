@@ -126,6 +126,15 @@ func (p Preset) Costs(variant string) (hwmodel.Costs, error) {
 }
 
 // variant resolves a variant name, "" being the default.
+// DefaultVariant is the variant Costs("") charges: the family's first.
+func (p Preset) DefaultVariant() string {
+	f, ok := family(p.Family)
+	if !ok || len(f.Variants) == 0 {
+		return ""
+	}
+	return f.Variants[0].Name
+}
+
 func (f Family) variant(name string) (string, error) {
 	if name == "" {
 		return f.Variants[0].Name, nil

@@ -35,6 +35,17 @@ var registry = map[string]entry{
 			return NewEASY(perfect), err
 		},
 	},
+	"gs": {
+		doc:    "gang scheduling: an Ousterhout matrix of up to mpl rows served round robin, a quantum each; switches charged by --hw",
+		params: gangParams,
+		make: func(p Params, env Env) (sim.Policy, error) {
+			c, err := gangConfig(p)
+			if err != nil {
+				return nil, err
+			}
+			return NewGang(c, env), nil
+		},
+	},
 	"conservative": {
 		doc:    "conservative backfilling (a reservation for every queued job)",
 		params: map[string]string{"estimates": "user (default) or actual: the runtimes the scheduler plans with"},

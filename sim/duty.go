@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/gangsim/gangsim/model"
 )
@@ -149,3 +150,59 @@ func (d *Duty) fraction() int64 {
 // fracOne is 1 in the fixed-point duty fractions that busy-processor
 // accounting sums exactly.
 const fracOne = 1 << 20
+
+// SameFrom reports whether d and o have a job progress at exactly the same
+// times from t on, whatever they say of earlier times: a policy that
+// recomputes a duty equal to the one in force can leave the job alone. It
+// is exact for duties with the same cycle (or both always on, in the end),
+// however their leads and origins differ; two cycles of different periods
+// are reported different even where they happen to coincide. Duties that
+// are not valid (see SetDuty) are different from everything.
+func (d Duty) SameFrom(o Duty, t model.Time) bool {
+	if d.check() != nil || o.check() != nil {
+		return false
+	}
+	for _, x := range []*Duty{&d, &o} {
+		if x.Periodic() && x.on == x.Period {
+			x.Period, x.On = 0, nil // on all the time: always on from the origin
+		}
+	}
+	if d.Period != o.Period {
+		return false
+	}
+	if d.Periodic() {
+		if !slices.Equal(d.On, o.On) || (d.Origin-o.Origin)%d.Period != 0 {
+			return false
+		}
+	}
+	// From the later origin on, both are the same: always on, or the same
+	// cycle in the same phase. Before it, compare the on-time accumulated
+	// from t at every point where either switches on or off.
+	end := max(d.Origin, o.Origin)
+	if end <= t {
+		return true
+	}
+	points := []model.Time{t, end}
+	for _, x := range []*Duty{&d, &o} {
+		for _, w := range x.Lead {
+			points = append(points, w.From, w.To)
+		}
+		if x.Origin < end {
+			points = append(points, x.Origin)
+			if x.Periodic() {
+				for k := (max(t, x.Origin) - x.Origin) / x.Period; x.Origin+k*x.Period < end; k++ {
+					for _, w := range x.On {
+						points = append(points, x.Origin+k*x.Period+w.From, x.Origin+k*x.Period+w.To)
+					}
+				}
+			}
+		}
+	}
+	d0, o0 := d.cumulative(t), o.cumulative(t)
+	for _, p := range points {
+		if p >= t && p <= end && d.cumulative(p)-d0 != o.cumulative(p)-o0 {
+			return false
+		}
+	}
+	return true
+}

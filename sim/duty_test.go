@@ -202,3 +202,69 @@ func (w *endRecorder) Write(o *model.Outcome) error {
 	return nil
 }
 func (w *endRecorder) Close() error { return nil }
+
+// TestDutySameFrom checks SameFrom against comparing the two duties
+// microsecond by microsecond over several periods: never the same where
+// they differ, and the same wherever they coincide with the same cycle.
+func TestDutySameFrom(t *testing.T) {
+	same, differ := 0, 0
+	for _, seed := range seeds(3000) {
+		r := rand.New(rand.NewPCG(seed, 2))
+		a := randomDuty(r)
+		var b Duty
+		switch r.IntN(3) {
+		case 0:
+			b = randomDuty(r)
+		case 1: // the same cycle, another origin in phase, another lead
+			b = a
+			if a.Periodic() {
+				b.Origin += a.Period * model.Time(r.IntN(3))
+			} else {
+				b.Origin = a.Origin - model.Time(r.IntN(5))
+			}
+			b.Lead = nil
+			if r.IntN(2) == 0 {
+				b.Lead = append([]Window(nil), a.Lead...)
+			}
+		case 2: // a lead that spells out a's first cycle
+			b = a
+			if a.Periodic() {
+				b.Lead = append([]Window(nil), a.Lead...)
+				for _, w := range a.On {
+					b.Lead = append(b.Lead, Window{a.Origin + w.From, a.Origin + w.To})
+				}
+				b.Origin += a.Period
+			}
+		}
+		if b.check() != nil {
+			continue
+		}
+		from := model.Time(r.IntN(60) - 30)
+		want := true
+		limit := max(from, a.Origin, b.Origin) + 3*max(a.Period, b.Period, 1) + 5
+		for x := from; x < limit; x++ {
+			if a.onAt(x) != b.onAt(x) {
+				want = false
+				break
+			}
+		}
+		got := a.SameFrom(b, from)
+		norm := func(d Duty) model.Time {
+			if d.Periodic() && d.on == d.Period {
+				return 0
+			}
+			return d.Period
+		}
+		if got && !want || !got && want && norm(a) == norm(b) {
+			t.Fatalf("seed %d: %+v SameFrom(%+v, %d) = %v, want %v", seed, a, b, from, got, want)
+		}
+		if want {
+			same++
+		} else {
+			differ++
+		}
+	}
+	if *seedFlag == 0 && (same < 300 || differ < 300) {
+		t.Errorf("only %d same and %d differing cases: the test checks too little", same, differ)
+	}
+}

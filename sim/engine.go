@@ -606,7 +606,10 @@ func (e *Engine) newJob() *Job {
 	if n := len(e.pool); n > 0 {
 		j = e.pool[n-1]
 		e.pool = e.pool[:n-1]
-		*j = Job{}
+		// Keep the generation: completion events of the job's earlier
+		// life, superseded by rate or duty changes, may still be queued,
+		// and must stay stale for the new job.
+		*j = Job{gen: j.gen}
 	} else {
 		j = new(Job)
 	}

@@ -1,0 +1,91 @@
+package policies
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/gangsim/gangsim/hwmodel"
+	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/sim"
+)
+
+// The job-level communication model. A job with application attributes
+// (model.App) is a BSP program: every iteration its slowest process
+// computes for
+//
+//	G = max_i ComputePerIteration(i, p)
+//
+// and then the job communicates for
+//
+//	C(k) = s × L(m, k)
+//
+// where L(m, k) is the one-way time of an m-byte message with k jobs'
+// contexts sharing each NIC (hwmodel.Costs.Message), and s the number of
+// message steps per iteration of its pattern: 2 for a ring (a message to
+// each neighbour, one after the other), p - 1 for all-to-all, ceil(log2 p)
+// zero-byte steps for a barrier, none without communication. Its dedicated
+// runtime is measured alone (k = 1), so under time sharing with k rows in
+// use it progresses, while it runs, at
+//
+//	rate = (G + C(1)) / (G + C(k))
+//
+// of dedicated speed: below 1 only where the hardware model's messages slow
+// down with contexts (Myrinet's buffer division, Etsion and Feitelson 2.2),
+// 1 with buffer switching or QsNet's per-job contexts. A job without
+// attributes, or without a cost model, is pure computation: rate 1.
+//
+// The share of its time a running job spends communicating, C(k) / (G +
+// C(k)), is also what the gang scheduler takes as the occupancy of the
+// NIC buffers it leaves when it is switched out (hwmodel.SwitchState).
+
+// commTimes returns G and C(contexts) of a job of procs processes.
+func commTimes(app *model.App, procs int, costs hwmodel.Costs, contexts int) (compute, comm model.Time) {
+	if app.Granularity == 0 && len(app.ProcCompute) == 0 {
+		return 0, 0
+	}
+	for i := range procs {
+		if len(app.ProcCompute) > 0 && i >= len(app.ProcCompute) {
+			break
+		}
+		compute = max(compute, app.ComputePerIteration(i, procs))
+		if len(app.ProcCompute) == 0 && app.Imbalance == 0 {
+			break // all processes alike
+		}
+	}
+	if costs == nil {
+		return compute, 0
+	}
+	steps, bytes := 0, app.MessageBytes
+	switch app.Pattern {
+	case model.PatternRing:
+		steps = 2
+	case model.PatternAllToAll:
+		steps = procs - 1
+	case model.PatternBarrier:
+		steps, bytes = bits.Len(uint(procs-1)), 0
+	}
+	if steps <= 0 {
+		return compute, 0
+	}
+	lat, _ := costs.Message(bytes, contexts)
+	return compute, model.Time(steps) * lat
+}
+
+// commShares returns a job's progress rate relative to dedicated speed
+// with contexts jobs sharing the network, and the share of its running
+// time spent communicating.
+func commShares(app *model.App, procs int, costs hwmodel.Costs, contexts int) (rate, comm float64) {
+	g, c1 := commTimes(app, procs, costs, 1)
+	_, ck := commTimes(app, procs, costs, contexts)
+	if g+ck <= 0 {
+		return 1, 0
+	}
+	return float64(g+c1) / float64(g+ck), float64(ck) / float64(g+ck)
+}
+
+// commRate is commShares' rate as an engine rate (at least the smallest
+// positive one).
+func commRate(app *model.App, procs int, costs hwmodel.Costs, contexts int) sim.Rate {
+	r, _ := commShares(app, procs, costs, contexts)
+	return sim.Rate(max(math.Round(min(r, 1)*float64(sim.FullRate)), 1))
+}

@@ -1,0 +1,785 @@
+package policies
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/gangsim/gangsim/hwmodel"
+	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/sim"
+)
+
+// GangConfig is the configuration of gang scheduling, with the defaults
+// that DefaultGangConfig gives.
+type GangConfig struct {
+	// MPL is the multiprogramming level: the most rows the matrix may
+	// have, at least 1. 1 is space sharing. Default 6, the thesis' dynamic
+	// runs (Frachtenberg 6.4.1).
+	MPL int
+	// Quantum is the time slice each row gets in turn, positive. Default
+	// 100 ms (thesis 6.4.1; STORM ran 300 us to 8 s, 4.3.3; SCore-D and
+	// ParPar 100 ms to seconds).
+	Quantum model.Time
+	// Alloc is the placement rule: "ff" (first fit) or "dhc" (the buddy
+	// blocks of distributed hierarchical control). Default ff.
+	Alloc string
+	// Alternate lets a job also run in other rows' slots where all its
+	// columns are idle (thesis 6.2, footnote 1). Default false.
+	Alternate bool
+	// Backfill is the queue in front of the matrix: "none" (FCFS: a job
+	// that fits nowhere blocks those behind it) or "easy" (EASY
+	// backfilling, reservations from estimates times MPL). Default none.
+	Backfill string
+}
+
+// DefaultGangConfig is GangConfig's defaults.
+func DefaultGangConfig() GangConfig {
+	return GangConfig{MPL: 6, Quantum: 100 * model.Millisecond, Alloc: allocFirstFit, Backfill: "none"}
+}
+
+// Validate reports a configuration gang scheduling cannot run.
+func (c GangConfig) Validate() error {
+	switch {
+	case c.MPL < 1 || c.MPL > maxMPL:
+		return paramErrorf("mpl=%d: want 1 to %d", c.MPL, maxMPL)
+	case c.Quantum <= 0:
+		return paramErrorf("quantum=%v: want a positive time slice", c.Quantum)
+	case c.Alloc != allocFirstFit && c.Alloc != allocDHC:
+		return paramErrorf("alloc=%q: want ff or dhc", c.Alloc)
+	case c.Backfill != "none" && c.Backfill != "easy":
+		return paramErrorf("backfill=%q: want none or easy", c.Backfill)
+	}
+	return nil
+}
+
+// maxMPL bounds the multiprogramming level (rows are tracked in 64-bit
+// masks); real gang schedulers ran at most a few dozen.
+const maxMPL = 64
+
+// gangParams documents gs's parameters for the registry.
+var gangParams = map[string]string{
+	"mpl":       "multiprogramming level: the matrix's most rows, >= 1 (default 6, thesis 6.4.1; 1 is batch)",
+	"quantum":   "time slice of each row, e.g. 100ms or 2s (default 100ms, thesis 6.4.1)",
+	"alloc":     "placement: ff (first fit, default) or dhc (buddy blocks of distributed hierarchical control)",
+	"alternate": "true: a job also runs in other rows' slots where all its processors are idle (default false)",
+	"backfill":  "queue in front of the matrix: none (FCFS, default) or easy (reservations from estimates x mpl)",
+}
+
+func gangConfig(p Params) (GangConfig, error) {
+	c := DefaultGangConfig()
+	var err error
+	if c.MPL, err = p.Int("mpl", c.MPL, 1, maxMPL); err != nil {
+		return c, err
+	}
+	if c.Quantum, err = p.Duration("quantum", c.Quantum, 1); err != nil {
+		return c, err
+	}
+	if c.Alloc, err = p.Choice("alloc", c.Alloc, allocFirstFit, allocDHC); err != nil {
+		return c, err
+	}
+	if c.Alternate, err = p.Bool("alternate", c.Alternate); err != nil {
+		return c, err
+	}
+	if c.Backfill, err = p.Choice("backfill", c.Backfill, "none", "easy"); err != nil {
+		return c, err
+	}
+	return c, c.Validate()
+}
+
+// Gang is gang scheduling at job level. Jobs wait in a queue (FCFS or EASY
+// backfilling) in front of an Ousterhout matrix of at most MPL rows; the
+// rows in use are served round robin, a quantum each, and every switch from
+// one row to the next costs the hardware model's gang switch, during which
+// the jobs switched in make no progress. A job progresses at the rate its
+// communication allows with the jobs time-sharing the network (see
+// commRate). The round robin is not stepped: from the matrix, the engine
+// is given each job's Duty (when in the cycle it runs) and computes its
+// completion directly; the policy recomputes duties only when the matrix
+// changes. See the package documentation for the rules at changes.
+type Gang struct {
+	cfg GangConfig
+	env Env
+	e   *sim.Engine
+
+	m       *matrix
+	scratch matrix // backfilling's projection
+	queue   fifo
+	jobs    map[*sim.Job]*gangJob
+	seq     uint64
+
+	// The round robin: the current slot is cur's, begun at slotStart; its
+	// switch ends at switchEnd. While sliced is false the single row runs
+	// without slices. cyc is the cycle that follows the current slot, as
+	// computed at the last change.
+	cur       *row
+	slotStart model.Time
+	switchEnd model.Time
+	sliced    bool
+	cyc       cycle
+	order     []*row     // the rows in round-robin order at the last change
+	synced    model.Time // time sync last brought the round robin to
+	dirty     bool       // the matrix changed since the duties were set
+	changed   bool       // a job arrived or left since the last pass
+	switching float64    // share of time spent switching in the cycle, for samples
+	rr        roundRobin // how the round robin's time is accounted
+	stamp     uint64     // the last stamp mark gave
+}
+
+// mark stamps the jobs of set so that marked tells them apart in O(1), and
+// returns the stamp.
+func (p *Gang) mark(set []*gangJob) uint64 {
+	p.stamp++
+	for _, g := range set {
+		g.stamp = p.stamp
+	}
+	return p.stamp
+}
+
+// roundRobin is how the round robin's time is accounted: planned as duties
+// that the engine follows without an event per slot (planned, the policy),
+// or stepped slot by slot with timers (the naive twin the tests check the
+// plans against).
+type roundRobin interface {
+	// sync brings the current slot up to now.
+	sync()
+	// replan follows a change of the matrix: settle the current slot and
+	// set every job's progress from now on.
+	replan()
+	// timer is a timer of the round robin's.
+	timer(tag int64)
+	// outcome returns the switches j went through and their cost.
+	outcome(g *gangJob) (switches int64, loss model.Time)
+}
+
+// planned is the policy's round robin: duties planned at every change.
+type planned struct{ *Gang }
+
+func (p planned) sync()       { p.syncPlanned() }
+func (p planned) replan()     { p.replanDuties() }
+func (p planned) timer(int64) {}
+func (p planned) outcome(g *gangJob) (int64, model.Time) {
+	g.account(p.e.Now())
+	return g.switches, g.loss
+}
+
+// cycle is what follows the current slot: next, from the current slot's
+// end, then slots round and round from origin.
+type cycle struct {
+	next   slotPlan
+	origin model.Time
+	slots  []slotPlan
+}
+
+// slotPlan is one slot of the round robin: the row served, the jobs that
+// run (its own and alternates), and the switch into it.
+type slotPlan struct {
+	row  *row
+	run  []*gangJob
+	cost model.Time
+}
+
+// NewGang returns a gang scheduler for env. It panics if cfg does not
+// Validate (New checks it first).
+func NewGang(cfg GangConfig, env Env) *Gang {
+	if err := cfg.Validate(); err != nil {
+		panic("policies: " + err.Error())
+	}
+	p := &Gang{cfg: cfg, env: env, jobs: make(map[*sim.Job]*gangJob)}
+	p.rr = planned{p}
+	return p
+}
+
+// Slots implements sim.TimeSharing: a processor holds up to MPL jobs.
+func (p *Gang) Slots() int { return p.cfg.MPL }
+
+// Attach implements sim.Policy.
+func (p *Gang) Attach(e *sim.Engine) {
+	p.e = e
+	p.m = newMatrix(e.Capacity(), p.cfg.MPL, p.cfg.Alloc)
+	p.synced = model.Never
+}
+
+// Arrive implements sim.Policy.
+func (p *Gang) Arrive(j *sim.Job) {
+	p.queue.push(j)
+	p.changed = true
+}
+
+// Timer implements sim.Policy; the planned round robin sets none.
+func (p *Gang) Timer(tag int64) { p.rr.timer(tag) }
+
+// Complete implements sim.Policy.
+func (p *Gang) Complete(j *sim.Job) {
+	g := p.jobs[j]
+	p.rr.sync()
+	delete(p.jobs, j)
+	p.m.remove(g)
+	p.m.repack()
+	g.on = false
+	p.dirty, p.changed = true, true
+}
+
+// Schedule implements sim.Policy: it places what the queue allows, then
+// gives every job its duty if anything changed.
+func (p *Gang) Schedule() {
+	p.rr.sync()
+	if !p.changed {
+		return // only the round robin's timers: the queue has not changed
+	}
+	p.changed = false
+	if p.cfg.Backfill == "easy" {
+		p.scheduleEASY()
+	} else {
+		p.scheduleFCFS()
+	}
+	if p.dirty {
+		p.rr.replan()
+		p.dirty = false
+		for _, g := range p.all() {
+			g.fresh = false
+		}
+	}
+}
+
+func (p *Gang) scheduleFCFS() {
+	n := 0
+	for _, j := range p.queue.jobs {
+		pl, ok := p.m.find(p.e.Need(j))
+		if !ok {
+			break
+		}
+		p.start(j, pl)
+		n++
+	}
+	p.queue.popFront(n)
+}
+
+// scheduleEASY is EASY backfilling in front of the matrix: jobs start in
+// order while they can be placed; the first that cannot gets a reservation
+// at the shadow time, when enough matrix jobs are expected to have ended
+// for it to be placed, each job expected to take its estimate times the
+// MPL (Zhang et al., as the thesis does in 6.4.1); a later job is placed
+// now if the head can still be placed at the shadow time with it in the
+// matrix (it ends by then, or leaves room). With mpl=1 and first fit this
+// is exactly EASY.
+func (p *Gang) scheduleEASY() {
+	q := p.queue.jobs
+	n := 0
+	for n < len(q) {
+		pl, ok := p.m.find(p.e.Need(q[n]))
+		if !ok {
+			break
+		}
+		p.start(q[n], pl)
+		n++
+	}
+	p.queue.popFront(n)
+	q = p.queue.jobs
+	if len(q) < 2 {
+		return
+	}
+	shadow, ok := p.project(p.e.Need(q[0]))
+	if !ok {
+		return
+	}
+	started := false
+	headNeed := p.e.Need(q[0])
+	for _, c := range q[1:] {
+		need := p.e.Need(c)
+		pl, ok := p.m.find(need)
+		if !ok {
+			continue
+		}
+		if p.expectedEnd(p.e.Now(), c) > shadow {
+			// Runs past the shadow time: only if the head still fits then.
+			p.scratch.occupy(pl.row, pl.cols)
+			if _, fits := p.scratch.find(headNeed); !fits {
+				p.scratch.vacate(pl.row, pl.cols)
+				continue
+			}
+		}
+		p.start(c, pl)
+		started = true
+	}
+	if started {
+		p.queue.removeStarted()
+	}
+}
+
+// project fills the scratch matrix with the matrix as expected at the head's
+// shadow time (the jobs expected to end by then vacated) and returns that
+// time; ok is false if the head could not be placed even in an empty
+// matrix (it is wider than the machine: the engine rejects those).
+func (p *Gang) project(need int) (shadow model.Time, ok bool) {
+	p.scratch.copyFrom(p.m)
+	type ending struct {
+		at  model.Time
+		row int
+		g   *gangJob
+	}
+	var ends []ending
+	for ri, rw := range p.m.rows {
+		for _, g := range rw.jobs {
+			ends = append(ends, ending{p.expectedEnd(g.j.Start, g.j), ri, g})
+		}
+	}
+	slices.SortStableFunc(ends, func(a, b ending) int {
+		if a.at != b.at {
+			return cmp.Compare(a.at, b.at)
+		}
+		return cmp.Compare(a.g.seq, b.g.seq)
+	})
+	for i := 0; i < len(ends); {
+		at := ends[i].at
+		for ; i < len(ends) && ends[i].at == at; i++ { // all that end at the same time
+			p.scratch.vacate(ends[i].row, ends[i].g.cols)
+		}
+		if _, fits := p.scratch.find(need); fits {
+			return at, true
+		}
+	}
+	return model.Never, false
+}
+
+// expectedEnd is when the scheduler expects j, started (or starting) at
+// start, to end: its estimate times the MPL later, or the next instant once
+// that has passed.
+func (p *Gang) expectedEnd(start model.Time, j *sim.Job) model.Time {
+	return expectedEnd(start+j.Estimate*model.Time(p.cfg.MPL), p.e.Now())
+}
+
+// gangJob is a job placed in the matrix, with its place in the round robin.
+type gangJob struct {
+	j    *sim.Job
+	row  *row
+	cols columns
+	need int
+	seq  uint64 // placement order: ties are broken by it
+
+	stamp      uint64     // set-membership marker (see Gang.mark)
+	inEnd      bool       // runs at the end of the current slot (as planned)
+	inNext     bool       // runs in the slot after the current one (as planned)
+	cyc        uint64     // bit i: runs in slot i of the planned cycle
+	fresh      bool       // placed at the current time and not planned yet
+	on         bool       // runs in the current slot
+	onFrom     model.Time // when it starts progressing in the current slot (after a switch into it)
+	switchedAt model.Time // start of the current slot if it was switched in then, else Never
+
+	rate  sim.Rate
+	duty  sim.Duty
+	plan  marks // the switches its duty switches it in at
+	since model.Time
+
+	switches int64      // switches counted so far
+	loss     model.Time // their cost
+}
+
+// marks are the switches that switch a job in under its current duty:
+// absolute ones, then, from origin, ones at offsets of every period.
+type marks struct {
+	lead   []mark
+	origin model.Time
+	period model.Time
+	cyc    []mark
+}
+
+// mark is a switch: when it starts (absolute, or the offset in a cycle)
+// and what it costs the job switched in.
+type mark struct{ at, cost model.Time }
+
+// count returns the switches of ms that start in [from, to) and their total
+// cost.
+func (ms *marks) count(from, to model.Time) (n int64, cost model.Time) {
+	for _, m := range ms.lead {
+		if from <= m.at && m.at < to {
+			n++
+			cost += m.cost
+		}
+	}
+	if ms.period <= 0 || to <= ms.origin {
+		return n, cost
+	}
+	from = max(from, ms.origin)
+	for _, m := range ms.cyc {
+		// k such that origin + k*period + m.at lies in [from, to)
+		lo := ceilDiv(from-ms.origin-m.at, ms.period)
+		hi := ceilDiv(to-ms.origin-m.at, ms.period) // exclusive
+		if k := max(hi-max(lo, 0), 0); k > 0 {
+			n += int64(k)
+			cost += model.Time(k) * m.cost
+		}
+	}
+	return n, cost
+}
+
+// ceilDiv is ceil(a / b) for b > 0.
+func ceilDiv(a, b model.Time) model.Time {
+	q := a / b
+	if a%b != 0 && a > 0 {
+		q++
+	}
+	return q
+}
+
+// account adds the switches g went through up to now.
+func (g *gangJob) account(now model.Time) {
+	n, c := g.plan.count(g.since, now)
+	g.switches += n
+	g.loss += c
+	g.since = now
+}
+
+// start places a queued job in the matrix and starts it in the engine; its
+// duty is set by replan.
+func (p *Gang) start(j *sim.Job, pl placement) {
+	p.seq++
+	now := p.e.Now()
+	g := &gangJob{j: j, need: p.e.Need(j), seq: p.seq, fresh: true, since: now,
+		switchedAt: model.Never, rate: sim.FullRate}
+	p.m.place(g, pl)
+	p.jobs[j] = g
+	p.e.Start(j)
+	p.dirty = true
+}
+
+// syncPlanned brings the round robin to the slot that holds now: the
+// slots that began since the last change follow the cycle planned then.
+func (p *Gang) syncPlanned() {
+	now := p.e.Now()
+	if now == p.synced || p.cur == nil {
+		p.synced = now
+		return
+	}
+	p.synced = now
+	q := p.cfg.Quantum
+	if len(p.cyc.slots) == 0 || now < p.slotStart+q {
+		return
+	}
+	var sl, prev *slotPlan
+	var at model.Time
+	if now < p.cyc.origin {
+		sl, at = &p.cyc.next, p.cyc.origin-q
+	} else {
+		n := model.Time(len(p.cyc.slots))
+		k := (now - p.cyc.origin) / q
+		i := int(k % n)
+		sl, at = &p.cyc.slots[i], p.cyc.origin+k*q
+		prev = &p.cyc.slots[(i+len(p.cyc.slots)-1)%len(p.cyc.slots)]
+	}
+	p.enter(sl, prev, at)
+}
+
+// enter makes sl the current slot, begun at at after prev (nil: after the
+// current slot).
+func (p *Gang) enter(sl, prev *slotPlan, at model.Time) {
+	var stamp uint64
+	if prev != nil {
+		stamp = p.mark(prev.run)
+	} else {
+		stamp = p.mark(p.running())
+	}
+	for _, g := range p.all() {
+		g.on, g.switchedAt = false, model.Never
+	}
+	for _, g := range sl.run {
+		g.on, g.onFrom = true, at
+		if g.stamp != stamp {
+			g.onFrom, g.switchedAt = at+sl.cost, at
+		}
+	}
+	p.cur, p.slotStart, p.switchEnd = sl.row, at, at+sl.cost
+}
+
+// runSet is the jobs that run in rw's slot: its own, then, with
+// alternative scheduling, jobs of the other rows (in round-robin order from
+// rw, each row's in placement order) whose columns are all idle in it and
+// not taken by an earlier alternate.
+func (p *Gang) runSet(rw *row) []*gangJob {
+	run := slices.Clone(rw.jobs)
+	if !p.cfg.Alternate || len(p.m.rows) < 2 {
+		return run
+	}
+	used := slices.Clone(rw.taken)
+	i := p.m.index(rw)
+	for k := 1; k < len(p.m.rows); k++ {
+		for _, g := range p.m.rows[(i+k)%len(p.m.rows)].jobs {
+			if !used.overlaps(g.cols) {
+				used.add(g.cols)
+				run = append(run, g)
+			}
+		}
+	}
+	return run
+}
+
+// switchCost is the cost of the switch from a slot running prev to one
+// running next with rows rows in use: nothing if next runs only jobs that
+// already run, or only jobs starting for the first time on an idle machine;
+// else the hardware model's gang switch.
+func (p *Gang) switchCost(prev, next []*gangJob, rows int, firstStarts bool) model.Time {
+	in := false
+	stamp := p.mark(prev)
+	for _, g := range next {
+		if g.stamp != stamp && (!g.fresh || !firstStarts || len(prev) > 0) {
+			in = true
+			break
+		}
+	}
+	if !in || !p.env.Hardware.Charged() {
+		return 0
+	}
+	return p.env.Hardware.Costs.Switch(hwmodel.SwitchState{Nodes: p.env.Machine.Nodes, Jobs: rows,
+		Occupancy: p.occupancy(prev, rows)})
+}
+
+// occupancy estimates the share of the NIC buffers in use when a slot
+// running prev is switched out: each job's processors count for the share
+// of its time it spends communicating with rows jobs sharing the network
+// (commShares), idle processors and jobs without communication for none.
+func (p *Gang) occupancy(prev []*gangJob, rows int) float64 {
+	var sum float64
+	for _, g := range prev {
+		_, comm := commShares(&g.j.In.App, g.j.Size, p.env.Hardware.Costs, rows)
+		sum += float64(g.need) * comm
+	}
+	return sum / float64(p.m.cols)
+}
+
+// settle follows a change of the matrix: the current slot goes on if its
+// row still has jobs (the row's fresh jobs join it once the switch into it
+// is over, unless an alternate holds one of their columns), else the next
+// row's slot starts now. It reports false if the matrix is empty or the
+// run was aborted.
+func (p *Gang) settle() bool {
+	now := p.e.Now()
+	if len(p.m.rows) == 0 {
+		p.cur, p.cyc, p.order, p.switching = nil, cycle{}, nil, 0
+		return false
+	}
+	if p.cur != nil && p.m.index(p.cur) >= 0 {
+		// The slot goes on; fresh jobs of its row run once the switch into
+		// it is over, unless an alternate holds one of their columns.
+		used := p.slotColumns()
+		for _, g := range p.cur.jobs {
+			if g.fresh && !used.overlaps(g.cols) {
+				g.on, g.onFrom = true, max(now, p.switchEnd)
+				used.add(g.cols)
+			}
+		}
+	} else {
+		// The row served emptied (or the machine was idle): the next row's
+		// slot starts now.
+		next := p.nextRow()
+		sl := slotPlan{row: next, run: p.runSet(next)}
+		sl.cost = p.switchCost(p.running(), sl.run, len(p.m.rows), true)
+		if !p.checkCost(sl.cost) {
+			return false
+		}
+		p.enter(&sl, nil, now)
+		for _, g := range sl.run {
+			if g.fresh {
+				g.switchedAt = model.Never // a first start, not a switch
+			}
+		}
+	}
+	p.order = slices.Clone(p.m.rows)
+	return true
+}
+
+// replanDuties settles the current slot, plans the cycle that follows
+// from the matrix, and gives every job its duty and rate.
+func (p *Gang) replanDuties() {
+	if !p.settle() {
+		return
+	}
+	q := p.cfg.Quantum
+	rows := len(p.m.rows)
+
+	// The cycle after the current slot: the next row's slot, then the
+	// rows round robin from the one after it.
+	ci := p.m.index(p.cur)
+	cend := p.running()
+	nextRow := p.m.rows[(ci+1)%rows]
+	p.cyc.next = slotPlan{row: nextRow, run: p.runSet(nextRow)}
+	p.cyc.next.cost = p.switchCost(cend, p.cyc.next.run, rows, false)
+	p.cyc.origin = p.slotStart + 2*q
+	p.cyc.slots = p.cyc.slots[:0]
+	for i := range rows {
+		rw := p.m.rows[(ci+2+i)%rows]
+		p.cyc.slots = append(p.cyc.slots, slotPlan{row: rw, run: p.runSet(rw)})
+	}
+	var total model.Time
+	for i := range p.cyc.slots {
+		prev := p.cyc.slots[(i+rows-1)%rows].run
+		p.cyc.slots[i].cost = p.switchCost(prev, p.cyc.slots[i].run, rows, false)
+		total += p.cyc.slots[i].cost
+	}
+	if !p.checkCost(p.cyc.next.cost) {
+		return
+	}
+	for i := range p.cyc.slots {
+		if !p.checkCost(p.cyc.slots[i].cost) {
+			return
+		}
+	}
+	p.switching = 0
+	if rows > 1 {
+		p.switching = float64(total) / float64(model.Time(rows)*q)
+	}
+	all := p.all()
+	for _, g := range all {
+		g.inEnd, g.inNext, g.cyc = false, false, 0
+	}
+	for _, g := range cend {
+		g.inEnd = true
+	}
+	for _, g := range p.cyc.next.run {
+		g.inNext = true
+	}
+	for i, sl := range p.cyc.slots {
+		for _, g := range sl.run {
+			g.cyc |= 1 << i
+		}
+	}
+	for _, g := range all {
+		p.plan(g, rows)
+	}
+}
+
+// checkCost aborts the run if a switch leaves nothing of the quantum.
+func (p *Gang) checkCost(c model.Time) bool {
+	if c >= p.cfg.Quantum {
+		p.e.Abort(fmt.Errorf("gs: the gang switch (%v on %s) is no shorter than the quantum (%v): no job would progress; use a longer quantum",
+			c, p.env.Hardware, p.cfg.Quantum))
+		return false
+	}
+	return true
+}
+
+// running is the jobs that run in the current slot.
+func (p *Gang) running() []*gangJob {
+	var run []*gangJob
+	for _, rw := range p.m.rows {
+		for _, g := range rw.jobs {
+			if g.on {
+				run = append(run, g)
+			}
+		}
+	}
+	return run
+}
+
+// nextRow is the row whose slot comes after the current one's when the
+// current row has emptied: the first row after it in the round robin as
+// planned that is still in the matrix, else the first row.
+func (p *Gang) nextRow() *row {
+	if i := slices.Index(p.order, p.cur); i >= 0 {
+		for k := 1; k < len(p.order); k++ {
+			if rw := p.order[(i+k)%len(p.order)]; p.m.index(rw) >= 0 {
+				return rw
+			}
+		}
+	}
+	return p.m.rows[0]
+}
+
+// plan gives g its duty, rate and switch marks from the current slot and
+// the planned cycle.
+func (p *Gang) plan(g *gangJob, rows int) {
+	now := p.e.Now()
+	q := p.cfg.Quantum
+	g.account(now)
+	var lead []sim.Window
+	var ms marks
+	add := func(ws []sim.Window, from, to model.Time) []sim.Window {
+		if from >= to {
+			return ws
+		}
+		if n := len(ws); n > 0 && ws[n-1].To == from {
+			ws[n-1].To = to
+			return ws
+		}
+		return append(ws, sim.Window{From: from, To: to})
+	}
+	if g.on {
+		lead = add(lead, max(now, g.onFrom), p.slotStart+q)
+		if g.switchedAt != model.Never && g.switchedAt >= now {
+			ms.lead = append(ms.lead, mark{g.switchedAt, g.onFrom - g.switchedAt})
+		}
+	}
+	if g.inNext {
+		from := p.slotStart + q
+		if !g.inEnd {
+			ms.lead = append(ms.lead, mark{from, p.cyc.next.cost})
+			from += p.cyc.next.cost
+		}
+		lead = add(lead, from, p.slotStart+2*q)
+	}
+	var on []sim.Window
+	n := len(p.cyc.slots)
+	for i, sl := range p.cyc.slots {
+		if g.cyc&(1<<i) == 0 {
+			continue
+		}
+		from := model.Time(i) * q
+		if g.cyc&(1<<((i+n-1)%n)) == 0 {
+			ms.cyc = append(ms.cyc, mark{from, sl.cost})
+			from += sl.cost
+		}
+		on = add(on, from, model.Time(i+1)*q)
+	}
+	d := sim.Duty{Lead: lead, Origin: p.cyc.origin, Period: model.Time(n) * q, On: on}
+	if len(on) == 1 && on[0] == (sim.Window{From: 0, To: d.Period}) {
+		// On all the time from the origin: always on, from the lead's
+		// start if the lead runs up to the origin without a gap.
+		d.Period, d.On = 0, nil
+		if len(lead) == 1 && lead[0].To == d.Origin {
+			d = sim.AlwaysOnFrom(lead[0].From)
+		}
+	}
+	ms.origin, ms.period = d.Origin, d.Period
+	g.plan = ms
+	if r := commRate(&g.j.In.App, g.j.Size, p.env.Hardware.Costs, rows); r != g.rate {
+		g.rate = r
+		p.e.SetRate(g.j, r)
+	}
+	if !d.SameFrom(g.duty, now) {
+		p.e.SetDuty(g.j, d)
+	}
+	g.duty = d
+}
+
+// ReportOutcome implements sim.Reporter: the switches the job went through
+// and their cost.
+func (p *Gang) ReportOutcome(j *sim.Job, o *model.Outcome) {
+	n, loss := p.rr.outcome(p.jobs[j])
+	o.Sharing, o.Switches, o.SwitchLoss = model.JobLevel, n, loss
+}
+
+// ReportSample implements sim.Reporter: the rows in use and the share of
+// time the cycle spends switching.
+func (p *Gang) ReportSample(s *sim.Sample) {
+	s.Sharing, s.Rows, s.Switching = model.JobLevel, len(p.m.rows), p.switching
+}
+
+// slotColumns is the union of the columns of the jobs running in the
+// current slot.
+func (p *Gang) slotColumns() columns {
+	c := newColumns(p.m.cols)
+	for _, g := range p.running() {
+		c.add(g.cols)
+	}
+	return c
+}
+
+// all is the jobs in the matrix, row by row in round-robin order and each
+// row's in placement order: the order in which the policy acts on them, so
+// that same-time events keep a deterministic order.
+func (p *Gang) all() []*gangJob {
+	var out []*gangJob
+	for _, rw := range p.m.rows {
+		out = append(out, rw.jobs...)
+	}
+	return out
+}

@@ -1,0 +1,289 @@
+package policies
+
+import (
+	"cmp"
+	"math/bits"
+	"slices"
+)
+
+// columns is a set of matrix columns (processors, or nodes under node
+// allocation) as a bitset.
+type columns []uint64
+
+func newColumns(n int) columns { return make(columns, (n+63)/64) }
+
+func (c columns) has(i int) bool { return c[i>>6]&(1<<(i&63)) != 0 }
+func (c columns) set(i int)      { c[i>>6] |= 1 << (i & 63) }
+
+// count is the number of columns in the set.
+func (c columns) count() int {
+	n := 0
+	for _, w := range c {
+		n += bits.OnesCount64(w)
+	}
+	return n
+}
+
+// overlaps reports whether c and d share a column.
+func (c columns) overlaps(d columns) bool {
+	for i, w := range c {
+		if w&d[i] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (c columns) add(d columns) {
+	for i, w := range d {
+		c[i] |= w
+	}
+}
+
+func (c columns) remove(d columns) {
+	for i, w := range d {
+		c[i] &^= w
+	}
+}
+
+// each calls f for every column in the set, in increasing order.
+func (c columns) each(f func(i int)) {
+	for wi, w := range c {
+		for w != 0 {
+			b := bits.TrailingZeros64(w)
+			f(wi<<6 | b)
+			w &= w - 1
+		}
+	}
+}
+
+// Allocation rules of the Ousterhout matrix.
+const (
+	allocFirstFit = "ff"  // the first row with enough free columns; its lowest free columns
+	allocDHC      = "dhc" // buddy blocks of distributed hierarchical control, least loaded first
+)
+
+// matrix is an Ousterhout matrix: rows are time slots, columns processors
+// (or nodes); every job sits in one row, on columns of its own. Rows that
+// empty are removed, so every row holds at least one job and the rows in
+// use are len(rows); their order is the round robin's.
+type matrix struct {
+	cols  int
+	mpl   int    // at most this many rows
+	alloc string // allocFirstFit or allocDHC
+	rows  []*row
+	load  []int // load[c]: rows in which column c is taken (for DHC)
+}
+
+// row is one time slot of the matrix.
+type row struct {
+	taken columns
+	jobs  []*gangJob // in placement order
+}
+
+func newMatrix(cols, mpl int, alloc string) *matrix {
+	return &matrix{cols: cols, mpl: mpl, alloc: alloc, load: make([]int, cols)}
+}
+
+// placement is where a job would go: an existing row (index) or a new one
+// (index len(rows)), and its columns.
+type placement struct {
+	row  int
+	cols columns
+}
+
+// find returns where a job of need columns would be placed, or ok false if
+// it fits nowhere (every row lacks room and no row may be added).
+func (m *matrix) find(need int) (p placement, ok bool) {
+	if need > m.cols || need <= 0 {
+		return placement{}, false
+	}
+	switch m.alloc {
+	case allocDHC:
+		return m.findDHC(need)
+	default:
+		return m.findFirstFit(need)
+	}
+}
+
+// findFirstFit: the first row (a new one last) with need free columns; the
+// lowest-numbered free columns of it.
+func (m *matrix) findFirstFit(need int) (placement, bool) {
+	for r := 0; r <= len(m.rows) && r < m.mpl; r++ {
+		var taken columns
+		if r < len(m.rows) {
+			taken = m.rows[r].taken
+			if m.cols-taken.count() < need {
+				continue
+			}
+		}
+		cols := newColumns(m.cols)
+		n := 0
+		for c := 0; c < m.cols && n < need; c++ {
+			if taken == nil || !taken.has(c) {
+				cols.set(c)
+				n++
+			}
+		}
+		return placement{r, cols}, true
+	}
+	return placement{}, false
+}
+
+// findDHC allocates as distributed hierarchical control does (Feitelson and
+// Rudolph; the buddy system of ParPar and STORM, thesis 4.2.1): the job
+// needs a block of the smallest power of two of columns that holds it,
+// aligned on its size, of which it takes the first need columns. Among the
+// blocks, the least loaded (the fewest rows with any of its columns taken)
+// is chosen, the leftmost on ties; the job goes into the first row where
+// that block is wholly free, a new row if none is and the MPL allows.
+func (m *matrix) findDHC(need int) (placement, bool) {
+	size := 1
+	for size < need {
+		size <<= 1
+	}
+	bestLoad, bestStart, bestRow := -1, 0, 0
+	for start := 0; start+need <= m.cols; start += size {
+		end := min(start+size, m.cols)
+		r := m.firstFreeRow(start, end)
+		if r < 0 {
+			continue
+		}
+		load := 0
+		for c := start; c < end; c++ {
+			load = max(load, m.load[c])
+		}
+		if bestLoad < 0 || load < bestLoad {
+			bestLoad, bestStart, bestRow = load, start, r
+		}
+	}
+	if bestLoad < 0 {
+		return placement{}, false
+	}
+	cols := newColumns(m.cols)
+	for c := bestStart; c < bestStart+need; c++ {
+		cols.set(c)
+	}
+	return placement{bestRow, cols}, true
+}
+
+// firstFreeRow is the first row whose columns [start, end) are all free: an
+// existing row, or len(rows) for a new one if the MPL allows; -1 if none.
+func (m *matrix) firstFreeRow(start, end int) int {
+	for r, rw := range m.rows {
+		free := true
+		for c := start; c < end && free; c++ {
+			free = !rw.taken.has(c)
+		}
+		if free {
+			return r
+		}
+	}
+	if len(m.rows) < m.mpl {
+		return len(m.rows)
+	}
+	return -1
+}
+
+// place puts g at p, adding a row if p says so.
+func (m *matrix) place(g *gangJob, p placement) {
+	if p.row == len(m.rows) {
+		m.rows = append(m.rows, &row{taken: newColumns(m.cols)})
+	}
+	rw := m.rows[p.row]
+	g.row, g.cols = rw, p.cols
+	rw.taken.add(p.cols)
+	rw.jobs = append(rw.jobs, g)
+	p.cols.each(func(c int) { m.load[c]++ })
+}
+
+// remove takes g out of the matrix; its row is removed if it empties.
+func (m *matrix) remove(g *gangJob) {
+	rw := g.row
+	rw.taken.remove(g.cols)
+	i := slices.Index(rw.jobs, g)
+	rw.jobs = slices.Delete(rw.jobs, i, i+1)
+	g.cols.each(func(c int) { m.load[c]-- })
+	g.row = nil
+	if len(rw.jobs) == 0 {
+		m.rows = slices.DeleteFunc(m.rows, func(r *row) bool { return r == rw })
+	}
+}
+
+// repack moves jobs to earlier rows where their columns are all free, in
+// row order and, within a row, placement order, and removes the rows that
+// empty. It unifies rows whose jobs fit together and so lowers the
+// multiprogramming level in use (Feitelson and Rudolph's slot
+// unification, job by job). It reports whether anything moved.
+func (m *matrix) repack() bool {
+	moved := false
+	for r := 1; r < len(m.rows); r++ {
+		rw := m.rows[r]
+		for i := 0; i < len(rw.jobs); {
+			g := rw.jobs[i]
+			to := -1
+			for e := 0; e < r; e++ {
+				if !m.rows[e].taken.overlaps(g.cols) {
+					to = e
+					break
+				}
+			}
+			if to < 0 {
+				i++
+				continue
+			}
+			rw.taken.remove(g.cols)
+			rw.jobs = slices.Delete(rw.jobs, i, i+1)
+			dst := m.rows[to]
+			dst.taken.add(g.cols)
+			dst.jobs = append(dst.jobs, g)
+			slices.SortFunc(dst.jobs, func(a, b *gangJob) int { return cmp.Compare(a.seq, b.seq) })
+			g.row = dst
+			moved = true
+		}
+	}
+	if moved {
+		m.rows = slices.DeleteFunc(m.rows, func(r *row) bool { return len(r.jobs) == 0 })
+	}
+	return moved
+}
+
+// index is the position of rw in the round robin, or -1 if it was removed.
+func (m *matrix) index(rw *row) int { return slices.Index(m.rows, rw) }
+
+// copyFrom makes m a copy of src's occupancy (rows' taken columns and
+// column loads, not the jobs), reusing m's storage: the scratch matrix in
+// which backfilling projects the future.
+func (m *matrix) copyFrom(src *matrix) {
+	m.cols, m.mpl, m.alloc = src.cols, src.mpl, src.alloc
+	m.load = append(m.load[:0], src.load...)
+	for len(m.rows) < len(src.rows) {
+		m.rows = append(m.rows, &row{taken: newColumns(m.cols)})
+	}
+	m.rows = m.rows[:len(src.rows)]
+	for i, rw := range src.rows {
+		dst := m.rows[i]
+		if len(dst.taken) != len(rw.taken) {
+			dst.taken = newColumns(m.cols)
+		}
+		copy(dst.taken, rw.taken)
+		dst.jobs = nil
+	}
+}
+
+// vacate frees cols in row r of a scratch matrix (the row stays, empty or
+// not: an empty row is as good as a new one to find).
+func (m *matrix) vacate(r int, cols columns) {
+	m.rows[r].taken.remove(cols)
+	cols.each(func(c int) { m.load[c]-- })
+}
+
+// occupy takes cols in row r of a scratch matrix, adding the row if r is
+// len(rows).
+func (m *matrix) occupy(r int, cols columns) {
+	if r == len(m.rows) {
+		m.rows = append(m.rows, &row{taken: newColumns(m.cols)})
+	}
+	m.rows[r].taken.add(cols)
+	cols.each(func(c int) { m.load[c]++ })
+}

@@ -2,6 +2,7 @@ package pipelines
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -119,6 +120,34 @@ type build struct {
 	by   int
 }
 
+// ReadRuns reads run descriptions, one JSON value after another (the JSON
+// lines replay sweep --print-runs writes, or one indented document), and
+// checks each. name labels errors.
+func ReadRuns(r io.Reader, name string) ([]*Run, error) {
+	d := json.NewDecoder(r)
+	var runs []*Run
+	for {
+		var doc json.RawMessage
+		if err := d.Decode(&doc); err != nil {
+			if isEOF(err) {
+				break
+			}
+			return nil, fmt.Errorf("%s: run %d: %w", name, len(runs)+1, err)
+		}
+		run, err := ParseRun(doc)
+		if err != nil {
+			return nil, fmt.Errorf("%s: run %d: %w", name, len(runs)+1, err)
+		}
+		runs = append(runs, run)
+	}
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("%s: no run description", name)
+	}
+	return runs, nil
+}
+
+// describePoint names a grid point as "policy=easy, load=0.9" (a string
+// value without its JSON quotes), or "no grid".
 func describePoint(p Point) string {
 	if len(p) == 0 {
 		return "no grid"
@@ -128,7 +157,7 @@ func describePoint(p Point) string {
 		if i > 0 {
 			s += ", "
 		}
-		s += l.Axis + "=" + string(l.Value)
+		s += l.Axis + "=" + p.Text(l.Axis)
 	}
 	return s
 }

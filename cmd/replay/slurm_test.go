@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -61,7 +60,10 @@ func TestSlurmSweep(t *testing.T) {
 	startSlurm(t)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "replay")
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("building the replay binary the array tasks run: %v", err)
+	}
 	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("building replay: %v\n%s", err, out)
 	}

@@ -3,7 +3,7 @@ GO ?= go
 PKGS := ./...
 BIN := bin
 
-.PHONY: all build run test lint format-check vet bench bench-pipe figures clean clean-cache
+.PHONY: all build run test test-slurm lint format-check vet bench bench-pipe figures clean clean-cache
 
 all: build test
 
@@ -21,6 +21,12 @@ run: build
 # The test command the README and CI use.
 test:
 	$(GO) test -count=1 $(PKGS)
+
+# The Slurm sweep test alone, on the single-node cluster it starts
+# (conformance/slurm: needs root and Debian's slurm-wlm and munge). make test
+# runs it too, and skips it without them.
+test-slurm:
+	GANGSIM_REQUIRE_SLURM=1 $(GO) test -count=1 -v -run 'TestSlurmSweep' ./cmd/replay
 
 format-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); \

@@ -1,17 +1,20 @@
 package pipelines
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
-	"sync"
 
 	"github.com/gangsim/gangsim/columnar"
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/model"
+	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/singleflight"
 )
 
 // Sweep runs many runs on all cores through a cache: a run whose key the
@@ -38,6 +41,11 @@ type Finished struct {
 // Do runs runs (points, if not nil, labels each run with its grid point)
 // and returns their results in the order given. It stops starting new runs
 // at the first error and returns the first error in the order given.
+//
+// Runs are started in the order given, at most Workers at a time
+// (errgroup's limit). Two runs with the same key (the same run listed twice)
+// are built once: the second waits for the first's build (singleflight) or,
+// if that has finished, finds it in the cache.
 func (s *Sweep) Do(runs []*Run, points []Point) ([]*Finished, error) {
 	if err := s.Cache.RemoveStale(); err != nil {
 		return nil, fmt.Errorf("run cache: %w", err)
@@ -58,55 +66,41 @@ func (s *Sweep) Do(runs []*Run, points []Point) ([]*Finished, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	next := make(chan int)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	failed := false
-	inflight := map[string]*sync.Mutex{} // one build per key at a time
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				res := results[i]
-				mu.Lock()
-				km, ok := inflight[res.Key]
-				if !ok {
-					km = new(sync.Mutex)
-					inflight[res.Key] = km
-				}
-				mu.Unlock()
-				km.Lock()
-				if info, ok := s.Cache.Get(res.Key); ok {
-					res.Info, res.Cached = info, true
-				} else {
-					res.Info, errs[i] = s.Cache.Put(res.Key, func(dir string) (*RunInfo, error) {
-						return res.Run.Execute(dir, res.Key)
-					})
-				}
-				km.Unlock()
-				if errs[i] != nil {
-					mu.Lock()
-					failed = true
-					mu.Unlock()
-				}
-				if s.Progress != nil {
-					s.Progress.Done(res.Cached)
-				}
-			}
-		}()
-	}
-	for i := range runs {
-		mu.Lock()
-		stop := failed
-		mu.Unlock()
-		if stop {
-			break
+	g, ctx := errgroup.WithContext(context.Background())
+	g.SetLimit(workers)
+	var builds singleflight.Group
+	for i := range results {
+		if ctx.Err() != nil {
+			break // a run failed: start no more
 		}
-		next <- i
+		g.Go(func() error {
+			if ctx.Err() != nil {
+				return nil // waited for a slot while another run failed
+			}
+			res := results[i]
+			v, err, _ := builds.Do(res.Key, func() (any, error) {
+				if info, ok := s.Cache.Get(res.Key); ok {
+					return build{info: info, by: -1}, nil
+				}
+				info, err := s.Cache.Put(res.Key, func(dir string) (*RunInfo, error) {
+					return res.Run.Execute(dir, res.Key)
+				})
+				return build{info: info, by: i}, err
+			})
+			if err != nil {
+				errs[i] = err
+				return err
+			}
+			b := v.(build)
+			// A run built by a twin with the same key counts as cached.
+			res.Info, res.Cached = b.info, b.by != i
+			if s.Progress != nil {
+				s.Progress.Done(res.Cached)
+			}
+			return nil
+		})
 	}
-	close(next)
-	wg.Wait()
+	g.Wait() // the error that matters is the first in the order given
 	if s.Progress != nil {
 		s.Progress.Finish()
 	}
@@ -118,6 +112,42 @@ func (s *Sweep) Do(runs []*Run, points []Point) ([]*Finished, error) {
 	return results, nil
 }
 
+// build is one run's outcome shared by every run of the same key: its
+// information and the index of the run that executed it (-1: found in the
+// cache).
+type build struct {
+	info *RunInfo
+	by   int
+}
+
+// ReadRuns reads run descriptions, one JSON value after another (the JSON
+// lines replay sweep --print-runs writes, or one indented document), and
+// checks each. name labels errors.
+func ReadRuns(r io.Reader, name string) ([]*Run, error) {
+	d := json.NewDecoder(r)
+	var runs []*Run
+	for {
+		var doc json.RawMessage
+		if err := d.Decode(&doc); err != nil {
+			if isEOF(err) {
+				break
+			}
+			return nil, fmt.Errorf("%s: run %d: %w", name, len(runs)+1, err)
+		}
+		run, err := ParseRun(doc)
+		if err != nil {
+			return nil, fmt.Errorf("%s: run %d: %w", name, len(runs)+1, err)
+		}
+		runs = append(runs, run)
+	}
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("%s: no run description", name)
+	}
+	return runs, nil
+}
+
+// describePoint names a grid point as "policy=easy, load=0.9" (a string
+// value without its JSON quotes), or "no grid".
 func describePoint(p Point) string {
 	if len(p) == 0 {
 		return "no grid"
@@ -127,7 +157,7 @@ func describePoint(p Point) string {
 		if i > 0 {
 			s += ", "
 		}
-		s += l.Axis + "=" + string(l.Value)
+		s += l.Axis + "=" + p.Text(l.Axis)
 	}
 	return s
 }

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/workload"
 )
 
 const sweepBase = `{
@@ -133,5 +135,52 @@ func TestRunKeyAndErrors(t *testing.T) {
 		if _, err := ParseRun([]byte(tt.doc)); err == nil || err.Error() != tt.err {
 			t.Errorf("ParseRun(%s) = %v, want %s", tt.doc, err, tt.err)
 		}
+	}
+}
+
+func TestSweepBuildsTwinsOnce(t *testing.T) {
+	cache := &Cache{Dir: t.TempDir()}
+	runs, _ := sweepRuns(t)
+	// The same run four times and another once: one build each.
+	twins := []*Run{runs[0], runs[0], runs[1], runs[0], runs[0]}
+	got, err := (&Sweep{Cache: cache, Workers: 4}).Do(twins, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	built := 0
+	for i, f := range got {
+		if !f.Cached {
+			built++
+		}
+		if f.Info == nil || f.Info.Key != f.Key {
+			t.Errorf("run %d: info %+v for key %s", i, f.Info, f.Key)
+		}
+	}
+	if built != 2 {
+		t.Errorf("%d builds for two distinct runs", built)
+	}
+	if got[0].Info.Seconds != got[4].Info.Seconds {
+		t.Error("twins report different builds")
+	}
+}
+
+func TestSweepStopsAtFirstError(t *testing.T) {
+	cache := &Cache{Dir: t.TempDir()}
+	runs, _ := sweepRuns(t)
+	bad := filepath.Join(t.TempDir(), "bad.swf")
+	if err := os.WriteFile(bad, []byte("1 0 x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	broken := *runs[0]
+	broken.Workload.Source = workload.Source{Trace: &workload.TraceSource{Path: bad}}
+	list := append([]*Run{&broken}, runs...)
+	_, err := (&Sweep{Cache: cache, Workers: 1}).Do(list, nil)
+	if err == nil || !strings.HasPrefix(err.Error(), "run 1 (no grid): workload: ") || !strings.Contains(err.Error(), "bad.swf") {
+		t.Fatalf("error %v, want run 1's", err)
+	}
+	// With one worker, the failure stops the sweep before the last run.
+	last, _ := runs[len(runs)-1].Key()
+	if _, ok := cache.Get(last); ok {
+		t.Error("the sweep went on after a failed run")
 	}
 }

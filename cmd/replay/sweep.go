@@ -6,14 +6,17 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/gangsim/gangsim/internal/cli"
+	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/pipelines"
 )
 
 const sweepSynopsis = `usage: replay sweep [flags] EXPERIMENT.json...
+       replay sweep --slurm [--slurm-opt OPT]... [--no-wait | --dry-run] EXPERIMENT.json...
        replay sweep --print-runs EXPERIMENT.json
-       replay sweep --run RUN.json --out-dir DIR
+       replay sweep --run RUNS.json [--out-dir DIR]
 
 Runs experiments described as data (experiments/<paper>/<item>.json: a base
 run, a grid of policies, loads, seeds..., an analysis, the paper's values and
@@ -22,14 +25,28 @@ inputs and the gangsim version, and writes each reproduced item to
 RESULTS/<paper>/<item>.csv (and .png). A rerun skips finished runs; a killed
 sweep resumes losing nothing finished.
 
+--slurm runs the runs missing from the cache on a Slurm cluster instead: it
+writes their descriptions under --slurm-dir (default CACHE/slurm), submits one
+sbatch --array job whose tasks execute them with this replay binary into the
+run cache (both directories must be shared with the compute nodes, at the
+same paths), waits showing the tasks pending, running, done and failed, and
+then builds the items from the cache exactly as a local sweep does. A task
+killed by Slurm leaves no half-written run: rerunning the same command
+resubmits only the runs still missing, and waits for runs an earlier job is
+still executing rather than submitting them again. --no-wait prints the job
+ID and returns; --dry-run writes the files and prints the batch script and
+the sbatch command without submitting.
+
 --print-runs writes the expanded runs as self-contained JSON descriptions, one
-per line, and --run executes one of them into a directory (outcomes.parquet,
-timeseries.parquet, run.json): what a cluster scheduler needs to spread a
-sweep over machines.
+per line; --run executes the descriptions in a file into the run cache (or
+one of them into --out-dir: outcomes.parquet, timeseries.parquet, run.json).
 
 Examples:
   replay sweep experiments/frachtenberg/*.json
   replay sweep -o /tmp/results --cache /tmp/cache experiments/frachtenberg/fig-6.12.json
+  replay sweep --slurm --cache /shared/gangsim --slurm-partition short --slurm-time 10 experiments/frachtenberg/*.json
+  replay sweep --slurm --cache /shared/gangsim --slurm-opt=--mem=1G --no-wait experiments/frachtenberg/saturation.json
+  replay sweep --slurm --dry-run --cache /shared/gangsim experiments/frachtenberg/saturation.json
   replay sweep --print-runs experiments/frachtenberg/saturation.json | head -1 > run.json
   replay sweep --run run.json --out-dir /tmp/run1`
 
@@ -39,19 +56,59 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		results   = fs.StringP("results", "o", "results", "results directory: items go to DIR/<paper>/<item>.csv|png")
 		cacheDir  = fs.String("cache", filepath.Join(".cache", "gangsim"), "run cache directory")
 		workers   = fs.IntP("jobs", "j", 0, "runs in parallel (default: the number of cores)")
+		slurm     = fs.Bool("slurm", false, "run the runs missing from the cache as a Slurm job array, then build the items")
+		slurmDir  = fs.String("slurm-dir", "", "shared directory for the job arrays' run descriptions, scripts and logs (default: CACHE/slurm)")
+		partition = fs.String("slurm-partition", "", "Slurm partition (sbatch --partition)")
+		timeLimit = fs.String("slurm-time", "", "time limit of each array task (sbatch --time), e.g. 30 or 2:00:00")
+		account   = fs.String("slurm-account", "", "Slurm account to charge (sbatch --account)")
+		slurmOpts = fs.StringArray("slurm-opt", nil, "a further sbatch option, e.g. --slurm-opt=--mem=2G (repeatable)")
+		chunk     = fs.Int("slurm-chunk", 0, "runs per array task (default: 1, or more to stay within the site's MaxArraySize)")
+		replayBin = fs.String("slurm-replay", "", "replay binary the array tasks execute, on the compute nodes (default: this one)")
+		poll      = fs.Duration("slurm-poll", pipelines.DefaultPoll, "time between two looks at the array tasks while waiting")
+		noWait    = fs.Bool("no-wait", false, "with --slurm: submit, print the job ID and return")
+		dryRun    = fs.Bool("dry-run", false, "with --slurm: write the job array's files, print the batch script and the sbatch command, submit nothing")
 		printRuns = fs.Bool("print-runs", false, "print the expanded run descriptions as JSON lines and exit")
-		runFile   = fs.String("run", "", "execute one run description (JSON) into --out-dir")
-		outDir    = fs.String("out-dir", "", "directory for --run's files")
+		runFile   = fs.String("run", "", "execute the run descriptions (JSON, one or more) in FILE into the run cache, or into --out-dir")
+		outDir    = fs.String("out-dir", "", "directory for --run's files (one run)")
+		expectVer = fs.String("expect-version", "", "with --run: fail unless this replay is gangsim VERSION (Slurm array tasks pass the submitter's)")
 		quiet     = fs.BoolP("quiet", "q", false, "print nothing but errors")
 	)
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
-	if *runFile != "" {
-		if fs.NArg() > 0 || *outDir == "" {
-			return cli.Usagef("--run takes no experiment files and needs --out-dir")
+	if !*slurm {
+		for _, name := range []string{"slurm-dir", "slurm-partition", "slurm-time", "slurm-account", "slurm-opt", "slurm-chunk", "slurm-replay", "slurm-poll", "no-wait", "dry-run"} {
+			if fs.Changed(name) {
+				return cli.Usagef("--%s needs --slurm", name)
+			}
 		}
-		return runOne(*runFile, *outDir, stdout)
+	}
+	if *noWait && *dryRun {
+		return cli.Usagef("--no-wait and --dry-run exclude each other")
+	}
+	if *chunk < 0 {
+		return cli.Usagef("--slurm-chunk %d: want a positive number of runs per task", *chunk)
+	}
+	if err := pipelines.CheckOptions(*slurmOpts); err != nil {
+		return cli.Usagef("--slurm-opt: %v", err)
+	}
+	if *expectVer != "" && *runFile == "" {
+		return cli.Usagef("--expect-version needs --run")
+	}
+	if *runFile != "" {
+		if fs.NArg() > 0 || *slurm || *printRuns {
+			return cli.Usagef("--run takes no experiment files, --slurm or --print-runs")
+		}
+		if *expectVer != "" && *expectVer != version.Version {
+			return fmt.Errorf("this replay is gangsim %s, not %s as the run descriptions expect: install the same version on every machine", version.Version, *expectVer)
+		}
+		if *outDir != "" {
+			return runOne(*runFile, *outDir, stdout)
+		}
+		return runIntoCache(*runFile, *cacheDir, *workers, stdout)
+	}
+	if *outDir != "" {
+		return cli.Usagef("--out-dir needs --run")
 	}
 	if fs.NArg() == 0 {
 		return cli.Usagef("no experiment files given")
@@ -87,6 +144,38 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		total += len(runs)
 		exps = append(exps, loaded{name, sha, e})
 	}
+	if *slurm {
+		s, err := newSlurm(*cacheDir, *slurmDir, *replayBin)
+		if err != nil {
+			return err
+		}
+		s.Partition, s.Time, s.Account, s.Options, s.Chunk, s.Poll = *partition, *timeLimit, *account, *slurmOpts, *chunk, *poll
+		if !*quiet {
+			s.Log = stderr
+		}
+		var all []pipelines.SlurmRun
+		for _, x := range exps {
+			runs, points, err := x.e.Runs()
+			if err != nil {
+				return err
+			}
+			sr, err := pipelines.SlurmRuns(x.e.Item, runs, points)
+			if err != nil {
+				return err
+			}
+			all = append(all, sr...)
+		}
+		mode := slurmWait
+		switch {
+		case *dryRun:
+			mode = slurmDryRun
+		case *noWait:
+			mode = slurmNoWait
+		}
+		if finished, err := sweepOnSlurm(s, all, mode, stdout, stderr, *quiet); err != nil || !finished {
+			return err
+		}
+	}
 	progress := cli.NewProgress(stderr, total, "runs")
 	sweep := &pipelines.Sweep{Cache: &pipelines.Cache{Dir: *cacheDir}, Workers: *workers, Progress: progress}
 	for _, x := range exps {
@@ -110,14 +199,14 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 
 // runOne executes one run description into dir.
 func runOne(name, dir string, stdout io.Writer) error {
-	b, err := os.ReadFile(name)
+	runs, err := readRuns(name)
 	if err != nil {
 		return err
 	}
-	r, err := pipelines.ParseRun(b)
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+	if len(runs) != 1 {
+		return fmt.Errorf("%s: %d run descriptions; --out-dir takes one (without it, --run executes them all into the run cache)", name, len(runs))
 	}
+	r := runs[0]
 	key, err := r.Key()
 	if err != nil {
 		return err
@@ -139,4 +228,167 @@ func runOne(name, dir string, stdout io.Writer) error {
 		return err
 	}
 	return json.NewEncoder(stdout).Encode(info)
+}
+
+// runIntoCache executes the run descriptions in the file name into the run
+// cache (what a Slurm array task does), skipping those already there, and
+// prints each run's information as a JSON line.
+func runIntoCache(name, cacheDir string, workers int, stdout io.Writer) error {
+	runs, err := readRuns(name)
+	if err != nil {
+		return err
+	}
+	done, err := (&pipelines.Sweep{Cache: &pipelines.Cache{Dir: cacheDir}, Workers: workers}).Do(runs, nil)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	enc := json.NewEncoder(stdout)
+	for _, f := range done {
+		if err := enc.Encode(f.Info); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func readRuns(name string) ([]*pipelines.Run, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return pipelines.ReadRuns(f, name)
+}
+
+// newSlurm sets up the Slurm backend: absolute paths for the run cache, the
+// submissions directory (default CACHE/slurm), the replay binary (default
+// this one) and the working directory, as the compute nodes need them.
+func newSlurm(cacheDir, slurmDir, replayBin string) (*pipelines.Slurm, error) {
+	cache, err := filepath.Abs(cacheDir)
+	if err != nil {
+		return nil, err
+	}
+	if slurmDir == "" {
+		slurmDir = filepath.Join(cache, "slurm")
+	}
+	if slurmDir, err = filepath.Abs(slurmDir); err != nil {
+		return nil, err
+	}
+	if replayBin == "" {
+		if replayBin, err = os.Executable(); err != nil {
+			return nil, fmt.Errorf("finding this replay binary for the array tasks: %w (give --slurm-replay)", err)
+		}
+	}
+	if replayBin, err = filepath.Abs(replayBin); err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(replayBin); err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
+		return nil, fmt.Errorf("--slurm-replay %s: not an executable file", replayBin)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	return &pipelines.Slurm{Cache: &pipelines.Cache{Dir: cache}, Dir: slurmDir, Replay: replayBin, Workdir: wd}, nil
+}
+
+type slurmMode int
+
+const (
+	slurmWait slurmMode = iota
+	slurmNoWait
+	slurmDryRun
+)
+
+// sweepOnSlurm brings the runs into the cache through Slurm: it submits
+// those missing (and not being run by an earlier job) as one job array and,
+// unless mode says otherwise, waits for it and for the earlier jobs. It
+// reports whether every run is in the cache now, ready for the items to be
+// built.
+func sweepOnSlurm(s *pipelines.Slurm, runs []pipelines.SlurmRun, mode slurmMode, stdout, stderr io.Writer, quiet bool) (bool, error) {
+	say := func(format string, args ...any) {
+		if !quiet {
+			fmt.Fprintf(stderr, "replay sweep: "+format+"\n", args...)
+		}
+	}
+	if mode != slurmDryRun {
+		if err := pipelines.CheckSbatch(); err != nil {
+			return false, err
+		}
+	}
+	plan, err := s.Plan(runs, mode != slurmDryRun)
+	if err != nil {
+		return false, err
+	}
+	if mode == slurmDryRun {
+		if len(plan.Missing) == 0 {
+			say("dry run: all %d runs are in the run cache %s; nothing to submit", plan.Cached, s.Cache.Dir)
+			return false, nil
+		}
+		sub, err := s.Prepare(plan.Missing)
+		if err != nil {
+			return false, err
+		}
+		fmt.Fprintf(stdout, "%s\n%s\n", readScript(sub), strings.Join(sub.Command(), " "))
+		say("dry run: %s in %s written to %s; nothing submitted", plural(len(plan.Missing), "run"), plural(len(sub.Tasks), "array task"), sub.Dir)
+		return false, nil
+	}
+	subs := plan.Active
+	for _, sub := range plan.Active {
+		say("slurm job %s, submitted earlier, is still running some of these runs: waiting for it rather than submitting them again", sub.JobID)
+	}
+	if len(plan.Missing) > 0 {
+		sub, err := s.Prepare(plan.Missing)
+		if err != nil {
+			return false, err
+		}
+		if err := s.Submit(sub); err != nil {
+			return false, err
+		}
+		say("%s missing from the run cache %s: submitted as slurm job %s, %s (logs in %s)",
+			plural(len(plan.Missing), "run"), s.Cache.Dir, sub.JobID, plural(len(sub.Tasks), "array task"), filepath.Join(sub.Dir, "logs"))
+		subs = append(subs, sub)
+	} else if len(plan.Active) == 0 {
+		say("all %d runs are in the run cache %s; nothing to submit", plan.Cached, s.Cache.Dir)
+	}
+	if len(subs) > 0 && mode == slurmNoWait {
+		for _, sub := range subs {
+			fmt.Fprintln(stdout, sub.JobID)
+		}
+		say("not waiting: rerun the same command without --no-wait to wait for the job and build the items")
+		return false, nil
+	}
+	if len(subs) > 0 {
+		say("waiting (interrupting leaves the job running; rerunning the same command waits for it again)")
+		if err := s.Wait(subs, runs); err != nil {
+			return false, err
+		}
+	}
+	s.Tidy(plan.Ended)
+	var missing []string
+	for _, r := range runs {
+		if _, ok := s.Cache.Get(r.Key); !ok {
+			missing = append(missing, r.Label)
+		}
+	}
+	if len(missing) > 0 {
+		return false, fmt.Errorf("slurm: the jobs ended but %d runs are not in the run cache %s (first: %s)", len(missing), s.Cache.Dir, missing[0])
+	}
+	return true, nil
+}
+
+// plural is "1 run", "2 runs".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+func readScript(sub *pipelines.Submission) string {
+	b, err := os.ReadFile(sub.Script())
+	if err != nil {
+		return "# " + err.Error() + "\n"
+	}
+	return string(b)
 }

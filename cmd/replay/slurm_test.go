@@ -1,0 +1,412 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gangsim/gangsim/internal/cli"
+	"github.com/gangsim/gangsim/internal/version"
+	"github.com/gangsim/gangsim/pipelines"
+)
+
+// slurmSmall is an experiment of eight quick runs (300 Lublin jobs each).
+const slurmSmall = `{
+  "item": "frachtenberg/slurm-small",
+  "title": "Slurm sweep test: two policies, two loads, two seeds",
+  "run": {"workload": {"source": {"lublin": {"jobs": 300, "procs": 32}}, "estimates": {"mode": "loose"},
+          "load": {"target": 0.6}, "compress": 100, "seed": 1}, "replay": {"policy": "fcfs"}},
+  "grid": [
+    {"name": "policy", "set": "replay.policy", "values": ["fcfs", "easy"]},
+    {"name": "load", "set": "workload.load.target", "values": [0.5, 0.9]},
+    {"name": "seed", "set": "workload.seed", "values": [1, 2]}
+  ],
+  "analysis": {"kind": "metrics", "x": "load", "series": "policy", "replicas": "seed",
+               "metrics": ["response_s_mean", "utilization"]}
+}`
+
+// slurmHeavy is an experiment of a quick run and a slow one (conservative
+// backfilling of 50,000 jobs at 98% load: seconds), which in chunks of two
+// share an array task: the test kills that task while it builds the slow
+// run.
+const slurmHeavy = `{
+  "item": "frachtenberg/slurm-heavy",
+  "title": "Slurm sweep test: a quick run and a slow one",
+  "run": {"workload": {"source": {"lublin": {"jobs": 300, "procs": 32}}, "load": {"target": 0.98}, "seed": 1},
+          "replay": {"policy": "conservative", "sample_period": "1h"}},
+  "grid": [{"name": "jobs", "set": "workload.source.lublin.jobs", "values": [300, 50000]}],
+  "analysis": {"kind": "metrics", "x": "jobs", "metrics": ["utilization"]}
+}`
+
+// TestSlurmSweep sweeps through a real single-node Slurm cluster
+// (conformance/slurm/cluster.sh starts munged, slurmctld and slurmd on
+// localhost and the cleanup stops them by their PIDs): ten runs as a job
+// array, one task killed with scancel while it builds a run, the rerun
+// resubmitting that run alone, results byte-identical to the local sweep's;
+// then --no-wait, a rerun that waits for the job in flight instead of
+// submitting again, and a submission Slurm rejects. It skips when Slurm is
+// not installed or the test is not root, unless GANGSIM_REQUIRE_SLURM is
+// set, as CI sets it.
+func TestSlurmSweep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Slurm cluster")
+	}
+	startSlurm(t)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "replay")
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("building the replay binary the array tasks run: %v", err)
+	}
+	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("building replay: %v\n%s", err, out)
+	}
+	small, heavy := filepath.Join(dir, "small.json"), filepath.Join(dir, "heavy.json")
+	os.WriteFile(small, []byte(slurmSmall), 0o644)
+	os.WriteFile(heavy, []byte(slurmHeavy), 0o644)
+	localCache, localRes := filepath.Join(dir, "local-cache"), filepath.Join(dir, "local-results")
+	if _, stderr, err := replayCmd(t, nil, "sweep", "--cache", localCache, "-o", localRes, small, heavy); err != nil {
+		t.Fatalf("local sweep: %v\n%s", err, stderr)
+	}
+
+	keys := map[string]string{} // label -> key
+	var order []string
+	for _, name := range []string{small, heavy} {
+		e, _, err := pipelines.LoadExperiment(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs, points, _ := e.Runs()
+		sr, err := pipelines.SlurmRuns(e.Item, runs, points)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range sr {
+			keys[r.Label] = r.Key
+			order = append(order, r.Label)
+		}
+	}
+	quick, slow := order[8], order[9] // the heavy experiment's, task 4 in chunks of two
+	if len(order) != 10 || !strings.HasSuffix(slow, "(jobs=50000)") {
+		t.Fatalf("runs %q", order)
+	}
+
+	// The first sweep: task 4 is cancelled once its quick run is in the
+	// cache, while it builds the slow one.
+	cacheDir, res := filepath.Join(dir, "cache"), filepath.Join(dir, "results")
+	cache := &pipelines.Cache{Dir: cacheDir}
+	slurmArgs := []string{"sweep", "--slurm", "--slurm-replay", bin, "--slurm-chunk", "2", "--slurm-poll", "200ms",
+		"--cache", cacheDir, "-o", res, small, heavy}
+	type result struct {
+		stderr string
+		err    error
+	}
+	first := make(chan result, 1)
+	go func() {
+		_, stderr, err := cli.Call(run, nil, slurmArgs...)
+		first <- result{stderr, err}
+	}()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		if _, ok := cache.Get(keys[quick]); ok {
+			break
+		}
+		select {
+		case r := <-first:
+			t.Fatalf("the sweep ended before task 4 was killed: %v\n%s", r.err, r.stderr)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("task 4's first run never reached the cache")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	task := ""
+	for _, id := range strings.Fields(slurmOut(t, "squeue", "--noheader", "--array", "--format=%i")) {
+		if strings.HasSuffix(id, "_4") {
+			task = id
+		}
+	}
+	if task == "" {
+		t.Fatal("task 4 is not in squeue")
+	}
+	slurmOut(t, "scancel", task)
+	r := <-first
+	var se *pipelines.SlurmError
+	if !errors.As(r.err, &se) || len(se.Failed) != 1 {
+		t.Fatalf("first sweep: %v, want one failed task\n%s", r.err, r.stderr)
+	}
+	t.Logf("first sweep, task 4 cancelled:\n%s\nreplay: %v", r.stderr, r.err)
+	f := se.Failed[0]
+	if f.Task != 4 || f.State != "CANCELLED" || len(f.Runs) != 1 || f.Runs[0] != slow || f.Tail == nil {
+		t.Errorf("failed task %+v", f)
+	}
+	if !strings.Contains(r.err.Error(), "task 4 of job") || !strings.Contains(r.err.Error(), f.Log) {
+		t.Errorf("the error does not name the task and its log:\n%v", r.err)
+	}
+	// Killed midway: its slow run was being built, and is not in the cache.
+	if _, ok := cache.Get(keys[slow]); ok {
+		t.Fatal("the killed task's run is in the cache")
+	}
+	if m, _ := filepath.Glob(filepath.Join(cacheDir, "tmp", keys[slow][:16]+"-*")); len(m) != 1 {
+		t.Errorf("no half-built directory of the killed run in the cache's tmp (%v): the task was not killed midway", m)
+	}
+	finished := map[string][]byte{}
+	for _, label := range order[:9] {
+		b, err := os.ReadFile(filepath.Join(cache.Path(keys[label]), pipelines.InfoFile))
+		if err != nil {
+			t.Fatalf("%s: %v", label, err)
+		}
+		finished[label] = b
+	}
+
+	// The rerun submits the one missing run and loses nothing finished.
+	_, stderr, err := replayCmd(t, nil, slurmArgs...)
+	if err != nil {
+		t.Fatalf("rerun: %v\n%s", err, stderr)
+	}
+	t.Logf("rerun:\n%s", stderr)
+	if !strings.Contains(stderr, "1 run missing from the run cache") || !strings.Contains(stderr, "1 array task") {
+		t.Errorf("rerun did not submit one run in one task:\n%s", stderr)
+	}
+	for label, want := range finished {
+		if got, _ := os.ReadFile(filepath.Join(cache.Path(keys[label]), pipelines.InfoFile)); !bytes.Equal(got, want) {
+			t.Errorf("%s was run again", label)
+		}
+	}
+	sameFiles(t, localRes, res)
+	for _, key := range keys {
+		for _, name := range []string{pipelines.OutcomesFile, pipelines.TimeSeriesFile} {
+			want, _ := os.ReadFile(filepath.Join((&pipelines.Cache{Dir: localCache}).Path(key), name))
+			got, _ := os.ReadFile(filepath.Join(cache.Path(key), name))
+			if len(want) == 0 || !bytes.Equal(got, want) {
+				t.Errorf("run %s: %s differs from the local sweep's", key[:12], name)
+			}
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(cacheDir, "slurm", "sweep-*")); len(m) != 0 {
+		t.Errorf("finished submissions left behind: %v", m)
+	}
+
+	// --no-wait returns a job ID squeue knows (held, so that it stays); a
+	// rerun finds the job in flight and submits nothing; released, the
+	// job's runs give the local results.
+	cache2, res2 := filepath.Join(dir, "cache2"), filepath.Join(dir, "results2")
+	noWait := []string{"sweep", "--slurm", "--slurm-replay", bin, "--slurm-chunk", "4", "--slurm-poll", "200ms",
+		"--cache", cache2, "-o", res2, small}
+	stdout, stderr, err := replayCmd(t, nil, append(noWait, "--no-wait", "--slurm-opt=--hold")...)
+	if err != nil {
+		t.Fatalf("--no-wait: %v\n%s", err, stderr)
+	}
+	job := strings.TrimSpace(stdout)
+	states := strings.Fields(slurmOut(t, "squeue", "--noheader", "--array", "--jobs="+job, "--format=%T"))
+	if len(states) != 2 || states[0] != "PENDING" || states[1] != "PENDING" {
+		t.Fatalf("squeue on job %q: %q, want two pending tasks", job, states)
+	}
+	stdout, stderr, err = replayCmd(t, nil, append(noWait, "--no-wait")...)
+	if err != nil || strings.TrimSpace(stdout) != job || !strings.Contains(stderr, "still running") || strings.Contains(stderr, "submitted as") {
+		t.Fatalf("rerun with the job in flight: job %q (want %s), %v\n%s", stdout, job, err, stderr)
+	}
+	slurmOut(t, "scontrol", "release", job)
+	if _, stderr, err := replayCmd(t, nil, noWait...); err != nil || strings.Contains(stderr, "submitted as") {
+		t.Fatalf("waiting for the released job: %v\n%s", err, stderr)
+	}
+	want, _ := os.ReadFile(filepath.Join(localRes, "frachtenberg", "slurm-small.csv"))
+	if got, _ := os.ReadFile(filepath.Join(res2, "frachtenberg", "slurm-small.csv")); len(want) == 0 || !bytes.Equal(got, want) {
+		t.Error("the item built after --no-wait differs from the local sweep's")
+	}
+
+	// A submission Slurm rejects shows Slurm's message and leaves nothing.
+	cache3 := filepath.Join(dir, "cache3")
+	_, _, err = replayCmd(t, nil, "sweep", "--slurm", "--slurm-replay", bin, "--slurm-partition", "nosuch",
+		"--cache", cache3, "-o", filepath.Join(dir, "results3"), small)
+	if err == nil || !strings.Contains(err.Error(), "sbatch: error:") || !strings.Contains(err.Error(), "nvalid partition") {
+		t.Errorf("rejected submission: %v", err)
+	}
+	if m, _ := filepath.Glob(filepath.Join(cache3, "slurm", "sweep-*")); len(m) != 0 {
+		t.Errorf("a rejected submission left %v", m)
+	}
+}
+
+// startSlurm starts a single-node cluster for the test and points the Slurm
+// commands at it (SLURM_CONF); the test's cleanup stops it. It skips, or
+// fails under GANGSIM_REQUIRE_SLURM, when that is not possible here.
+func startSlurm(t *testing.T) {
+	t.Helper()
+	var missing []string
+	for _, cmd := range []string{"munged", "slurmctld", "slurmd", "sbatch", "squeue", "scancel", "scontrol", "sinfo"} {
+		if _, err := exec.LookPath(cmd); err != nil {
+			if _, err := os.Stat(filepath.Join("/usr/sbin", cmd)); err != nil {
+				missing = append(missing, cmd)
+			}
+		}
+	}
+	why := ""
+	switch {
+	case len(missing) > 0:
+		why = "Slurm not installed (no " + strings.Join(missing, ", ") + "; apt-get install slurm-wlm munge)"
+	case os.Geteuid() != 0:
+		why = "not root (slurmd launches the jobs)"
+	}
+	if why != "" {
+		if os.Getenv("GANGSIM_REQUIRE_SLURM") != "" {
+			t.Fatalf("Slurm test required but not runnable: %s", why)
+		}
+		t.Skip(why)
+	}
+	script, _ := filepath.Abs(filepath.Join("..", "..", "conformance", "slurm", "cluster.sh"))
+	dir := t.TempDir()
+	t.Cleanup(func() {
+		if out, err := exec.Command("bash", script, "stop", dir).CombinedOutput(); err != nil {
+			t.Errorf("stopping the Slurm cluster: %v\n%s", err, out)
+		}
+	})
+	out, err := exec.Command("bash", script, "start", dir).CombinedOutput()
+	if err != nil {
+		t.Fatalf("starting the Slurm cluster: %v\n%s", err, out)
+	}
+	t.Setenv("SLURM_CONF", filepath.Join(dir, "slurm.conf"))
+}
+
+// slurmOut runs a Slurm command and returns its output.
+func slurmOut(t *testing.T, name string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command(name, args...).Output()
+	if err != nil {
+		msg := ""
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			msg = string(ee.Stderr)
+		}
+		t.Fatalf("%s %s: %v %s", name, strings.Join(args, " "), err, msg)
+	}
+	return string(out)
+}
+
+// sameFiles fails unless the two directory trees hold the same files with
+// the same bytes.
+func sameFiles(t *testing.T, want, got string) {
+	t.Helper()
+	read := func(root string) map[string][]byte {
+		files := map[string][]byte{}
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				t.Error(err)
+				return nil
+			}
+			if !d.IsDir() {
+				b, _ := os.ReadFile(p)
+				rel, _ := filepath.Rel(root, p)
+				files[rel] = b
+			}
+			return nil
+		})
+		return files
+	}
+	w, g := read(want), read(got)
+	if len(w) == 0 {
+		t.Fatalf("no files in %s", want)
+	}
+	for name, b := range w {
+		if gb, ok := g[name]; !ok {
+			t.Errorf("%s: missing", name)
+		} else if !bytes.Equal(gb, b) {
+			t.Errorf("%s: differs from the local sweep's", name)
+		}
+	}
+	for name := range g {
+		if _, ok := w[name]; !ok {
+			t.Errorf("%s: not made by the local sweep", name)
+		}
+	}
+}
+
+// TestSweepSlurmDryRun needs no Slurm: --dry-run writes the job array's
+// files and prints the batch script and the sbatch command.
+func TestSweepSlurmDryRun(t *testing.T) {
+	dir := t.TempDir()
+	exp := filepath.Join(dir, "small.json")
+	os.WriteFile(exp, []byte(slurmSmall), 0o644)
+	cache := filepath.Join(dir, "cache")
+	stdout, stderr, err := replayCmd(t, nil, "sweep", "--slurm", "--dry-run", "--slurm-chunk", "3", "--slurm-time", "5",
+		"--slurm-opt=--mem=1G", "--cache", cache, exp)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	subs, _ := filepath.Glob(filepath.Join(cache, "slurm", "sweep-*"))
+	if len(subs) != 1 {
+		t.Fatalf("submission directories %v", subs)
+	}
+	script, _ := os.ReadFile(filepath.Join(subs[0], "batch.sh"))
+	self, _ := os.Executable()
+	for _, want := range []string{"#SBATCH --array=0-2\n", "#SBATCH --time=5\n", "#SBATCH --mem=1G\n", "exec '" + self + "' sweep --run "} {
+		if !strings.Contains(string(script), want) {
+			t.Errorf("script lacks %q:\n%s", want, script)
+		}
+	}
+	if want := string(script) + "\nsbatch --parsable " + filepath.Join(subs[0], "batch.sh") + "\n"; stdout != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", stdout, want)
+	}
+	if !strings.Contains(stderr, "dry run: 8 runs in 3 array tasks written to "+subs[0]+"; nothing submitted") {
+		t.Errorf("stderr: %s", stderr)
+	}
+
+	// An array task's command, run here: its runs go into the cache.
+	stdout, _, err = replayCmd(t, nil, "sweep", "--run", filepath.Join(subs[0], "tasks", "2.json"), "--cache", cache,
+		"--expect-version", version.Version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(stdout, `"key"`); n != 2 {
+		t.Errorf("task 2 ran %d runs, want 2:\n%s", n, stdout)
+	}
+	if _, _, err := replayCmd(t, nil, "sweep", "--run", filepath.Join(subs[0], "tasks", "0.json"), "--cache", cache,
+		"--expect-version", "v9.9.9"); err == nil || !strings.Contains(err.Error(), "not v9.9.9") {
+		t.Errorf("another version's task: %v", err)
+	}
+	if _, _, err := replayCmd(t, nil, "sweep", "--run", filepath.Join(subs[0], "tasks", "0.json"), "--out-dir", filepath.Join(dir, "one")); err == nil ||
+		!strings.Contains(err.Error(), "3 run descriptions; --out-dir takes one") {
+		t.Errorf("three runs into --out-dir: %v", err)
+	}
+}
+
+func TestSweepSlurmErrors(t *testing.T) {
+	dir := t.TempDir()
+	exp := filepath.Join(dir, "small.json")
+	os.WriteFile(exp, []byte(slurmSmall), 0o644)
+	for _, tt := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"--no-wait", exp}, "--no-wait needs --slurm"},
+		{[]string{"--slurm-opt=--mem=1G", exp}, "--slurm-opt needs --slurm"},
+		{[]string{"--slurm", "--no-wait", "--dry-run", exp}, "--no-wait and --dry-run exclude each other"},
+		{[]string{"--slurm", "--slurm-opt=--array=1-3", exp}, `--slurm-opt: sbatch option "--array=1-3": gangsim sets --array itself`},
+		{[]string{"--slurm", "--slurm-chunk=-1", exp}, "--slurm-chunk -1: want a positive number of runs per task"},
+		{[]string{"--expect-version", "v1", exp}, "--expect-version needs --run"},
+		{[]string{"--run", "x.json", "--slurm"}, "--run takes no experiment files, --slurm or --print-runs"},
+	} {
+		_, _, err := replayCmd(t, nil, append([]string{"sweep"}, tt.args...)...)
+		if !errors.Is(err, cli.ErrUsage) || err.Error() != tt.err {
+			t.Errorf("%q: %v, want usage error %s", tt.args, err, tt.err)
+		}
+	}
+	t.Setenv("PATH", dir)
+	_, _, err := replayCmd(t, nil, "sweep", "--slurm", "--cache", filepath.Join(dir, "cache"), exp)
+	if err == nil || !strings.HasPrefix(err.Error(), "slurm: sbatch not found on PATH") {
+		t.Errorf("no sbatch: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "cache")); !errors.Is(err, os.ErrNotExist) {
+		t.Error("a sweep without sbatch wrote into the cache")
+	}
+	_, _, err = replayCmd(t, nil, "sweep", "--slurm", "--slurm-replay", filepath.Join(dir, "nonesuch"), exp)
+	if err == nil || !strings.Contains(err.Error(), "nonesuch: not an executable file") {
+		t.Errorf("missing replay binary: %v", err)
+	}
+}

@@ -1,0 +1,798 @@
+package pipelines
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gangsim/gangsim/internal/atomicfile"
+	"github.com/gangsim/gangsim/internal/cli"
+	"github.com/gangsim/gangsim/internal/version"
+)
+
+// Slurm runs a sweep's runs on a Slurm cluster as one job array: it writes
+// the runs missing from the run cache into a shared directory, submits one
+// `sbatch --array` job whose every task executes its runs with `replay sweep
+// --run` into the shared run cache (through Cache.Put, so a task killed by
+// Slurm leaves no half-written run), and waits for the tasks to end. The
+// items are then built from the cache exactly as by a local sweep, so the
+// results are the same bytes.
+//
+// Slurm is driven through its own commands (sbatch, squeue, scontrol) found
+// on PATH, with the environment's SLURM_CONF.
+type Slurm struct {
+	// Cache is the run cache the array tasks write into. Its directory must
+	// be absolute and on a file system the compute nodes share, at the same
+	// path.
+	Cache *Cache
+	// Dir is the shared directory for submissions: each one is
+	// Dir/sweep-*/ with the batch script (batch.sh), the run descriptions of
+	// every array task (tasks/N.json), the tasks' logs (logs/JOB_N.out) and
+	// what was submitted (submission.json). Absolute.
+	Dir string
+	// Replay is the absolute path of the replay binary the tasks execute; it
+	// must be the caller's gangsim version (the tasks check).
+	Replay string
+	// Workdir is the tasks' working directory (sbatch --chdir), where the
+	// runs' relative trace paths resolve. Absolute.
+	Workdir string
+	// Partition, Time and Account are sbatch's --partition, --time and
+	// --account; empty leaves the site's defaults.
+	Partition, Time, Account string
+	// Options are further sbatch options, each one option as on sbatch's
+	// command line ("--mem=2G", "--qos=long", "--hold"), written into the
+	// batch script after gangsim's own.
+	Options []string
+	// Chunk is the number of runs per array task; 0 means one run per task,
+	// or as many as keep the task count within the site's MaxArraySize.
+	Chunk int
+	// MaxArray is the site's MaxArraySize (array indices 0 to MaxArray-1);
+	// 0 asks scontrol, and takes Slurm's default of 1001 if that fails.
+	MaxArray int
+	// Poll is the time between two looks at the tasks while waiting; 0
+	// means DefaultPoll.
+	Poll time.Duration
+	// Log, when not nil, is told of the tasks' progress while waiting:
+	// pending, running, done and failed, on one redrawn line on a terminal,
+	// a line at most every LogEvery elsewhere.
+	Log io.Writer
+}
+
+// DefaultPoll is how often Slurm.Wait asks squeue about the tasks.
+const DefaultPoll = 5 * time.Second
+
+// LogEvery is the least time between two progress lines written to a
+// non-terminal (a batch log), unless tasks failed.
+const LogEvery = 30 * time.Second
+
+// defaultMaxArraySize is Slurm's MaxArraySize when slurm.conf sets none.
+const defaultMaxArraySize = 1001
+
+// SlurmRun is a run to execute on Slurm: the run, its cache key and a label
+// for messages (the experiment's item and grid point).
+type SlurmRun struct {
+	Run   *Run
+	Key   string
+	Label string
+}
+
+// SlurmRuns labels an experiment's runs (as Experiment.Runs returns them)
+// with item and their grid points and computes their keys.
+func SlurmRuns(item string, runs []*Run, points []Point) ([]SlurmRun, error) {
+	out := make([]SlurmRun, len(runs))
+	for i, r := range runs {
+		key, err := r.Key()
+		if err != nil {
+			return nil, fmt.Errorf("%s: run %d: %w", item, i+1, err)
+		}
+		label := item
+		if points != nil && len(points[i]) > 0 {
+			label += " (" + describePoint(points[i]) + ")"
+		}
+		out[i] = SlurmRun{Run: r, Key: key, Label: label}
+	}
+	return out, nil
+}
+
+// Submission is one job array: its directory, its Slurm job ID once
+// submitted, and the runs of each of its tasks. Its JSON form is the
+// directory's submission.json.
+type Submission struct {
+	// Dir is the submission's directory (not in the JSON).
+	Dir string `json:"-"`
+	// JobID is Slurm's job ID of the array; empty until submitted (and for
+	// a dry run, which the user submits).
+	JobID string `json:"job_id,omitempty"`
+	// Cache is the run cache directory the tasks write into.
+	Cache string `json:"cache"`
+	// Version is the gangsim version that wrote it.
+	Version string `json:"version"`
+	// Tasks lists, by array index, the runs of each task.
+	Tasks [][]TaskRun `json:"tasks"`
+}
+
+// TaskRun is a run of an array task, as recorded in submission.json.
+type TaskRun struct {
+	Key   string `json:"key"`
+	Label string `json:"label"`
+}
+
+// Files of a submission's directory.
+const (
+	submissionFile = "submission.json"
+	scriptFile     = "batch.sh"
+	tasksDir       = "tasks"
+	logsDir        = "logs"
+)
+
+// Script is the path of the submission's batch script.
+func (s *Submission) Script() string { return filepath.Join(s.Dir, scriptFile) }
+
+// Command is the sbatch command line that submits the batch script.
+func (s *Submission) Command() []string { return []string{"sbatch", "--parsable", s.Script()} }
+
+// Log is the path of an array task's log (its standard output and error).
+func (s *Submission) Log(task int) string {
+	return filepath.Join(s.Dir, logsDir, fmt.Sprintf("%s_%d.out", s.JobID, task))
+}
+
+// Runs is the number of runs over all tasks.
+func (s *Submission) Runs() int {
+	n := 0
+	for _, t := range s.Tasks {
+		n += len(t)
+	}
+	return n
+}
+
+// Plan is what a Slurm sweep has to do: the runs to submit, and the earlier
+// submissions (in Dir) whose jobs are still executing some of the wanted
+// runs, which are left out of a new submission and waited for instead.
+type Plan struct {
+	// Missing are the runs neither in the cache nor in an active earlier
+	// submission, each key once, in the order given.
+	Missing []SlurmRun
+	// Active are the earlier submissions whose jobs still run or wait to
+	// run some of the wanted runs.
+	Active []*Submission
+	// Ended are the earlier submissions whose jobs have ended; Tidy removes
+	// those whose runs are all in the cache.
+	Ended []*Submission
+	// Cached counts the wanted runs (distinct keys) already in the cache.
+	Cached int
+}
+
+// Plan finds the runs to submit. With checkActive, it asks squeue which
+// earlier submissions are still active (a dry run, which may be made where
+// Slurm is not installed, does not).
+func (s *Slurm) Plan(runs []SlurmRun, checkActive bool) (*Plan, error) {
+	p := &Plan{}
+	missing := map[string]bool{}
+	for _, r := range runs {
+		if _, seen := missing[r.Key]; seen {
+			continue
+		}
+		_, ok := s.Cache.Get(r.Key)
+		missing[r.Key] = !ok
+		if ok {
+			p.Cached++
+		}
+	}
+	inFlight := map[string]bool{}
+	if checkActive {
+		earlier, err := s.submissions()
+		if err != nil {
+			return nil, err
+		}
+		for _, sub := range earlier {
+			states, err := s.taskStates(sub.JobID)
+			if err != nil {
+				return nil, err
+			}
+			wanted := false
+			for i, task := range sub.Tasks {
+				if !activeState(states[i]) {
+					continue
+				}
+				for _, r := range task {
+					if missing[r.Key] {
+						inFlight[r.Key], wanted = true, true
+					}
+				}
+			}
+			if wanted {
+				p.Active = append(p.Active, sub)
+			} else if !anyActive(states) {
+				p.Ended = append(p.Ended, sub)
+			}
+		}
+	}
+	for _, r := range runs {
+		if missing[r.Key] && !inFlight[r.Key] {
+			p.Missing = append(p.Missing, r)
+			missing[r.Key] = false // once
+		}
+	}
+	return p, nil
+}
+
+// submissions reads the earlier submissions in Dir that were submitted (a
+// dry run's are the user's) into the same run cache, in name order.
+func (s *Slurm) submissions() ([]*Submission, error) {
+	entries, err := os.ReadDir(s.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("slurm: %w", err)
+	}
+	var out []*Submission
+	for _, e := range entries {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), "sweep-") {
+			continue
+		}
+		dir := filepath.Join(s.Dir, e.Name())
+		b, err := os.ReadFile(filepath.Join(dir, submissionFile))
+		if err != nil {
+			continue // being written, or not ours
+		}
+		sub := &Submission{Dir: dir}
+		if err := json.Unmarshal(b, sub); err != nil {
+			return nil, fmt.Errorf("slurm: %s: %w", filepath.Join(dir, submissionFile), err)
+		}
+		if sub.JobID != "" && sub.Cache == s.Cache.Dir {
+			out = append(out, sub)
+		}
+	}
+	return out, nil
+}
+
+// Prepare writes a new submission of runs into Dir: the runs of every task,
+// the batch script and submission.json. It does not submit it.
+func (s *Slurm) Prepare(runs []SlurmRun) (*Submission, error) {
+	if len(runs) == 0 {
+		return nil, errors.New("slurm: no runs to submit")
+	}
+	for _, p := range []struct{ what, path string }{{"run cache", s.Cache.Dir}, {"submission directory", s.Dir},
+		{"replay binary", s.Replay}, {"working directory", s.Workdir}} {
+		if !filepath.IsAbs(p.path) {
+			return nil, fmt.Errorf("slurm: %s %q is not an absolute path", p.what, p.path)
+		}
+	}
+	chunk, err := s.chunk(len(runs))
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("slurm: submission directory: %w", err)
+	}
+	dir, err := os.MkdirTemp(s.Dir, "sweep-")
+	if err != nil {
+		return nil, fmt.Errorf("slurm: submission directory: %w", err)
+	}
+	// The directory appears in #SBATCH lines, which cannot quote.
+	if strings.ContainsAny(dir, " \t\n%") || strings.ContainsAny(s.Workdir, " \t\n%") {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("slurm: %s or %s holds white space or %%, which a batch script's #SBATCH line cannot carry", dir, s.Workdir)
+	}
+	sub := &Submission{Dir: dir, Cache: s.Cache.Dir, Version: version.Version}
+	if err := s.writeSubmission(sub, runs, chunk); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	return sub, nil
+}
+
+func (s *Slurm) writeSubmission(sub *Submission, runs []SlurmRun, chunk int) error {
+	for _, d := range []string{tasksDir, logsDir} {
+		if err := os.Mkdir(filepath.Join(sub.Dir, d), 0o755); err != nil {
+			return fmt.Errorf("slurm: %w", err)
+		}
+	}
+	for start := 0; start < len(runs); start += chunk {
+		end := min(start+chunk, len(runs))
+		var b bytes.Buffer
+		var task []TaskRun
+		for _, r := range runs[start:end] {
+			b.Write(r.Run.Canonical())
+			b.WriteByte('\n')
+			task = append(task, TaskRun{Key: r.Key, Label: r.Label})
+		}
+		name := filepath.Join(sub.Dir, tasksDir, fmt.Sprintf("%d.json", len(sub.Tasks)))
+		if err := os.WriteFile(name, b.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("slurm: %w", err)
+		}
+		sub.Tasks = append(sub.Tasks, task)
+	}
+	if err := os.WriteFile(sub.Script(), []byte(s.script(sub)), 0o755); err != nil {
+		return fmt.Errorf("slurm: %w", err)
+	}
+	return writeSubmission(sub)
+}
+
+// writeSubmission writes submission.json atomically.
+func writeSubmission(sub *Submission) error {
+	b, err := json.MarshalIndent(sub, "", "  ")
+	if err != nil {
+		return err
+	}
+	f, err := atomicfile.Create(filepath.Join(sub.Dir, submissionFile), nil)
+	if err != nil {
+		return fmt.Errorf("slurm: %w", err)
+	}
+	defer f.Abort()
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("slurm: %w", err)
+	}
+	return f.Commit()
+}
+
+// chunk is the number of runs per task for n runs.
+func (s *Slurm) chunk(n int) (int, error) {
+	limit := s.MaxArray
+	if limit <= 0 {
+		limit = maxArraySize()
+	}
+	if s.Chunk > 0 {
+		if tasks := (n + s.Chunk - 1) / s.Chunk; tasks > limit {
+			return 0, fmt.Errorf("slurm: %d runs in chunks of %d make %d array tasks, more than the site's MaxArraySize %d: raise the chunk size to %d",
+				n, s.Chunk, tasks, limit, (n+limit-1)/limit)
+		}
+		return s.Chunk, nil
+	}
+	return (n + limit - 1) / limit, nil
+}
+
+// maxArraySize asks scontrol for the site's MaxArraySize, and takes Slurm's
+// default when it cannot.
+func maxArraySize() int {
+	out, err := slurmCommand("", "scontrol", "show", "config")
+	if err != nil {
+		return defaultMaxArraySize
+	}
+	for _, line := range strings.Split(out, "\n") {
+		name, value, ok := strings.Cut(line, "=")
+		if ok && strings.TrimSpace(name) == "MaxArraySize" {
+			if n, err := strconv.Atoi(strings.TrimSpace(value)); err == nil && n > 0 {
+				return n
+			}
+		}
+	}
+	return defaultMaxArraySize
+}
+
+// script is the batch script of sub: sbatch options, then the replay
+// binary executing the task's runs into the run cache.
+func (s *Slurm) script(sub *Submission) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "#!/bin/sh\n")
+	fmt.Fprintf(&b, "# gangsim %s: %s of a sweep in %s, into the run cache %s.\n",
+		version.Version, count(sub.Runs(), "run"), count(len(sub.Tasks), "array task"), sub.Cache)
+	fmt.Fprintf(&b, "# Submit with: %s\n", strings.Join(sub.Command(), " "))
+	opts := []string{
+		"--job-name=gangsim-sweep",
+		fmt.Sprintf("--array=0-%d", len(sub.Tasks)-1),
+		"--output=" + filepath.Join(sub.Dir, logsDir, "%A_%a.out"),
+		"--chdir=" + s.Workdir,
+	}
+	for _, o := range []struct{ name, value string }{{"partition", s.Partition}, {"time", s.Time}, {"account", s.Account}} {
+		if o.value != "" {
+			opts = append(opts, "--"+o.name+"="+o.value)
+		}
+	}
+	opts = append(opts, s.Options...)
+	for _, o := range opts {
+		fmt.Fprintf(&b, "#SBATCH %s\n", o)
+	}
+	fmt.Fprintf(&b, "exec %s sweep --run %s\"$SLURM_ARRAY_TASK_ID\".json --cache %s --jobs \"${SLURM_CPUS_PER_TASK:-1}\" --expect-version %s\n",
+		shellQuote(s.Replay), shellQuote(filepath.Join(sub.Dir, tasksDir)+"/"), shellQuote(sub.Cache), shellQuote(version.Version))
+	return b.String()
+}
+
+// shellQuote quotes s for sh.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// CheckOptions checks the extra sbatch options: each one option, starting
+// with a dash, on one line, and none that gangsim sets itself.
+func CheckOptions(opts []string) error {
+	for _, o := range opts {
+		if !strings.HasPrefix(o, "-") || strings.ContainsAny(o, "\n\r") {
+			return fmt.Errorf("sbatch option %q: want one option such as --mem=2G", o)
+		}
+		name, _, _ := strings.Cut(o, "=")
+		switch name {
+		case "-a", "--array", "-o", "--output", "-D", "--chdir", "--parsable", "-W", "--wait":
+			return fmt.Errorf("sbatch option %q: gangsim sets %s itself", o, name)
+		}
+	}
+	return nil
+}
+
+// Submit hands a prepared submission to sbatch and records its job ID in
+// submission.json. If sbatch rejects it, Slurm's message is the error and
+// the submission's directory is removed.
+func (s *Slurm) Submit(sub *Submission) error {
+	out, err := slurmCommand(s.Workdir, sub.Command()[0], sub.Command()[1:]...)
+	if err != nil {
+		os.RemoveAll(sub.Dir)
+		return fmt.Errorf("slurm: submitting %s: %w", sub.Script(), err)
+	}
+	// --parsable prints "JOBID" or "JOBID;CLUSTER".
+	id, _, _ := strings.Cut(strings.TrimSpace(out), ";")
+	if _, err := strconv.ParseUint(id, 10, 64); err != nil {
+		return fmt.Errorf("slurm: sbatch printed %q, not a job ID; the job may have been submitted (see squeue)", strings.TrimSpace(out))
+	}
+	sub.JobID = id
+	return writeSubmission(sub)
+}
+
+// CheckSbatch reports a clear error when sbatch is not on PATH.
+func CheckSbatch() error {
+	if _, err := exec.LookPath("sbatch"); err != nil {
+		return errors.New("slurm: sbatch not found on PATH: run on a Slurm submit host, or use --dry-run to write the batch script and submit it by hand")
+	}
+	return nil
+}
+
+// Wait waits until every task of subs has ended, telling Log of their
+// progress, and returns a *SlurmError naming the tasks that ended without
+// all their wanted runs in the cache. The directories of submissions whose
+// runs are all in the cache are removed.
+func (s *Slurm) Wait(subs []*Submission, want []SlurmRun) error {
+	wanted := map[string]bool{}
+	for _, r := range want {
+		wanted[r.Key] = true
+	}
+	poll := s.Poll
+	if poll <= 0 {
+		poll = DefaultPoll
+	}
+	bar := newTaskProgress(s.Log, subs)
+	done := make([][]bool, len(subs)) // a task whose runs are all cached stays done
+	for i, sub := range subs {
+		done[i] = make([]bool, len(sub.Tasks))
+	}
+	squeueFailures := 0 // in a row
+	for {
+		var c taskCounts
+		var failed []FailedTask
+		known := true
+		for i, sub := range subs {
+			states, err := s.taskStates(sub.JobID)
+			if err != nil {
+				if squeueFailures++; squeueFailures == 5 {
+					return fmt.Errorf("slurm: %w; job %s goes on: rerun the command to wait for it again", err, sub.JobID)
+				}
+				bar.note(fmt.Sprintf("%v; retrying", err))
+				known = false
+				break
+			}
+			for t, task := range sub.Tasks {
+				st := states[t]
+				switch {
+				case done[i][t]:
+					c.done++
+				case activeState(st):
+					if runningState(st) {
+						c.running++
+					} else {
+						c.pending++
+					}
+				case s.allCached(task, nil):
+					done[i][t] = true
+					c.done++
+				default:
+					if st == "" {
+						st = "ENDED"
+					}
+					c.failed++
+					f := FailedTask{JobID: sub.JobID, Task: t, State: st, Log: sub.Log(t), LogsDir: filepath.Join(sub.Dir, logsDir), Cache: sub.Cache}
+					for _, r := range task {
+						if _, ok := s.Cache.Get(r.Key); !ok && wanted[r.Key] {
+							f.Runs = append(f.Runs, r.Label)
+						}
+					}
+					if len(f.Runs) > 0 {
+						failed = append(failed, f)
+					}
+				}
+			}
+		}
+		if !known {
+			time.Sleep(poll)
+			continue
+		}
+		squeueFailures = 0
+		bar.show(c)
+		if c.pending+c.running == 0 {
+			bar.finish()
+			for _, sub := range subs {
+				if s.allCached(nil, sub) {
+					os.RemoveAll(sub.Dir)
+				}
+			}
+			if len(failed) > 0 {
+				for i := range failed {
+					failed[i].Tail = logTail(failed[i].Log, 3)
+				}
+				return &SlurmError{Failed: failed}
+			}
+			return nil
+		}
+		time.Sleep(poll)
+	}
+}
+
+// Tidy removes the directories of ended submissions whose runs are all in
+// the cache now.
+func (s *Slurm) Tidy(ended []*Submission) {
+	for _, sub := range ended {
+		if s.allCached(nil, sub) {
+			os.RemoveAll(sub.Dir)
+		}
+	}
+}
+
+// allCached reports whether every run of task (or, if sub is not nil, of
+// every task of sub) is in the cache.
+func (s *Slurm) allCached(task []TaskRun, sub *Submission) bool {
+	if sub != nil {
+		for _, t := range sub.Tasks {
+			if !s.allCached(t, nil) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, r := range task {
+		if _, ok := s.Cache.Get(r.Key); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// SlurmError lists the array tasks that ended without their runs in the
+// cache.
+type SlurmError struct {
+	Failed []FailedTask
+}
+
+// FailedTask is an array task that ended without all its runs in the
+// cache.
+type FailedTask struct {
+	JobID string
+	Task  int    // array index
+	State string // Slurm's state (CANCELLED, TIMEOUT, FAILED...), ENDED when squeue no longer knows
+	// Runs are the labels of its runs missing from the cache.
+	Runs    []string
+	Log     string   // its log file
+	LogsDir string   // the directory its log should be in
+	Tail    []string // the last lines of its log, nil if there is none
+	Cache   string   // the run cache it wrote into
+}
+
+// maxFailedShown bounds the failed tasks SlurmError describes one by one.
+const maxFailedShown = 5
+
+func (e *SlurmError) Error() string {
+	var b strings.Builder
+	runs := 0
+	for _, f := range e.Failed {
+		runs += len(f.Runs)
+	}
+	fmt.Fprintf(&b, "slurm: %s failed, %s missing; rerunning the same command resubmits only those", count(len(e.Failed), "array task"), count(runs, "run"))
+	for i, f := range e.Failed {
+		if i == maxFailedShown {
+			fmt.Fprintf(&b, "\n  and %s more (logs in %s)", count(len(e.Failed)-i, "task"), f.LogsDir)
+			break
+		}
+		fmt.Fprintf(&b, "\n  task %d of job %s (%s): %s", f.Task, f.JobID, f.State, strings.Join(f.Runs, "; "))
+		switch {
+		case f.Tail == nil:
+			fmt.Fprintf(&b, "\n    no log at %s: can the compute nodes write %s?", f.Log, f.LogsDir)
+		default:
+			fmt.Fprintf(&b, "\n    log %s:", f.Log)
+			for _, l := range f.Tail {
+				fmt.Fprintf(&b, "\n    | %s", l)
+			}
+		}
+		if f.State == "COMPLETED" {
+			fmt.Fprintf(&b, "\n    it completed but its runs are not in %s as seen here: is that directory shared with the compute nodes at the same path?", f.Cache)
+		}
+	}
+	return b.String()
+}
+
+// count is "1 run", "2 runs".
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// logTail returns the last n non-empty lines of a log file, nil if it
+// cannot be read, and an empty slice for an empty log.
+func logTail(name string, n int) []string {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil
+	}
+	lines := []string{}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
+	return lines[max(0, len(lines)-n):]
+}
+
+// taskStates asks squeue for the state of every task of the job array
+// jobID, by array index. Tasks squeue no longer knows (ended long ago) are
+// absent.
+func (s *Slurm) taskStates(jobID string) (map[int]string, error) {
+	out, err := slurmCommand("", "squeue", "--noheader", "--array", "--states=all", "--jobs="+jobID, "--format=%K|%T")
+	if err != nil {
+		var ce *slurmCommandError
+		if errors.As(err, &ce) && strings.Contains(ce.Msg, "Invalid job id") {
+			return map[int]string{}, nil // the whole job has left the controller
+		}
+		return nil, err
+	}
+	return parseTaskStates(out)
+}
+
+// parseTaskStates reads squeue's "%K|%T" lines: array index and state.
+func parseTaskStates(out string) (map[int]string, error) {
+	states := map[int]string{}
+	for _, line := range strings.Split(out, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		idx, state, ok := strings.Cut(line, "|")
+		i, err := strconv.Atoi(idx)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("squeue: unexpected line %q", line)
+		}
+		states[i] = state
+	}
+	return states, nil
+}
+
+// terminalStates are the states of a job that has ended (squeue's long
+// names); any other known state is active.
+var terminalStates = map[string]bool{
+	"COMPLETED": true, "CANCELLED": true, "FAILED": true, "TIMEOUT": true, "NODE_FAIL": true,
+	"PREEMPTED": true, "BOOT_FAIL": true, "DEADLINE": true, "OUT_OF_MEMORY": true,
+	"SPECIAL_EXIT": true, "REVOKED": true,
+}
+
+// activeState reports whether a task in state st may still run: any state
+// squeue shows but an ended one. "" (not shown) is not active.
+func activeState(st string) bool { return st != "" && !terminalStates[st] }
+
+// runningState reports whether an active task is executing (rather than
+// waiting).
+func runningState(st string) bool {
+	switch st {
+	case "RUNNING", "COMPLETING", "CONFIGURING", "SIGNALING", "STAGE_OUT":
+		return true
+	}
+	return false
+}
+
+func anyActive(states map[int]string) bool {
+	for _, st := range states {
+		if activeState(st) {
+			return true
+		}
+	}
+	return false
+}
+
+// slurmCommandError is a Slurm command's failure with what it printed.
+type slurmCommandError struct {
+	Cmd string
+	Msg string
+}
+
+func (e *slurmCommandError) Error() string { return e.Cmd + ": " + e.Msg }
+
+// slurmCommand runs a Slurm command found on PATH in dir (the current
+// directory if empty) and returns its standard output; its failure carries
+// its standard error, Slurm's message.
+func slurmCommand(dir, name string, args ...string) (string, error) {
+	path, err := exec.LookPath(name)
+	if err != nil {
+		return "", &slurmCommandError{Cmd: name, Msg: "not found on PATH (is this a Slurm submit host?)"}
+	}
+	cmd := exec.Command(path, args...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return stdout.String(), &slurmCommandError{Cmd: name, Msg: msg}
+	}
+	return stdout.String(), nil
+}
+
+type taskCounts struct{ pending, running, done, failed int }
+
+// taskProgress writes the tasks' counts: redrawn in place on a terminal, a
+// line when they change (at most every LogEvery, unless tasks failed)
+// elsewhere.
+type taskProgress struct {
+	w        io.Writer
+	terminal bool
+	what     string
+	total    int
+	last     taskCounts
+	shown    bool
+	at       time.Time
+}
+
+func newTaskProgress(w io.Writer, subs []*Submission) *taskProgress {
+	ids := make([]string, len(subs))
+	total := 0
+	for i, sub := range subs {
+		ids[i] = sub.JobID
+		total += len(sub.Tasks)
+	}
+	sort.Strings(ids)
+	what := "slurm job " + strings.Join(ids, ", ")
+	if len(ids) > 1 {
+		what = "slurm jobs " + strings.Join(ids, ", ")
+	}
+	return &taskProgress{w: w, terminal: w != nil && cli.IsTerminal(w), what: what, total: total}
+}
+
+func (p *taskProgress) show(c taskCounts) {
+	if p.w == nil || (p.shown && c == p.last) {
+		return
+	}
+	ended := c.pending+c.running == 0
+	if !p.terminal && p.shown && !ended && c.failed == p.last.failed && time.Since(p.at) < LogEvery {
+		return
+	}
+	line := fmt.Sprintf("%s: %s: %s: %d pending, %d running, %d done, %d failed",
+		SweepTool, p.what, count(p.total, "array task"), c.pending, c.running, c.done, c.failed)
+	if p.terminal {
+		fmt.Fprintf(p.w, "\r%s ", line)
+	} else {
+		fmt.Fprintln(p.w, line)
+	}
+	p.last, p.shown, p.at = c, true, time.Now()
+}
+
+func (p *taskProgress) note(msg string) {
+	if p.w == nil {
+		return
+	}
+	p.finish()
+	fmt.Fprintf(p.w, "%s: %s: %s\n", SweepTool, p.what, msg)
+}
+
+func (p *taskProgress) finish() {
+	if p.terminal && p.shown {
+		fmt.Fprintln(p.w)
+		p.shown = false
+	}
+}

@@ -1,0 +1,331 @@
+package pipelines
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gangsim/gangsim/internal/version"
+)
+
+// The real Slurm is exercised by cmd/replay's TestSlurmSweep; these tests
+// put stand-ins for sbatch and squeue on PATH to check what gangsim writes,
+// submits and reports.
+
+func slurmForTest(t *testing.T) (*Slurm, []SlurmRun) {
+	t.Helper()
+	runs, points := sweepRuns(t)
+	sr, err := SlurmRuns("frachtenberg/test-item", runs, points)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	s := &Slurm{Cache: &Cache{Dir: filepath.Join(dir, "cache")}, Dir: filepath.Join(dir, "cache", "slurm"),
+		Replay: "/opt/gangsim/bin/replay", Workdir: dir, MaxArray: 1001}
+	return s, sr
+}
+
+// fakeSlurm puts scripts named after Slurm commands, with the given bodies,
+// first on PATH.
+func fakeSlurm(t *testing.T, scripts map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range scripts {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", dir+":/usr/bin:/bin")
+	return dir
+}
+
+// cacheRun records key as finished in the cache, as far as Cache.Get can
+// tell.
+func cacheRun(t *testing.T, c *Cache, key string) {
+	t.Helper()
+	if err := os.MkdirAll(c.Path(key), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(RunInfo{Key: key, Version: version.Version})
+	if err := os.WriteFile(filepath.Join(c.Path(key), InfoFile), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSlurmRunsLabels(t *testing.T) {
+	_, sr := slurmForTest(t)
+	if len(sr) != 4 || sr[3].Label != "frachtenberg/test-item (policy=easy, load=0.9)" {
+		t.Errorf("labels %q", sr[3].Label)
+	}
+	if k, _ := sr[3].Run.Key(); k != sr[3].Key {
+		t.Error("key differs from Run.Key")
+	}
+}
+
+func TestSlurmPrepare(t *testing.T) {
+	s, sr := slurmForTest(t)
+	s.Chunk, s.Partition, s.Time, s.Account = 3, "short", "10", "proj"
+	s.Options = []string{"--mem=1G", "--qos=low"}
+	sub, err := s.Prepare(sr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sub.Tasks) != 2 || len(sub.Tasks[0]) != 3 || len(sub.Tasks[1]) != 1 || sub.JobID != "" {
+		t.Fatalf("tasks %+v", sub.Tasks)
+	}
+	// Each task's file holds its runs' canonical descriptions, in order.
+	for i, task := range sub.Tasks {
+		f, err := os.Open(filepath.Join(sub.Dir, "tasks", []string{"0.json", "1.json"}[i]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs, err := ReadRuns(f, f.Name())
+		f.Close()
+		if err != nil || len(runs) != len(task) {
+			t.Fatalf("task %d: %d runs, %v", i, len(runs), err)
+		}
+		for j, r := range runs {
+			if k, _ := r.Key(); k != task[j].Key {
+				t.Errorf("task %d run %d: key %s, recorded %s", i, j, k, task[j].Key)
+			}
+		}
+	}
+	script, err := os.ReadFile(sub.Script())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"#!/bin/sh\n",
+		"# gangsim " + version.Version + ": 4 runs of a sweep in 2 array tasks, into the run cache " + s.Cache.Dir + ".\n",
+		"# Submit with: sbatch --parsable " + sub.Script() + "\n",
+		"#SBATCH --job-name=gangsim-sweep\n",
+		"#SBATCH --array=0-1\n",
+		"#SBATCH --output=" + sub.Dir + "/logs/%A_%a.out\n",
+		"#SBATCH --chdir=" + s.Workdir + "\n",
+		"#SBATCH --partition=short\n",
+		"#SBATCH --time=10\n",
+		"#SBATCH --account=proj\n",
+		"#SBATCH --mem=1G\n",
+		"#SBATCH --qos=low\n",
+		"exec '/opt/gangsim/bin/replay' sweep --run '" + sub.Dir + "/tasks/'\"$SLURM_ARRAY_TASK_ID\".json --cache '" + s.Cache.Dir +
+			"' --jobs \"${SLURM_CPUS_PER_TASK:-1}\" --expect-version '" + version.Version + "'\n",
+	}
+	if got := string(script); got != strings.Join(want, "") {
+		t.Errorf("script:\n%s\nwant:\n%s", got, strings.Join(want, ""))
+	}
+	var rec Submission
+	b, _ := os.ReadFile(filepath.Join(sub.Dir, "submission.json"))
+	if err := json.Unmarshal(b, &rec); err != nil || rec.Cache != s.Cache.Dir || len(rec.Tasks) != 2 || rec.Tasks[1][0].Label != sr[3].Label {
+		t.Errorf("submission.json: %+v, %v", rec, err)
+	}
+	if fi, err := os.Stat(filepath.Join(sub.Dir, "logs")); err != nil || !fi.IsDir() {
+		t.Error("no logs directory for the tasks' output")
+	}
+}
+
+func TestSlurmChunks(t *testing.T) {
+	s, _ := slurmForTest(t)
+	for _, tt := range []struct {
+		runs, chunk, max, want int
+		err                    string
+	}{
+		{runs: 10, max: 1001, want: 1},
+		{runs: 1001, max: 1001, want: 1},
+		{runs: 1002, max: 1001, want: 2},
+		{runs: 10, max: 4, want: 3},
+		{runs: 10, chunk: 5, max: 4, want: 5},
+		{runs: 10, chunk: 2, max: 4, err: "slurm: 10 runs in chunks of 2 make 5 array tasks, more than the site's MaxArraySize 4: raise the chunk size to 3"},
+	} {
+		s.Chunk, s.MaxArray = tt.chunk, tt.max
+		got, err := s.chunk(tt.runs)
+		if tt.err != "" {
+			if err == nil || err.Error() != tt.err {
+				t.Errorf("%d runs, chunk %d, max %d: %v, want %s", tt.runs, tt.chunk, tt.max, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("%d runs, chunk %d, max %d: %d, %v; want %d", tt.runs, tt.chunk, tt.max, got, err, tt.want)
+		}
+	}
+}
+
+func TestSlurmMaxArrayFromScontrol(t *testing.T) {
+	fakeSlurm(t, map[string]string{"scontrol": `echo "MailProg                = /bin/mail"; echo "MaxArraySize            = 4"`})
+	s, _ := slurmForTest(t)
+	s.MaxArray = 0
+	if got, err := s.chunk(10); err != nil || got != 3 {
+		t.Errorf("chunk %d, %v; want 3 from MaxArraySize 4", got, err)
+	}
+}
+
+func TestCheckOptions(t *testing.T) {
+	if err := CheckOptions([]string{"--mem=2G", "--hold", "-p", "--mail-type=END,FAIL"}); err != nil {
+		t.Error(err)
+	}
+	for _, tt := range []struct{ opt, err string }{
+		{"mem=2G", `sbatch option "mem=2G": want one option such as --mem=2G`},
+		{"--array=0-3", `sbatch option "--array=0-3": gangsim sets --array itself`},
+		{"--output=x", `sbatch option "--output=x": gangsim sets --output itself`},
+		{"--wait", `sbatch option "--wait": gangsim sets --wait itself`},
+		{"--x\n#SBATCH --y", `sbatch option "--x\n#SBATCH --y": want one option such as --mem=2G`},
+	} {
+		if err := CheckOptions([]string{tt.opt}); err == nil || err.Error() != tt.err {
+			t.Errorf("%q: %v, want %s", tt.opt, err, tt.err)
+		}
+	}
+}
+
+func TestParseTaskStates(t *testing.T) {
+	got, err := parseTaskStates("0|COMPLETED\n3|PENDING\n  \n12|RUNNING\n")
+	if err != nil || len(got) != 3 || got[0] != "COMPLETED" || got[3] != "PENDING" || got[12] != "RUNNING" {
+		t.Errorf("%v, %v", got, err)
+	}
+	if _, err := parseTaskStates("N/A|RUNNING\n"); err == nil || err.Error() != `squeue: unexpected line "N/A|RUNNING"` {
+		t.Errorf("bad index: %v", err)
+	}
+	for st, want := range map[string][2]bool{"PENDING": {true, false}, "RUNNING": {true, true}, "COMPLETING": {true, true},
+		"REQUEUED": {true, false}, "COMPLETED": {false, false}, "TIMEOUT": {false, false}, "": {false, false}} {
+		if a, r := activeState(st), activeState(st) && runningState(st); a != want[0] || r != want[1] {
+			t.Errorf("%q: active %v running %v", st, a, r)
+		}
+	}
+}
+
+func TestSlurmSubmit(t *testing.T) {
+	s, sr := slurmForTest(t)
+	fakeSlurm(t, map[string]string{"sbatch": `echo "sbatch: error: Batch job submission failed: Invalid account or account/partition combination specified" >&2; exit 1`})
+	sub, err := s.Prepare(sr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Submit(sub)
+	if err == nil || err.Error() != "slurm: submitting "+sub.Script()+": sbatch: sbatch: error: Batch job submission failed: Invalid account or account/partition combination specified" {
+		t.Errorf("rejected: %v", err)
+	}
+	if _, err := os.Stat(sub.Dir); !errors.Is(err, os.ErrNotExist) {
+		t.Error("a rejected submission left its directory")
+	}
+
+	args := filepath.Join(t.TempDir(), "args")
+	fakeSlurm(t, map[string]string{"sbatch": `echo "$PWD $*" > ` + args + `; echo "42;gangsim"`})
+	if sub, err = s.Prepare(sr); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Submit(sub); err != nil || sub.JobID != "42" {
+		t.Fatalf("job %q, %v", sub.JobID, err)
+	}
+	if b, _ := os.ReadFile(args); string(b) != s.Workdir+" --parsable "+sub.Script()+"\n" {
+		t.Errorf("sbatch ran as %q", b)
+	}
+	var rec Submission
+	b, _ := os.ReadFile(filepath.Join(sub.Dir, "submission.json"))
+	if json.Unmarshal(b, &rec); rec.JobID != "42" {
+		t.Errorf("submission.json records job %q", rec.JobID)
+	}
+	if sub.Log(3) != filepath.Join(sub.Dir, "logs", "42_3.out") {
+		t.Errorf("log %s", sub.Log(3))
+	}
+}
+
+func TestCheckSbatch(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	if err := CheckSbatch(); err == nil || !strings.HasPrefix(err.Error(), "slurm: sbatch not found on PATH") {
+		t.Errorf("%v", err)
+	}
+}
+
+func TestSlurmWaitAndPlan(t *testing.T) {
+	s, sr := slurmForTest(t)
+	s.Chunk = 1
+	tools := fakeSlurm(t, map[string]string{"sbatch": `echo 7`, "squeue": `cat "$(dirname "$0")/squeue.out"`})
+	squeue := func(out string) {
+		if err := os.WriteFile(filepath.Join(tools, "squeue.out"), []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cacheRun(t, s.Cache, sr[0].Key)
+	plan, err := s.Plan(sr, true)
+	if err != nil || plan.Cached != 1 || len(plan.Missing) != 3 || len(plan.Active) != 0 {
+		t.Fatalf("plan %+v, %v", plan, err)
+	}
+	sub, err := s.Prepare(plan.Missing)
+	if err == nil {
+		err = s.Submit(sub)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// A rerun while the job runs: its tasks' runs are in flight, not
+	// missing; task 2 has ended (its run is still missing).
+	squeue("0|RUNNING\n1|PENDING\n2|CANCELLED\n")
+	plan, err = s.Plan(sr, true)
+	if err != nil || len(plan.Missing) != 1 || plan.Missing[0].Key != sr[3].Key || len(plan.Active) != 1 || plan.Active[0].JobID != "7" {
+		t.Fatalf("plan with the job in flight %+v, %v", plan, err)
+	}
+
+	// The job ends: task 0 completed its run; task 1 completed without its
+	// run reaching this cache; task 2 was cancelled and logged; squeue has
+	// forgotten nothing.
+	cacheRun(t, s.Cache, sr[1].Key)
+	os.WriteFile(sub.Log(2), []byte("starting\n\nslurmstepd: error: *** JOB 9 ON n1 CANCELLED ***\nreplay: interrupted\n"), 0o644)
+	squeue("0|COMPLETED\n1|COMPLETED\n2|CANCELLED\n")
+	err = s.Wait([]*Submission{sub}, sr)
+	var se *SlurmError
+	if !errors.As(err, &se) || len(se.Failed) != 2 {
+		t.Fatalf("wait: %v", err)
+	}
+	want := "slurm: 2 array tasks failed, 2 runs missing; rerunning the same command resubmits only those\n" +
+		"  task 1 of job 7 (COMPLETED): " + sr[2].Label + "\n" +
+		"    no log at " + sub.Log(1) + ": can the compute nodes write " + filepath.Join(sub.Dir, "logs") + "?\n" +
+		"    it completed but its runs are not in " + s.Cache.Dir + " as seen here: is that directory shared with the compute nodes at the same path?\n" +
+		"  task 2 of job 7 (CANCELLED): " + sr[3].Label + "\n" +
+		"    log " + sub.Log(2) + ":\n" +
+		"    | starting\n" +
+		"    | slurmstepd: error: *** JOB 9 ON n1 CANCELLED ***\n" +
+		"    | replay: interrupted"
+	if err.Error() != want {
+		t.Errorf("error:\n%s\nwant:\n%s", err, want)
+	}
+	if _, err := os.Stat(sub.Dir); err != nil {
+		t.Error("a failed submission's directory (its logs) was removed")
+	}
+
+	// Runs that someone else built count; once every run is in the cache
+	// the submission's directory goes, and an ended one the next plan finds
+	// is tidied.
+	cacheRun(t, s.Cache, sr[2].Key)
+	cacheRun(t, s.Cache, sr[3].Key)
+	squeue("")
+	plan, err = s.Plan(sr, true)
+	if err != nil || len(plan.Missing) != 0 || len(plan.Ended) != 1 || plan.Cached != 4 {
+		t.Fatalf("plan after the job %+v, %v", plan, err)
+	}
+	if err := s.Wait([]*Submission{sub}, sr); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(sub.Dir); !errors.Is(err, os.ErrNotExist) {
+		t.Error("a finished submission's directory stays")
+	}
+}
+
+func TestSlurmWaitForgottenJob(t *testing.T) {
+	s, sr := slurmForTest(t)
+	fakeSlurm(t, map[string]string{"sbatch": `echo 8`,
+		"squeue": `echo "slurm_load_jobs error: Invalid job id specified" >&2; exit 1`})
+	sub, err := s.Prepare(sr[:1])
+	if err == nil {
+		err = s.Submit(sub)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var se *SlurmError
+	if err := s.Wait([]*Submission{sub}, sr); !errors.As(err, &se) || se.Failed[0].State != "ENDED" {
+		t.Errorf("a job squeue no longer knows: %v", err)
+	}
+}

@@ -28,18 +28,11 @@ type RunSummary struct {
 // (TrimBySubmit) to leave out warm-up and drain. It panics if procs <= 0 or
 // tau <= 0.
 func Summarize(outcomes []model.Outcome, procs int, tau model.Time) RunSummary {
-	m := PerJob(outcomes, tau)
-	return RunSummary{
-		Jobs:                       len(m.ID),
-		Rejected:                   len(outcomes) - len(m.ID),
-		Makespan:                   Makespan(outcomes),
-		Utilization:                Utilization(outcomes, procs),
-		Throughput:                 Throughput(outcomes),
-		Wait:                       Describe(m.Wait),
-		Response:                   Describe(m.Response),
-		BoundedSlowdown:            Describe(m.BoundedSlowdown),
-		TimeSharingBoundedSlowdown: Describe(m.TimeSharingBoundedSlowdown),
+	a := NewRunAccumulator(procs, tau, AllJobMetrics()...)
+	for i := range outcomes {
+		a.Add(&outcomes[i])
 	}
+	return a.Summary()
 }
 
 // distributionColumns returns the suffixes of the column names of the

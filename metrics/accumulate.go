@@ -283,7 +283,6 @@ func (m JobMetric) of(o *model.Outcome, tau model.Time) float64 {
 // metrics Keep names (8 bytes a job each) and only the count, mean,
 // minimum and maximum of the others. Create it with NewRunAccumulator.
 type RunAccumulator struct {
-	procs       int
 	tau         model.Time
 	jobs        int
 	rejected    int
@@ -292,18 +291,14 @@ type RunAccumulator struct {
 	values      [numJobMetrics]Values
 }
 
-// NewRunAccumulator returns an accumulator for a machine of procs
-// processors, with tau the short-job bound of the bounded slowdowns,
-// keeping every value of the metrics in keep (for their quantiles and
-// standard deviations). It panics if procs <= 0 or tau <= 0.
-func NewRunAccumulator(procs int, tau model.Time, keep ...JobMetric) *RunAccumulator {
-	if procs <= 0 {
-		panic("metrics: utilization of a machine with no processors")
-	}
+// NewRunAccumulator returns an accumulator with tau the short-job bound of
+// the bounded slowdowns, keeping every value of the metrics in keep (for
+// their quantiles and standard deviations). It panics if tau <= 0.
+func NewRunAccumulator(tau model.Time, keep ...JobMetric) *RunAccumulator {
 	if tau <= 0 {
 		panic(fmt.Sprintf("metrics: bounded slowdown with tau %v <= 0", tau))
 	}
-	a := &RunAccumulator{procs: procs, tau: tau}
+	a := &RunAccumulator{tau: tau}
 	for _, m := range keep {
 		a.values[m].Keep = true
 	}
@@ -331,15 +326,19 @@ func (a *RunAccumulator) Add(o *model.Outcome) {
 // Values returns the accumulated values of metric m (kept or not).
 func (a *RunAccumulator) Values(m JobMetric) *Values { return &a.values[m] }
 
-// Summary returns the run's RunSummary so far. Distributions of metrics
-// not kept have only N, Mean, Min and Max.
-func (a *RunAccumulator) Summary() RunSummary {
+// Summary returns the run's RunSummary so far, its utilization that of a
+// machine of procs processors. Distributions of metrics not kept have
+// only N, Mean, Min and Max. It panics if procs <= 0.
+func (a *RunAccumulator) Summary(procs int) RunSummary {
+	if procs <= 0 {
+		panic("metrics: utilization of a machine with no processors")
+	}
 	r := RunSummary{Jobs: a.jobs, Rejected: a.rejected}
 	if a.jobs > 0 {
 		r.Makespan = a.last - a.first
 	}
 	if r.Makespan > 0 {
-		r.Utilization = a.work / (float64(a.procs) * r.Makespan.Seconds())
+		r.Utilization = a.work / (float64(procs) * r.Makespan.Seconds())
 		r.Throughput = float64(a.jobs) / r.Makespan.Seconds()
 	}
 	r.Wait = a.values[WaitMetric].Distribution()

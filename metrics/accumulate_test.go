@@ -135,11 +135,11 @@ func TestRunAccumulatorMatchesFunctions(t *testing.T) {
 		outs = append(outs, o)
 	}
 	const procs, tau = 64, 10 * model.Second
-	a := NewRunAccumulator(procs, tau, AllJobMetrics()...)
+	a := NewRunAccumulator(tau, AllJobMetrics()...)
 	for i := range outs {
 		a.Add(&outs[i])
 	}
-	got := a.Summary()
+	got := a.Summary(procs)
 	if got.Makespan != Makespan(outs) || got.Utilization != Utilization(outs, procs) || got.Throughput != Throughput(outs) {
 		t.Errorf("run metrics %v %v %v, want %v %v %v", got.Makespan, got.Utilization, got.Throughput,
 			Makespan(outs), Utilization(outs, procs), Throughput(outs))

@@ -19,6 +19,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -115,7 +116,8 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 	var (
 		output     = fs.StringP("output", "o", "", "write to FILE: a table as .md, .csv or .json, a figure (--plot) as .png or .svg; - for stdout (default: stdout, Markdown on a terminal, else CSV)")
 		format     = fs.String("format", "", "table format: md, csv or json (default: from -o's extension)")
-		columns    = fs.String("columns", "", "metrics to print, comma-separated, or \"all\" (default: all for csv and json, a short set for md); see --list-columns")
+		columns    = fs.String("columns", "", "metrics to print, comma-separated, or \"all\" (default: "+strings.Join(defaultColumns, ",")+"); see --list-columns")
+		allCols    = fs.Bool("all", false, "print every metric column (--columns all)")
 		listCols   = fs.Bool("list-columns", false, "list the metric columns and exit")
 		by         = fs.String("by", "", "group runs by these comma-separated names: manifest parameters (policy, load.target...), run, half")
 		tau        = fs.String("tau", "", "short-job bound of the bounded slowdowns, a duration such as 10s or 100ms (default: 10s, or 10s/F for a workload compressed by F)")
@@ -139,8 +141,14 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 		return nil, err
 	}
 	if *listCols {
-		fmt.Fprintln(stdout, strings.Join(metrics.RunColumns(), "\n"))
+		listColumns(stdout)
 		return nil, pflag.ErrHelp
+	}
+	if *allCols {
+		if fs.Changed("columns") && *columns != "all" {
+			return nil, cli.Usagef("--all and --columns %s: give one of them", *columns)
+		}
+		*columns = "all"
 	}
 	opt := &options{
 		inputs: fs.Args(), output: *output, confidence: *confidence, halves: *halves,
@@ -179,7 +187,7 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 		}
 	}
 	var err error
-	if opt.columns, err = parseColumns(*columns, opt.format); err != nil {
+	if opt.columns, err = parseColumns(*columns); err != nil {
 		return nil, err
 	}
 	if opt.by, err = parseNames("--by", *by); err != nil {
@@ -293,6 +301,7 @@ func (o *options) checkMode(fs *pflag.FlagSet) error {
 		{"timeseries", "--saturation and --plot jobs-in-system", wholeRuns},
 		{"backlog", "--saturation", o.saturation},
 		{"columns", "tables without --saturation", !plot && !o.saturation},
+		{"all", "tables without --saturation", !plot && !o.saturation},
 		{"confidence", "tables", !plot && !o.saturation},
 		{"halves", "tables and --plot cdf, boxes, metric and bars, not whole runs", !wholeRuns},
 		{"trim", "tables and --plot cdf, boxes, metric and bars, not whole runs", !wholeRuns},
@@ -337,20 +346,23 @@ func tableFormat(format, output string, stdout io.Writer) (string, error) {
 	return "", cli.Usagef("-o %s: cannot tell the table format from the name (use .md, .csv or .json, or --format)", output)
 }
 
-// shortColumns is the default column set of a Markdown table, narrow
-// enough for a terminal.
-var shortColumns = []string{"jobs", "rejected", "makespan_s", "utilization", "wait_s_mean",
-	"response_s_mean", "response_s_median", "bsld_mean", "bsld_median", "ts_bsld_mean"}
+// defaultColumns is the default column set of every table format: the
+// counts, the run metrics a reader looks at first, and the mean, median
+// and 95th percentile of the per-job metrics that matter most, narrow
+// enough for a terminal. --columns and --all choose others.
+var defaultColumns = []string{"jobs", "rejected", "utilization", "makespan_s",
+	"wait_s_mean", "wait_s_p95", "response_s_mean", "response_s_median", "response_s_p95",
+	"bsld_mean", "bsld_median", "ts_bsld_mean"}
 
 // parseColumns turns --columns into indices of metrics.RunColumns.
-func parseColumns(s, format string) ([]int, error) {
+func parseColumns(s string) ([]int, error) {
 	all := metrics.RunColumns()
 	var names []string
-	switch {
-	case s == "all" || (s == "" && format != "md"):
+	switch s {
+	case "all":
 		names = all
-	case s == "":
-		names = shortColumns
+	case "":
+		names = defaultColumns
 	default:
 		var err error
 		if names, err = parseNames("--columns", s); err != nil {
@@ -366,6 +378,23 @@ func parseColumns(s, format string) ([]int, error) {
 		idx = append(idx, i)
 	}
 	return idx, nil
+}
+
+// listColumns prints every metric column with its meaning and unit, the
+// default ones marked.
+func listColumns(w io.Writer) {
+	for _, c := range metrics.Columns() {
+		mark := " "
+		if slices.Contains(defaultColumns, c.Name) {
+			mark = "*"
+		}
+		unit := c.Unit
+		if unit == "" {
+			unit = "-"
+		}
+		fmt.Fprintf(w, "%s %-22s %-8s %s\n", mark, c.Name, unit, c.Doc)
+	}
+	fmt.Fprintln(w, "(* default; a group of runs adds NAME_ci95, the half-width of the 95% confidence interval of its mean)")
 }
 
 // parseNames splits a comma-separated list of names, refusing empty and
@@ -398,11 +427,12 @@ func indexOf(xs []string, x string) int {
 }
 
 // formatNumber formats v in the shortest form that reads back to the same
-// float64, "NaN" for NaN, as metrics.RunSummary.Record does.
+// float64, as metrics.RunSummary.Record does, and a NaN (a statistic of
+// no values, an interval of one run) as the empty string.
 func formatNumber(v float64) string {
 	switch {
 	case math.IsNaN(v):
-		return "NaN"
+		return "" // undefined: empty in CSV, null in JSON
 	case math.IsInf(v, 1):
 		return "+Inf"
 	case math.IsInf(v, -1):

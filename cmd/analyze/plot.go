@@ -14,18 +14,18 @@ import (
 
 // jobMetric is a per-job metric a figure can show.
 type jobMetric struct {
+	id     metrics.JobMetric
 	name   string // --metric name
 	label  string // axis label
 	unit   string // axis unit
 	column string // prefix of its metrics.RunColumns
-	values func(*metrics.JobMetrics) []float64
 }
 
 var jobMetrics = []jobMetric{
-	{"wait", "Wait time", "s", "wait_s", func(m *metrics.JobMetrics) []float64 { return m.Wait }},
-	{"response", "Response time", "s", "response_s", func(m *metrics.JobMetrics) []float64 { return m.Response }},
-	{"bsld", "Bounded slowdown", "", "bsld", func(m *metrics.JobMetrics) []float64 { return m.BoundedSlowdown }},
-	{"ts_bsld", "Time-sharing bounded slowdown", "", "ts_bsld", func(m *metrics.JobMetrics) []float64 { return m.TimeSharingBoundedSlowdown }},
+	{metrics.WaitMetric, "wait", "Wait time", "s", "wait_s"},
+	{metrics.ResponseMetric, "response", "Response time", "s", "response_s"},
+	{metrics.BoundedSlowdownMetric, "bsld", "Bounded slowdown", "", "bsld"},
+	{metrics.TimeSharingBoundedSlowdownMetric, "ts_bsld", "Time-sharing bounded slowdown", "", "ts_bsld"},
 }
 
 func findJobMetric(name string) *jobMetric {
@@ -126,7 +126,7 @@ func seriesGroups(opt *options, cells []*cell) ([]string, []*group, error) {
 func pooled(jm *jobMetric, cells []*cell, log bool, dropped *int) []float64 {
 	var xs []float64
 	for _, c := range cells {
-		for _, v := range jm.values(c.jobs()) {
+		for _, v := range c.values(jm.id).Sorted() {
 			if log && !(v > 0) {
 				*dropped++
 				continue
@@ -405,7 +405,7 @@ func barsFigure(opt *options, runs []*resultRun, cells []*cell) (*plots.Figure, 
 func jobsInSystemFigure(opt *options, runs []*resultRun) (*plots.Figure, error) {
 	cells := make([]*cell, len(runs))
 	for i, r := range runs {
-		cells[i] = &cell{run: r, outcomes: r.outcomes}
+		cells[i] = &cell{run: r}
 	}
 	names, groups, err := rows(opt, cells)
 	if err != nil {

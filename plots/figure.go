@@ -37,8 +37,9 @@ type Figure struct {
 	// with the data area. With no entries the plot takes the whole width.
 	Legend plot.Legend
 	// legendEntries counts the entries added to Legend, which gonum does
-	// not expose.
+	// not expose, and legendNames are their texts.
 	legendEntries int
+	legendNames   []string
 	// xCategories are the names on a categorical X axis (at 0, 1, ...):
 	// Draw turns them when they would overlap.
 	xCategories []string
@@ -64,6 +65,7 @@ func newFigure(fr Frame) *Figure {
 func (f *Figure) addLegend(name string, thumbs ...plot.Thumbnailer) {
 	f.Legend.Add(name, thumbs...)
 	f.legendEntries++
+	f.legendNames = append(f.legendNames, name)
 }
 
 // Draw draws the figure onto c: a white background, the plot with its

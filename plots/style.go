@@ -39,9 +39,50 @@ type Axis struct {
 	// quantities such as a slowdown or a fraction. It is printed in
 	// parentheses after the label.
 	Unit string
-	// Log draws the axis on a base-10 logarithmic scale; every value on it
-	// must then be positive.
+	// Log draws the axis on a base-10 logarithmic scale. Figures of
+	// distributions (CDF, PercentileBoxes) draw values below the axis's
+	// floor at the floor and say how many in the legend; the others need
+	// every value positive.
 	Log bool
+	// Floor is the smallest value a logarithmic axis of a distribution
+	// shows; 0 takes the largest power of ten at or below the smallest
+	// positive value.
+	Floor float64
+}
+
+// logFloor returns the floor of a logarithmic axis over values: a.Floor,
+// or the largest power of ten at or below the smallest positive value
+// (1 when none is positive).
+func (a Axis) logFloor(values ...[]float64) float64 {
+	if a.Floor > 0 {
+		return a.Floor
+	}
+	least := math.Inf(1)
+	for _, vs := range values {
+		for _, v := range vs {
+			if v > 0 && v < least {
+				least = v
+			}
+		}
+	}
+	if math.IsInf(least, 1) {
+		return 1
+	}
+	return decimal(1, int(math.Floor(math.Log10(least)+1e-12)))
+}
+
+// belowFloor says in a legend how many of n values lie below the floor
+// of a logarithmic axis and are drawn at it: "(12 of 500 < 0.1 s)".
+func belowFloor(k, n int, floor float64, unit string) string {
+	return fmt.Sprintf(" (%d of %d < %s%s)", k, n, formatNumber(floor), unitSuffix(unit))
+}
+
+// unitSuffix is " unit", or "" without a unit.
+func unitSuffix(unit string) string {
+	if unit == "" {
+		return ""
+	}
+	return " " + unit
 }
 
 // Text is the axis title as drawn: "Label (Unit)", or Label alone when
@@ -53,12 +94,16 @@ func (a Axis) Text() string {
 	return a.Label + " (" + a.Unit + ")"
 }
 
-// Frame is what every figure kind has in common: a title and two axes.
+// Frame is what every figure kind has in common: a title, two axes and a
+// legend title.
 type Frame struct {
 	// Title is drawn above the plot; empty for none.
 	Title string
 	// X and Y are the horizontal and vertical axes.
 	X, Y Axis
+	// Legend titles the legend: what its entries are ("Policy",
+	// "Offered load"); empty for none.
+	Legend string
 }
 
 // Typography, in points (1/72 inch). Chosen so that a 16 x 10 cm figure at

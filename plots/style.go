@@ -254,24 +254,7 @@ func (linearTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !(hi > lo) || math.IsInf(hi-lo, 0) {
 		return nil
 	}
-	const maxIntervals = 7
-	e := int(math.Floor(math.Log10((hi - lo) / maxIntervals)))
-	m := 0
-	for m == 0 {
-		for _, cand := range []int{1, 2, 5} {
-			if (hi-lo)/decimal(cand, e) <= maxIntervals {
-				m = cand
-				break
-			}
-		}
-		if m == 0 {
-			e++
-		}
-	}
-	minors := 5
-	if m == 2 {
-		minors = 4
-	}
+	m, e, minors := linearStep(lo, hi)
 	// Ticks are k × (m/minors) × 10^e for integer k; labelled values are
 	// rebuilt from their decimal digits so that they print exactly.
 	minorStep := decimal(m, e) / float64(minors)
@@ -286,6 +269,42 @@ func (linearTicks) Ticks(lo, hi float64) []plot.Tick {
 		ticks = append(ticks, t)
 	}
 	return ticks
+}
+
+// linearStep is the labelled step of linearTicks over [lo, hi], m × 10^e
+// with m 1, 2 or 5, and the number of minor intervals in it.
+func linearStep(lo, hi float64) (m, e, minors int) {
+	const maxIntervals = 7
+	e = int(math.Floor(math.Log10((hi - lo) / maxIntervals)))
+	for m == 0 {
+		for _, cand := range []int{1, 2, 5} {
+			if (hi-lo)/decimal(cand, e) <= maxIntervals {
+				m = cand
+				break
+			}
+		}
+		if m == 0 {
+			e++
+		}
+	}
+	minors = 5
+	if m == 2 {
+		minors = 4
+	}
+	return m, e, minors
+}
+
+// headroom raises the top of a linear axis whose data reach it to the next
+// minor tick above the largest value, so that a line at the maximum is
+// drawn inside the plot, not along its edge (a peak of 153 jobs on an axis
+// ending at 153 looks cut off).
+func headroom(a *plot.Axis, log bool) {
+	if log || !(a.Max > a.Min) || math.IsInf(a.Max-a.Min, 0) {
+		return
+	}
+	m, e, minors := linearStep(a.Min, a.Max)
+	minorStep := decimal(m, e) / float64(minors)
+	a.Max = (math.Floor(a.Max/minorStep+1e-9) + 1) * minorStep
 }
 
 // logTicks marks a logarithmic axis: a labelled major tick at every power

@@ -368,8 +368,11 @@ func TestSave(t *testing.T) {
 	if !bytes.Contains(svg, []byte(`width="453.54pt" height="283.46pt"`)) {
 		t.Errorf("SVG header lacks the 16 x 10 cm size: %.200s", svg)
 	}
-	if err := Save(f, filepath.Join(dir, "f.pdf"), 0, 0); !errors.Is(err, ErrFormat) {
-		t.Errorf("Save to .pdf: %v, want ErrFormat", err)
+	if err := Save(f, filepath.Join(dir, "f.pdf"), 0, 0); err != nil {
+		t.Errorf("Save to .pdf: %v", err)
+	}
+	if err := Save(f, filepath.Join(dir, "f.eps"), 0, 0); !errors.Is(err, ErrFormat) {
+		t.Errorf("Save to .eps: %v, want ErrFormat", err)
 	}
 	if err := Save(f, filepath.Join(dir, "missing", "f.png"), 0, 0); err == nil {
 		t.Error("Save into a missing directory succeeded")
@@ -379,8 +382,8 @@ func TestSave(t *testing.T) {
 	for _, e := range ents {
 		names = append(names, e.Name())
 	}
-	if !reflect.DeepEqual(names, []string{"f.SVG", "f.png"}) {
-		t.Errorf("directory holds %q, want only the two figures", names)
+	if !reflect.DeepEqual(names, []string{"f.SVG", "f.pdf", "f.png"}) {
+		t.Errorf("directory holds %q, want only the three figures", names)
 	}
 	if err := Render(io.Discard, f, PNG, Size{Width: -1}); !errors.Is(err, ErrValue) {
 		t.Errorf("negative width: %v, want ErrValue", err)

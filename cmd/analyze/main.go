@@ -30,6 +30,7 @@ import (
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/metrics"
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/plots"
 )
 
 func main() {
@@ -68,6 +69,7 @@ Examples:
   analyze --saturation --x load.target --by policy runs/*.parquet
   analyze --plot cdf --metric response --by policy --logx runs/*.parquet -o fig-6.13.png
   analyze --plot metric --metric response --stat median --x load.target --by policy runs/*.parquet -o fig-6.12.svg
+  analyze --plot cdf --metric wait --by policy --logx --size 6inx4in --dpi 300 runs/*.parquet -o waits.pdf
   analyze report results`
 
 // Plot kinds (--plot).
@@ -105,6 +107,11 @@ type options struct {
 	stat         string
 	logX, logY   bool
 	title        string
+	xlabel       string      // --xlabel: X axis title, "" for the label table's
+	ylabel       string      // --ylabel
+	legend       string      // --legend: legend title, "" for the --by names' labels
+	size         *plots.Size // --size; nil for the kind's default
+	dpi          int
 	quiet        bool
 	params       []model.Param // the flags that shape the output, for its manifest
 	stdinInputs  int           // how many inputs read standard input
@@ -126,7 +133,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*options, error) {
 	fs := cli.NewFlagSet("analyze", synopsis, stderr)
 	var (
-		output     = fs.StringP("output", "o", "", "write to FILE: a table as .md, .csv or .json, a figure (--plot) as .png or .svg; - for stdout (default: stdout, Markdown on a terminal, else CSV)")
+		output     = fs.StringP("output", "o", "", "write to FILE: a table as .md, .csv or .json, a figure (--plot) as .png, .svg or .pdf; - for stdout (default: stdout, Markdown on a terminal, else CSV)")
 		format     = fs.String("format", "", "table format: md, csv or json (default: from -o's extension)")
 		columns    = fs.String("columns", "", "metrics to print, comma-separated, or \"all\" (default: "+strings.Join(defaultColumns, ",")+"); see --list-columns")
 		allCols    = fs.Bool("all", false, "print every metric column (--columns all)")
@@ -147,6 +154,11 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 		logX       = fs.Bool("logx", false, "logarithmic X axis")
 		logY       = fs.Bool("logy", false, "logarithmic Y axis")
 		title      = fs.String("title", "", "figure title (default: one made from the flags)")
+		xlabel     = fs.String("xlabel", "", "X axis title, with its unit if any, e.g. \"Offered load\" (default: from the label table, see --list-columns)")
+		ylabel     = fs.String("ylabel", "", "Y axis title, with its unit if any, e.g. \"Mean wait (s)\" (default: from the label table)")
+		legend     = fs.String("legend", "", "legend title (default: the labels of the --by names, e.g. Policy)")
+		size       = fs.String("size", "", "figure size WIDTHxHEIGHT in in, cm, mm or pt, e.g. 6inx4in (default: 16cmx10cm, twice as wide for two panels)")
+		dpi        = fs.Int("dpi", plots.DefaultDPI, "resolution of a PNG figure in pixels per inch (SVG and PDF are vector formats)")
 		quiet      = fs.BoolP("quiet", "q", false, "print nothing on stderr but errors")
 	)
 	if err := cli.Parse(fs, args); err != nil {
@@ -166,6 +178,17 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 		inputs: fs.Args(), output: *output, confidence: *confidence, halves: *halves,
 		procs: *procs, saturation: *saturation, timeseries: *timeseries, x: *x, plot: *plot,
 		metric: *metric, stat: *stat, logX: *logX, logY: *logY, title: *title, quiet: *quiet,
+		xlabel: *xlabel, ylabel: *ylabel, legend: *legend, dpi: *dpi,
+	}
+	if *size != "" {
+		sz, err := plots.ParseSize(*size)
+		if err != nil {
+			return nil, cli.Usagef("--size: %v", err)
+		}
+		opt.size = &sz
+	}
+	if opt.dpi <= 0 {
+		return nil, cli.Usagef("--dpi %d: want a positive resolution, e.g. 300", opt.dpi)
 	}
 	if len(opt.inputs) == 0 {
 		if f, ok := stdin.(*os.File); ok && cli.IsTerminal(f) {
@@ -292,10 +315,10 @@ func (o *options) checkMode(fs *pflag.FlagSet) error {
 			return cli.Usagef("--saturation and --plot are separate outputs: run analyze twice")
 		}
 		if o.output == "" || o.output == "-" {
-			return cli.Usagef("--plot needs -o FILE.png or FILE.svg")
+			return cli.Usagef("--plot needs -o FILE.png, FILE.svg or FILE.pdf")
 		}
-		if !strings.HasSuffix(strings.ToLower(o.output), ".png") && !strings.HasSuffix(strings.ToLower(o.output), ".svg") {
-			return cli.Usagef("-o %s: a figure is written as .png or .svg", o.output)
+		if _, err := plots.FormatOf(o.output); err != nil {
+			return cli.Usagef("-o %s: a figure is written as .png, .svg or .pdf", o.output)
 		}
 	}
 	xPlot := o.plot == plotBoxes || o.plot == plotMetric
@@ -310,6 +333,11 @@ func (o *options) checkMode(fs *pflag.FlagSet) error {
 		{"logx", "--plot cdf, boxes, jobs-in-system and metric", plot && o.plot != plotBars},
 		{"logy", "--plot boxes, jobs-in-system and metric", plot && o.plot != plotBars && o.plot != plotCDF},
 		{"title", "--plot", plot},
+		{"xlabel", "--plot", plot},
+		{"ylabel", "--plot", plot},
+		{"legend", "--plot", plot},
+		{"size", "--plot", plot},
+		{"dpi", "--plot", plot},
 		{"timeseries", "--saturation and --plot jobs-in-system", wholeRuns},
 		{"backlog", "--saturation", o.saturation},
 		{"columns", "tables without --saturation", !plot && !o.saturation},

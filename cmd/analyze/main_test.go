@@ -522,7 +522,7 @@ func TestUsageErrors(t *testing.T) {
 		{"--backlog", "in-system", f},
 		{"--plot", "pie", "-o", "x.png", f},
 		{"--plot", "cdf", f},
-		{"--plot", "cdf", "-o", "x.pdf", f},
+		{"--plot", "cdf", "-o", "x.eps", f},
 		{"--plot", "cdf", "-o", "x.png", "--format", "csv", f},
 		{"--plot", "cdf", "-o", "x.png", "--metric", "utilization", f},
 		{"--plot", "boxes", "-o", "x.png", f},

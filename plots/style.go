@@ -294,11 +294,20 @@ func linearStep(lo, hi float64) (m, e, minors int) {
 	return m, e, minors
 }
 
-// headroom raises the top of a linear axis whose data reach it to the next
-// minor tick above the largest value, so that a line at the maximum is
-// drawn inside the plot, not along its edge (a peak of 153 jobs on an axis
+// headroom raises the top of an axis whose data reach it to the next
+// minor tick above the largest value (on a logarithmic axis, the next
+// multiple of its leading digit), so that a line at the maximum is drawn
+// inside the plot, not along its edge (a peak of 153 jobs on an axis
 // ending at 153 looks cut off).
 func headroom(a *plot.Axis, log bool) {
+	if log && a.Max > 0 && !math.IsInf(a.Max, 0) {
+		// The next multiple of the leading decimal digit: 52,590 to
+		// 60,000, a minor tick of logTicks.
+		e := int(math.Floor(math.Log10(a.Max)))
+		m := int(math.Floor(a.Max/decimal(1, e)+1e-9)) + 1
+		a.Max = decimal(m, e)
+		return
+	}
 	if log || !(a.Max > a.Min) || math.IsInf(a.Max-a.Min, 0) {
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/pipelines"
@@ -43,9 +44,20 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		runFile   = fs.String("run", "", "execute one run description (JSON) into --out-dir")
 		outDir    = fs.String("out-dir", "", "directory for --run's files")
 		quiet     = fs.BoolP("quiet", "q", false, "print nothing but errors")
+		figSize   = fs.String("figure-size", "", "save every figure at WIDTHxHEIGHT, e.g. 6inx4in (default: each experiment's own, else 16cmx10cm)")
+		figDPI    = fs.Int("figure-dpi", 0, "PNG resolution of every figure in pixels per inch (default: each experiment's own, else 96)")
+		figFmts   = fs.String("figure-formats", "", "comma-separated formats of every figure: png, svg, pdf (default: each experiment's own, else png)")
 	)
 	if err := cli.Parse(fs, args); err != nil {
 		return err
+	}
+	spec := pipelines.FigureSpec{Size: *figSize, DPI: *figDPI}
+	if *figFmts != "" {
+		spec.Formats = strings.Split(*figFmts, ",")
+	}
+	figures, err := spec.Options()
+	if err != nil {
+		return cli.Usagef("%v", err)
 	}
 	if *runFile != "" {
 		if fs.NArg() > 0 || *outDir == "" {
@@ -95,7 +107,7 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			progress.Finish()
 			return err
 		}
-		if _, err := rep.Write(*results); err != nil {
+		if _, err := rep.WriteWith(*results, figures); err != nil {
 			return err
 		}
 		if !*quiet {

@@ -271,9 +271,9 @@ type Reproduction struct {
 	Figure *Drawing // nil for a table
 	// FigureOptions are the experiment's own (its "figure" field).
 	FigureOptions FigureOptions
-	Runs     []*Finished
-	Cached   int // runs found in the cache
-	Manifest model.Manifest
+	Runs          []*Finished
+	Cached        int // runs found in the cache
+	Manifest      model.Manifest
 }
 
 // Write writes the item's CSV (and its figure, if any) under resultsDir,

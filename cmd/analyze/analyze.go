@@ -337,7 +337,11 @@ func summaryTable(opt *options, cells []*cell) (*table, error) {
 		}
 		t.rows = append(t.rows, row)
 	}
-	if opt.grouped {
+	several := false
+	for _, g := range groups {
+		several = several || len(g.cells) > 1
+	}
+	if opt.grouped && several {
 		t.notes = append(t.notes, fmt.Sprintf("Each row is the mean over its runs; ± is the half-width of the %v%% confidence interval of that mean (Student t), where a group has two runs or more.",
 			formatNumber(math.Round(opt.confidence*100*1e6)/1e6)))
 	}

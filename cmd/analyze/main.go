@@ -9,9 +9,12 @@
 // standard input (replay's Arrow stream on a pipe). Each input is one run;
 // runs are grouped by their manifests' parameters (--by), split into the
 // thesis' short and long halves (--halves) and trimmed of warm-up and drain
-// (--trim). Tables go to -o as Markdown, CSV or JSON, figures as PNG or
-// SVG; every output records its manifest (the flags that shaped it and
-// the SHA-256 of every input).
+// (--trim). Tables go to -o as Markdown, CSV or JSON, figures as PNG, SVG
+// or PDF; every output records its manifest (the flags that shaped it and
+// the SHA-256 of every input). Each run streams through accumulators that
+// keep only the per-job values the output needs (metrics.RunAccumulator),
+// so memory does not grow with the run beyond 8 bytes a job per metric
+// whose quantiles are shown.
 package main
 
 import (

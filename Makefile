@@ -56,12 +56,13 @@ vet:
 lint: format-check vet
 
 # Speed and memory targets are benchmarks; this prints their figures (the
-# 10-million-job pipe is separate: make bench-pipe).
+# 10-million-job pipes, replay's and analyze's, are separate: make
+# bench-pipe).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -skip Pipeline10M $(PKGS)
 
 bench-pipe:
-	$(GO) test -run '^$$' -bench Pipeline10M -benchtime 1x ./cmd/replay
+	$(GO) test -run '^$$' -bench Pipeline10M -benchtime 1x ./cmd/replay ./cmd/analyze
 
 # Regenerates every reproduced table and figure into results/<paper>/ and
 # results/REPRODUCTION.md: the hardware models' reproductions, then every

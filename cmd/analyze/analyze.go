@@ -80,6 +80,7 @@ func analyze(opt *options, stdin io.Reader, stdout, stderr io.Writer) error {
 			for _, o := range metrics.TrimBySubmit(r.outcomes, opt.trimHead, opt.trimTail) {
 				feed(&o)
 			}
+			r.outcomes = nil // trimming is for tables and distributions: fed, not needed whole
 		}
 		if err := r.machineSize(opt.procs); err != nil {
 			return err

@@ -1,25 +1,47 @@
-# gangsim: make run | test | lint | format-check | bench | figures | build
+# gangsim: make run | test | ci | lint | format-check | bench | figures | study-KEY | build
 GO ?= go
 PKGS := ./...
 BIN := bin
 
-.PHONY: all build run test test-slurm lint format-check vet bench bench-pipe figures clean clean-cache
+# make run: the policies compared (swap one word, e.g. POLICIES="easy gs")
+# and where the outputs go.
+POLICIES ?= fcfs easy
+OUT ?= out
+
+# make figures (and study-KEY, results/...csv): figure options passed to
+# replay sweep, overriding the experiments' own; empty keeps them.
+FIGURE_SIZE ?=
+FIGURE_DPI ?=
+FIGURE_FORMATS ?=
+SWEEP_FIGURES := $(if $(FIGURE_SIZE),--figure-size $(FIGURE_SIZE)) $(if $(FIGURE_DPI),--figure-dpi $(FIGURE_DPI)) $(if $(FIGURE_FORMATS),--figure-formats $(FIGURE_FORMATS))
+
+.PHONY: all build run test test-slurm ci lint format-check vet bench bench-pipe figures clean clean-cache
 
 all: build test
 
 build:
 	$(GO) build -o $(BIN)/ ./cmd/...
 
-# The main job on embedded defaults (no data downloaded): the thesis' dynamic
-# workload (1000 Lublin-Feitelson jobs on 32 processors, loose estimates,
-# time / 100, offered load 74%) replayed under EASY and summarized.
+# The main job on embedded defaults (no data downloaded): the thesis'
+# dynamic workload (1000 Lublin-Feitelson jobs on 32 processors, loose
+# estimates, time / 100, offered load 74%) replayed under each of
+# POLICIES, a table comparing them and the CDF of their waits
+# ($(OUT)/waits.png).
 run: build
-	$(BIN)/genwork lublin --jobs 1000 --procs 32 --app --estimates loose --compress 100 --load 0.74 --seed 1 \
-		| $(BIN)/replay --policy easy \
-		| $(BIN)/analyze --format md
+	@mkdir -p $(OUT)
+	$(BIN)/genwork lublin --jobs 1000 --procs 32 --app --estimates loose --compress 100 --load 0.74 --seed 1 -q -o $(OUT)/workload.parquet
+	@for p in $(POLICIES); do echo "$(BIN)/replay --policy $$p $(OUT)/workload.parquet -o $(OUT)/$$p.parquet"; \
+		$(BIN)/replay --policy $$p $(OUT)/workload.parquet -o $(OUT)/$$p.parquet -q || exit 1; done
+	$(BIN)/analyze -q --by policy --format md $(foreach p,$(POLICIES),$(OUT)/$(p).parquet)
+	$(BIN)/analyze -q --plot cdf --metric wait --by policy --logx $(foreach p,$(POLICIES),$(OUT)/$(p).parquet) -o $(OUT)/waits.png
+	@echo "figure: $(OUT)/waits.png"
 
-# The test command the README and CI use.
-test:
+# The test suite. CI (.ci/run) runs these same checks (format, vet, every
+# test) and in addition installs Node.js and DuckDB's npm package and
+# Debian's slurm-wlm and munge, and sets GANGSIM_REQUIRE_DUCKDB=1 and
+# GANGSIM_REQUIRE_SLURM=1, so the DuckDB and Slurm tests must run there;
+# here they skip when those are missing. make ci runs .ci/run itself.
+test: lint
 	$(GO) test -count=1 $(PKGS)
 
 # The Slurm sweep test alone, on the single-node cluster it starts
@@ -27,6 +49,9 @@ test:
 # runs it too, and skips it without them.
 test-slurm:
 	GANGSIM_REQUIRE_SLURM=1 $(GO) test -count=1 -v -run 'TestSlurmSweep' ./cmd/replay
+
+ci:
+	bash .ci/run
 
 format-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); \
@@ -38,26 +63,35 @@ vet:
 lint: format-check vet
 
 # Speed and memory targets are benchmarks; this prints their figures (the
-# 10-million-job pipe is separate: make bench-pipe).
+# 10-million-job pipes, replay's and analyze's, are separate: make
+# bench-pipe).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -skip Pipeline10M $(PKGS)
 
 bench-pipe:
-	$(GO) test -run '^$$' -bench Pipeline10M -benchtime 1x ./cmd/replay
+	$(GO) test -run '^$$' -bench Pipeline10M -benchtime 1x ./cmd/replay ./cmd/analyze
 
 # Regenerates every reproduced table and figure into results/<paper>/ and
 # results/REPRODUCTION.md: the hardware models' reproductions, then every
 # experiment (runs cached in .cache/gangsim; a rerun skips finished ones).
 figures: build
 	$(BIN)/replay hw items -o results
-	$(BIN)/replay sweep -o results experiments/*/*.json
+	$(BIN)/replay sweep -o results $(SWEEP_FIGURES) experiments/*/*.json
+	$(BIN)/analyze report results
+
+# A study of one's own: experiments/KEY/*.json, made into results/KEY/
+# (cached like every sweep) and the report refreshed, e.g.
+# make study-easy-vs-conservative.
+study-%: build
+	@ls experiments/$*/*.json >/dev/null 2>&1 || { echo "no experiments/$*/*.json"; exit 1; }
+	$(BIN)/replay sweep -o results $(SWEEP_FIGURES) experiments/$*/*.json
 	$(BIN)/analyze report results
 
 # One item: make results/frachtenberg/fig-6.12.csv runs its experiment,
 # make results/etsion/fig-5.csv its hardware model (the .png comes with it);
 # make figures afterwards to refresh the report.
 results/%.csv: build
-	@if [ -f experiments/$*.json ]; then $(BIN)/replay sweep -o results experiments/$*.json; \
+	@if [ -f experiments/$*.json ]; then $(BIN)/replay sweep -o results $(SWEEP_FIGURES) experiments/$*.json; \
 	else $(BIN)/replay hw items -o results --only $*; fi
 
 clean:

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/gangsim/gangsim/columnar"
+	"github.com/gangsim/gangsim/internal/fileio"
 	"github.com/gangsim/gangsim/metrics"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/pipelines"
@@ -684,5 +685,82 @@ func executeNotebook(t *testing.T, env map[string]string) {
 		if !strings.Contains(printed.String(), want) {
 			t.Errorf("the executed notebook did not print %q", want)
 		}
+	}
+}
+
+// TestManifestSQL runs examples/manifest.sql, the query the README shows
+// for reading a file's manifest from SQL, with DuckDB on an outcomes file
+// replay wrote, and compares its rows with the header gangsim reads back:
+// every line, in order. The README must show the same SQL.
+func TestManifestSQL(t *testing.T) {
+	sql, err := os.ReadFile("manifest.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body []string // the query without its leading comment
+	for _, l := range strings.Split(strings.TrimSpace(string(sql)), "\n") {
+		if len(body) > 0 || !strings.HasPrefix(l, "--") {
+			body = append(body, l)
+		}
+	}
+	if !strings.Contains(string(readme), "```sql\n"+strings.Join(body, "\n")+"\n```") {
+		t.Errorf("README.md does not show manifest.sql's query")
+	}
+	node, duckDir := duckDB(t)
+
+	// One small run, as replay -o writes it.
+	tmp := t.TempDir()
+	doc := []byte(`{"workload": {"source": {"lublin": {"jobs": 50, "procs": 16}}, "seed": 3}, "replay": {"policy": "easy"}}`)
+	run, err := pipelines.ParseRun(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, err := (&pipelines.Sweep{Cache: &pipelines.Cache{Dir: filepath.Join(tmp, "cache")}}).Do([]*pipelines.Run{run}, []pipelines.Point{{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(done[0].Dir, "outcomes.parquet")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "outcomes.parquet"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in, err := fileio.Open(src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	rd, err := in.Outcomes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := rd.Header().Clone().Lines
+	rd.Close()
+
+	rows, err := runQueries(t, node, filepath.Join(duckDir, "query.mjs"), tmp, [][2]string{{"manifest", string(sql)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rows["manifest"]
+	if len(got) != len(want) {
+		t.Fatalf("%d rows, the header has %d lines", len(got), len(want))
+	}
+	tools := 0
+	for i, w := range want {
+		if num(t, got[i], "line") != float64(i+1) || str(t, got[i], "key") != w.Key || str(t, got[i], "value") != w.Value {
+			t.Errorf("row %d: %v, want %d %s: %s", i+1, got[i], i+1, w.Key, w.Value)
+		}
+		if w.Key == "GangsimTool" || w.Key == "InputGangsimTool" {
+			tools++
+		}
+	}
+	if tools != 2 {
+		t.Errorf("the header holds %d manifests, want the replay's and the workload's", tools)
 	}
 }

@@ -7,7 +7,13 @@
 // Functions take plain values or slices, in the manner of gonum's stat
 // package; preconditions are documented, and a broken one panics with a
 // "metrics: " prefix. Summary accumulates a run's aggregates from a stream
-// of outcomes in constant memory; everything else works on slices.
+// of outcomes in constant memory; RunAccumulator accumulates a whole
+// RunSummary from a stream, keeping (in Values) only the per-job values
+// whose quantiles are asked for, 8 bytes a job each, so that a table of a
+// 10-million-job run needs a few hundred megabytes; everything else works
+// on slices. Columns and Label describe every column, per-job metric and
+// known run parameter for a reader (label, unit, meaning): the one label
+// table that tables, figures and documentation use.
 //
 // # Per-job and run metrics
 //
@@ -38,7 +44,10 @@
 // h = (n-1)p, Q(p) = x[⌊h⌋] + (h-⌊h⌋)(x[⌊h⌋+1] - x[⌊h⌋]). Describe gives
 // the mean, standard deviation and the 5/25/50/75/95 percentiles the
 // thesis' box plots use (Figs. 6.9, 6.10); ECDF gives step points for CDF
-// plots (Fig. 6.13); MeanCI gives a Student t confidence interval of a
+// plots (Fig. 6.13); Values gives the same Distribution from a stream,
+// its quantiles found by bisecting the float64 order over sorted chunks,
+// so they are the exact order statistics of a sorted copy, and its mean a
+// compensated (Neumaier) sum; MeanCI gives a Student t confidence interval of a
 // mean across independent runs (seeds). TrimBySubmit drops a fraction of
 // the first and last jobs by submit order, to leave out warm-up and drain.
 //

@@ -84,25 +84,17 @@ type Distribution struct {
 	Max    float64 // largest value
 }
 
-// Describe computes the Distribution of x without modifying it. With no
-// values, N is 0 and every other field is NaN. It panics if x holds a NaN.
+// Describe computes the Distribution of x without modifying it, as
+// Values does (keeping every value): the mean a compensated sum in the
+// order of x, the quantiles Quantile's, the standard deviation the
+// corrected two-pass one. With no values, N is 0 and every other field is
+// NaN. It panics if x holds a NaN.
 func Describe(x []float64) Distribution {
-	nan := math.NaN()
-	if len(x) == 0 {
-		return Distribution{Mean: nan, StdDev: nan, Min: nan, P5: nan, P25: nan, Median: nan, P75: nan, P95: nan, Max: nan}
+	v := Values{Keep: true}
+	for _, e := range x {
+		v.Add(e)
 	}
-	s := slices.Clone(x)
-	slices.Sort(s)
-	checkSorted(s)
-	d := Distribution{
-		N: len(s), Mean: stat.Mean(s, nil), StdDev: nan,
-		Min: s[0], P5: quantile(0.05, s), P25: quantile(0.25, s), Median: quantile(0.5, s),
-		P75: quantile(0.75, s), P95: quantile(0.95, s), Max: s[len(s)-1],
-	}
-	if len(s) > 1 {
-		d.StdDev = stat.StdDev(s, nil)
-	}
-	return d
+	return v.Distribution()
 }
 
 // ECDF is the empirical cumulative distribution function of x, as points

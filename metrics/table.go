@@ -28,18 +28,11 @@ type RunSummary struct {
 // (TrimBySubmit) to leave out warm-up and drain. It panics if procs <= 0 or
 // tau <= 0.
 func Summarize(outcomes []model.Outcome, procs int, tau model.Time) RunSummary {
-	m := PerJob(outcomes, tau)
-	return RunSummary{
-		Jobs:                       len(m.ID),
-		Rejected:                   len(outcomes) - len(m.ID),
-		Makespan:                   Makespan(outcomes),
-		Utilization:                Utilization(outcomes, procs),
-		Throughput:                 Throughput(outcomes),
-		Wait:                       Describe(m.Wait),
-		Response:                   Describe(m.Response),
-		BoundedSlowdown:            Describe(m.BoundedSlowdown),
-		TimeSharingBoundedSlowdown: Describe(m.TimeSharingBoundedSlowdown),
+	a := NewRunAccumulator(tau, AllJobMetrics()...)
+	for i := range outcomes {
+		a.Add(&outcomes[i])
 	}
+	return a.Summary(procs)
 }
 
 // distributionColumns returns the suffixes of the column names of the
@@ -59,12 +52,12 @@ func (d *Distribution) values() [9]float64 {
 // "response_s", "bsld" and "ts_bsld" nine columns named by a suffix:
 // "_mean", "_sd", "_min", "_p5", "_p25", "_median", "_p75", "_p95", "_max"
 // (so "wait_s_p95" is the 95th percentile of the wait in seconds).
+// Columns describes each.
 func RunColumns() []string {
-	cols := []string{"jobs", "rejected", "makespan_s", "utilization", "throughput_per_s"}
-	for _, d := range [...]string{"wait_s", "response_s", "bsld", "ts_bsld"} {
-		for _, s := range distributionColumns() {
-			cols = append(cols, d+"_"+s)
-		}
+	qs := Columns()
+	cols := make([]string, len(qs))
+	for i, q := range qs {
+		cols[i] = q.Name
 	}
 	return cols
 }

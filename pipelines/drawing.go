@@ -36,7 +36,7 @@ type Drawing struct {
 	panels      []panel
 	logX, logY  bool
 	note        string // said in the figure's title when it has one panel
-	legendTitle string // what the line names are, for a single panel
+	legendTitle string // what the line names are ("Policy", "Offered load")
 }
 
 // build returns the figure and the size to draw it at.
@@ -44,8 +44,9 @@ func (d *Drawing) build() (plots.Drawer, plots.Size, error) {
 	var figs []plots.Drawer
 	for _, p := range d.panels {
 		fr := plots.Frame{Title: p.title,
-			X: plots.Axis{Label: d.x.Label, Unit: d.x.Unit, Log: d.logX},
-			Y: plots.Axis{Label: p.y.Label, Unit: p.y.Unit, Log: d.logY && !p.cdf}}
+			X:      plots.Axis{Label: d.x.Label, Unit: d.x.Unit, Log: d.logX},
+			Y:      plots.Axis{Label: p.y.Label, Unit: p.y.Unit, Log: d.logY && !p.cdf},
+			Legend: d.legendTitle}
 		if len(d.panels) == 1 && fr.Title == "" {
 			fr.Title = d.title
 		}

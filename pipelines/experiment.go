@@ -42,6 +42,70 @@ type Experiment struct {
 	Paper []PaperValue `json:"paper,omitempty"`
 	// Claims lists the paper's qualitative statements to check on the rows.
 	Claims []ClaimSpec `json:"claims,omitempty"`
+	// Figure sets the size, resolution and formats of the item's figure.
+	Figure *FigureSpec `json:"figure,omitempty"`
+}
+
+// FigureSpec is how an experiment's figure is saved. Empty fields take
+// the defaults: 16 x 10 cm (twice as wide and as tall as needed for
+// panels), 96 dpi, PNG.
+type FigureSpec struct {
+	// Size is WIDTHxHEIGHT with units, e.g. "6inx4in" (plots.ParseSize).
+	Size string `json:"size,omitempty"`
+	// DPI is the PNG resolution in pixels per inch.
+	DPI int `json:"dpi,omitempty"`
+	// Formats lists the files to write: "png", "svg", "pdf".
+	Formats []string `json:"formats,omitempty"`
+}
+
+// Options resolves the spec into FigureOptions.
+func (f *FigureSpec) Options() (FigureOptions, error) {
+	var o FigureOptions
+	if f == nil {
+		return o, nil
+	}
+	if f.Size != "" {
+		s, err := plots.ParseSize(f.Size)
+		if err != nil {
+			return o, fmt.Errorf("figure: %w", err)
+		}
+		o.Size = &s
+	}
+	if f.DPI < 0 {
+		return o, fmt.Errorf("figure: dpi %d is negative", f.DPI)
+	}
+	o.DPI = f.DPI
+	for _, name := range f.Formats {
+		fm, err := plots.ParseFormat(name)
+		if err != nil {
+			return o, fmt.Errorf("figure: format %w", err)
+		}
+		o.Formats = append(o.Formats, fm)
+	}
+	return o, nil
+}
+
+// FigureOptions are how a figure is saved: a size (nil for the drawing's
+// own), a resolution (0 for 96 dpi) and formats (none for PNG).
+type FigureOptions struct {
+	Size    *plots.Size
+	DPI     int
+	Formats []plots.Format
+}
+
+// Over returns o with the fields set in override replacing its own:
+// make figures' options over an experiment's.
+func (o FigureOptions) Over(override FigureOptions) FigureOptions {
+	if override.Size != nil {
+		o.Size = override.Size
+	}
+	if override.DPI > 0 {
+		o.DPI = override.DPI
+	}
+	if len(override.Formats) > 0 {
+		o.Formats = override.Formats
+	}
+	return o
 }
 
 // PaperValue is the paper's value of the cell whose coordinates include
@@ -101,6 +165,9 @@ func (e *Experiment) Validate() error {
 			return err
 		}
 	}
+	if _, err := e.Figure.Options(); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -153,6 +220,18 @@ func (e *Experiment) Reproduce(sweep *Sweep, specName, specSHA string) (*Reprodu
 		return nil, fmt.Errorf("%s: %w", e.Item, err)
 	}
 	rep.Figure = ctx.figure
+	if f := rep.Figure; f != nil {
+		// Axis and legend titles a reader understands: the label table's
+		// name for an axis the analysis left bare ("policy" is "Policy").
+		if q, ok := metrics.Label(f.x.Label); ok && f.x.Unit == "" {
+			f.x = axisLabel{Label: q.Label, Unit: q.Unit}
+		}
+		if f.legendTitle == "" && e.Analysis.Series != "" {
+			q, _ := metrics.Label(e.Analysis.Series)
+			f.legendTitle = q.Label
+		}
+	}
+	rep.FigureOptions, _ = e.Figure.Options() // checked by Validate
 	if err := e.applyPaper(it); err != nil {
 		return nil, err
 	}
@@ -188,16 +267,25 @@ func (e *Experiment) Reproduce(sweep *Sweep, specName, specSHA string) (*Reprodu
 
 // Reproduction is a reproduced item with what made it.
 type Reproduction struct {
-	Item     *repro.Item
-	Figure   *Drawing // nil for a table
-	Runs     []*Finished
-	Cached   int // runs found in the cache
-	Manifest model.Manifest
+	Item   *repro.Item
+	Figure *Drawing // nil for a table
+	// FigureOptions are the experiment's own (its "figure" field).
+	FigureOptions FigureOptions
+	Runs          []*Finished
+	Cached        int // runs found in the cache
+	Manifest      model.Manifest
 }
 
 // Write writes the item's CSV (and its figure, if any) under resultsDir,
-// atomically, with the manifest, and returns the paths written.
+// atomically, with the manifest, and returns the paths written. The
+// figure is saved as the experiment's "figure" field says.
 func (r *Reproduction) Write(resultsDir string) ([]string, error) {
+	return r.WriteWith(resultsDir, FigureOptions{})
+}
+
+// WriteWith is Write with figure options that override the experiment's
+// (make figures' FIGURE_SIZE, FIGURE_DPI, FIGURE_FORMATS).
+func (r *Reproduction) WriteWith(resultsDir string, override FigureOptions) ([]string, error) {
 	if r.Figure == nil {
 		return repro.Write(resultsDir, r.Item, &r.Manifest, nil, plots.Size{})
 	}
@@ -205,7 +293,14 @@ func (r *Reproduction) Write(resultsDir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return repro.Write(resultsDir, r.Item, &r.Manifest, fig, size)
+	o := r.FigureOptions.Over(override)
+	if o.Size != nil {
+		size.Width, size.Height = o.Size.Width, o.Size.Height
+	}
+	if o.DPI > 0 {
+		size.DPI = o.DPI
+	}
+	return repro.WriteFormats(resultsDir, r.Item, &r.Manifest, fig, size, o.Formats)
 }
 
 func (e *Experiment) applyPaper(it *repro.Item) error {

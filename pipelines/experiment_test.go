@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gangsim/gangsim/metrics"
+	"github.com/gangsim/gangsim/plots"
 	"github.com/gangsim/gangsim/repro"
 )
 
@@ -285,6 +286,91 @@ func TestClaims(t *testing.T) {
 		got := c.evaluate(rows)
 		if got.Holds != tt.holds || !strings.Contains(got.Note, tt.note) {
 			t.Errorf("%s: holds %v note %q, want %v and %q", tt.spec, got.Holds, got.Note, tt.holds, tt.note)
+		}
+	}
+}
+
+// TestUserStudy: an experiment under a key of one's own (not a seed
+// paper's) runs, is cached, and writes its item under results/<key>/ in
+// the formats its "figure" field asks for, with the same report.
+func TestUserStudy(t *testing.T) {
+	doc := `{
+  "item": "my-study/easy-vs-fcfs",
+  "title": "EASY against FCFS by load",
+  "run": {"workload": {"source": {"lublin": {"jobs": 200, "procs": 32}}, "load": {"target": 0.6}, "seed": 1},
+          "replay": {"policy": "fcfs"}},
+  "grid": [
+    {"name": "policy", "set": "replay.policy", "values": ["fcfs", "easy"]},
+    {"name": "load", "set": "workload.load.target", "values": [0.5, 0.8]}
+  ],
+  "analysis": {"kind": "metrics", "x": "load", "series": "policy", "metrics": ["wait_s_mean"]},
+  "figure": {"size": "6inx4in", "dpi": 100, "formats": ["png", "pdf"]}
+}`
+	path := filepath.Join(t.TempDir(), "study.json")
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cache := &Cache{Dir: t.TempDir()}
+	results := t.TempDir()
+	rep := reproduce(t, path, cache)
+	if rep.Cached != 0 || rep.Item.Key() != "my-study/easy-vs-fcfs" {
+		t.Errorf("first run: %d cached, key %s", rep.Cached, rep.Item.Key())
+	}
+	written, err := rep.Write(results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"easy-vs-fcfs.csv", "easy-vs-fcfs.png", "easy-vs-fcfs.pdf"}
+	for i, w := range want {
+		if i >= len(written) || written[i] != filepath.Join(results, "my-study", w) {
+			t.Errorf("written %v, want %v under my-study/", written, want)
+			break
+		}
+	}
+	f, err := os.Open(filepath.Join(results, "my-study", "easy-vs-fcfs.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(f)
+	f.Close()
+	if err != nil || img.Bounds().Dx() != 600 || img.Bounds().Dy() != 400 {
+		t.Errorf("6 x 4 in at 100 dpi: %v, %v", img.Bounds(), err)
+	}
+	if again := reproduce(t, path, cache); again.Cached != 4 {
+		t.Errorf("rerun: %d of 4 runs cached", again.Cached)
+	}
+	var report strings.Builder
+	items, err := repro.ReportDir(&report, results, nil)
+	if err != nil || len(items) != 1 || !strings.Contains(report.String(), "### my-study/easy-vs-fcfs") {
+		t.Errorf("report of the study (%v):\n%s", err, report.String())
+	}
+	// make figures' options override the experiment's.
+	if _, err := rep.WriteWith(results, FigureOptions{Formats: []plots.Format{plots.SVG}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(results, "my-study", "easy-vs-fcfs.svg")); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestExampleStudy: the worked example of the README's experiment schema
+// loads and validates (TestResultsUpToDate runs it on the shared logs).
+func TestExampleStudy(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "experiments", "easy-vs-conservative", "*.json"))
+	if err != nil || len(files) != 2 {
+		t.Fatalf("example study files: %v, %v", files, err)
+	}
+	for _, f := range files {
+		e, _, err := LoadExperiment(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if repro.IsPaper(strings.Split(e.Item, "/")[0]) {
+			t.Errorf("%s: the example study uses a paper's key", f)
+		}
+		runs, _, err := e.Runs()
+		if err != nil || len(runs) != 10 {
+			t.Errorf("%s: %d runs, %v", f, len(runs), err)
 		}
 	}
 }

@@ -42,8 +42,11 @@ type BoxSeries struct {
 // cluster) and fits Fig. 6.8 (against the MPL) as well. The X axis is
 // labelled at exactly the parameter values.
 //
-// Both axes need labels; on a logarithmic axis every value must be
-// positive.
+// Both axes need labels; on a logarithmic X axis every parameter must be
+// positive. On a logarithmic Y axis, percentiles below its floor (fr.Y.Floor,
+// by default the power of ten at or below the smallest positive
+// percentile) are drawn at the floor, and the legend says how many of each
+// series' percentiles are.
 func PercentileBoxes(fr Frame, series []BoxSeries) (*Figure, error) {
 	name := fmt.Sprintf("percentile boxes %q", fr.Title)
 	if err := checkLabel("X", fr.X); err != nil {
@@ -69,7 +72,7 @@ func PercentileBoxes(fr Frame, series []BoxSeries) (*Figure, error) {
 		}
 		for i, b := range s.Boxes {
 			vs := b.values()
-			if err := checkValues(fmt.Sprintf("%s box %d", what, i), vs, fr.Y.Log); err != nil {
+			if err := checkValues(fmt.Sprintf("%s box %d", what, i), vs, false); err != nil {
 				return nil, err
 			}
 			if !slices.IsSorted(vs) {
@@ -83,13 +86,36 @@ func PercentileBoxes(fr Frame, series []BoxSeries) (*Figure, error) {
 
 	f := newFigure(fr)
 	f.Plot.Add(gridLines(false, true))
+	floor := math.Inf(-1)
+	if fr.Y.Log {
+		var all []float64
+		for _, s := range series {
+			for _, b := range s.Boxes {
+				all = append(all, b.values()...)
+			}
+		}
+		floor = fr.Y.logFloor(all)
+	}
 	for i, s := range series {
 		b := &percentileBoxes{
-			params: s.Params, boxes: s.Boxes, allParams: params,
+			params: s.Params, boxes: make([]Percentiles, len(s.Boxes)), allParams: params,
 			slot: i, slots: len(series), index: i,
 		}
+		below := 0
+		for k, q := range s.Boxes {
+			for _, v := range q.values() {
+				if v < floor {
+					below++
+				}
+			}
+			b.boxes[k] = Percentiles{max(q.P5, floor), max(q.P25, floor), max(q.P50, floor), max(q.P75, floor), max(q.P95, floor)}
+		}
+		name := s.Name
+		if below > 0 {
+			name += fmt.Sprintf(" (%d of %d percentiles < %s%s)", below, 5*len(s.Boxes), formatNumber(floor), unitSuffix(fr.Y.Unit))
+		}
 		f.Plot.Add(b)
-		f.addLegend(s.Name, b)
+		f.addLegend(name, b)
 	}
 	f.Plot.X.Tick.Marker = valueTicks(params)
 	// Leave room for the outermost boxes: 0.6 of the closest spacing of two

@@ -1,7 +1,7 @@
 // Package plots draws the kinds of figure that the papers behind gangsim
 // use, chiefly chapter 6 of Frachtenberg's thesis ("Leveraging Modern
 // Interconnects for Parallel System Software"; Sections 6.3.2 and 6.4),
-// with gonum.org/v1/plot, and saves them as PNG or SVG.
+// with gonum.org/v1/plot, and saves them as PNG, SVG or PDF.
 //
 // Each kind is one function that takes plain data (slices of float64 and
 // strings in this package's small structs, never another gangsim package's
@@ -44,10 +44,17 @@
 // marker shapes (SeriesGlyph), assigned by series order, so the same data
 // always looks the same.
 //
-// Save writes a figure as PNG or SVG by the file's extension, 16 x 10 cm
-// at 96 dpi by default (SaveSize and Render take another size or
-// resolution), through internal/atomicfile so that an interrupted run
-// leaves no partial image. Output is deterministic: the same figure, size
+// Every figure counts every value: on a logarithmic axis, a CDF or
+// percentile box draws the values below the axis floor (Axis.Floor, by
+// default the power of ten at or below the smallest positive value) at the
+// floor, its fractions stay over all values, and the legend says how many
+// lie below. Line figures leave headroom above their highest value, so no
+// line runs along the plot's edge. Frame.Legend titles the legend.
+//
+// Save writes a figure as PNG, SVG or PDF by the file's extension, 16 x 10
+// cm at 96 dpi by default (SaveSize and Render take another size or
+// resolution; ParseSize reads "6inx4in"), through internal/atomicfile so
+// that an interrupted run leaves no partial image. Output is deterministic: the same figure, size
 // and format give the same bytes. NewGrid tiles several figures into one
 // image, like the (a)-(d) panels of the thesis.
 //

@@ -36,9 +36,12 @@ type Figure struct {
 	// Legend holds the entries drawn to the right of the plot, top-aligned
 	// with the data area. With no entries the plot takes the whole width.
 	Legend plot.Legend
+	// LegendTitle is drawn above the legend's entries (Frame.Legend).
+	LegendTitle string
 	// legendEntries counts the entries added to Legend, which gonum does
-	// not expose.
+	// not expose, and legendNames are their texts.
 	legendEntries int
+	legendNames   []string
 	// xCategories are the names on a categorical X axis (at 0, 1, ...):
 	// Draw turns them when they would overlap.
 	xCategories []string
@@ -57,13 +60,14 @@ func newFigure(fr Frame) *Figure {
 	l.Top, l.Left = true, true
 	l.ThumbnailWidth = vg.Points(24)
 	l.Padding = vg.Points(2)
-	return &Figure{Plot: newPlot(fr), XLabel: fr.X.Text(), YLabel: fr.Y.Text(), Legend: l}
+	return &Figure{Plot: newPlot(fr), XLabel: fr.X.Text(), YLabel: fr.Y.Text(), Legend: l, LegendTitle: fr.Legend}
 }
 
 // addLegend adds a legend entry; its thumbnail is the composite of thumbs.
 func (f *Figure) addLegend(name string, thumbs ...plot.Thumbnailer) {
 	f.Legend.Add(name, thumbs...)
 	f.legendEntries++
+	f.legendNames = append(f.legendNames, name)
 }
 
 // Draw draws the figure onto c: a white background, the plot with its
@@ -74,9 +78,13 @@ func (f *Figure) Draw(c draw.Canvas) {
 	c = draw.Crop(c, figureMargin, -figureMargin, figureMargin, -figureMargin)
 	area := c
 	var legendWidth vg.Length
+	titleSty := f.Legend.TextStyle
 	if f.legendEntries > 0 {
 		r := f.Legend.Rectangle(c)
 		legendWidth = r.Max.X - r.Min.X
+		if f.LegendTitle != "" {
+			legendWidth = max(legendWidth, titleSty.Width(f.LegendTitle)+f.Legend.Padding)
+		}
 		area = draw.Crop(c, 0, -(legendWidth + legendGap), 0, 0)
 	}
 	xsty, ysty := f.Plot.X.Label.TextStyle, f.Plot.Y.Label.TextStyle
@@ -106,6 +114,11 @@ func (f *Figure) Draw(c draw.Canvas) {
 		legendArea := c
 		legendArea.Min.X = c.Max.X - legendWidth
 		legendArea.Max.Y = data.Max.Y
+		if f.LegendTitle != "" {
+			titleSty.XAlign, titleSty.YAlign = draw.XLeft, draw.YTop
+			c.FillText(titleSty, vg.Point{X: legendArea.Min.X + f.Legend.Padding, Y: legendArea.Max.Y}, f.LegendTitle)
+			legendArea.Max.Y -= titleSty.Height(f.LegendTitle) + f.Legend.Padding
+		}
 		f.Legend.Draw(legendArea)
 	}
 }

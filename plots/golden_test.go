@@ -119,9 +119,10 @@ func goldenFigures(t *testing.T) []goldenFigure {
 		steps = append(steps, s)
 	}
 	stepFig := mustFigure(StepLines(Frame{
-		Title: "Jobs in the system with GS",
-		X:     Axis{Label: "Time", Unit: "s"},
-		Y:     Axis{Label: "Jobs in the system"},
+		Title:  "Jobs in the system with GS",
+		X:      Axis{Label: "Time", Unit: "s"},
+		Y:      Axis{Label: "Jobs in the system"},
+		Legend: "Offered load",
 	}, steps))
 
 	// Fig. 6.12(a): mean response time against offered load, each policy's
@@ -138,9 +139,10 @@ func goldenFigures(t *testing.T) []goldenFigure {
 	fcfs, gs, sb, fcs := resp(80, 6), resp(50, 7), resp(55, 7), resp(38, 8)
 	fcfs.Name, gs.Name, sb.Name, fcs.Name = "FCFS", "GS", "SB", "FCS"
 	marked := mustFigure(MarkedLines(Frame{
-		Title: "Mean response time against offered load",
-		X:     Axis{Label: "Offered load", Unit: "%"},
-		Y:     Axis{Label: "Mean response time", Unit: "s"},
+		Title:  "Mean response time against offered load",
+		X:      Axis{Label: "Offered load", Unit: "%"},
+		Y:      Axis{Label: "Mean response time", Unit: "s"},
+		Legend: "Policy",
 	}, []Series{fcfs, gs, sb, fcs}))
 
 	// Fig. 6.7(a): turnaround per scenario and algorithm, Tables 6.1-6.4 of
@@ -210,6 +212,27 @@ func goldenFigures(t *testing.T) []goldenFigure {
 		{Name: "SB", Values: logNormalSample(7, 500, 1400, 0.9)},
 		{Name: "FCS", Values: logNormalSample(8, 500, 1000, 0.9)},
 	}))
+	// Waits on a log axis: a third of one policy's jobs did not wait at
+	// all; they are drawn at the floor and counted, not dropped.
+	waits := func(seed xorshift, zeros int) []float64 {
+		v := logNormalSample(seed, 300, 30, 1.5)
+		for i := range zeros {
+			v[i] = 0
+		}
+		return v
+	}
+	floorCDF := mustFigure(CDF(Frame{
+		Title:  "Wait times, zeros at the axis floor",
+		X:      Axis{Label: "Wait time", Unit: "s", Log: true},
+		Legend: "Policy",
+	}, []Sample{{Name: "FCFS", Values: waits(9, 20)}, {Name: "EASY", Values: waits(10, 100)}}))
+	floorBoxes := mustFigure(PercentileBoxes(Frame{
+		Title: "Wait time against offered load",
+		X:     Axis{Label: "Offered load"},
+		Y:     Axis{Label: "Wait time", Unit: "s", Log: true},
+	}, []BoxSeries{{Name: "EASY", Params: []float64{0.5, 0.7, 0.9},
+		Boxes: []Percentiles{{0, 0, 0, 3, 40}, {0, 0, 2, 30, 400}, {0, 5, 60, 600, 5000}}}}))
+
 	panels, err := NewGrid(1, 2, cdf, long)
 	if err != nil {
 		t.Fatal(err)
@@ -239,6 +262,8 @@ func goldenFigures(t *testing.T) []goldenFigure {
 		{name: "cdf_panels", fig: panels, size: Size{Width: 2 * DefaultWidth}},
 		{name: "grouped_bars_small", fig: grouped, size: Size{Width: 9 * vg.Centimeter, Height: 6 * vg.Centimeter}},
 		{name: "ousterhout_matrix_32", fig: wide},
+		{name: "cdf_floor", fig: floorCDF},
+		{name: "percentile_boxes_floor", fig: floorBoxes},
 	}
 }
 

@@ -101,6 +101,7 @@ func StepLines(fr Frame, series []Series) (*Figure, error) {
 	if !fr.Y.Log && f.Plot.Y.Min > 0 {
 		f.Plot.Y.Min = 0
 	}
+	headroom(&f.Plot.Y, fr.Y.Log)
 	fixLogRange(&f.Plot.X, fr.X.Log)
 	fixLogRange(&f.Plot.Y, fr.Y.Log)
 	return f, nil
@@ -131,6 +132,7 @@ func MarkedLines(fr Frame, series []Series) (*Figure, error) {
 		f.Plot.Add(l, pts)
 		f.addLegend(s.Name, l, pts)
 	}
+	headroom(&f.Plot.Y, fr.Y.Log)
 	fixLogRange(&f.Plot.X, fr.X.Log)
 	fixLogRange(&f.Plot.Y, fr.Y.Log)
 	return f, nil

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/gangsim/gangsim/internal/atomicfile"
@@ -20,9 +22,12 @@ type KeyValue struct {
 
 // SaveWithMetadata is SaveSize that also records meta in the file: as PNG
 // tEXt chunks (keyword = Key, text = Value; readable with any PNG tool,
-// e.g. Python's PIL Image.info) or, in SVG, as XML comments
-// "<!-- Key: Value -->" after the XML declaration. Keys must be 1 to 79
-// printable Latin-1 characters (a PNG keyword's limits).
+// e.g. Python's PIL Image.info); in SVG, as XML comments
+// "<!-- Key: Value -->" after the XML declaration; in PDF, as entries of
+// the document information dictionary (/Key (Value), the values of a
+// repeated key joined by newlines; pdfinfo -custom shows them), added as
+// an incremental update. Keys must be 1 to 79 printable ASCII characters
+// (a PNG keyword's limits).
 func SaveWithMetadata(d Drawer, path string, s Size, meta []KeyValue) error {
 	format, err := FormatOf(path)
 	if err != nil {
@@ -38,6 +43,8 @@ func SaveWithMetadata(d Drawer, path string, s Size, meta []KeyValue) error {
 		out, err = withPNGText(buf.Bytes(), meta)
 	case SVG:
 		out, err = withSVGComments(buf.Bytes(), meta)
+	case PDF:
+		out, err = withPDFInfo(buf.Bytes(), meta)
 	}
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
@@ -139,4 +146,66 @@ func withSVGComments(svg []byte, meta []KeyValue) ([]byte, error) {
 	}
 	out.Write(svg[i:])
 	return out.Bytes(), nil
+}
+
+var (
+	pdfSize      = regexp.MustCompile(`/Size (\d+)`)
+	pdfRoot      = regexp.MustCompile(`/Root (\d+ \d+ R)`)
+	pdfStartXref = regexp.MustCompile(`startxref\s+(\d+)\s+%%EOF\s*$`)
+)
+
+// withPDFInfo appends to a PDF an incremental update whose trailer points
+// at a new information dictionary holding meta (keys as names, values as
+// literal strings, a repeated key's values joined by newlines).
+func withPDFInfo(pdf []byte, meta []KeyValue) ([]byte, error) {
+	last := bytes.LastIndex(pdf, []byte("trailer"))
+	xref := pdfStartXref.FindSubmatch(pdf)
+	if !bytes.HasPrefix(pdf, []byte("%PDF-")) || last < 0 || xref == nil {
+		return nil, errors.New("not a PDF document with a trailer")
+	}
+	size, root := pdfSize.FindSubmatch(pdf[last:]), pdfRoot.FindSubmatch(pdf[last:])
+	if size == nil || root == nil {
+		return nil, errors.New("PDF trailer without /Size or /Root")
+	}
+	n, err := strconv.Atoi(string(size[1]))
+	if err != nil {
+		return nil, fmt.Errorf("PDF trailer /Size %s: %w", size[1], err)
+	}
+	var keys []string
+	values := map[string][]string{}
+	for _, kv := range meta {
+		if err := checkKey(kv.Key); err != nil {
+			return nil, err
+		}
+		for _, r := range kv.Key {
+			if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '.' || r == '_' || r == '-') {
+				return nil, fmt.Errorf("%q: %w (a PDF name: letters, digits, '.', '_' and '-')", kv.Key, ErrMetadata)
+			}
+		}
+		if _, ok := values[kv.Key]; !ok {
+			keys = append(keys, kv.Key)
+		}
+		values[kv.Key] = append(values[kv.Key], kv.Value)
+	}
+	var out bytes.Buffer
+	out.Write(pdf)
+	if !bytes.HasSuffix(pdf, []byte("\n")) {
+		out.WriteByte('\n')
+	}
+	offset := out.Len()
+	fmt.Fprintf(&out, "%d 0 obj\n<<\n/Producer (gangsim with gonum/plot)\n", n)
+	for _, k := range keys {
+		fmt.Fprintf(&out, "/%s (%s)\n", k, pdfString(strings.Join(values[k], "\n")))
+	}
+	fmt.Fprintf(&out, ">>\nendobj\n")
+	xrefAt := out.Len()
+	fmt.Fprintf(&out, "xref\n%d 1\n%010d 00000 n \ntrailer\n<<\n/Size %d\n/Root %s\n/Info %d 0 R\n/Prev %s\n>>\nstartxref\n%d\n%%%%EOF\n",
+		n, offset, n+1, root[1], n, xref[1], xrefAt)
+	return out.Bytes(), nil
+}
+
+// pdfString escapes s for a PDF literal string, in Latin-1.
+func pdfString(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, "(", `\(`, ")", `\)`, "\n", `\n`, "\r", `\r`)
+	return r.Replace(string(latin1(s)))
 }

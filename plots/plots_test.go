@@ -20,15 +20,87 @@ import (
 )
 
 func TestEmpiricalCDF(t *testing.T) {
-	got := empiricalCDF([]float64{1, 2, 2, 5}, 8)
+	noFloor := math.Inf(-1)
+	got := empiricalCDF([]float64{1, 2, 2, 5}, 8, noFloor)
 	want := plotter.XYs{{X: 1, Y: 0}, {X: 1, Y: 0.25}, {X: 2, Y: 0.75}, {X: 5, Y: 1}, {X: 8, Y: 1}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("empiricalCDF = %v, want %v", got, want)
 	}
-	got = empiricalCDF([]float64{3}, 3)
+	got = empiricalCDF([]float64{3}, 3, noFloor)
 	want = plotter.XYs{{X: 3, Y: 0}, {X: 3, Y: 1}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("single value: empiricalCDF = %v, want %v", got, want)
+	}
+	// On a log axis with floor 1: the two zeros and the 0.5 are drawn at
+	// 1 together with the 1, so the line starts at 4 of 8 (not at 1 of 5
+	// of the positive values only), and every later fraction is over all
+	// eight values.
+	got = empiricalCDF([]float64{0, 0, 0.5, 1, 2, 2, 5, 10}, 10, 1)
+	want = plotter.XYs{{X: 1, Y: 0}, {X: 1, Y: 0.5}, {X: 2, Y: 0.75}, {X: 5, Y: 0.875}, {X: 10, Y: 1}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("with a floor: empiricalCDF = %v, want %v", got, want)
+	}
+	if n := belowCount([]float64{0, 0, 0.5, 1, 2}, 1); n != 3 {
+		t.Errorf("belowCount = %d, want 3", n)
+	}
+}
+
+// TestLogFloor: the default floor is the power of ten at or below the
+// smallest positive value, whatever the zeros; a given floor wins.
+func TestLogFloor(t *testing.T) {
+	for _, tc := range []struct {
+		axis   Axis
+		values []float64
+		want   float64
+	}{
+		{Axis{Log: true}, []float64{0, 0, 0.25, 3}, 0.1},
+		{Axis{Log: true}, []float64{0, 1, 40}, 1},
+		{Axis{Log: true}, []float64{0, 0}, 1},
+		{Axis{Log: true}, []float64{123, 0.001}, 0.001},
+		{Axis{Log: true, Floor: 0.5}, []float64{0, 3}, 0.5},
+	} {
+		if got := tc.axis.logFloor(tc.values); got != tc.want {
+			t.Errorf("floor of %v: %v, want %v", tc.values, got, tc.want)
+		}
+	}
+}
+
+// TestCDFCountsEveryJob: a CDF on a log axis with zeros draws them at the
+// floor, keeps them in every fraction, and says how many in the legend.
+func TestCDFCountsEveryJob(t *testing.T) {
+	fr := Frame{X: Axis{Label: "Wait time", Unit: "s", Log: true}}
+	f, err := CDF(fr, []Sample{{"easy", []float64{0, 0, 0, 10, 20, 40, 100, 1000}}, {"fcfs", []float64{5, 50}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The floor is 1 (fcfs' 5 is the smallest positive value; 10^0 is at
+	// or below it): the axis starts there, where easy's three zeros are
+	// drawn (their fraction, 3/8, is TestEmpiricalCDF's business).
+	if f.Plot.X.Min != 1 || f.Plot.X.Max != 1000 {
+		t.Errorf("X axis [%v, %v], want [1, 1000]", f.Plot.X.Min, f.Plot.X.Max)
+	}
+	var legend bytes.Buffer
+	for _, e := range f.legendNames {
+		legend.WriteString(e + "\n")
+	}
+	if legend.String() != "easy (3 of 8 < 1 s)\nfcfs\n" {
+		t.Errorf("legend:\n%s", legend.String())
+	}
+}
+
+// TestBoxesFloor: percentiles of 0 on a log axis are drawn at the floor
+// and counted in the legend, not refused.
+func TestBoxesFloor(t *testing.T) {
+	fr := Frame{X: Axis{Label: "Load"}, Y: Axis{Label: "Wait time", Unit: "s", Log: true}}
+	f, err := PercentileBoxes(fr, []BoxSeries{{"easy", []float64{0.5, 0.9}, []Percentiles{{0, 0, 0, 2, 30}, {0, 1, 4, 20, 300}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.legendNames) != 1 || f.legendNames[0] != "easy (4 of 10 percentiles < 1 s)" {
+		t.Errorf("legend %q", f.legendNames)
+	}
+	if f.Plot.Y.Min != 1 || f.Plot.Y.Max != 300 {
+		t.Errorf("Y axis [%v, %v], want the floor 1 to 300", f.Plot.Y.Min, f.Plot.Y.Max)
 	}
 }
 
@@ -125,7 +197,6 @@ func TestValidation(t *testing.T) {
 		{"cdf empty sample", func() (*Figure, error) { return CDF(Frame{X: x}, []Sample{{Name: "a"}}) }, ErrEmpty},
 		{"cdf no x label", func() (*Figure, error) { return CDF(Frame{}, []Sample{{"a", []float64{1}}}) }, ErrLabel},
 		{"cdf NaN", func() (*Figure, error) { return CDF(Frame{X: x}, []Sample{{"a", []float64{1, nan}}}) }, ErrValue},
-		{"cdf zero on log", func() (*Figure, error) { return CDF(Frame{X: logX}, []Sample{{"a", []float64{0, 1}}}) }, ErrLogScale},
 		{"cdf log y", func() (*Figure, error) {
 			return CDF(Frame{X: x, Y: Axis{Label: "F", Log: true}}, []Sample{{"a", []float64{1}}})
 		}, ErrLogScale},
@@ -297,8 +368,11 @@ func TestSave(t *testing.T) {
 	if !bytes.Contains(svg, []byte(`width="453.54pt" height="283.46pt"`)) {
 		t.Errorf("SVG header lacks the 16 x 10 cm size: %.200s", svg)
 	}
-	if err := Save(f, filepath.Join(dir, "f.pdf"), 0, 0); !errors.Is(err, ErrFormat) {
-		t.Errorf("Save to .pdf: %v, want ErrFormat", err)
+	if err := Save(f, filepath.Join(dir, "f.pdf"), 0, 0); err != nil {
+		t.Errorf("Save to .pdf: %v", err)
+	}
+	if err := Save(f, filepath.Join(dir, "f.eps"), 0, 0); !errors.Is(err, ErrFormat) {
+		t.Errorf("Save to .eps: %v, want ErrFormat", err)
 	}
 	if err := Save(f, filepath.Join(dir, "missing", "f.png"), 0, 0); err == nil {
 		t.Error("Save into a missing directory succeeded")
@@ -308,8 +382,8 @@ func TestSave(t *testing.T) {
 	for _, e := range ents {
 		names = append(names, e.Name())
 	}
-	if !reflect.DeepEqual(names, []string{"f.SVG", "f.png"}) {
-		t.Errorf("directory holds %q, want only the two figures", names)
+	if !reflect.DeepEqual(names, []string{"f.SVG", "f.pdf", "f.png"}) {
+		t.Errorf("directory holds %q, want only the three figures", names)
 	}
 	if err := Render(io.Discard, f, PNG, Size{Width: -1}); !errors.Is(err, ErrValue) {
 		t.Errorf("negative width: %v, want ErrValue", err)

@@ -39,9 +39,50 @@ type Axis struct {
 	// quantities such as a slowdown or a fraction. It is printed in
 	// parentheses after the label.
 	Unit string
-	// Log draws the axis on a base-10 logarithmic scale; every value on it
-	// must then be positive.
+	// Log draws the axis on a base-10 logarithmic scale. Figures of
+	// distributions (CDF, PercentileBoxes) draw values below the axis's
+	// floor at the floor and say how many in the legend; the others need
+	// every value positive.
 	Log bool
+	// Floor is the smallest value a logarithmic axis of a distribution
+	// shows; 0 takes the largest power of ten at or below the smallest
+	// positive value.
+	Floor float64
+}
+
+// logFloor returns the floor of a logarithmic axis over values: a.Floor,
+// or the largest power of ten at or below the smallest positive value
+// (1 when none is positive).
+func (a Axis) logFloor(values ...[]float64) float64 {
+	if a.Floor > 0 {
+		return a.Floor
+	}
+	least := math.Inf(1)
+	for _, vs := range values {
+		for _, v := range vs {
+			if v > 0 && v < least {
+				least = v
+			}
+		}
+	}
+	if math.IsInf(least, 1) {
+		return 1
+	}
+	return decimal(1, int(math.Floor(math.Log10(least)+1e-12)))
+}
+
+// belowFloor says in a legend how many of n values lie below the floor
+// of a logarithmic axis and are drawn at it: "(12 of 500 < 0.1 s)".
+func belowFloor(k, n int, floor float64, unit string) string {
+	return fmt.Sprintf(" (%d of %d < %s%s)", k, n, formatNumber(floor), unitSuffix(unit))
+}
+
+// unitSuffix is " unit", or "" without a unit.
+func unitSuffix(unit string) string {
+	if unit == "" {
+		return ""
+	}
+	return " " + unit
 }
 
 // Text is the axis title as drawn: "Label (Unit)", or Label alone when
@@ -53,12 +94,16 @@ func (a Axis) Text() string {
 	return a.Label + " (" + a.Unit + ")"
 }
 
-// Frame is what every figure kind has in common: a title and two axes.
+// Frame is what every figure kind has in common: a title, two axes and a
+// legend title.
 type Frame struct {
 	// Title is drawn above the plot; empty for none.
 	Title string
 	// X and Y are the horizontal and vertical axes.
 	X, Y Axis
+	// Legend titles the legend: what its entries are ("Policy",
+	// "Offered load"); empty for none.
+	Legend string
 }
 
 // Typography, in points (1/72 inch). Chosen so that a 16 x 10 cm figure at
@@ -209,24 +254,7 @@ func (linearTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !(hi > lo) || math.IsInf(hi-lo, 0) {
 		return nil
 	}
-	const maxIntervals = 7
-	e := int(math.Floor(math.Log10((hi - lo) / maxIntervals)))
-	m := 0
-	for m == 0 {
-		for _, cand := range []int{1, 2, 5} {
-			if (hi-lo)/decimal(cand, e) <= maxIntervals {
-				m = cand
-				break
-			}
-		}
-		if m == 0 {
-			e++
-		}
-	}
-	minors := 5
-	if m == 2 {
-		minors = 4
-	}
+	m, e, minors := linearStep(lo, hi)
 	// Ticks are k × (m/minors) × 10^e for integer k; labelled values are
 	// rebuilt from their decimal digits so that they print exactly.
 	minorStep := decimal(m, e) / float64(minors)
@@ -241,6 +269,51 @@ func (linearTicks) Ticks(lo, hi float64) []plot.Tick {
 		ticks = append(ticks, t)
 	}
 	return ticks
+}
+
+// linearStep is the labelled step of linearTicks over [lo, hi], m × 10^e
+// with m 1, 2 or 5, and the number of minor intervals in it.
+func linearStep(lo, hi float64) (m, e, minors int) {
+	const maxIntervals = 7
+	e = int(math.Floor(math.Log10((hi - lo) / maxIntervals)))
+	for m == 0 {
+		for _, cand := range []int{1, 2, 5} {
+			if (hi-lo)/decimal(cand, e) <= maxIntervals {
+				m = cand
+				break
+			}
+		}
+		if m == 0 {
+			e++
+		}
+	}
+	minors = 5
+	if m == 2 {
+		minors = 4
+	}
+	return m, e, minors
+}
+
+// headroom raises the top of an axis whose data reach it to the next
+// minor tick above the largest value (on a logarithmic axis, the next
+// multiple of its leading digit), so that a line at the maximum is drawn
+// inside the plot, not along its edge (a peak of 153 jobs on an axis
+// ending at 153 looks cut off).
+func headroom(a *plot.Axis, log bool) {
+	if log && a.Max > 0 && !math.IsInf(a.Max, 0) {
+		// The next multiple of the leading decimal digit: 52,590 to
+		// 60,000, a minor tick of logTicks.
+		e := int(math.Floor(math.Log10(a.Max)))
+		m := int(math.Floor(a.Max/decimal(1, e)+1e-9)) + 1
+		a.Max = decimal(m, e)
+		return
+	}
+	if log || !(a.Max > a.Min) || math.IsInf(a.Max-a.Min, 0) {
+		return
+	}
+	m, e, minors := linearStep(a.Min, a.Max)
+	minorStep := decimal(m, e) / float64(minors)
+	a.Max = (math.Floor(a.Max/minorStep+1e-9) + 1) * minorStep
 }
 
 // logTicks marks a logarithmic axis: a labelled major tick at every power

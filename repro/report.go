@@ -16,7 +16,7 @@ const maxReportRows = 12
 // items: a summary table, then per paper and item the paper's values
 // beside gangsim's, whether each is within its tolerance, the claims and
 // whether they hold, and the figure. Items are presented in the order of
-// Papers, then by name.
+// Papers, then the studies' by key, each by name.
 func Report(w io.Writer, items []*Item) error {
 	items = slices.Clone(items)
 	rank := func(p string) int {
@@ -27,6 +27,9 @@ func Report(w io.Writer, items []*Item) error {
 	}
 	slices.SortStableFunc(items, func(a, b *Item) int {
 		if d := rank(a.Paper) - rank(b.Paper); d != 0 {
+			return d
+		}
+		if d := strings.Compare(a.Paper, b.Paper); d != 0 {
 			return d
 		}
 		return strings.Compare(a.Name, b.Name)
@@ -51,6 +54,8 @@ func Report(w io.Writer, items []*Item) error {
 			p("\n## %s\n\n", it.Paper)
 			if t := PaperTitles[it.Paper]; t != "" {
 				p("%s\n", t)
+			} else if !IsPaper(it.Paper) {
+				p("A study of its own (`experiments/%s/`), not a reproduction of a seed paper.\n", it.Paper)
 			}
 		}
 		p("\n### %s\n\n", it.Key())

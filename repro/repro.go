@@ -3,6 +3,7 @@ package repro
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -70,9 +71,13 @@ type Claim struct {
 }
 
 // Item is a reproduced table or figure: results/<Paper>/<Name>.csv, and
-// results/<Paper>/<Name>.png when it is drawn.
+// results/<Paper>/<Name>.png when it is drawn. Besides the papers' items,
+// an item may belong to a study of a user's own under a key of its own
+// (results/<key>/<name>.csv): the same files, the same report.
 type Item struct {
-	Paper string // paper key: etsion, hori96, hori98, frachtenberg, mclaughlin
+	// Paper is the key of the item's directory: a seed paper's (etsion,
+	// hori96, hori98, frachtenberg, mclaughlin) or a study's (IsStudyKey).
+	Paper string
 	Name  string // e.g. "table-4.3", "fig-5"
 	Title string // what it shows, with the paper's numbering
 	Unit  string // the unit of Paper and Gangsim
@@ -90,15 +95,32 @@ type Item struct {
 // Key is the item's results path without extension, "paper/name".
 func (it *Item) Key() string { return it.Paper + "/" + it.Name }
 
-// Validate checks that the item can be written: a known paper key, a name
-// that is a file name, and rows that all have the same coordinate names.
-func (it *Item) Validate() error {
-	known := false
-	for _, p := range Papers {
-		known = known || p == it.Paper
+// IsPaper reports whether key is a seed paper's (one of Papers).
+func IsPaper(key string) bool { return slices.Contains(Papers, key) }
+
+// IsStudyKey reports whether key can name a study of one's own: 1 to 64
+// lower-case letters, digits, '.', '_' and '-', starting with a letter or
+// digit, so that it is a plain directory name on every system.
+func IsStudyKey(key string) bool {
+	if len(key) == 0 || len(key) > 64 {
+		return false
 	}
-	if !known {
-		return fmt.Errorf("item %s: unknown paper key %q (want one of %s)", it.Key(), it.Paper, strings.Join(Papers, ", "))
+	for i, r := range key {
+		alnum := 'a' <= r && r <= 'z' || '0' <= r && r <= '9'
+		if !alnum && (i == 0 || (r != '.' && r != '_' && r != '-')) {
+			return false
+		}
+	}
+	return true
+}
+
+// Validate checks that the item can be written: a paper key or a study
+// key, a name that is a file name, and rows that all have the same
+// coordinate names.
+func (it *Item) Validate() error {
+	if !IsPaper(it.Paper) && !IsStudyKey(it.Paper) {
+		return fmt.Errorf("item %s: key %q is neither a paper's (%s) nor a study's (lower-case letters, digits, '.', '_', '-')",
+			it.Key(), it.Paper, strings.Join(Papers, ", "))
 	}
 	if it.Name == "" || strings.ContainsAny(it.Name, "/\\ ") {
 		return fmt.Errorf("item %s: name %q is not a plain file name", it.Key(), it.Name)

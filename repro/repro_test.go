@@ -88,9 +88,17 @@ func TestReadCSVErrors(t *testing.T) {
 
 func TestValidate(t *testing.T) {
 	bad := sample()
-	bad.Paper = "nobody"
-	if err := WriteCSV(&bytes.Buffer{}, bad, nil); err == nil {
-		t.Error("unknown paper key accepted")
+	for _, key := range []string{"", "My Study", "../up", "-x", "Mine", strings.Repeat("a", 65)} {
+		bad.Paper = key
+		if err := WriteCSV(&bytes.Buffer{}, bad, nil); err == nil {
+			t.Errorf("key %q accepted", key)
+		}
+	}
+	// A study of one's own has a key of its own.
+	study := sample()
+	study.Paper = "easy-vs-conservative"
+	if err := study.Validate(); err != nil {
+		t.Errorf("study key refused: %v", err)
 	}
 	bad = sample()
 	bad.Rows[1].Coords = bad.Rows[1].Coords[:1]
@@ -113,13 +121,18 @@ func TestReport(t *testing.T) {
 	for i := 0; i < maxReportRows+3; i++ {
 		b.Rows = append(b.Rows, Row{Coords: []Coord{{"bytes", "16"}}, Gangsim: float64(i)})
 	}
+	study := &Item{Paper: "mystudy", Name: "waits", Title: "Waits", Unit: "s", Rows: []Row{{Coords: []Coord{{"load", "0.5"}}, Gangsim: 3}}}
 	var buf bytes.Buffer
-	if err := Report(&buf, []*Item{a, b}); err != nil {
+	if err := Report(&buf, []*Item{study, a, b}); err != nil {
 		t.Fatal(err)
 	}
 	md := buf.String()
 	if strings.Index(md, "### etsion/fig-5") > strings.Index(md, "### frachtenberg/table-4.3") {
 		t.Error("items not in paper order")
+	}
+	if strings.Index(md, "### mystudy/waits") < strings.Index(md, "### frachtenberg/table-4.3") ||
+		!strings.Contains(md, "## mystudy\n\nA study of its own (`experiments/mystudy/`)") {
+		t.Errorf("the study is not after the papers, introduced as a study:\n%s", md)
 	}
 	for _, want := range []string{
 		"| [frachtenberg/table-4.3](#frachtenbergtable-43) | Table 4.3: bandwidth | 1/2 | 1/1 | **no** |",

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/gangsim/gangsim/internal/atomicfile"
 	"github.com/gangsim/gangsim/model"
@@ -18,6 +19,14 @@ import (
 // chunks), and each file appears complete or not at all. It returns the
 // paths written.
 func Write(resultsDir string, it *Item, man *model.Manifest, figure plots.Drawer, size plots.Size) ([]string, error) {
+	return WriteFormats(resultsDir, it, man, figure, size, nil)
+}
+
+// WriteFormats is Write with the drawing saved in each of formats
+// (<name>.png, .svg, .pdf; none means PNG alone). it.Figure, the drawing
+// the report shows, is the PNG when there is one, else the first format's
+// file.
+func WriteFormats(resultsDir string, it *Item, man *model.Manifest, figure plots.Drawer, size plots.Size, formats []plots.Format) ([]string, error) {
 	if err := it.Validate(); err != nil {
 		return nil, err
 	}
@@ -25,20 +34,28 @@ func Write(resultsDir string, it *Item, man *model.Manifest, figure plots.Drawer
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
+	if len(formats) == 0 {
+		formats = []plots.Format{plots.PNG}
+	}
 	var written []string
 	if figure != nil {
-		it.Figure = it.Paper + "/" + it.Name + ".png"
+		it.Figure = it.Paper + "/" + it.Name + "." + string(formats[0])
+		if slices.Contains(formats, plots.PNG) {
+			it.Figure = it.Paper + "/" + it.Name + ".png"
+		}
 		var h model.Header
 		man.Apply(&h)
 		meta := []plots.KeyValue{{Key: "Title", Value: it.Title}}
 		for _, l := range h.Lines {
 			meta = append(meta, plots.KeyValue{Key: l.Key, Value: l.Value})
 		}
-		path := filepath.Join(resultsDir, it.Figure)
-		if err := plots.SaveWithMetadata(figure, path, size, meta); err != nil {
-			return nil, fmt.Errorf("%s: %w", it.Key(), err)
+		for _, f := range formats {
+			path := filepath.Join(dir, it.Name+"."+string(f))
+			if err := plots.SaveWithMetadata(figure, path, size, meta); err != nil {
+				return nil, fmt.Errorf("%s: %w", it.Key(), err)
+			}
+			written = append(written, path)
 		}
-		written = append(written, path)
 	}
 	var buf bytes.Buffer
 	if err := WriteCSV(&buf, it, man); err != nil {

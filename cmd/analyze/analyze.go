@@ -21,19 +21,78 @@ func analyze(opt *options, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	man := &model.Manifest{Tool: "analyze", Version: version.Version, Params: opt.params}
+	// The FCFS run of --halves is read first: its classification splits
+	// the others as they stream.
+	var lengths *metrics.Lengths
+	var fcfs *resultRun
+	if opt.halves != "" {
+		var err error
+		if fcfs, err = readOutcomes(opt.halves, stdin); err != nil {
+			return err
+		}
+		if lengths, err = classifyHalves(fcfs, say); err != nil {
+			return err
+		}
+		fcfs.outcomes = nil
+	}
+	keep := opt.keptMetrics()
+	hold := opt.holdsOutcomes()
 	runs := make([]*resultRun, len(opt.inputs))
+	var cells []*cell
 	for i, name := range opt.inputs {
-		r, err := readOutcomes(name, stdin)
+		var runCells []*cell
+		unclassified := 0
+		fed := 0
+		begin := func(r *resultRun) error {
+			if err := r.chooseTau(opt.tau); err != nil {
+				return err
+			}
+			if lengths == nil {
+				runCells = []*cell{newCell(r, metrics.Unclassified, keep)}
+			} else {
+				runCells = []*cell{newCell(r, metrics.Short, keep), newCell(r, metrics.Long, keep)}
+			}
+			return nil
+		}
+		feed := func(o *model.Outcome) {
+			fed++
+			switch {
+			case lengths == nil:
+				runCells[0].acc.Add(o)
+			case lengths.Of(o.JobID) == metrics.Short:
+				runCells[0].acc.Add(o)
+			case lengths.Of(o.JobID) == metrics.Long:
+				runCells[1].acc.Add(o)
+			default:
+				unclassified++
+			}
+		}
+		each := func(_ *resultRun, o *model.Outcome) { feed(o) }
+		trim := opt.trimHead > 0 || opt.trimTail > 0
+		if trim {
+			each = nil // the held outcomes are fed once trimmed
+		}
+		r, err := readRun(name, stdin, hold, begin, each)
 		if err != nil {
 			return err
+		}
+		if trim {
+			for _, o := range metrics.TrimBySubmit(r.outcomes, opt.trimHead, opt.trimTail) {
+				feed(&o)
+			}
+			r.outcomes = nil // trimming is for tables and distributions: fed, not needed whole
 		}
 		if err := r.machineSize(opt.procs); err != nil {
 			return err
 		}
-		if err := r.chooseTau(opt.tau); err != nil {
-			return err
+		if unclassified > 0 {
+			say("%s: %d of %d jobs are not among the FCFS run's completed jobs: left out of both halves", r.name, unclassified, fed)
+		}
+		if lengths != nil && !sameWorkload(fcfs, r) {
+			say("%s: not made from the same workload as the FCFS run %s (the inputs' digests differ)", r.name, fcfs.name)
 		}
 		runs[i] = r
+		cells = append(cells, runCells...)
 		man.Inputs = append(man.Inputs, r.input)
 	}
 	reportTau(opt, runs, say)
@@ -51,19 +110,9 @@ func analyze(opt *options, stdin io.Reader, stdout, stderr io.Writer) error {
 		r.series, r.seriesFrom = samples, name
 		man.Inputs = append(man.Inputs, in)
 	}
-
-	var lengths *metrics.Lengths
-	if opt.halves != "" {
-		fcfs, err := readOutcomes(opt.halves, stdin)
-		if err != nil {
-			return err
-		}
-		if lengths, err = classifyHalves(fcfs, runs, say); err != nil {
-			return err
-		}
+	if fcfs != nil {
 		man.Inputs = append(man.Inputs, fcfs.input)
 	}
-	cells := makeCells(opt, runs, lengths, say)
 
 	var t *table
 	var err error
@@ -130,8 +179,8 @@ func tauParam(runs []*resultRun) string {
 
 // classifyHalves makes the short and long groups from the FCFS run
 // (metrics.ClassifyFCFS, on all its jobs), warning when it does not look
-// like an FCFS run of the same workload as the others.
-func classifyHalves(fcfs *resultRun, runs []*resultRun, say func(string, ...any)) (*metrics.Lengths, error) {
+// like an FCFS run.
+func classifyHalves(fcfs *resultRun, say func(string, ...any)) (*metrics.Lengths, error) {
 	seen := make(map[int64]bool, len(fcfs.outcomes))
 	for _, o := range fcfs.outcomes {
 		if o.Completed() && seen[o.JobID] {
@@ -146,11 +195,6 @@ func classifyHalves(fcfs *resultRun, runs []*resultRun, say func(string, ...any)
 	if l.Len() == 0 {
 		return nil, fmt.Errorf("%s: no completed jobs to classify as short or long", fcfs.name)
 	}
-	for _, r := range runs {
-		if !sameWorkload(fcfs, r) {
-			say("%s: not made from the same workload as the FCFS run %s (the inputs' digests differ)", r.name, fcfs.name)
-		}
-	}
 	return &l, nil
 }
 
@@ -163,28 +207,47 @@ func sameWorkload(a, b *resultRun) bool {
 	return a.chain[0].Inputs[0].SHA256 == b.chain[0].Inputs[0].SHA256
 }
 
-// makeCells trims every run and, with halves, splits it into its short
-// and long jobs.
-func makeCells(opt *options, runs []*resultRun, lengths *metrics.Lengths, say func(string, ...any)) []*cell {
-	var cells []*cell
-	for _, r := range runs {
-		outcomes := r.outcomes
-		if opt.trimHead > 0 || opt.trimTail > 0 {
-			outcomes = metrics.TrimBySubmit(outcomes, opt.trimHead, opt.trimTail)
+// keptMetrics lists the per-job metrics whose every value the output
+// needs (for quantiles or a standard deviation): the others are summed,
+// not kept.
+func (o *options) keptMetrics() []metrics.JobMetric {
+	var keep []metrics.JobMetric
+	add := func(m metrics.JobMetric) {
+		if !slices.Contains(keep, m) {
+			keep = append(keep, m)
 		}
-		if lengths == nil {
-			cells = append(cells, &cell{run: r, outcomes: outcomes})
-			continue
-		}
-		short := lengths.Select(outcomes, metrics.Short)
-		long := lengths.Select(outcomes, metrics.Long)
-		if n := len(outcomes) - len(short) - len(long); n > 0 {
-			say("%s: %d of %d jobs are not among the FCFS run's completed jobs: left out of both halves", r.name, n, len(outcomes))
-		}
-		cells = append(cells, &cell{run: r, half: metrics.Short, outcomes: short},
-			&cell{run: r, half: metrics.Long, outcomes: long})
 	}
-	return cells
+	all := metrics.RunColumns()
+	column := func(j int) {
+		name := all[j]
+		i := strings.LastIndexByte(name, '_')
+		if i < 0 {
+			return
+		}
+		m, ok := metrics.JobMetricOf(name[:i])
+		if ok && !slices.Contains([]string{"mean", "min", "max"}, name[i+1:]) {
+			add(m)
+		}
+	}
+	switch o.plot {
+	case "":
+		for _, j := range o.columns {
+			column(j)
+		}
+	case plotCDF, plotBoxes:
+		add(findJobMetric(o.metric).id)
+	case plotMetric, plotBars:
+		column(o.metricColumn)
+	}
+	return keep
+}
+
+// holdsOutcomes reports whether the analysis needs every run's outcomes
+// in memory: to trim them by submit order, or to rebuild the jobs in the
+// system when no time series is given.
+func (o *options) holdsOutcomes() bool {
+	wholeRuns := o.saturation || o.plot == plotJobsInSystem
+	return o.trimHead > 0 || o.trimTail > 0 || (wholeRuns && len(o.timeseries) == 0)
 }
 
 // rows groups the cells as the output's rows or series: by --by, or
@@ -250,6 +313,9 @@ func summaryTable(opt *options, cells []*cell) (*table, error) {
 			if len(g.cells) == 1 {
 				s := g.cells[0].summarize()
 				v = value{text: s.Record()[j], num: s.Values()[j]}
+				if math.IsNaN(v.num) {
+					v.text = ""
+				}
 			} else {
 				var xs []float64
 				for _, c := range g.cells {
@@ -272,7 +338,11 @@ func summaryTable(opt *options, cells []*cell) (*table, error) {
 		}
 		t.rows = append(t.rows, row)
 	}
-	if opt.grouped {
+	several := false
+	for _, g := range groups {
+		several = several || len(g.cells) > 1
+	}
+	if opt.grouped && several {
 		t.notes = append(t.notes, fmt.Sprintf("Each row is the mean over its runs; ± is the half-width of the %v%% confidence interval of that mean (Student t), where a group has two runs or more.",
 			formatNumber(math.Round(opt.confidence*100*1e6)/1e6)))
 	}

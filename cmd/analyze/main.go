@@ -9,9 +9,12 @@
 // standard input (replay's Arrow stream on a pipe). Each input is one run;
 // runs are grouped by their manifests' parameters (--by), split into the
 // thesis' short and long halves (--halves) and trimmed of warm-up and drain
-// (--trim). Tables go to -o as Markdown, CSV or JSON, figures as PNG or
-// SVG; every output records its manifest (the flags that shaped it and
-// the SHA-256 of every input).
+// (--trim). Tables go to -o as Markdown, CSV or JSON, figures as PNG, SVG
+// or PDF; every output records its manifest (the flags that shaped it and
+// the SHA-256 of every input). Each run streams through accumulators that
+// keep only the per-job values the output needs (metrics.RunAccumulator),
+// so memory does not grow with the run beyond 8 bytes a job per metric
+// whose quantiles are shown.
 package main
 
 import (
@@ -19,6 +22,8 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,9 +33,21 @@ import (
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/metrics"
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/plots"
 )
 
-func main() { cli.Main("analyze", run) }
+func main() {
+	// The values a summary keeps (8 bytes a job per kept metric) are
+	// pointer-free chunks the collector does not scan, while the decoded
+	// batches are short-lived garbage: collecting when the heap has grown
+	// by a quarter, not the default doubling, keeps the peak close to the
+	// kept values (10 million jobs in under 512 MB, BenchmarkPipeline10M)
+	// for little work. GOGC still overrides it.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(25)
+	}
+	cli.Main("analyze", run)
+}
 
 const synopsis = `usage: analyze [flags] [RESULTS...|-]
        analyze report [flags] [RESULTS_DIR]
@@ -55,6 +72,7 @@ Examples:
   analyze --saturation --x load.target --by policy runs/*.parquet
   analyze --plot cdf --metric response --by policy --logx runs/*.parquet -o fig-6.13.png
   analyze --plot metric --metric response --stat median --x load.target --by policy runs/*.parquet -o fig-6.12.svg
+  analyze --plot cdf --metric wait --by policy --logx --size 6inx4in --dpi 300 runs/*.parquet -o waits.pdf
   analyze report results`
 
 // Plot kinds (--plot).
@@ -92,6 +110,11 @@ type options struct {
 	stat         string
 	logX, logY   bool
 	title        string
+	xlabel       string      // --xlabel: X axis title, "" for the label table's
+	ylabel       string      // --ylabel
+	legend       string      // --legend: legend title, "" for the --by names' labels
+	size         *plots.Size // --size; nil for the kind's default
+	dpi          int
 	quiet        bool
 	params       []model.Param // the flags that shape the output, for its manifest
 	stdinInputs  int           // how many inputs read standard input
@@ -113,9 +136,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*options, error) {
 	fs := cli.NewFlagSet("analyze", synopsis, stderr)
 	var (
-		output     = fs.StringP("output", "o", "", "write to FILE: a table as .md, .csv or .json, a figure (--plot) as .png or .svg; - for stdout (default: stdout, Markdown on a terminal, else CSV)")
+		output     = fs.StringP("output", "o", "", "write to FILE: a table as .md, .csv or .json, a figure (--plot) as .png, .svg or .pdf; - for stdout (default: stdout, Markdown on a terminal, else CSV)")
 		format     = fs.String("format", "", "table format: md, csv or json (default: from -o's extension)")
-		columns    = fs.String("columns", "", "metrics to print, comma-separated, or \"all\" (default: all for csv and json, a short set for md); see --list-columns")
+		columns    = fs.String("columns", "", "metrics to print, comma-separated, or \"all\" (default: "+strings.Join(defaultColumns, ",")+"); see --list-columns")
+		allCols    = fs.Bool("all", false, "print every metric column (--columns all)")
 		listCols   = fs.Bool("list-columns", false, "list the metric columns and exit")
 		by         = fs.String("by", "", "group runs by these comma-separated names: manifest parameters (policy, load.target...), run, half")
 		tau        = fs.String("tau", "", "short-job bound of the bounded slowdowns, a duration such as 10s or 100ms (default: 10s, or 10s/F for a workload compressed by F)")
@@ -133,19 +157,41 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 		logX       = fs.Bool("logx", false, "logarithmic X axis")
 		logY       = fs.Bool("logy", false, "logarithmic Y axis")
 		title      = fs.String("title", "", "figure title (default: one made from the flags)")
+		xlabel     = fs.String("xlabel", "", "X axis title, with its unit if any, e.g. \"Offered load\" (default: from the label table, see --list-columns)")
+		ylabel     = fs.String("ylabel", "", "Y axis title, with its unit if any, e.g. \"Mean wait (s)\" (default: from the label table)")
+		legend     = fs.String("legend", "", "legend title (default: the labels of the --by names, e.g. Policy)")
+		size       = fs.String("size", "", "figure size WIDTHxHEIGHT in in, cm, mm or pt, e.g. 6inx4in (default: 16cmx10cm, twice as wide for two panels)")
+		dpi        = fs.Int("dpi", plots.DefaultDPI, "resolution of a PNG figure in pixels per inch (SVG and PDF are vector formats)")
 		quiet      = fs.BoolP("quiet", "q", false, "print nothing on stderr but errors")
 	)
 	if err := cli.Parse(fs, args); err != nil {
 		return nil, err
 	}
 	if *listCols {
-		fmt.Fprintln(stdout, strings.Join(metrics.RunColumns(), "\n"))
+		listColumns(stdout)
 		return nil, pflag.ErrHelp
+	}
+	if *allCols {
+		if fs.Changed("columns") && *columns != "all" {
+			return nil, cli.Usagef("--all and --columns %s: give one of them", *columns)
+		}
+		*columns = "all"
 	}
 	opt := &options{
 		inputs: fs.Args(), output: *output, confidence: *confidence, halves: *halves,
 		procs: *procs, saturation: *saturation, timeseries: *timeseries, x: *x, plot: *plot,
 		metric: *metric, stat: *stat, logX: *logX, logY: *logY, title: *title, quiet: *quiet,
+		xlabel: *xlabel, ylabel: *ylabel, legend: *legend, dpi: *dpi,
+	}
+	if *size != "" {
+		sz, err := plots.ParseSize(*size)
+		if err != nil {
+			return nil, cli.Usagef("--size: %v", err)
+		}
+		opt.size = &sz
+	}
+	if opt.dpi <= 0 {
+		return nil, cli.Usagef("--dpi %d: want a positive resolution, e.g. 300", opt.dpi)
 	}
 	if len(opt.inputs) == 0 {
 		if f, ok := stdin.(*os.File); ok && cli.IsTerminal(f) {
@@ -179,7 +225,7 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 		}
 	}
 	var err error
-	if opt.columns, err = parseColumns(*columns, opt.format); err != nil {
+	if opt.columns, err = parseColumns(*columns); err != nil {
 		return nil, err
 	}
 	if opt.by, err = parseNames("--by", *by); err != nil {
@@ -272,10 +318,10 @@ func (o *options) checkMode(fs *pflag.FlagSet) error {
 			return cli.Usagef("--saturation and --plot are separate outputs: run analyze twice")
 		}
 		if o.output == "" || o.output == "-" {
-			return cli.Usagef("--plot needs -o FILE.png or FILE.svg")
+			return cli.Usagef("--plot needs -o FILE.png, FILE.svg or FILE.pdf")
 		}
-		if !strings.HasSuffix(strings.ToLower(o.output), ".png") && !strings.HasSuffix(strings.ToLower(o.output), ".svg") {
-			return cli.Usagef("-o %s: a figure is written as .png or .svg", o.output)
+		if _, err := plots.FormatOf(o.output); err != nil {
+			return cli.Usagef("-o %s: a figure is written as .png, .svg or .pdf", o.output)
 		}
 	}
 	xPlot := o.plot == plotBoxes || o.plot == plotMetric
@@ -290,9 +336,15 @@ func (o *options) checkMode(fs *pflag.FlagSet) error {
 		{"logx", "--plot cdf, boxes, jobs-in-system and metric", plot && o.plot != plotBars},
 		{"logy", "--plot boxes, jobs-in-system and metric", plot && o.plot != plotBars && o.plot != plotCDF},
 		{"title", "--plot", plot},
+		{"xlabel", "--plot", plot},
+		{"ylabel", "--plot", plot},
+		{"legend", "--plot", plot},
+		{"size", "--plot", plot},
+		{"dpi", "--plot", plot},
 		{"timeseries", "--saturation and --plot jobs-in-system", wholeRuns},
 		{"backlog", "--saturation", o.saturation},
 		{"columns", "tables without --saturation", !plot && !o.saturation},
+		{"all", "tables without --saturation", !plot && !o.saturation},
 		{"confidence", "tables", !plot && !o.saturation},
 		{"halves", "tables and --plot cdf, boxes, metric and bars, not whole runs", !wholeRuns},
 		{"trim", "tables and --plot cdf, boxes, metric and bars, not whole runs", !wholeRuns},
@@ -337,20 +389,23 @@ func tableFormat(format, output string, stdout io.Writer) (string, error) {
 	return "", cli.Usagef("-o %s: cannot tell the table format from the name (use .md, .csv or .json, or --format)", output)
 }
 
-// shortColumns is the default column set of a Markdown table, narrow
-// enough for a terminal.
-var shortColumns = []string{"jobs", "rejected", "makespan_s", "utilization", "wait_s_mean",
-	"response_s_mean", "response_s_median", "bsld_mean", "bsld_median", "ts_bsld_mean"}
+// defaultColumns is the default column set of every table format: the
+// counts, the run metrics a reader looks at first, and the mean, median
+// and 95th percentile of the per-job metrics that matter most, narrow
+// enough for a terminal. --columns and --all choose others.
+var defaultColumns = []string{"jobs", "rejected", "utilization", "makespan_s",
+	"wait_s_mean", "wait_s_p95", "response_s_mean", "response_s_median", "response_s_p95",
+	"bsld_mean", "bsld_median", "ts_bsld_mean"}
 
 // parseColumns turns --columns into indices of metrics.RunColumns.
-func parseColumns(s, format string) ([]int, error) {
+func parseColumns(s string) ([]int, error) {
 	all := metrics.RunColumns()
 	var names []string
-	switch {
-	case s == "all" || (s == "" && format != "md"):
+	switch s {
+	case "all":
 		names = all
-	case s == "":
-		names = shortColumns
+	case "":
+		names = defaultColumns
 	default:
 		var err error
 		if names, err = parseNames("--columns", s); err != nil {
@@ -366,6 +421,23 @@ func parseColumns(s, format string) ([]int, error) {
 		idx = append(idx, i)
 	}
 	return idx, nil
+}
+
+// listColumns prints every metric column with its meaning and unit, the
+// default ones marked.
+func listColumns(w io.Writer) {
+	for _, c := range metrics.Columns() {
+		mark := " "
+		if slices.Contains(defaultColumns, c.Name) {
+			mark = "*"
+		}
+		unit := c.Unit
+		if unit == "" {
+			unit = "-"
+		}
+		fmt.Fprintf(w, "%s %-22s %-8s %s\n", mark, c.Name, unit, c.Doc)
+	}
+	fmt.Fprintln(w, "(* default; a group of runs adds NAME_ci95, the half-width of the 95% confidence interval of its mean)")
 }
 
 // parseNames splits a comma-separated list of names, refusing empty and
@@ -398,11 +470,12 @@ func indexOf(xs []string, x string) int {
 }
 
 // formatNumber formats v in the shortest form that reads back to the same
-// float64, "NaN" for NaN, as metrics.RunSummary.Record does.
+// float64, as metrics.RunSummary.Record does, and a NaN (a statistic of
+// no values, an interval of one run) as the empty string.
 func formatNumber(v float64) string {
 	switch {
 	case math.IsNaN(v):
-		return "NaN"
+		return "" // undefined: empty in CSV, null in JSON
 	case math.IsInf(v, 1):
 		return "+Inf"
 	case math.IsInf(v, -1):

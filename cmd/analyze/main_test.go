@@ -193,7 +193,7 @@ func sha(t *testing.T, path string) string {
 func TestSummaryValues(t *testing.T) {
 	dir := fixture(t)
 	run1 := filepath.Join(dir, "easy1.parquet")
-	out, stderr := mustAnalyze(t, nil, run1)
+	out, stderr := mustAnalyze(t, nil, "--all", run1)
 	if !strings.Contains(stderr, "analyze: "+run1+": workload time compressed by 100 (genwork --compress): bounded slowdowns with tau = 0.1 s") {
 		t.Errorf("stderr does not explain tau:\n%s", stderr)
 	}
@@ -214,7 +214,7 @@ func TestSummaryValues(t *testing.T) {
 	// values (10 and 25 for the waits, 30 and 40 for the responses).
 	checkNumber(t, "easy1", rows[0], "wait_s_p95", 10+0.85*15)
 	checkNumber(t, "easy1", rows[0], "response_s_p95", 30+0.85*10)
-	wantMan := []string{"GangsimTool: analyze", "GangsimParam: format=csv", "GangsimParam: tau_s=0.1",
+	wantMan := []string{"GangsimTool: analyze", "GangsimParam: all=true", "GangsimParam: format=csv", "GangsimParam: tau_s=0.1",
 		"GangsimInput: " + sha(t, run1) + " " + run1}
 	for _, w := range wantMan {
 		if !strings.Contains(strings.Join(man, "\n"), w) {
@@ -269,7 +269,7 @@ func TestGroups(t *testing.T) {
 		checkNumber(t, by, easy, "wait_s_mean_ci95", t975*4.375)
 		checkNumber(t, by, easy, "response_s_mean_ci95", t975*27.5/2)
 		// One run: its own values, no interval. FCFS waits 0, 10, 25, 25.
-		checkCells(t, by, fcfs, map[string]string{"runs": "1", "jobs": "4", "wait_s_mean": "15", "wait_s_mean_ci95": "NaN", "makespan_s": "75"})
+		checkCells(t, by, fcfs, map[string]string{"runs": "1", "jobs": "4", "wait_s_mean": "15", "wait_s_mean_ci95": "", "makespan_s": "75"})
 	}
 
 	out, _ := mustAnalyze(t, nil, append([]string{"-q", "--by", "policy", "--confidence", "0.9", "--columns", "wait_s_mean"}, files...)...)
@@ -395,6 +395,14 @@ func TestFormats(t *testing.T) {
 	if !strings.Contains(out, `"wait_s_sd": null`) {
 		t.Errorf("NaN in JSON:\n%s", out)
 	}
+	// ... and empty in CSV, never "NaN"; so is the interval of a group of
+	// one run.
+	out, _ = mustAnalyze(t, nil, "--format", "csv", "--columns", "jobs,wait_s_sd", "--by", "policy", one)
+	if _, cols, rows := csvTable(t, out); strings.Join(cols, ",") != "policy,runs,jobs,jobs_ci95,wait_s_sd,wait_s_sd_ci95" ||
+		rows[0]["jobs_ci95"] != "" || rows[0]["wait_s_sd"] != "" || rows[0]["wait_s_sd_ci95"] != "" || rows[0]["jobs"] != "1" ||
+		strings.Contains(out, "NaN") {
+		t.Errorf("undefined statistics in CSV:\n%s", out)
+	}
 
 	md := filepath.Join(dir, "out.md")
 	mustAnalyze(t, nil, append([]string{"-q", "--by", "policy", "-o", md, "--columns", "jobs,wait_s_mean"}, files...)...)
@@ -408,10 +416,14 @@ func TestFormats(t *testing.T) {
 		t.Errorf("Markdown manifest:\n%s", b)
 	}
 
-	// Default Markdown columns are the short set.
+	// Default columns are the same short set in every format.
 	out, _ = mustAnalyze(t, nil, "-q", "--format", "md", files[0])
-	if !strings.HasPrefix(out, "| run | "+strings.Join(shortColumns, " | ")+" |\n") {
+	if !strings.HasPrefix(out, "| run | "+strings.Join(defaultColumns, " | ")+" |\n") {
 		t.Errorf("default Markdown columns:\n%s", out)
+	}
+	out, _ = mustAnalyze(t, nil, "-q", "--format", "csv", files[0])
+	if _, cols, _ := csvTable(t, out); strings.Join(cols, ",") != "run,"+strings.Join(defaultColumns, ",") {
+		t.Errorf("default CSV columns: %v", cols)
 	}
 
 	// Byte-identical outputs from identical inputs and flags.
@@ -510,7 +522,7 @@ func TestUsageErrors(t *testing.T) {
 		{"--backlog", "in-system", f},
 		{"--plot", "pie", "-o", "x.png", f},
 		{"--plot", "cdf", f},
-		{"--plot", "cdf", "-o", "x.pdf", f},
+		{"--plot", "cdf", "-o", "x.eps", f},
 		{"--plot", "cdf", "-o", "x.png", "--format", "csv", f},
 		{"--plot", "cdf", "-o", "x.png", "--metric", "utilization", f},
 		{"--plot", "boxes", "-o", "x.png", f},

@@ -14,18 +14,18 @@ import (
 
 // jobMetric is a per-job metric a figure can show.
 type jobMetric struct {
+	id     metrics.JobMetric
 	name   string // --metric name
 	label  string // axis label
 	unit   string // axis unit
 	column string // prefix of its metrics.RunColumns
-	values func(*metrics.JobMetrics) []float64
 }
 
 var jobMetrics = []jobMetric{
-	{"wait", "Wait time", "s", "wait_s", func(m *metrics.JobMetrics) []float64 { return m.Wait }},
-	{"response", "Response time", "s", "response_s", func(m *metrics.JobMetrics) []float64 { return m.Response }},
-	{"bsld", "Bounded slowdown", "", "bsld", func(m *metrics.JobMetrics) []float64 { return m.BoundedSlowdown }},
-	{"ts_bsld", "Time-sharing bounded slowdown", "", "ts_bsld", func(m *metrics.JobMetrics) []float64 { return m.TimeSharingBoundedSlowdown }},
+	{metrics.WaitMetric, "wait", "Wait time", "s", "wait_s"},
+	{metrics.ResponseMetric, "response", "Response time", "s", "response_s"},
+	{metrics.BoundedSlowdownMetric, "bsld", "Bounded slowdown", "", "bsld"},
+	{metrics.TimeSharingBoundedSlowdownMetric, "ts_bsld", "Time-sharing bounded slowdown", "", "ts_bsld"},
 }
 
 func findJobMetric(name string) *jobMetric {
@@ -121,20 +121,38 @@ func seriesGroups(opt *options, cells []*cell) ([]string, []*group, error) {
 	return names, groups, err
 }
 
-// pooled gathers a per-job metric over cells, leaving out non-positive
-// values when the axis is logarithmic (counted in dropped).
-func pooled(jm *jobMetric, cells []*cell, log bool, dropped *int) []float64 {
+// pooled gathers a per-job metric over cells: every completed job's value,
+// zeros included (a logarithmic axis draws values below its floor at the
+// floor and says how many).
+func pooled(jm *jobMetric, cells []*cell) []float64 {
 	var xs []float64
 	for _, c := range cells {
-		for _, v := range jm.values(c.jobs()) {
-			if log && !(v > 0) {
-				*dropped++
-				continue
-			}
-			xs = append(xs, v)
-		}
+		xs = append(xs, c.values(jm.id).Sorted()...)
 	}
 	return xs
+}
+
+// legendTitle titles the legend of series named by the values of names:
+// --legend, else the names' labels ("Policy", "Offered load").
+func legendTitle(opt *options, names []string) string {
+	if opt.legend != "" {
+		return opt.legend
+	}
+	labels := make([]string, len(names))
+	for i, n := range names {
+		q, _ := metrics.Label(n)
+		labels[i] = q.Label
+	}
+	return strings.Join(labels, ", ")
+}
+
+// entry names a series in a legend whose title says what the values are.
+func entry(values []string) string { return strings.Join(values, ", ") }
+
+// paramAxis is the axis of a parameter (--x): its label table entry.
+func paramAxis(name string, log bool) plots.Axis {
+	q, _ := metrics.Label(name)
+	return plots.Axis{Label: q.Label, Unit: q.Unit, Log: log}
 }
 
 // tauLabel adds the runs' tau to a bounded slowdown's axis label.
@@ -170,11 +188,34 @@ func drawPlot(opt *options, runs []*resultRun, cells []*cell, man *model.Manifes
 	if err != nil {
 		return err
 	}
+	dress(opt, fig)
+	if opt.size != nil {
+		size = *opt.size
+	}
+	size.DPI = opt.dpi
 	var meta []plots.KeyValue
 	for _, l := range manifestLines(man) {
 		meta = append(meta, plots.KeyValue{Key: l.Key, Value: l.Value})
 	}
 	return plots.SaveWithMetadata(fig, opt.output, size, meta)
+}
+
+// dress sets the axis titles of --xlabel and --ylabel on the figure or on
+// every panel of a grid.
+func dress(opt *options, d plots.Drawer) {
+	switch f := d.(type) {
+	case *plots.Figure:
+		if opt.xlabel != "" {
+			f.XLabel = opt.xlabel
+		}
+		if opt.ylabel != "" {
+			f.YLabel = opt.ylabel
+		}
+	case *plots.Grid:
+		for _, p := range f.Panels {
+			dress(opt, p)
+		}
+	}
 }
 
 func titleOr(opt *options, def string) string {
@@ -194,24 +235,19 @@ func cdfFigure(opt *options, runs []*resultRun, cells []*cell, say func(string, 
 		return nil, plots.Size{}, err
 	}
 	title := titleOr(opt, "Distribution of "+strings.ToLower(jm.label))
-	dropped := 0
 	panel := func(title string, names []string, groups []*group) (*plots.Figure, error) {
 		var samples []plots.Sample
 		for _, g := range groups {
-			xs := pooled(jm, g.cells, opt.logX, &dropped)
+			xs := pooled(jm, g.cells)
 			if len(xs) == 0 {
 				return nil, fmt.Errorf("%s: no completed jobs to draw", label(names, g.keys))
 			}
-			samples = append(samples, plots.Sample{Name: label(names, g.keys), Values: xs})
+			samples = append(samples, plots.Sample{Name: entry(g.keys), Values: xs})
 		}
-		fr := plots.Frame{Title: title, X: plots.Axis{Label: tauLabel(jm, runs), Unit: jm.unit, Log: opt.logX}}
+		fr := plots.Frame{Title: title, X: plots.Axis{Label: tauLabel(jm, runs), Unit: jm.unit, Log: opt.logX},
+			Legend: legendTitle(opt, names)}
 		return plots.CDF(fr, samples)
 	}
-	defer func() {
-		if dropped > 0 {
-			say("left out %d values <= 0 from the logarithmic axis", dropped)
-		}
-	}()
 	h := indexOf(names, keyHalf)
 	if h < 0 {
 		fig, err := panel(title, names, groups)
@@ -248,18 +284,17 @@ func boxesFigure(opt *options, runs []*resultRun, cells []*cell, say func(string
 		return nil, err
 	}
 	var series []plots.BoxSeries
-	dropped := 0
 	for _, g := range groups {
 		points, err := byX(g.cells, opt.x)
 		if err != nil {
 			return nil, err
 		}
-		s := plots.BoxSeries{Name: label(names, g.keys)}
+		s := plots.BoxSeries{Name: entry(g.keys)}
 		if len(names) == 0 {
 			s.Name = jm.label
 		}
 		for _, p := range points {
-			xs := pooled(jm, p.cells, opt.logY, &dropped)
+			xs := pooled(jm, p.cells)
 			if len(xs) == 0 {
 				say("%s at %s=%s: no completed jobs, no box", s.Name, opt.x, p.text)
 				continue
@@ -270,13 +305,12 @@ func boxesFigure(opt *options, runs []*resultRun, cells []*cell, say func(string
 		}
 		series = append(series, s)
 	}
-	if dropped > 0 {
-		say("left out %d values <= 0 from the logarithmic axis", dropped)
-	}
+	x := paramAxis(opt.x, opt.logX)
 	fr := plots.Frame{
-		Title: titleOr(opt, jm.label+" against "+opt.x),
-		X:     plots.Axis{Label: opt.x, Log: opt.logX},
-		Y:     plots.Axis{Label: tauLabel(jm, runs), Unit: jm.unit, Log: opt.logY},
+		Title:  titleOr(opt, jm.label+" against "+strings.ToLower(x.Label)),
+		X:      x,
+		Y:      plots.Axis{Label: tauLabel(jm, runs), Unit: jm.unit, Log: opt.logY},
+		Legend: legendTitle(opt, names),
 	}
 	return plots.PercentileBoxes(fr, series)
 }
@@ -297,7 +331,7 @@ func metricFigure(opt *options, runs []*resultRun, cells []*cell, say func(strin
 		if err != nil {
 			return nil, err
 		}
-		s := plots.Series{Name: label(names, g.keys)}
+		s := plots.Series{Name: entry(g.keys)}
 		if len(names) == 0 {
 			s.Name = axis.Label
 		}
@@ -312,10 +346,12 @@ func metricFigure(opt *options, runs []*resultRun, cells []*cell, say func(strin
 		series = append(series, s)
 	}
 	axis.Log = opt.logY
+	x := paramAxis(opt.x, opt.logX)
 	fr := plots.Frame{
-		Title: titleOr(opt, axis.Label+" against "+opt.x),
-		X:     plots.Axis{Label: opt.x, Log: opt.logX},
-		Y:     axis,
+		Title:  titleOr(opt, axis.Label+" against "+strings.ToLower(x.Label)),
+		X:      x,
+		Y:      axis,
+		Legend: legendTitle(opt, names),
 	}
 	return plots.MarkedLines(fr, series)
 }
@@ -357,7 +393,7 @@ func barsFigure(opt *options, runs []*resultRun, cells []*cell) (*plots.Figure, 
 			s.Values = append(s.Values, meanColumn(g.cells, opt.metricColumn))
 		}
 		series = append(series, s)
-		fr.X.Label = strings.Join(names, ", ")
+		fr.X.Label = legendTitle(&options{}, names)
 	} else {
 		last := len(names) - 1
 		catIndex := map[string]int{}
@@ -385,7 +421,7 @@ func barsFigure(opt *options, runs []*resultRun, cells []*cell) (*plots.Figure, 
 		slices.SortStableFunc(serKeys, func(a, b string) int { return compareKeys(names[last:], []string{a}, []string{b}) })
 		for i, k := range serKeys {
 			serIndex[k] = i
-			s := plots.BarSeries{Name: label(names[last:], []string{k}), Values: make([]float64, len(categories))}
+			s := plots.BarSeries{Name: k, Values: make([]float64, len(categories))}
 			for j := range s.Values {
 				s.Values[j] = math.NaN()
 			}
@@ -394,7 +430,8 @@ func barsFigure(opt *options, runs []*resultRun, cells []*cell) (*plots.Figure, 
 		for _, g := range groups {
 			series[serIndex[g.keys[last]]].Values[catIndex[catLabel(g.keys)]] = meanColumn(g.cells, opt.metricColumn)
 		}
-		fr.X.Label = strings.Join(names[:last], ", ")
+		fr.X.Label = legendTitle(&options{}, names[:last])
+		fr.Legend = legendTitle(opt, names[last:])
 	}
 	return plots.GroupedBars(fr, categories, series)
 }
@@ -405,7 +442,7 @@ func barsFigure(opt *options, runs []*resultRun, cells []*cell) (*plots.Figure, 
 func jobsInSystemFigure(opt *options, runs []*resultRun) (*plots.Figure, error) {
 	cells := make([]*cell, len(runs))
 	for i, r := range runs {
-		cells[i] = &cell{run: r, outcomes: r.outcomes}
+		cells[i] = &cell{run: r}
 	}
 	names, groups, err := rows(opt, cells)
 	if err != nil {
@@ -419,7 +456,7 @@ func jobsInSystemFigure(opt *options, runs []*resultRun) (*plots.Figure, error) 
 	var end model.Time
 	for _, g := range groups {
 		for _, c := range g.cells {
-			name := label(names, g.keys)
+			name := entry(g.keys)
 			if len(g.cells) > 1 {
 				name += " (" + c.run.name + ")"
 			}
@@ -444,9 +481,10 @@ func jobsInSystemFigure(opt *options, runs []*resultRun) (*plots.Figure, error) 
 		series = append(series, s)
 	}
 	fr := plots.Frame{
-		Title: titleOr(opt, "Jobs in the system"),
-		X:     plots.Axis{Label: "Time", Unit: unit, Log: opt.logX},
-		Y:     plots.Axis{Label: "Jobs in the system", Log: opt.logY},
+		Title:  titleOr(opt, "Jobs in the system"),
+		X:      plots.Axis{Label: "Time", Unit: unit, Log: opt.logX},
+		Y:      plots.Axis{Label: "Jobs in the system", Log: opt.logY},
+		Legend: legendTitle(opt, names),
 	}
 	return plots.StepLines(fr, series)
 }

@@ -28,18 +28,23 @@ func TestPlots(t *testing.T) {
 			[]string{">Bounded slowdown, tau = 0.1 s<", ">(a) Distribution of bounded slowdown, short jobs<",
 				">(b) Distribution of bounded slowdown, long jobs<", ">" + runs[0] + "<", ">" + fcfs + "<"}},
 		{"boxes", append([]string{"--plot", "boxes", "--metric", "wait", "--x", "load.target", "--by", "policy"}, runs...),
-			[]string{">Wait time (s)<", ">load.target<", ">0.5<", ">0.7<"}},
+			[]string{">Wait time (s)<", ">Offered load<", ">0.5<", ">0.7<", ">Policy<"}},
 		{"metric", append([]string{"--plot", "metric", "--metric", "response", "--stat", "median", "--x", "load.target", "--title", "Fig"}, runs...),
 			[]string{">Median response time (s)<", ">Fig<"}},
 		{"metric-column", append([]string{"--plot", "metric", "--metric", "utilization", "--x", "load.target", "--by", "policy", "--logy"}, runs...),
 			[]string{">Utilization<", ">easy<"}},
 		{"bars", append([]string{"--plot", "bars", "--metric", "bsld", "--by", "load.target,policy"}, runs...),
-			[]string{">Mean bounded slowdown, tau = 0.1 s<", ">easy<", ">fcfs<", ">load.target<"}},
+			[]string{">Mean bounded slowdown, tau = 0.1 s<", ">easy<", ">fcfs<", ">Offered load<", ">Policy<"}},
 		{"bars-halves", append([]string{"--plot", "bars", "--metric", "response_s_p95", "--halves", fcfs, "--by", "policy"}, runs...),
 			[]string{">95th percentile of response time (s)<", ">short<", ">long<"}},
 		{"jobs-in-system", []string{"--plot", "jobs-in-system", "--by", "load.target",
 			filepath.Join(satDir, "stable.csv"), filepath.Join(satDir, "saturated.csv")},
-			[]string{">Jobs in the system<", ">Time (s)<", ">load.target=0.5<", ">load.target=2<"}},
+			[]string{">Jobs in the system<", ">Time (s)<", ">Offered load<", ">0.5<", ">2<"}},
+		{"labels", append([]string{"--plot", "metric", "--metric", "wait", "--x", "load.target", "--by", "policy",
+			"--xlabel", "Load (fraction of capacity)", "--ylabel", "Mean wait (s)", "--legend", "Scheduler", "--title", "Waits"}, runs...),
+			[]string{">Load (fraction of capacity)<", ">Mean wait (s)<", ">Scheduler<", ">Waits<"}},
+		{"cdf-waits-log", append([]string{"--plot", "cdf", "--metric", "wait", "--by", "policy", "--logx"}, runs...),
+			[]string{">Wait time (s)<", ">Policy<"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), c.name)
@@ -78,5 +83,55 @@ func TestPlots(t *testing.T) {
 	}
 	if _, statErr := os.Stat(out); !os.IsNotExist(statErr) {
 		t.Error("a failed figure left a file")
+	}
+}
+
+// TestPlotZerosOnLog: waits of 0 on a log axis are counted, not dropped:
+// the legend says how many of each series are below the floor, out of all
+// its jobs.
+func TestPlotZerosOnLog(t *testing.T) {
+	dir := fixture(t)
+	runs := []string{filepath.Join(dir, "easy1.parquet"), filepath.Join(dir, "easy2.arrow"), filepath.Join(dir, "fcfs.csv")}
+	out := filepath.Join(t.TempDir(), "waits.svg")
+	_, stderr := mustAnalyze(t, nil, append([]string{"-o", out, "--plot", "cdf", "--metric", "wait", "--by", "policy", "--logx"}, runs...)...)
+	if strings.Contains(stderr, "left out") {
+		t.Errorf("values left out: %s", stderr)
+	}
+	b, _ := os.ReadFile(out)
+	// easy1 and easy2 each have two of four jobs that did not wait; the
+	// smallest positive wait is 10 s, the floor.
+	if !strings.Contains(string(b), ">easy (4 of 8 &lt; 10 s)<") {
+		t.Errorf("the legend does not count the zeros:\n%s", b)
+	}
+}
+
+// TestPlotFormatsAndSize: --size and --dpi set a PNG's pixels; .pdf writes
+// a PDF with the manifest.
+func TestPlotFormatsAndSize(t *testing.T) {
+	dir := fixture(t)
+	run := filepath.Join(dir, "easy1.parquet")
+	out := filepath.Join(t.TempDir(), "f")
+	mustAnalyze(t, nil, "-q", "--plot", "cdf", "--size", "6inx4in", "--dpi", "150", "-o", out+".png", run)
+	b, _ := os.ReadFile(out + ".png")
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := img.Bounds().Size(); got.X != 900 || got.Y != 600 {
+		t.Errorf("6 x 4 in at 150 dpi is %v pixels, want 900 x 600", got)
+	}
+	mustAnalyze(t, nil, "-q", "--plot", "cdf", "--size", "16cmx10cm", "-o", out+".pdf", run)
+	b, _ = os.ReadFile(out + ".pdf")
+	if !bytes.HasPrefix(b, []byte("%PDF-")) || !bytes.Contains(b, []byte("/GangsimTool (analyze)")) {
+		t.Errorf("PDF without its manifest: %.40q", b)
+	}
+	for _, bad := range [][]string{{"--size", "6x4"}, {"--dpi", "0"}, {"--size", "6inx4in", "--format", "csv"}} {
+		_, _, err := analyzeCmd(t, nil, append(append([]string{"--plot", "cdf", "-o", out + ".png"}, bad...), run)...)
+		if err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+	if _, _, err := analyzeCmd(t, nil, "--size", "6inx4in", run); err == nil {
+		t.Error("--size without --plot accepted")
 	}
 }

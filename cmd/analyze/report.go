@@ -69,17 +69,30 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if !*quiet {
-		agree := 0
+		var papers, agree, studies, hold int
 		for _, it := range items {
-			if it.Agrees() {
-				agree++
+			switch {
+			case repro.IsPaper(it.Paper):
+				papers++
+				if it.Agrees() {
+					agree++
+				}
+			default:
+				studies++
+				if it.Agrees() {
+					hold++
+				}
 			}
 		}
 		to := out
 		if out == "-" {
 			to = "<stdout>"
 		}
-		fmt.Fprintf(stderr, "analyze report: %d items (%d agree with their paper) written to %s\n", len(items), agree, to)
+		what := fmt.Sprintf("%d items (%d agree with their paper)", papers, agree)
+		if studies > 0 {
+			what += fmt.Sprintf(" and %d items of studies (%d whose claims all hold)", studies, hold)
+		}
+		fmt.Fprintf(stderr, "analyze report: %s written to %s\n", what, to)
 	}
 	return nil
 }

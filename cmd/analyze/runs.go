@@ -27,15 +27,22 @@ const paramCompress = "compress"
 // resultRun is one input: the outcomes of one replay run and what its
 // manifests say about it.
 type resultRun struct {
-	name     string      // display name: the file name, or "<stdin>"
-	input    model.Input // name and digest, for the output's manifest
-	header   model.Header
-	chain    []model.Manifest // [0] the run's own manifest, [1] the step before it...
+	name   string      // display name: the file name, or "<stdin>"
+	input  model.Input // name and digest, for the output's manifest
+	header model.Header
+	chain  []model.Manifest // [0] the run's own manifest, [1] the step before it...
+	// outcomes holds every outcome when the analysis needs them whole
+	// (trimming, saturation or the jobs in the system without a time
+	// series); otherwise they stream into the cells and are not kept.
 	outcomes []model.Outcome
-	procs    int        // machine size for the utilization
-	tau      model.Time // short-job bound of the bounded slowdowns
-	compress float64    // the workload's compression factor, 0 if none
-	series   []model.Sample
+	// completed counts the completed jobs, whose first and last submit
+	// times are the arrival period (metrics.ArrivalPeriod).
+	completed                 int
+	firstArrival, lastArrival model.Time
+	procs                     int        // machine size for the utilization
+	tau                       model.Time // short-job bound of the bounded slowdowns
+	compress                  float64    // the workload's compression factor, 0 if none
+	series                    []model.Sample
 	// seriesFrom names the --timeseries file of the run, "" if none.
 	seriesFrom string
 }
@@ -101,8 +108,17 @@ func (r *resultRun) key(name string) (string, error) {
 	return "", fmt.Errorf("%s: no parameter %q in its manifest or those of the steps before it (parameters: %s)", r.name, name, have)
 }
 
-// readOutcomes opens an outcomes table and reads all of it.
+// readOutcomes opens an outcomes table and reads all of it into memory.
 func readOutcomes(name string, stdin io.Reader) (*resultRun, error) {
+	return readRun(name, stdin, true, nil, nil)
+}
+
+// readRun opens an outcomes table and reads it through: begin is called
+// once the header is known (the manifests are in r.chain), each with
+// every outcome in the order of the file. The outcomes are kept in
+// r.outcomes only with hold; without it the run takes constant memory
+// beyond what each keeps. The arrival period is tracked either way.
+func readRun(name string, stdin io.Reader, hold bool, begin func(*resultRun) error, each func(*resultRun, *model.Outcome)) (*resultRun, error) {
 	in, err := fileio.Open(name, stdin)
 	if err != nil {
 		return nil, err
@@ -114,6 +130,12 @@ func readOutcomes(name string, stdin io.Reader) (*resultRun, error) {
 	}
 	defer rd.Close()
 	r := &resultRun{name: in.DisplayName(), input: in.Manifest(), header: rd.Header().Clone()}
+	r.chain = manifestChain(&r.header)
+	if begin != nil {
+		if err := begin(r); err != nil {
+			return nil, err
+		}
+	}
 	for {
 		o, err := rd.Read()
 		if errors.Is(err, io.EOF) {
@@ -122,9 +144,20 @@ func readOutcomes(name string, stdin io.Reader) (*resultRun, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.outcomes = append(r.outcomes, o)
+		if o.Completed() {
+			if r.completed == 0 {
+				r.firstArrival, r.lastArrival = o.Submit, o.Submit
+			}
+			r.completed++
+			r.firstArrival, r.lastArrival = min(r.firstArrival, o.Submit), max(r.lastArrival, o.Submit)
+		}
+		if hold {
+			r.outcomes = append(r.outcomes, o)
+		}
+		if each != nil {
+			each(r, &o)
+		}
 	}
-	r.chain = manifestChain(&r.header)
 	return r, nil
 }
 
@@ -214,33 +247,33 @@ func (r *resultRun) chooseTau(given model.Time) error {
 }
 
 // cell is the part of a run a table row or figure series is made of: the
-// whole run, or one of its halves, after trimming.
+// whole run, or one of its halves, after trimming. Its outcomes stream
+// into acc.
 type cell struct {
-	run      *resultRun
-	half     metrics.Length // Unclassified without --halves
-	outcomes []model.Outcome
+	run  *resultRun
+	half metrics.Length // Unclassified without --halves
+	acc  *metrics.RunAccumulator
 
 	summary *metrics.RunSummary
-	perJob  *metrics.JobMetrics
+}
+
+// newCell returns an empty cell of run r keeping the values of keep.
+func newCell(r *resultRun, half metrics.Length, keep []metrics.JobMetric) *cell {
+	return &cell{run: r, half: half, acc: metrics.NewRunAccumulator(r.tau, keep...)}
 }
 
 // summarize returns the cell's RunSummary, computing it once.
 func (c *cell) summarize() *metrics.RunSummary {
 	if c.summary == nil {
-		s := metrics.Summarize(c.outcomes, c.run.procs, c.run.tau)
+		s := c.acc.Summary(c.run.procs)
 		c.summary = &s
 	}
 	return c.summary
 }
 
-// jobs returns the cell's per-job metrics, computing them once.
-func (c *cell) jobs() *metrics.JobMetrics {
-	if c.perJob == nil {
-		m := metrics.PerJob(c.outcomes, c.run.tau)
-		c.perJob = &m
-	}
-	return c.perJob
-}
+// values returns the cell's values of a per-job metric, which must have
+// been kept.
+func (c *cell) values(m metrics.JobMetric) *metrics.Values { return c.acc.Values(m) }
 
 // key returns the value of a grouping name for the cell.
 func (c *cell) key(name string) (string, error) {

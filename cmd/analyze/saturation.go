@@ -21,7 +21,7 @@ const (
 // arrival period), from its time series when it has one, else from the
 // jobs in the system reconstructed from its outcomes.
 func judge(r *resultRun, test metrics.SaturationTest) (metrics.Saturation, string, error) {
-	first, last := metrics.ArrivalPeriod(r.outcomes)
+	first, last := r.firstArrival, r.lastArrival
 	if last <= first {
 		return metrics.Saturation{}, "", fmt.Errorf("%s: saturation needs completed jobs arriving at two different times at least", r.name)
 	}
@@ -39,7 +39,7 @@ func judge(r *resultRun, test metrics.SaturationTest) (metrics.Saturation, strin
 func saturationTable(opt *options, runs []*resultRun) (*table, error) {
 	cells := make([]*cell, len(runs))
 	for i, r := range runs {
-		cells[i] = &cell{run: r, outcomes: r.outcomes}
+		cells[i] = &cell{run: r}
 	}
 	groups, err := groupCells(cells, opt.by)
 	if err != nil {
@@ -96,7 +96,7 @@ func saturationTable(opt *options, runs []*resultRun) (*table, error) {
 func saturationPointTable(opt *options, runs []*resultRun) (*table, error) {
 	cells := make([]*cell, len(runs))
 	for i, r := range runs {
-		cells[i] = &cell{run: r, outcomes: r.outcomes}
+		cells[i] = &cell{run: r}
 	}
 	groups, err := groupCells(cells, opt.by)
 	if err != nil {

@@ -72,9 +72,20 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		outDir    = fs.String("out-dir", "", "directory for --run's files (one run)")
 		expectVer = fs.String("expect-version", "", "with --run: fail unless this replay is gangsim VERSION (Slurm array tasks pass the submitter's)")
 		quiet     = fs.BoolP("quiet", "q", false, "print nothing but errors")
+		figSize   = fs.String("figure-size", "", "save every figure at WIDTHxHEIGHT, e.g. 6inx4in (default: each experiment's own, else 16cmx10cm)")
+		figDPI    = fs.Int("figure-dpi", 0, "PNG resolution of every figure in pixels per inch (default: each experiment's own, else 96)")
+		figFmts   = fs.String("figure-formats", "", "comma-separated formats of every figure: png, svg, pdf (default: each experiment's own, else png)")
 	)
 	if err := cli.Parse(fs, args); err != nil {
 		return err
+	}
+	spec := pipelines.FigureSpec{Size: *figSize, DPI: *figDPI}
+	if *figFmts != "" {
+		spec.Formats = strings.Split(*figFmts, ",")
+	}
+	figures, err := spec.Options()
+	if err != nil {
+		return cli.Usagef("%v", err)
 	}
 	if !*slurm {
 		for _, name := range []string{"slurm-dir", "slurm-partition", "slurm-time", "slurm-account", "slurm-opt", "slurm-chunk", "slurm-replay", "slurm-poll", "no-wait", "dry-run"} {
@@ -184,7 +195,7 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			progress.Finish()
 			return err
 		}
-		if _, err := rep.Write(*results); err != nil {
+		if _, err := rep.WriteWith(*results, figures); err != nil {
 			return err
 		}
 		if !*quiet {

@@ -124,6 +124,14 @@ type Gang struct {
 	switching float64    // share of time spent switching in the cycle, for samples
 	rr        roundRobin // how the round robin's time is accounted
 	stamp     uint64     // the last stamp mark gave
+
+	// Scratch buffers of plan.
+	leadBuf, onBuf      []sim.Window
+	leadMarks, cycMarks []mark
+	allBuf, runBuf      []*gangJob
+	endBuf              []*gangJob
+	ends                []ending
+	cols                columns
 }
 
 // mark stamps the jobs of set so that marked tells them apart in O(1), and
@@ -166,9 +174,23 @@ func (p planned) outcome(g *gangJob) (int64, model.Time) {
 // cycle is what follows the current slot: next, from the current slot's
 // end, then slots round and round from origin.
 type cycle struct {
-	next   slotPlan
-	origin model.Time
-	slots  []slotPlan
+	base   model.Time // start of the slot current when the cycle was planned
+	ci     int        // its row's index then
+	next   slotPlan   // the slot after it (whose predecessor is that slot as it ends)
+	origin model.Time // the first start, after next, of the first row's slot
+	slots  []slotPlan // slot i serves row i; slot 0's predecessor is the last
+}
+
+// at returns the slot that starts k quanta after the base slot (k >= 1),
+// the slot before it (nil for the base slot) and its start.
+func (c *cycle) at(k int, q model.Time) (sl, prev *slotPlan, start model.Time) {
+	n := len(c.slots)
+	start = c.base + model.Time(k)*q
+	if k == 1 {
+		return &c.next, nil, start
+	}
+	i := (c.ci + k) % n
+	return &c.slots[i], &c.slots[(i+n-1)%n], start
 }
 
 // slotPlan is one slot of the round robin: the row served, the jobs that
@@ -285,10 +307,15 @@ func (p *Gang) scheduleEASY() {
 	}
 	started := false
 	headNeed := p.e.Need(q[0])
+	fail := p.m.cols + 1 // the narrowest job found not to fit: wider ones cannot either
 	for _, c := range q[1:] {
 		need := p.e.Need(c)
+		if need >= fail {
+			continue
+		}
 		pl, ok := p.m.find(need)
 		if !ok {
+			fail = need
 			continue
 		}
 		if p.expectedEnd(p.e.Now(), c) > shadow {
@@ -313,12 +340,8 @@ func (p *Gang) scheduleEASY() {
 // matrix (it is wider than the machine: the engine rejects those).
 func (p *Gang) project(need int) (shadow model.Time, ok bool) {
 	p.scratch.copyFrom(p.m)
-	type ending struct {
-		at  model.Time
-		row int
-		g   *gangJob
-	}
-	var ends []ending
+	ends := p.ends[:0]
+	defer func() { p.ends = ends }()
 	for ri, rw := range p.m.rows {
 		for _, g := range rw.jobs {
 			ends = append(ends, ending{p.expectedEnd(g.j.Start, g.j), ri, g})
@@ -340,6 +363,13 @@ func (p *Gang) project(need int) (shadow model.Time, ok bool) {
 		}
 	}
 	return model.Never, false
+}
+
+// ending is a matrix job expected to end at a time, for project.
+type ending struct {
+	at  model.Time
+	row int
+	g   *gangJob
 }
 
 // expectedEnd is when the scheduler expects j, started (or starting) at
@@ -456,17 +486,8 @@ func (p *Gang) syncPlanned() {
 	if len(p.cyc.slots) == 0 || now < p.slotStart+q {
 		return
 	}
-	var sl, prev *slotPlan
-	var at model.Time
-	if now < p.cyc.origin {
-		sl, at = &p.cyc.next, p.cyc.origin-q
-	} else {
-		n := model.Time(len(p.cyc.slots))
-		k := (now - p.cyc.origin) / q
-		i := int(k % n)
-		sl, at = &p.cyc.slots[i], p.cyc.origin+k*q
-		prev = &p.cyc.slots[(i+len(p.cyc.slots)-1)%len(p.cyc.slots)]
-	}
+	k := (now - p.cyc.base) / q
+	sl, prev, at := p.cyc.at(int(k), q)
 	p.enter(sl, prev, at)
 }
 
@@ -495,12 +516,16 @@ func (p *Gang) enter(sl, prev *slotPlan, at model.Time) {
 // alternative scheduling, jobs of the other rows (in round-robin order from
 // rw, each row's in placement order) whose columns are all idle in it and
 // not taken by an earlier alternate.
-func (p *Gang) runSet(rw *row) []*gangJob {
-	run := slices.Clone(rw.jobs)
+func (p *Gang) runSet(rw *row) []*gangJob { return p.runSetInto(nil, rw) }
+
+// runSetInto is runSet appended to run.
+func (p *Gang) runSetInto(run []*gangJob, rw *row) []*gangJob {
+	run = append(run, rw.jobs...)
 	if !p.cfg.Alternate || len(p.m.rows) < 2 {
 		return run
 	}
-	used := slices.Clone(rw.taken)
+	used := append(p.cols[:0], rw.taken...)
+	defer func() { p.cols = used }()
 	i := p.m.index(rw)
 	for k := 1; k < len(p.m.rows); k++ {
 		for _, g := range p.m.rows[(i+k)%len(p.m.rows)].jobs {
@@ -596,18 +621,30 @@ func (p *Gang) replanDuties() {
 	q := p.cfg.Quantum
 	rows := len(p.m.rows)
 
-	// The cycle after the current slot: the next row's slot, then the
-	// rows round robin from the one after it.
+	// The cycle after the current slot: the next row's slot (its
+	// predecessor is the current slot as it ends), then the rows round
+	// robin, slot i serving row i. The cycle proper starts at the first
+	// slot of row 0 after the next slot, so that a change that leaves the
+	// round robin as it was gives the same duties, only from another
+	// origin (sim.Duty.SameFrom).
 	ci := p.m.index(p.cur)
-	cend := p.running()
+	p.endBuf = append(p.endBuf[:0], p.running()...)
+	cend := p.endBuf
 	nextRow := p.m.rows[(ci+1)%rows]
+	p.cyc.base, p.cyc.ci = p.slotStart, ci
 	p.cyc.next = slotPlan{row: nextRow, run: p.runSet(nextRow)}
 	p.cyc.next.cost = p.switchCost(cend, p.cyc.next.run, rows, false)
-	p.cyc.origin = p.slotStart + 2*q
-	p.cyc.slots = p.cyc.slots[:0]
-	for i := range rows {
-		rw := p.m.rows[(ci+2+i)%rows]
-		p.cyc.slots = append(p.cyc.slots, slotPlan{row: rw, run: p.runSet(rw)})
+	first := (rows - ci) % rows // quanta from the current slot to row 0's
+	for first < 2 {
+		first += rows
+	}
+	p.cyc.origin = p.slotStart + model.Time(first)*q
+	for len(p.cyc.slots) < rows {
+		p.cyc.slots = append(p.cyc.slots, slotPlan{})
+	}
+	p.cyc.slots = p.cyc.slots[:rows]
+	for i, rw := range p.m.rows {
+		p.cyc.slots[i] = slotPlan{row: rw, run: p.runSetInto(p.cyc.slots[i].run[:0], rw)}
 	}
 	var total model.Time
 	for i := range p.cyc.slots {
@@ -657,9 +694,11 @@ func (p *Gang) checkCost(c model.Time) bool {
 	return true
 }
 
-// running is the jobs that run in the current slot.
+// running is the jobs that run in the current slot. The slice is reused by
+// the next call.
 func (p *Gang) running() []*gangJob {
-	var run []*gangJob
+	run := p.runBuf[:0]
+	defer func() { p.runBuf = run }()
 	for _, rw := range p.m.rows {
 		for _, g := range rw.jobs {
 			if g.on {
@@ -690,8 +729,15 @@ func (p *Gang) plan(g *gangJob, rows int) {
 	now := p.e.Now()
 	q := p.cfg.Quantum
 	g.account(now)
-	var lead []sim.Window
-	var ms marks
+	if r := commRate(&g.j.In.App, g.j.Size, p.env.Hardware.Costs, rows); r != g.rate {
+		g.rate = r
+		p.e.SetRate(g.j, r)
+	}
+	// The duty and marks are built in scratch buffers; most changes of the
+	// matrix leave most jobs' duties as they were (expressed from another
+	// origin), and those are left alone.
+	lead, on := p.leadBuf[:0], p.onBuf[:0]
+	ms := marks{lead: p.leadMarks[:0], cyc: p.cycMarks[:0]}
 	add := func(ws []sim.Window, from, to model.Time) []sim.Window {
 		if from >= to {
 			return ws
@@ -716,8 +762,20 @@ func (p *Gang) plan(g *gangJob, rows int) {
 		}
 		lead = add(lead, from, p.slotStart+2*q)
 	}
-	var on []sim.Window
 	n := len(p.cyc.slots)
+	for k := 2; p.slotStart+model.Time(k)*q < p.cyc.origin; k++ {
+		// The slots between the next one and the cycle's origin.
+		i := (p.cyc.ci + k) % n
+		if g.cyc&(1<<i) == 0 {
+			continue
+		}
+		from := p.slotStart + model.Time(k)*q
+		if g.cyc&(1<<((i+n-1)%n)) == 0 {
+			ms.lead = append(ms.lead, mark{from, p.cyc.slots[i].cost})
+			from += p.cyc.slots[i].cost
+		}
+		lead = add(lead, from, p.slotStart+model.Time(k+1)*q)
+	}
 	for i, sl := range p.cyc.slots {
 		if g.cyc&(1<<i) == 0 {
 			continue
@@ -729,6 +787,7 @@ func (p *Gang) plan(g *gangJob, rows int) {
 		}
 		on = add(on, from, model.Time(i+1)*q)
 	}
+	p.leadBuf, p.onBuf, p.leadMarks, p.cycMarks = lead, on, ms.lead, ms.cyc
 	d := sim.Duty{Lead: lead, Origin: p.cyc.origin, Period: model.Time(n) * q, On: on}
 	if len(on) == 1 && on[0] == (sim.Window{From: 0, To: d.Period}) {
 		// On all the time from the origin: always on, from the lead's
@@ -738,16 +797,14 @@ func (p *Gang) plan(g *gangJob, rows int) {
 			d = sim.AlwaysOnFrom(lead[0].From)
 		}
 	}
+	if d.SameFrom(g.duty, now) {
+		return // its duty and switches from now on are those in force
+	}
+	d.Lead, d.On = slices.Clone(d.Lead), slices.Clone(d.On)
+	ms.lead, ms.cyc = slices.Clone(ms.lead), slices.Clone(ms.cyc)
 	ms.origin, ms.period = d.Origin, d.Period
-	g.plan = ms
-	if r := commRate(&g.j.In.App, g.j.Size, p.env.Hardware.Costs, rows); r != g.rate {
-		g.rate = r
-		p.e.SetRate(g.j, r)
-	}
-	if !d.SameFrom(g.duty, now) {
-		p.e.SetDuty(g.j, d)
-	}
-	g.duty = d
+	g.plan, g.duty = ms, d
+	p.e.SetDuty(g.j, d)
 }
 
 // ReportOutcome implements sim.Reporter: the switches the job went through
@@ -766,7 +823,12 @@ func (p *Gang) ReportSample(s *sim.Sample) {
 // slotColumns is the union of the columns of the jobs running in the
 // current slot.
 func (p *Gang) slotColumns() columns {
-	c := newColumns(p.m.cols)
+	n := (p.m.cols + 63) / 64
+	if cap(p.cols) < n {
+		p.cols = make(columns, n)
+	}
+	c := p.cols[:n]
+	clear(c)
 	for _, g := range p.running() {
 		c.add(g.cols)
 	}
@@ -776,10 +838,13 @@ func (p *Gang) slotColumns() columns {
 // all is the jobs in the matrix, row by row in round-robin order and each
 // row's in placement order: the order in which the policy acts on them, so
 // that same-time events keep a deterministic order.
+//
+// The slice is reused by the next call.
 func (p *Gang) all() []*gangJob {
-	var out []*gangJob
+	out := p.allBuf[:0]
 	for _, rw := range p.m.rows {
 		out = append(out, rw.jobs...)
 	}
+	p.allBuf = out
 	return out
 }

@@ -24,6 +24,23 @@ func (c columns) count() int {
 	return n
 }
 
+// anyIn reports whether c has a column in [start, end).
+func (c columns) anyIn(start, end int) bool {
+	for start < end {
+		w, b := start>>6, start&63
+		n := min(64-b, end-start)
+		mask := ^uint64(0)
+		if n < 64 {
+			mask = (1<<n - 1) << b
+		}
+		if c[w]&mask != 0 {
+			return true
+		}
+		start += n
+	}
+	return false
+}
+
 // overlaps reports whether c and d share a column.
 func (c columns) overlaps(d columns) bool {
 	for i, w := range c {
@@ -46,17 +63,6 @@ func (c columns) remove(d columns) {
 	}
 }
 
-// each calls f for every column in the set, in increasing order.
-func (c columns) each(f func(i int)) {
-	for wi, w := range c {
-		for w != 0 {
-			b := bits.TrailingZeros64(w)
-			f(wi<<6 | b)
-			w &= w - 1
-		}
-	}
-}
-
 // Allocation rules of the Ousterhout matrix.
 const (
 	allocFirstFit = "ff"  // the first row with enough free columns; its lowest free columns
@@ -68,11 +74,11 @@ const (
 // empty are removed, so every row holds at least one job and the rows in
 // use are len(rows); their order is the round robin's.
 type matrix struct {
+	tmp   columns // the columns of the last placement find returned
 	cols  int
 	mpl   int    // at most this many rows
 	alloc string // allocFirstFit or allocDHC
 	rows  []*row
-	load  []int // load[c]: rows in which column c is taken (for DHC)
 }
 
 // row is one time slot of the matrix.
@@ -82,11 +88,12 @@ type row struct {
 }
 
 func newMatrix(cols, mpl int, alloc string) *matrix {
-	return &matrix{cols: cols, mpl: mpl, alloc: alloc, load: make([]int, cols)}
+	return &matrix{cols: cols, mpl: mpl, alloc: alloc}
 }
 
 // placement is where a job would go: an existing row (index) or a new one
-// (index len(rows)), and its columns.
+// (index len(rows)), and its columns. The columns are the matrix's scratch
+// space, valid until the next find: place copies them.
 type placement struct {
 	row  int
 	cols columns
@@ -117,7 +124,7 @@ func (m *matrix) findFirstFit(need int) (placement, bool) {
 				continue
 			}
 		}
-		cols := newColumns(m.cols)
+		cols := m.scratchColumns()
 		n := 0
 		for c := 0; c < m.cols && n < need; c++ {
 			if taken == nil || !taken.has(c) {
@@ -145,44 +152,35 @@ func (m *matrix) findDHC(need int) (placement, bool) {
 	bestLoad, bestStart, bestRow := -1, 0, 0
 	for start := 0; start+need <= m.cols; start += size {
 		end := min(start+size, m.cols)
-		r := m.firstFreeRow(start, end)
-		if r < 0 {
-			continue
+		first, load := -1, 0
+		for r, rw := range m.rows {
+			if rw.taken.anyIn(start, end) {
+				load++
+			} else if first < 0 {
+				first = r
+			}
 		}
-		load := 0
-		for c := start; c < end; c++ {
-			load = max(load, m.load[c])
+		if first < 0 {
+			if len(m.rows) >= m.mpl {
+				continue
+			}
+			first = len(m.rows)
 		}
 		if bestLoad < 0 || load < bestLoad {
-			bestLoad, bestStart, bestRow = load, start, r
+			bestLoad, bestStart, bestRow = load, start, first
+			if load == 0 && first == 0 {
+				break // an empty block in the first row: nothing beats it
+			}
 		}
 	}
 	if bestLoad < 0 {
 		return placement{}, false
 	}
-	cols := newColumns(m.cols)
+	cols := m.scratchColumns()
 	for c := bestStart; c < bestStart+need; c++ {
 		cols.set(c)
 	}
 	return placement{bestRow, cols}, true
-}
-
-// firstFreeRow is the first row whose columns [start, end) are all free: an
-// existing row, or len(rows) for a new one if the MPL allows; -1 if none.
-func (m *matrix) firstFreeRow(start, end int) int {
-	for r, rw := range m.rows {
-		free := true
-		for c := start; c < end && free; c++ {
-			free = !rw.taken.has(c)
-		}
-		if free {
-			return r
-		}
-	}
-	if len(m.rows) < m.mpl {
-		return len(m.rows)
-	}
-	return -1
 }
 
 // place puts g at p, adding a row if p says so.
@@ -191,10 +189,9 @@ func (m *matrix) place(g *gangJob, p placement) {
 		m.rows = append(m.rows, &row{taken: newColumns(m.cols)})
 	}
 	rw := m.rows[p.row]
-	g.row, g.cols = rw, p.cols
+	g.row, g.cols = rw, slices.Clone(p.cols)
 	rw.taken.add(p.cols)
 	rw.jobs = append(rw.jobs, g)
-	p.cols.each(func(c int) { m.load[c]++ })
 }
 
 // remove takes g out of the matrix; its row is removed if it empties.
@@ -203,7 +200,6 @@ func (m *matrix) remove(g *gangJob) {
 	rw.taken.remove(g.cols)
 	i := slices.Index(rw.jobs, g)
 	rw.jobs = slices.Delete(rw.jobs, i, i+1)
-	g.cols.each(func(c int) { m.load[c]-- })
 	g.row = nil
 	if len(rw.jobs) == 0 {
 		m.rows = slices.DeleteFunc(m.rows, func(r *row) bool { return r == rw })
@@ -251,12 +247,11 @@ func (m *matrix) repack() bool {
 // index is the position of rw in the round robin, or -1 if it was removed.
 func (m *matrix) index(rw *row) int { return slices.Index(m.rows, rw) }
 
-// copyFrom makes m a copy of src's occupancy (rows' taken columns and
-// column loads, not the jobs), reusing m's storage: the scratch matrix in
-// which backfilling projects the future.
+// copyFrom makes m a copy of src's occupancy (the rows' taken columns, not
+// the jobs), reusing m's storage: the scratch matrix in which backfilling
+// projects the future.
 func (m *matrix) copyFrom(src *matrix) {
 	m.cols, m.mpl, m.alloc = src.cols, src.mpl, src.alloc
-	m.load = append(m.load[:0], src.load...)
 	for len(m.rows) < len(src.rows) {
 		m.rows = append(m.rows, &row{taken: newColumns(m.cols)})
 	}
@@ -275,7 +270,6 @@ func (m *matrix) copyFrom(src *matrix) {
 // not: an empty row is as good as a new one to find).
 func (m *matrix) vacate(r int, cols columns) {
 	m.rows[r].taken.remove(cols)
-	cols.each(func(c int) { m.load[c]-- })
 }
 
 // occupy takes cols in row r of a scratch matrix, adding the row if r is
@@ -285,5 +279,13 @@ func (m *matrix) occupy(r int, cols columns) {
 		m.rows = append(m.rows, &row{taken: newColumns(m.cols)})
 	}
 	m.rows[r].taken.add(cols)
-	cols.each(func(c int) { m.load[c]++ })
+}
+
+// scratchColumns returns the matrix's scratch column set, emptied.
+func (m *matrix) scratchColumns() columns {
+	if len(m.tmp) != (m.cols+63)/64 {
+		m.tmp = newColumns(m.cols)
+	}
+	clear(m.tmp)
+	return m.tmp
 }

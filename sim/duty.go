@@ -182,26 +182,33 @@ func (d Duty) SameFrom(o Duty, t model.Time) bool {
 	if end <= t {
 		return true
 	}
-	points := []model.Time{t, end}
-	for _, x := range []*Duty{&d, &o} {
+	d0, o0 := d.cumulative(t), o.cumulative(t)
+	same := func(p model.Time) bool {
+		return p < t || p > end || d.cumulative(p)-d0 == o.cumulative(p)-o0
+	}
+	if !same(end) {
+		return false
+	}
+	for _, x := range [2]*Duty{&d, &o} {
 		for _, w := range x.Lead {
-			points = append(points, w.From, w.To)
+			if !same(w.From) || !same(w.To) {
+				return false
+			}
 		}
 		if x.Origin < end {
-			points = append(points, x.Origin)
+			if !same(x.Origin) {
+				return false
+			}
 			if x.Periodic() {
 				for k := (max(t, x.Origin) - x.Origin) / x.Period; x.Origin+k*x.Period < end; k++ {
+					base := x.Origin + k*x.Period
 					for _, w := range x.On {
-						points = append(points, x.Origin+k*x.Period+w.From, x.Origin+k*x.Period+w.To)
+						if !same(base+w.From) || !same(base+w.To) {
+							return false
+						}
 					}
 				}
 			}
-		}
-	}
-	d0, o0 := d.cumulative(t), o.cumulative(t)
-	for _, p := range points {
-		if p >= t && p <= end && d.cumulative(p)-d0 != o.cumulative(p)-o0 {
-			return false
 		}
 	}
 	return true

@@ -465,7 +465,7 @@ func (e *Engine) Run(src model.JobReader, out model.OutcomeWriter, samples Sampl
 		if e.abort != nil {
 			return e.abort
 		}
-		e.pending = e.state(t)
+		e.state(t, &e.pending)
 		e.havePending = true
 	}
 	if e.queued+e.running+e.suspended > 0 {
@@ -622,14 +622,14 @@ func (e *Engine) recycle(j *Job) {
 	e.pool = append(e.pool, j)
 }
 
-func (e *Engine) state(t model.Time) Sample {
-	s := Sample{At: t, InSystem: e.queued + e.running + e.suspended, Queued: e.queued,
+// state sets *s to the state of the system from t on.
+func (e *Engine) state(t model.Time, s *Sample) {
+	*s = Sample{At: t, InSystem: e.queued + e.running + e.suspended, Queued: e.queued,
 		Running: e.running, Suspended: e.suspended,
 		BusyProcs: float64(e.busy) / fracOne * float64(e.unit)}
 	if e.rep != nil {
-		e.rep.ReportSample(&s)
+		e.rep.ReportSample(s)
 	}
-	return s
 }
 
 // advance writes the samples that describe the interval from the last

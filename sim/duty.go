@@ -138,6 +138,11 @@ func (d *Duty) reach(y model.Time) model.Time {
 	panic("sim: duty windows shorter than their cached on-time")
 }
 
+// OnAt reports whether d has a job progress during [t, t+1).
+func (d *Duty) OnAt(t model.Time) bool {
+	return d.cumulative(t+1) > d.cumulative(t)
+}
+
 // fraction is the long-run share of time d is on, as a fixed-point number
 // with fracOne for 1.
 func (d *Duty) fraction() int64 {

@@ -92,6 +92,9 @@ func TestDutyAgainstTicks(t *testing.T) {
 			if got := d.cumulative(x); got != count {
 				t.Fatalf("seed %d: %+v: cumulative(%d) = %d, want %d", seed, d, x, got, count)
 			}
+			if d.onAt(x) != d.OnAt(x) {
+				t.Fatalf("seed %d: %+v: OnAt(%d) = %v", seed, d, x, d.OnAt(x))
+			}
 			if d.onAt(x) {
 				count++
 				if got := d.reach(count); got != x+1 {

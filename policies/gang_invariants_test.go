@@ -1,0 +1,125 @@
+package policies
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/sim"
+)
+
+// probed wraps the gang scheduler and checks its invariants at every call
+// and at probe timers spread over the run.
+type probed struct {
+	*Gang
+	t      *testing.T
+	desc   string
+	probes int
+	seen   int
+}
+
+const tagProbe = 1 << 40
+
+func (p *probed) Attach(e *sim.Engine) {
+	p.Gang.Attach(e)
+	for i := range p.probes {
+		e.SetTimer(model.Time(i)*7919*model.Microsecond*101, tagProbe)
+	}
+}
+
+func (p *probed) Timer(tag int64) {
+	if tag == tagProbe {
+		p.check()
+		return
+	}
+	p.Gang.Timer(tag)
+}
+
+func (p *probed) Schedule() {
+	p.Gang.Schedule()
+	p.check()
+}
+
+func (p *probed) Complete(j *sim.Job) {
+	if got := p.e.WorkDone(j); got != j.Work {
+		p.t.Fatalf("%s: job %d completed with %v of work done, want %v", p.desc, j.In.ID, got, j.Work)
+	}
+	p.Gang.Complete(j)
+}
+
+// check: at most mpl rows, each within the machine and its jobs on columns
+// of their own; at this instant, the jobs progressing hold disjoint
+// columns (a processor runs one process at a time).
+func (p *probed) check() {
+	p.seen++
+	now := p.e.Now()
+	if len(p.m.rows) > p.cfg.MPL {
+		p.t.Fatalf("%s: t=%v: %d rows, mpl %d", p.desc, now, len(p.m.rows), p.cfg.MPL)
+	}
+	for ri, rw := range p.m.rows {
+		union := newColumns(p.m.cols)
+		n := 0
+		for _, g := range rw.jobs {
+			if union.overlaps(g.cols) {
+				p.t.Fatalf("%s: t=%v: row %d: job %d overlaps another", p.desc, now, ri, g.j.In.ID)
+			}
+			union.add(g.cols)
+			n += g.need
+		}
+		if n > p.m.cols || union.count() != n || !equalColumns(union, rw.taken) {
+			p.t.Fatalf("%s: t=%v: row %d holds %d of %d columns, taken %d", p.desc, now, ri, n, p.m.cols, rw.taken.count())
+		}
+	}
+	busy := newColumns(p.m.cols)
+	for _, g := range p.all() {
+		d := g.j.Duty()
+		if g.j.State != sim.Running || g.j.Rate() == 0 || !d.OnAt(now) {
+			continue
+		}
+		if busy.overlaps(g.cols) {
+			p.t.Fatalf("%s: t=%v: job %d runs on a processor another job runs on", p.desc, now, g.j.In.ID)
+		}
+		busy.add(g.cols)
+	}
+}
+
+func equalColumns(a, b columns) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestGangInvariants runs random workloads under random gang
+// configurations and checks the matrix and the processors at every pass
+// and at probes between them, work conservation at every completion, and
+// that no job ends before its submission plus its dedicated runtime.
+func TestGangInvariants(t *testing.T) {
+	for seed := uint64(1); seed <= 150; seed++ {
+		r := rand.New(rand.NewPCG(seed, 11))
+		procs := []int{4, 8, 16, 32, 48}[r.IntN(5)]
+		cfg := GangConfig{MPL: 1 + r.IntN(6), Quantum: model.Time(20+r.IntN(300)) * model.Millisecond,
+			Alloc: []string{allocFirstFit, allocDHC}[r.IntN(2)], Alternate: r.IntN(2) == 0,
+			Backfill: []string{"none", "easy"}[r.IntN(2)]}
+		env := Env{Machine: model.FlatMachine(procs)}
+		trace := randomGangTrace(r, procs)
+		desc := fmt.Sprintf("seed %d: %d procs, %+v", seed, procs, cfg)
+		pol := &probed{Gang: NewGang(cfg, env), t: t, desc: desc, probes: 300}
+		out := collect{}
+		if err := sim.New(sim.Config{Machine: env.Machine}, pol).Run(model.NewSliceReader(trace), out, nil); err != nil {
+			t.Fatalf("%s: %v", desc, err)
+		}
+		for _, j := range trace.Jobs {
+			o := out[j.ID]
+			if o.end < j.Submit+j.Runtime || o.start < j.Submit {
+				t.Fatalf("%s: job %d submitted %v, %v of work, started %v, ended %v", desc, j.ID, j.Submit, j.Runtime, o.start, o.end)
+			}
+		}
+		if pol.seen < 300 {
+			t.Fatalf("%s: only %d checks", desc, pol.seen)
+		}
+	}
+}

@@ -1,0 +1,263 @@
+package procsim
+
+import (
+	"math/bits"
+	"slices"
+
+	"github.com/gangsim/gangsim/hwmodel"
+	"github.com/gangsim/gangsim/model"
+)
+
+// program is the BSP program of a job: per-process computation, the rounds
+// of its communication call, its iterations and tail.
+type program struct {
+	procs    int
+	compute  []model.Time // c_i
+	cmax     model.Time
+	pattern  model.Pattern
+	rounds   int   // r: rounds of the communication call
+	fan      int   // messages a process sends, and receives, per round
+	nic      int64 // bytes a process pushes through its NIC per round
+	bytes    int64 // bytes of each message
+	blocking bool
+	iters    int        // N full iterations
+	tail     model.Time // ρ: every process's computation after them
+	period   model.Time // λ alone (blocking)
+}
+
+// Rounds returns the rounds of one communication call of a job of procs
+// processes with the given pattern, the messages a process sends (and
+// receives) in each, and the bytes each process pushes through its NIC per
+// round: a ring is one round with both neighbours, all-to-all one round
+// with every other process, a barrier ceil(log2 p) rounds of a zero-byte
+// message (dissemination). This is the communication both the job-level
+// model (package policies) and the simulator charge.
+func Rounds(pattern model.Pattern, procs int, bytes int64) (rounds, fan int, nicBytes int64) {
+	if procs < 2 {
+		return 0, 0, 0
+	}
+	switch pattern {
+	case model.PatternRing:
+		return 1, 2, 2 * bytes
+	case model.PatternAllToAll:
+		return 1, procs - 1, int64(procs-1) * bytes
+	case model.PatternBarrier:
+		return bits.Len(uint(procs - 1)), 1, 0
+	}
+	return 0, 0, 0
+}
+
+// CallTime is the time of one communication call alone, the sum over its
+// rounds of the hardware model's one-way time of a round's bytes with
+// contexts jobs sharing the NIC (costs nil: 0).
+func CallTime(pattern model.Pattern, procs int, bytes int64, costs hwmodel.Costs, contexts int) model.Time {
+	rounds, _, nic := Rounds(pattern, procs, bytes)
+	if rounds == 0 || costs == nil {
+		return 0
+	}
+	lat, _ := costs.Message(nic, contexts)
+	return model.Time(rounds) * lat
+}
+
+// newProgram builds the program of a job of procs processes with
+// attributes app and dedicated runtime work, with costs' messages (nil:
+// free).
+func newProgram(app *model.App, procs int, work model.Time, costs hwmodel.Costs) *program {
+	pr := &program{procs: procs, compute: make([]model.Time, procs), blocking: app.Comm != model.CommNonBlocking,
+		pattern: app.Pattern, bytes: app.MessageBytes}
+	if app.Granularity != 0 || len(app.ProcCompute) > 0 {
+		for i := range procs {
+			if len(app.ProcCompute) > 0 && i >= len(app.ProcCompute) {
+				pr.compute[i] = app.ProcCompute[len(app.ProcCompute)-1]
+			} else {
+				pr.compute[i] = app.ComputePerIteration(i, procs)
+			}
+			pr.cmax = max(pr.cmax, pr.compute[i])
+		}
+	}
+	pr.rounds, pr.fan, pr.nic = Rounds(app.Pattern, procs, app.MessageBytes)
+	var round model.Time // one round's time alone
+	if costs != nil && pr.rounds > 0 {
+		round, _ = costs.Message(pr.nic, 1)
+	}
+	if pr.cmax <= 0 {
+		pr.tail = work // no computation to iterate: the whole runtime is the tail
+		return pr
+	}
+	var end model.Time
+	pr.iters, end = pr.fit(work, round)
+	pr.tail = work - end
+	return pr
+}
+
+// sends returns the processes process i sends to in round r (the receivers
+// of its messages); a process receives as many messages per round as it
+// sends (the patterns are symmetric).
+func (pr *program) sends(i, r int, out []int) []int {
+	n := pr.procs
+	out = out[:0]
+	switch pr.pattern {
+	case model.PatternRing:
+		return append(out, (i+1)%n, (i+n-1)%n)
+	case model.PatternAllToAll:
+		for d := 1; d < n; d++ {
+			out = append(out, (i+d)%n)
+		}
+	case model.PatternBarrier:
+		out = append(out, (i+(1<<r))%n)
+	}
+	return out
+}
+
+// receives returns the processes process i receives from in round r.
+func (pr *program) receives(i, r int, out []int) []int {
+	n := pr.procs
+	out = out[:0]
+	switch pr.pattern {
+	case model.PatternRing:
+		return append(out, (i+n-1)%n, (i+1)%n)
+	case model.PatternAllToAll:
+		for d := 1; d < n; d++ {
+			out = append(out, (i+n-d)%n)
+		}
+	case model.PatternBarrier:
+		out = append(out, (i+n-(1<<r)%n)%n)
+	}
+	return out
+}
+
+// fit returns how many whole iterations a job alone ends by work, and when
+// they end: the last process's last call over (for non-blocking calls, its
+// final wait). Alone, every message takes a round's time L, and process i,
+// computing c_i per iteration, ends iteration k's computation at e_i(k):
+//
+//	blocking:      round r of iteration k ends at
+//	               t_i,r+1 = max(t_i,r, max_f t_f,r + L),  t_i,0 = e_i(k),
+//	               f over the processes i receives from in round r, and
+//	               e_i(k+1) = t_i,R + c_i;
+//	non-blocking:  e_i(k+1) = max(e_i(k), max_f e_f(k-1) + L) + c_i,
+//	               f over every process i receives from, and the final
+//	               wait ends at max(e_i(N-1), max_f e_f(N-1) + L).
+//
+// These max-plus recurrences become periodic after a few iterations (the
+// iterations then repeat the same pattern, later by a constant); fit
+// iterates them until they do and extrapolates, so it costs a few
+// iterations whatever the runtime.
+func (pr *program) fit(work, lat model.Time) (iters int, end model.Time) {
+	n := pr.procs
+	from := make([][][]int, n) // per process, per round
+	all := make([][]int, n)    // per process, every round
+	for i := range n {
+		from[i] = make([][]int, pr.rounds)
+		for r := range pr.rounds {
+			from[i][r] = pr.receives(i, r, nil)
+			all[i] = append(all[i], from[i][r]...)
+		}
+	}
+	prev := make([]model.Time, n) // e(k-1)
+	cur := make([]model.Time, n)  // e(k)
+	next := make([]model.Time, n)
+	t := make([]model.Time, n)
+	t2 := make([]model.Time, n)
+	// calls sets t to the end of every process's call after computing to
+	// cur (blocking: the R rounds; non-blocking: the wait for the call
+	// posted at prev, or the final wait when final).
+	calls := func(k int, final bool) {
+		copy(t, cur)
+		if pr.blocking {
+			for r := range pr.rounds {
+				for i := range n {
+					v := t[i]
+					for _, f := range from[i][r] {
+						v = max(v, t[f]+lat)
+					}
+					t2[i] = v
+				}
+				t, t2 = t2, t
+			}
+			return
+		}
+		src := prev
+		if final {
+			src = cur
+		} else if k == 0 {
+			return // nothing posted before the first iteration
+		}
+		for i := range n {
+			for _, f := range all[i] {
+				t[i] = max(t[i], src[f]+lat)
+			}
+		}
+	}
+	// E(k) for k = 1, 2, ...: when k iterations are over.
+	var ends []model.Time
+	var hist [][]model.Time // e(k) per iteration, to find the period
+	for i := range n {
+		cur[i] = pr.compute[i]
+	}
+	const maxCycle = 16
+	for k := 0; ; k++ {
+		// cur = e(k): iteration k's computation over.
+		calls(k, true)
+		e := slices.Max(t)
+		if e > work {
+			return k, end
+		}
+		end = e
+		ends = append(ends, e)
+		hist = append(hist, slices.Clone(cur))
+		// Periodic already? e(k) - e(k-c) the same constant for every
+		// process, as it was one iteration earlier.
+		for c := 1; c <= maxCycle && k-c-1 >= 0; c++ {
+			if d, ok := constDiff(hist[k], hist[k-c]); ok {
+				if d2, ok2 := constDiff(hist[k-1], hist[k-1-c]); ok2 && d2 == d && d > 0 {
+					// E(k + m c + j) = E(k + j) + m d, for j in [0, c) once
+					// the next c-1 ends are known; extrapolate from the
+					// last c known ends (k-c+1 .. k), which repeat.
+					best, bestEnd := k+1, end
+					for j := k - c + 1; j <= k; j++ {
+						m := (work - ends[j]) / d
+						if m < 0 {
+							continue
+						}
+						if it := j + 1 + int(m)*c; it > best || it == best && ends[j]+m*d > bestEnd {
+							best, bestEnd = it, ends[j]+m*d
+						}
+					}
+					return best, bestEnd
+				}
+			}
+		}
+		// e(k+1)
+		if pr.blocking {
+			calls(k, false)
+		} else {
+			// Non-blocking: the wait for the previous call, before
+			// computing the next iteration.
+			copy(t, cur)
+			if k >= 1 {
+				for i := range n {
+					for _, f := range all[i] {
+						t[i] = max(t[i], prev[f]+lat)
+					}
+				}
+			}
+		}
+		for i := range n {
+			next[i] = t[i] + pr.compute[i]
+		}
+		prev, cur, next = cur, next, prev
+	}
+}
+
+// constDiff reports whether a - b is the same for every component, and
+// what it is.
+func constDiff(a, b []model.Time) (model.Time, bool) {
+	d := a[0] - b[0]
+	for i := range a {
+		if a[i]-b[i] != d {
+			return 0, false
+		}
+	}
+	return d, true
+}

@@ -1,0 +1,97 @@
+// Package procsim simulates parallel jobs process by process: the
+// processes of bulk-synchronous (BSP) programs on processors, what each
+// processor runs from moment to moment under a local scheduling discipline,
+// and the messages between processes. It is the engine below gangsim's
+// process-level coscheduling policies (GS, local, SB, FCS, BCS, PBCS in
+// package policies), which place jobs in an Ousterhout matrix and strobe
+// the processors at every slot; procsim decides, processor by processor,
+// what runs in between.
+//
+// # The application model
+//
+// A job of p processes runs the BSP loop of its model.App: in every
+// iteration process i computes for
+//
+//	c_i = App.ComputePerIteration(i, p)
+//
+// and then communicates in s steps, each a send to one partner and a
+// receive from another (an MPI_Sendrecv shift): a ring exchanges with both
+// neighbours (s = 2: send right and receive from the left, then the
+// reverse), all-to-all shifts by 1 to p-1 (s = p-1), a barrier is a
+// dissemination barrier of ceil(log2 p) zero-byte steps, and a job without
+// communication has s = 0. A message of m bytes sent at t arrives at
+//
+//	t + L(m, k)
+//
+// where L is the one-way time of the hardware model (hwmodel.Costs.Message)
+// with k the jobs whose processes share the sender's node (its NIC); no
+// cost model means L = 0. With blocking calls a process finishes step j
+// when its partner's step-j message has arrived; with non-blocking calls it
+// posts all the steps of an iteration at once and goes on computing, and
+// waits for them (MPI_Waitall) at the end of the next iteration's
+// computation.
+//
+// Alone on its processors, such a job settles into iterations of
+//
+//	λ = max_i c_i + s × L(m, 1)         (blocking)
+//	λ = max(max_i c_i, L(m, 1))          (non-blocking)
+//
+// (the slowest process never waits: its partners are no slower). A job
+// whose dedicated runtime is R runs N = floor(R / λ) iterations and then a
+// tail in which every process computes its share of ρ = R - N λ (the
+// slowest all of it) without communicating, so that alone it ends at R
+// exactly (TestAloneRunsDedicated). The job-level model of package
+// policies uses the same λ (its G + C(1)).
+//
+// # Processors
+//
+// Every processor runs at most one process at a time. A process is
+// computing, waiting for a message (spinning: it keeps its processor and
+// burns it; or blocked: it has yielded it), ready (runnable, not running)
+// or done. Switching a processor from one process to another costs the
+// local context switch (LocalSwitch, the hardware model's figure); a global
+// strobe (a gang switch of the policy's round robin) costs the processors
+// it switches the hardware model's gang switch instead, during which
+// nothing on them progresses.
+//
+// The disciplines (Kind):
+//
+//   - GS: only the slot's process runs on a processor (its owner, given at
+//     every strobe); a waiting process spins. A job switched out keeps its
+//     messages in flight where they are and receives them once switched
+//     back in, as network preemption does (Hori et al.), so that a job
+//     progresses exactly as much as its windows allow: GS at process level
+//     equals GS at job level.
+//   - Local: uncoordinated round robin of the ready processes on each
+//     processor, a quantum each from a phase drawn at random per
+//     processor; a waiting process spins.
+//   - SB: spin-block implicit coscheduling (Arpaci-Dusseau): round robin as
+//     Local, but a waiting process spins at most SpinThreshold and then
+//     blocks; a message wakes it, and a woken process takes over a
+//     processor whose process only spins.
+//   - FCS: flexible coscheduling (Frachtenberg, thesis 6.2.1): strobes as
+//     GS; every process is classified CS, F or DC at the end of each of its
+//     own slots (see Classify); a CS owner runs alone and blocks when it
+//     waits; an F owner runs first but spin-blocks, and DC processes of
+//     other slots fill its holes; in a slot whose owner is DC (or absent),
+//     the ready DC and F processes share the processor round robin.
+//   - BCS and PBCS: buffered coscheduling (thesis 5.3, 6.2.2): strobes as
+//     GS; every communication posted during a micro-timeslice is performed
+//     in the next one and completes at its end (1.5 micro-timeslices on
+//     average); a blocking call blocks its process at once and the
+//     processor switches to the next ready process, round robin, the
+//     owner first when it is ready. PBCS runs a prioritized job
+//     (App.Priority > 0) whenever it is ready.
+//
+// # Events and speed
+//
+// The simulation is event by event: a process's computation ends, a
+// message arrives, a spin gives up, a processor's switch ends, a local
+// quantum ends. Idle time is never stepped. A job whose processes all run
+// without competition (the owners of a gang slot) settles into a periodic
+// pattern; once an iteration of it repeats the previous one exactly, the
+// simulator moves it forward by whole periods up to the next moment
+// anything else could happen, without simulating those iterations
+// (checked against the iteration-by-iteration simulation in
+// TestSkipEqualsIterations).
+package procsim

@@ -1,0 +1,165 @@
+package procsim
+
+import "github.com/gangsim/gangsim/model"
+
+// preferred is the process the discipline wants on processor ci now (-1:
+// none), keeping the running one where the discipline does not switch.
+func (s *Sim) preferred(ci int) int32 {
+	c := &s.cpus[ci]
+	o := c.owner
+	switch s.cfg.Kind {
+	case GS:
+		if o >= 0 && s.eligible(o) && s.now >= c.ownerFrom {
+			return o
+		}
+		return -1
+	case FCS:
+		if o >= 0 && s.now >= c.ownerFrom {
+			op := &s.procs[o]
+			switch {
+			case op.class == CS:
+				// Coscheduled and not preempted: it runs alone (6.2.1).
+				if s.eligible(o) {
+					return o
+				}
+				return -1
+			case op.class == F && s.eligible(o):
+				return o // prioritized in its slot
+			}
+		}
+		return s.keepOrPick(ci)
+	case BCS, PBCS:
+		if s.cfg.Kind == PBCS {
+			for _, pi := range c.residents {
+				if s.jobs[s.procs[pi].job].prio && s.eligible(pi) {
+					return pi
+				}
+			}
+		}
+		if o >= 0 && s.eligible(o) && s.now >= c.ownerFrom {
+			return o
+		}
+		if c.cur >= 0 && s.candidate(ci, c.cur) {
+			return c.cur // no preemption: it runs until it blocks
+		}
+		return s.pick(ci, -1)
+	}
+	return s.keepOrPick(ci) // Local, SB
+}
+
+// keepOrPick keeps the running process while its local quantum lasts, or
+// picks the next candidate in round-robin order.
+func (s *Sim) keepOrPick(ci int) int32 {
+	c := &s.cpus[ci]
+	if c.cur >= 0 && s.candidate(ci, c.cur) {
+		return c.cur
+	}
+	return s.pick(ci, -1)
+}
+
+// pick returns the first candidate of processor ci in round-robin order
+// from its position, other than skip.
+func (s *Sim) pick(ci int, skip int32) int32 {
+	c := &s.cpus[ci]
+	n := len(c.residents)
+	for k := range n {
+		pi := c.residents[(c.rr+k)%n]
+		if pi != skip && s.candidate(ci, pi) {
+			c.rr = (c.rr + k) % n
+			return pi
+		}
+	}
+	return -1
+}
+
+// candidate reports whether pi may take processor ci in the local round
+// robin (apart from a slot owner's claim): it is eligible, and under FCS a
+// DC process, or an F one when the slot's owner is not F; under BCS, any.
+func (s *Sim) candidate(ci int, pi int32) bool {
+	if !s.eligible(pi) {
+		return false
+	}
+	if s.cfg.Kind != FCS {
+		return true
+	}
+	c := &s.cpus[ci]
+	switch s.procs[pi].class {
+	case DC:
+		return true
+	case F:
+		return c.owner < 0 || s.procs[c.owner].class != F || c.owner == pi
+	}
+	return false
+}
+
+// armQuantum sets the end of the running process's local quantum on
+// processor ci when another process could take its turn: at the next
+// boundary of the processor's quanta (Local, SB: phase + k × Quantum) or a
+// quantum from now (FCS's round robin of DC processes). Nothing is armed
+// for a process alone: idle turns are never ticked.
+func (s *Sim) armQuantum(ci int) {
+	c := &s.cpus[ci]
+	switch s.cfg.Kind {
+	case Local, SB, FCS:
+	default:
+		return
+	}
+	if c.cur < 0 || c.qEnd > s.now {
+		return
+	}
+	if s.cfg.Kind == FCS {
+		if o := c.owner; o == c.cur && s.procs[o].class != DC {
+			return // the owner's slot: no local round robin
+		}
+	}
+	others := false
+	for _, pi := range c.residents {
+		if pi != c.cur && s.candidate(ci, pi) {
+			others = true
+			break
+		}
+	}
+	if !others {
+		return
+	}
+	q := s.cfg.Quantum
+	if s.cfg.Kind == FCS {
+		c.qEnd = s.now + q
+	} else {
+		c.qEnd = c.phase + ((s.now-c.phase)/q+1)*q
+	}
+	c.gen++
+	s.q.push(event{at: c.qEnd, kind: evQuantum, who: int32(ci), gen: c.gen})
+}
+
+// classify puts an FCS process in its class from what it did in the slot
+// that just ended (thesis 6.2.1, Fig. 6.1): coarse-grained
+// (computation per communication call at least DCGranularity) is DC; else
+// F if it spent more than FWaitShare of its coscheduled time waiting,
+// else CS. A process that did nothing in the slot keeps its class.
+func (s *Sim) classify(p *proc) {
+	if p.phase == phDone {
+		return
+	}
+	if p.running {
+		s.account(p)
+	}
+	total := p.mCompute + p.mWait
+	if total <= 0 {
+		return
+	}
+	var next Class
+	switch {
+	case p.mCalls == 0 || p.mCompute/model.Time(p.mCalls) >= s.cfg.DCGranularity:
+		next = DC
+	case float64(p.mWait)/float64(total) > s.cfg.FWaitShare:
+		next = F
+	default:
+		next = CS
+	}
+	if next != p.class {
+		s.jobs[p.job].stats.Class[p.class] += s.now - p.classSince
+		p.class, p.classSince = next, s.now
+	}
+	p.mCompute, p.mWait, p.mCalls = 0, 0, 0
+}

@@ -1,0 +1,330 @@
+package procsim
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/gangsim/gangsim/model"
+)
+
+// AddJob places a job of len(cpus) processes, process i on processor
+// cpus[i], with attributes app and dedicated runtime work; prio marks a job
+// PBCS runs whenever it is ready. Under the strobed disciplines its
+// processes run once SetOwners names it (or, FCS and BCS, to fill idle
+// processors); under Local and SB they join the round robins at once. It
+// panics if id is in use or a processor is out of range.
+func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio bool) {
+	if _, ok := s.byID[id]; ok {
+		panic(fmt.Sprintf("procsim: job %d added twice", id))
+	}
+	j := &job{id: id, prog: newProgram(app, len(cpus), work, s.cfg.Costs), prio: prio, left: len(cpus)}
+	ji := int32(len(s.jobs))
+	if n := len(s.freeJobs); n > 0 {
+		ji = s.freeJobs[n-1]
+		s.freeJobs = s.freeJobs[:n-1]
+		s.jobs[ji] = j
+	} else {
+		s.jobs = append(s.jobs, j)
+	}
+	s.byID[id] = ji
+	seen := map[int]bool{}
+	for i, c := range cpus {
+		if c < 0 || c >= len(s.cpus) {
+			panic(fmt.Sprintf("procsim: job %d: processor %d out of range", id, c))
+		}
+		pi := s.newProc()
+		p := &s.procs[pi]
+		*p = proc{job: ji, idx: int32(i), cpu: int32(c), recv: p.recv[:0], lastArrive: p.lastArrive[:0],
+			classSince: s.now}
+		for range j.prog.rounds {
+			p.recv = append(p.recv, 0)
+			p.lastArrive = append(p.lastArrive, 0)
+		}
+		j.procs = append(j.procs, pi)
+		s.cpus[c].residents = append(s.cpus[c].residents, pi)
+		if n := c / s.cfg.Machine.PEsPerNode; !seen[n] {
+			seen[n] = true
+			s.nodes[n]++
+		}
+	}
+	for _, pi := range j.procs {
+		s.startPhase(&s.procs[pi])
+	}
+	if !s.cfg.Kind.strobed() || s.cfg.Kind != GS {
+		for _, pi := range j.procs {
+			s.dispatch(int(s.procs[pi].cpu))
+		}
+	}
+}
+
+func (s *Sim) newProc() int32 {
+	if n := len(s.free); n > 0 {
+		pi := s.free[n-1]
+		s.free = s.free[:n-1]
+		return pi
+	}
+	s.procs = append(s.procs, proc{})
+	return int32(len(s.procs) - 1)
+}
+
+// Done reports whether job id has completed, and when.
+func (s *Sim) Done(id int) (at model.Time, ok bool) {
+	j := s.jobs[s.byID[id]]
+	return j.doneAt, j.done
+}
+
+// Stats returns what was measured of job id so far.
+func (s *Sim) Stats(id int) Stats {
+	j := s.jobs[s.byID[id]]
+	st := j.stats
+	for _, pi := range j.procs {
+		p := &s.procs[pi]
+		if p.running {
+			d := s.now - p.since
+			if p.phase == phCompute {
+				st.CPU += d
+			} else if p.phase == phWait {
+				st.Spin += d
+			}
+		}
+		if p.blocked {
+			st.Blocked += s.now - p.blockedAt
+		}
+		if p.phase != phDone {
+			st.Class[p.class] += s.now - p.classSince
+		}
+	}
+	return st
+}
+
+// RemoveJob forgets a completed job. It panics if the job has not
+// completed.
+func (s *Sim) RemoveJob(id int) {
+	ji := s.byID[id]
+	j := s.jobs[ji]
+	if !j.done {
+		panic(fmt.Sprintf("procsim: job %d removed before it completed", id))
+	}
+	seen := map[int]bool{}
+	for _, pi := range j.procs {
+		c := &s.cpus[s.procs[pi].cpu]
+		c.residents = slices.DeleteFunc(c.residents, func(x int32) bool { return x == pi })
+		if c.last == pi {
+			c.last = -1
+		}
+		if c.owner == pi {
+			c.owner = -1
+		}
+		if n := int(s.procs[pi].cpu) / s.cfg.Machine.PEsPerNode; !seen[n] {
+			seen[n] = true
+			s.nodes[n]--
+		}
+		s.free = append(s.free, pi)
+	}
+	delete(s.byID, id)
+	s.jobs[ji] = nil
+	s.freeJobs = append(s.freeJobs, ji)
+}
+
+// Owner is a job that runs in a slot, from a time on (after the gang
+// switch into the slot).
+type Owner struct {
+	Job  int
+	From model.Time
+}
+
+// SetOwners strobes the processors (strobed disciplines): from now on the
+// processes of the jobs named own their processors, each from its From
+// (until then its processors switch, and nothing on them progresses); the
+// processors whose owner changes give up their process; the others go on.
+// Under GS a job that no longer owns its processors is switched out whole:
+// its messages in flight are held until it owns them again. Under FCS the
+// processes whose slot ends are classified.
+func (s *Sim) SetOwners(on []Owner) {
+	if !s.cfg.Kind.strobed() {
+		return
+	}
+	type own struct {
+		p    int32
+		from model.Time
+	}
+	next := make([]own, len(s.cpus))
+	for i := range next {
+		next[i] = own{-1, s.now}
+	}
+	inSlot := map[int32]model.Time{}
+	for _, o := range on {
+		ji, ok := s.byID[o.Job]
+		if !ok || s.jobs[ji].done {
+			continue
+		}
+		inSlot[ji] = o.From
+		for _, pi := range s.jobs[ji].procs {
+			next[s.procs[pi].cpu] = own{pi, max(o.From, s.now)}
+		}
+	}
+	// Jobs leaving the slot.
+	for ji, j := range s.jobs {
+		if j == nil || j.done {
+			continue
+		}
+		_, stays := inSlot[int32(ji)]
+		owned := false
+		for _, pi := range j.procs {
+			if s.cpus[s.procs[pi].cpu].owner == pi {
+				owned = true
+				break
+			}
+		}
+		if owned && !stays {
+			if s.cfg.Kind == FCS {
+				for _, pi := range j.procs {
+					s.classify(&s.procs[pi])
+				}
+			}
+			if s.cfg.Kind == GS {
+				s.freeze(j)
+			}
+		}
+	}
+	for ci := range s.cpus {
+		c := &s.cpus[ci]
+		n := next[ci]
+		if n.p == c.owner {
+			continue
+		}
+		c.owner, c.ownerFrom = n.p, n.from
+		if c.cur >= 0 {
+			s.stop(c)
+		}
+		c.gen++
+		if n.from > s.now {
+			// Switching: nothing runs until n.from.
+			c.cur, c.switchEnd = n.p, n.from
+			if n.p >= 0 {
+				c.last = n.p
+			}
+			s.q.push(event{at: n.from, kind: evCPU, who: int32(ci), gen: c.gen})
+			continue
+		}
+		s.dispatch(ci)
+	}
+	for ji, from := range inSlot {
+		if j := s.jobs[ji]; j.frozen {
+			s.thaw(j, max(from, s.now))
+		}
+	}
+}
+
+// freeze switches a GS job out: its messages in flight are held.
+func (s *Sim) freeze(j *job) {
+	j.frozen = true
+	j.epoch++
+	for _, m := range j.inflight {
+		j.held = append(j.held, heldMsg{dst: m.dst, step: m.step, left: m.at - s.now})
+	}
+	j.inflight = j.inflight[:0]
+}
+
+// thaw switches a GS job back in at from: its held messages resume.
+func (s *Sim) thaw(j *job, from model.Time) {
+	j.frozen = false
+	j.epoch++
+	for _, h := range j.held {
+		s.deliver(j, h.dst, h.step, from+h.left)
+	}
+	j.held = j.held[:0]
+}
+
+// Run processes the events up to until (those at until included), and
+// returns early with the first job that completes. With no completion it
+// leaves the simulator at until.
+func (s *Sim) Run(until model.Time) (id int, at model.Time, done bool) {
+	for {
+		if len(s.fin) > 0 {
+			ji := s.fin[0]
+			s.fin = s.fin[1:]
+			return s.jobs[ji].id, s.jobs[ji].doneAt, true
+		}
+		if s.q.len() == 0 || s.q.peek() > until {
+			s.now = max(s.now, until)
+			return 0, 0, false
+		}
+		e := s.q.pop()
+		s.now = e.at
+		s.handle(&e)
+	}
+}
+
+// Next is the time of the next pending event (model.Never if none).
+func (s *Sim) Next() model.Time {
+	if s.q.len() == 0 {
+		return model.Never
+	}
+	return s.q.peek()
+}
+
+func (s *Sim) handle(e *event) {
+	s.ev++
+	switch e.kind {
+	case evCompute:
+		p := &s.procs[e.who]
+		if p.gen != e.gen || !p.running || p.phase != phCompute {
+			return
+		}
+		s.jobs[p.job].stats.Events++
+		p.rem = 0
+		s.account(p)
+		s.advance(p)
+	case evSpin:
+		p := &s.procs[e.who]
+		if p.gen != e.gen || !p.running || p.phase != phWait {
+			return
+		}
+		s.account(p)
+		s.block(p)
+		c := &s.cpus[p.cpu]
+		c.cur = -1
+		s.dispatch(int(p.cpu))
+	case evArrive:
+		p := &s.procs[e.who]
+		j := s.jobs[p.job]
+		if j == nil || e.gen != j.epoch {
+			return
+		}
+		j.stats.Events++
+		j.dropInflight(e.who, int(e.arg))
+		p.recv[e.arg]++
+		if p.phase != phWait || !s.satisfied(p) {
+			return
+		}
+		switch {
+		case p.running: // spinning: it goes on at once
+			s.account(p)
+			p.spun = 0
+			s.advance(p)
+		case p.blocked: // woken: ready again
+			s.jobs[p.job].stats.Blocked += s.now - p.blockedAt
+			p.blocked, p.woke = false, true
+			s.wake(p)
+		}
+	case evCPU:
+		c := &s.cpus[e.who]
+		if c.gen != e.gen {
+			return
+		}
+		c.switchEnd = 0
+		if cur := c.cur; cur >= 0 && s.eligible(cur) && s.preferred(int(e.who)) == cur {
+			s.run(int(e.who), cur)
+			return
+		}
+		c.cur = -1
+		s.dispatch(int(e.who))
+	case evQuantum:
+		c := &s.cpus[e.who]
+		if c.gen != e.gen {
+			return
+		}
+		s.rotate(int(e.who))
+	}
+}

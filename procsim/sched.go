@@ -1,0 +1,400 @@
+package procsim
+
+import "github.com/gangsim/gangsim/model"
+
+// The program of a process, from its current position: startPhase sets up
+// the computation of its current iteration (or tail); advance moves it
+// past what it has finished (a computation, a satisfied wait) as far as it
+// can go without time passing.
+
+// startPhase sets p to compute its current iteration's computation, or
+// the tail if it has none.
+func (s *Sim) startPhase(p *proc) {
+	pr := s.jobs[p.job].prog
+	if p.iter >= pr.iters {
+		s.startTail(p)
+		return
+	}
+	p.inTail = false
+	p.phase, p.rem = phCompute, pr.compute[p.idx]
+}
+
+func (s *Sim) startTail(p *proc) {
+	p.phase, p.rem, p.inTail = phCompute, s.jobs[p.job].prog.tail, true
+}
+
+// nextIteration moves p past a finished iteration.
+func (s *Sim) nextIteration(p *proc) {
+	pr := s.jobs[p.job].prog
+	p.iter++
+	switch {
+	case p.iter < pr.iters:
+		s.startPhase(p)
+	case !pr.blocking && pr.rounds > 0:
+		// Non-blocking: the last iteration's messages before the tail.
+		p.phase, p.waitAll, p.need = phWait, true, pr.iters*pr.fan
+	default:
+		s.startTail(p)
+	}
+}
+
+// advance moves p on from a finished computation or a satisfied wait. If p
+// runs, it goes on running its next computation or spinning in its next
+// wait (or blocks, as its discipline says).
+func (s *Sim) advance(p *proc) {
+	pr := s.jobs[p.job].prog
+	for {
+		switch p.phase {
+		case phCompute:
+			if p.rem > 0 {
+				if p.running {
+					s.q.push(event{at: s.now + p.rem, kind: evCompute, who: s.index(p), gen: p.gen})
+				}
+				return
+			}
+			if p.inTail {
+				s.finish(p)
+				return
+			}
+			if pr.rounds == 0 {
+				s.nextIteration(p)
+				continue
+			}
+			if pr.blocking && s.buffered() {
+				// BCS performs the whole call, every round, in the NIC in
+				// the next micro-timeslices (5.3.5): post it all, wait for it all.
+				for r := range pr.rounds {
+					s.sendRound(p, r)
+				}
+				p.waitAll, p.need = true, (p.iter+1)*pr.fan
+			} else if pr.blocking {
+				// The iteration's call, round by round: this round's messages
+				// out, then wait for this iteration's of the round.
+				p.round, p.waitAll, p.need = 0, false, (p.iter+1)*pr.fan
+				s.sendRound(p, 0)
+			} else {
+				// Post the whole call, then wait for the previous one.
+				for r := range pr.rounds {
+					s.sendRound(p, r)
+				}
+				p.waitAll, p.need = true, p.iter*pr.fan
+			}
+			p.phase = phWait
+		case phWait:
+			if !s.satisfied(p) {
+				s.waitStarts(p)
+				return
+			}
+			p.mCalls++
+			p.spun = 0
+			if pr.blocking && !p.waitAll && p.round+1 < pr.rounds {
+				p.round++
+				s.sendRound(p, p.round)
+				continue
+			}
+			if !pr.blocking && p.iter >= pr.iters {
+				s.startTail(p) // the final wait is over
+				continue
+			}
+			s.nextIteration(p)
+		case phDone:
+			return
+		}
+	}
+}
+
+// finish ends p's program; the job completes with its last process.
+func (s *Sim) finish(p *proc) {
+	j := s.jobs[p.job]
+	if p.running {
+		s.account(p)
+		p.running = false
+		p.gen++
+		c := &s.cpus[p.cpu]
+		c.cur = -1
+		defer s.dispatch(int(p.cpu))
+	}
+	j.stats.Class[p.class] += s.now - p.classSince
+	p.phase = phDone
+	j.left--
+	if j.left == 0 {
+		j.done, j.doneAt = true, s.now
+		s.fin = append(s.fin, s.byID[j.id])
+	}
+}
+
+// satisfied reports whether the messages p waits for have arrived.
+func (s *Sim) satisfied(p *proc) bool {
+	if !p.waitAll {
+		return p.recv[p.round] >= p.need
+	}
+	for _, n := range p.recv {
+		if n < p.need {
+			return false
+		}
+	}
+	return true
+}
+
+// waitStarts decides what a running process does as its wait begins:
+// spin, spin up to the threshold, or block.
+func (s *Sim) waitStarts(p *proc) {
+	if !p.running {
+		return
+	}
+	switch s.waitMode(p) {
+	case spinForever:
+	case spinThenBlock:
+		s.q.push(event{at: s.now + max(s.cfg.SpinThreshold-p.spun, 0), kind: evSpin, who: s.index(p), gen: p.gen})
+	case blockAtOnce:
+		s.account(p)
+		s.block(p)
+		s.cpus[p.cpu].cur = -1
+		s.dispatch(int(p.cpu))
+	}
+}
+
+type waitMode uint8
+
+const (
+	spinForever waitMode = iota
+	spinThenBlock
+	blockAtOnce
+)
+
+// waitMode is how p waits under its discipline.
+func (s *Sim) waitMode(p *proc) waitMode {
+	switch s.cfg.Kind {
+	case SB:
+		return spinThenBlock
+	case FCS:
+		if p.class == CS {
+			return blockAtOnce // coscheduled, so blocking loses nothing (6.2.1)
+		}
+		return spinThenBlock
+	case BCS, PBCS:
+		return blockAtOnce // the call completes a micro-timeslice later (6.2.2)
+	}
+	return spinForever
+}
+
+// block takes a waiting process off its processor until a message wakes
+// it. The caller has accounted its time and clears the processor.
+func (s *Sim) block(p *proc) {
+	p.running, p.blocked = false, true
+	p.blockedAt = s.now
+	p.spun = 0
+	p.gen++
+	p.woke = false
+}
+
+// wake makes a woken process run as its discipline allows: it takes over
+// its processor if that only spins (SB), or if it owns the processor's
+// slot (FCS, BCS) or is prioritized (PBCS); otherwise it waits its turn.
+func (s *Sim) wake(p *proc) {
+	c := &s.cpus[p.cpu]
+	pi := s.index(p)
+	if c.cur >= 0 && c.switchEnd <= s.now {
+		cur := &s.procs[c.cur]
+		take := false
+		switch s.cfg.Kind {
+		case SB, Local:
+			take = cur.phase == phWait
+		case FCS, BCS:
+			take = c.owner == pi
+		case PBCS:
+			take = c.owner == pi || s.jobs[p.job].prio && !s.jobs[cur.job].prio
+		}
+		if take {
+			s.stop(c)
+			s.switchTo(int(p.cpu), pi)
+			return
+		}
+	}
+	s.dispatch(int(p.cpu))
+}
+
+// sendRound sends p's messages of round r.
+func (s *Sim) sendRound(p *proc, r int) {
+	j := s.jobs[p.job]
+	var at model.Time
+	switch {
+	case s.buffered():
+		// Buffered until the next micro-timeslice, transferred from its
+		// start and delivered at the end of the micro-timeslice in which
+		// the transfer ends (5.3.1): at least one micro-timeslice later,
+		// 1.5 on average for a short message (6.3.2).
+		ms := s.cfg.MicroSlice
+		start := (s.now/ms + 1) * ms
+		var lat model.Time
+		if s.cfg.Costs != nil {
+			lat, _ = s.cfg.Costs.Message(j.prog.nic, 1)
+		}
+		at = max((start+lat+ms-1)/ms*ms, start+ms)
+	case s.cfg.Costs != nil:
+		node := int(p.cpu) / s.cfg.Machine.PEsPerNode
+		lat, _ := s.cfg.Costs.Message(j.prog.nic, max(s.nodes[node], 1))
+		at = s.now + lat
+	default:
+		at = s.now
+	}
+	s.dsts = j.prog.sends(int(p.idx), r, s.dsts)
+	for _, d := range s.dsts {
+		s.deliver(j, j.procs[d], r, at)
+	}
+}
+
+// deliver schedules the arrival of a step's message at dst, no earlier
+// than the one before it on the same way.
+func (s *Sim) deliver(j *job, dst int32, step int, at model.Time) {
+	d := &s.procs[dst]
+	at = max(at, d.lastArrive[step])
+	d.lastArrive[step] = at
+	if s.cfg.Kind == GS {
+		j.inflight = append(j.inflight, inflightMsg{dst: dst, step: step, at: at})
+	}
+	s.q.push(event{at: at, kind: evArrive, who: dst, arg: int32(step), gen: j.epoch})
+}
+
+// index is p's index in s.procs.
+func (s *Sim) index(p *proc) int32 { return s.jobs[p.job].procs[p.idx] }
+
+// account brings a running process's time up to now.
+func (s *Sim) account(p *proc) {
+	d := s.now - p.since
+	p.since = s.now
+	if d == 0 {
+		return
+	}
+	j := s.jobs[p.job]
+	own := s.cpus[p.cpu].owner == s.index(p)
+	switch p.phase {
+	case phCompute:
+		p.rem -= d
+		j.stats.CPU += d
+		if own {
+			p.mCompute += d
+		}
+	case phWait:
+		p.spun += d
+		j.stats.Spin += d
+		if own {
+			p.mWait += d
+		}
+	}
+}
+
+// eligible reports whether process pi may run now: it is not done and not
+// blocked.
+func (s *Sim) eligible(pi int32) bool {
+	p := &s.procs[pi]
+	return p.phase != phDone && !p.blocked
+}
+
+// stop takes processor c's process off it (its time accounted).
+func (s *Sim) stop(c *cpu) {
+	if c.cur >= 0 {
+		p := &s.procs[c.cur]
+		if p.running {
+			s.account(p)
+			p.running = false
+			p.gen++
+		}
+	}
+	c.cur = -1
+	c.switchEnd = 0
+	c.gen++
+	c.qEnd = 0
+}
+
+// run starts process pi on processor ci now.
+func (s *Sim) run(ci int, pi int32) {
+	c := &s.cpus[ci]
+	p := &s.procs[pi]
+	c.cur, c.last = pi, pi
+	p.running, p.since, p.ran = true, s.now, true
+	p.gen++
+	s.armQuantum(ci)
+	s.advance(p)
+}
+
+// switchTo switches processor ci to process pi: after a local context
+// switch if another process ran there last, after a wake-up if pi itself
+// blocked there and was woken, at once if it just goes on or starts for the
+// first time on a clean processor. Under GS only gang switches cost.
+func (s *Sim) switchTo(ci int, pi int32) {
+	c := &s.cpus[ci]
+	p := &s.procs[pi]
+	cost := s.cfg.LocalSwitch
+	switch {
+	case s.cfg.Kind == GS:
+		cost = 0
+	case c.last == pi:
+		cost = 0
+		if p.woke {
+			cost = s.cfg.Wakeup
+		}
+	case c.last == -1 && !p.ran:
+		cost = 0
+	}
+	p.woke = false
+	if cost == 0 {
+		s.run(ci, pi)
+		return
+	}
+	c.cur, c.last = pi, pi
+	c.switchEnd = s.now + cost
+	c.gen++
+	s.q.push(event{at: c.switchEnd, kind: evCPU, who: int32(ci), gen: c.gen})
+}
+
+// dispatch gives processor ci to the process its discipline prefers now,
+// if that is not the one it runs.
+func (s *Sim) dispatch(ci int) {
+	c := &s.cpus[ci]
+	if c.switchEnd > s.now {
+		return // the switch's end decides
+	}
+	want := s.preferred(ci)
+	if want == c.cur && want >= 0 {
+		s.armQuantum(ci)
+		return
+	}
+	if c.cur >= 0 {
+		s.stop(c)
+	}
+	if want >= 0 {
+		s.switchTo(ci, want)
+	}
+}
+
+// rotate ends the running process's local quantum on processor ci: the next
+// ready process in round-robin order gets the processor.
+func (s *Sim) rotate(ci int) {
+	c := &s.cpus[ci]
+	c.qEnd = 0
+	if c.cur >= 0 {
+		if i := indexOf(c.residents, c.cur); i >= 0 {
+			c.rr = i + 1
+		}
+	}
+	want := s.pick(ci, -1)
+	if want == c.cur || want < 0 {
+		s.armQuantum(ci)
+		return
+	}
+	s.stop(c)
+	s.switchTo(ci, want)
+}
+
+func indexOf(xs []int32, x int32) int {
+	for i, v := range xs {
+		if v == x {
+			return i
+		}
+	}
+	return -1
+}
+
+// buffered reports whether communication is buffered coscheduling's.
+func (s *Sim) buffered() bool { return s.cfg.Kind == BCS || s.cfg.Kind == PBCS }

@@ -1,0 +1,242 @@
+package procsim
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/gangsim/gangsim/hwmodel"
+	"github.com/gangsim/gangsim/model"
+)
+
+// Kind is a local scheduling discipline (see the package documentation).
+type Kind uint8
+
+// The disciplines.
+const (
+	GS Kind = iota
+	Local
+	SB
+	FCS
+	BCS
+	PBCS
+)
+
+var kindNames = [...]string{"gs", "local", "sb", "fcs", "bcs", "pbcs"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// strobed reports whether the discipline follows the gang scheduler's
+// strobes (slot owners).
+func (k Kind) strobed() bool { return k == GS || k == FCS || k == BCS || k == PBCS }
+
+// Config sets up a Sim.
+type Config struct {
+	Kind Kind
+	// Machine gives the processors (its Procs) and the nodes whose NIC
+	// their processes share (PEsPerNode processors each).
+	Machine model.Machine
+	// Costs is the hardware model of messages; nil: messages take no time.
+	Costs hwmodel.Costs
+	// LocalSwitch is the time a processor takes to switch from one process
+	// to another locally (not a gang switch).
+	LocalSwitch model.Time
+	// Wakeup is the time a blocked process takes to resume on the
+	// processor it blocked on, when nothing else ran there meanwhile.
+	Wakeup model.Time
+	// Quantum is the local round robin's time slice (Local, SB, and the
+	// DC processes of FCS).
+	Quantum model.Time
+	// SpinThreshold is how long a waiting process spins before it blocks
+	// (SB; F and DC processes of FCS).
+	SpinThreshold model.Time
+	// MicroSlice is BCS's micro-timeslice.
+	MicroSlice model.Time
+	// DCGranularity and FWaitShare are FCS's classification thresholds: a
+	// process whose mean computation between communications is at least
+	// DCGranularity is DC; otherwise it is F if, coscheduled in its slot,
+	// it spent more than FWaitShare of its running time waiting, else CS.
+	DCGranularity model.Time
+	FWaitShare    float64
+	// Rand draws the phases of the local round robins (Local, SB).
+	Rand *rand.Rand
+}
+
+// Validate reports a configuration the simulator cannot run.
+func (c *Config) Validate() error {
+	switch {
+	case !c.Machine.Valid():
+		return fmt.Errorf("procsim: invalid machine %v", c.Machine)
+	case c.LocalSwitch < 0 || c.Wakeup < 0 || c.SpinThreshold < 0:
+		return fmt.Errorf("procsim: negative local switch or spin threshold")
+	case (c.Kind == Local || c.Kind == SB || c.Kind == FCS) && c.Quantum <= 0:
+		return fmt.Errorf("procsim: %v needs a positive quantum", c.Kind)
+	case (c.Kind == BCS || c.Kind == PBCS) && c.MicroSlice <= 0:
+		return fmt.Errorf("procsim: %v needs a positive micro-timeslice", c.Kind)
+	case (c.Kind == Local || c.Kind == SB) && c.Rand == nil:
+		return fmt.Errorf("procsim: %v needs a random source for the round robins' phases", c.Kind)
+	}
+	return nil
+}
+
+// Class is an FCS process class (thesis 6.2.1, Fig. 6.1).
+type Class uint8
+
+// FCS classes. A process is CS until first classified.
+const (
+	CS Class = iota // coscheduled: fine-grained, communicates effectively when coscheduled
+	F               // frustrated: fine-grained, but waits much even when coscheduled
+	DC              // don't care: coarse-grained
+)
+
+var classNames = [...]string{"CS", "F", "DC"}
+
+func (c Class) String() string { return classNames[c] }
+
+// Stats is what the simulator measured of a job: processor time summed over
+// its processes.
+type Stats struct {
+	CPU, Spin, Blocked model.Time    // computing; spinning; blocked (wall time)
+	Class              [3]model.Time // time spent in each FCS class (process-time, from placement)
+	Events             int64         // events processed for the job
+}
+
+// phase is what a process is doing in its program.
+type phase uint8
+
+const (
+	phCompute phase = iota // computing (an iteration's computation or the tail)
+	phWait                 // waiting for messages
+	phDone
+)
+
+// proc is a process.
+type proc struct {
+	job   int32 // index in Sim.jobs
+	idx   int32 // its rank in the job
+	cpu   int32
+	phase phase
+	// running: the processor runs it (computing or spinning) from since;
+	// blocked: waiting and off the processor until a message wakes it.
+	running, blocked bool
+	ran              bool // it has run: taking a processor back costs a switch
+	woke             bool // woken from a block: resuming costs a wake-up
+	since            model.Time
+	iter             int        // current iteration (iters: the tail)
+	round            int        // blocking: the round waited for
+	waitAll          bool       // non-blocking: waiting for every step
+	inTail           bool       // computing the tail
+	need             int        // messages of each awaited step needed (count)
+	rem              model.Time // computation left in the current phase
+	spun             model.Time // spin time in the current wait
+	blockedAt        model.Time
+	gen              uint32 // of its compute and spin events
+	recv             []int  // messages received per round (cumulative)
+	lastArrive       []model.Time
+	class            Class
+	classSince       model.Time
+	// FCS measurements over its current own slot.
+	mCompute, mWait model.Time
+	mCalls          int
+}
+
+// job is a job's processes and program.
+type job struct {
+	id       int
+	prog     *program
+	procs    []int32
+	prio     bool
+	left     int           // processes not done
+	frozen   bool          // GS: switched out, its messages held
+	epoch    uint32        // of its message events; a freeze or thaw makes the pending ones stale
+	inflight []inflightMsg // GS: messages on their way
+	held     []heldMsg
+	stats    Stats
+	done     bool
+	doneAt   model.Time
+}
+
+// heldMsg is a message of a frozen job: its destination, step and the
+// latency it had left when the job was switched out.
+type heldMsg struct {
+	dst  int32
+	step int
+	left model.Time
+}
+
+// inflightMsg is a message on its way (tracked under GS, to hold it when
+// its job is switched out).
+type inflightMsg struct {
+	dst  int32
+	step int
+	at   model.Time
+}
+
+// dropInflight forgets the earliest message in flight to dst for step, as
+// it arrives.
+func (j *job) dropInflight(dst int32, step int) {
+	best := -1
+	for i, m := range j.inflight {
+		if m.dst == dst && m.step == step && (best < 0 || m.at < j.inflight[best].at) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		j.inflight[best] = j.inflight[len(j.inflight)-1]
+		j.inflight = j.inflight[:len(j.inflight)-1]
+	}
+}
+
+// cpu is a processor.
+type cpu struct {
+	cur       int32      // the process it runs or switches to, -1 none
+	switchEnd model.Time // until then it switches to cur: nothing progresses
+	last      int32      // the process that ran last (a local switch is needed to run another)
+	owner     int32      // the slot's process (strobed kinds), -1 none
+	ownerFrom model.Time // when the owner may start
+	residents []int32
+	rr        int        // round-robin position in residents
+	qEnd      model.Time // end of the running process's local quantum
+	phase     model.Time // local round robin phase (Local, SB)
+	gen       uint32     // of its switch-end and quantum events
+}
+
+// Sim is a process-level simulation. It is driven from outside: jobs are
+// added and removed, slot owners set at strobes, and Run advances it.
+type Sim struct {
+	cfg      Config
+	now      model.Time
+	q        eventQueue
+	cpus     []cpu
+	procs    []proc
+	free     []int32 // free proc slots
+	jobs     []*job
+	freeJobs []int32
+	byID     map[int]int32
+	nodes    []int // jobs with a process on each node (NIC contexts)
+	ev       int64 // events processed
+	fin      []int32
+	dsts     []int // scratch
+}
+
+// New returns a simulator for cfg. It panics if cfg does not Validate.
+func New(cfg Config) *Sim {
+	if err := cfg.Validate(); err != nil {
+		panic(err.Error())
+	}
+	s := &Sim{cfg: cfg, cpus: make([]cpu, cfg.Machine.Procs()), byID: map[int]int32{},
+		nodes: make([]int, cfg.Machine.Nodes)}
+	for i := range s.cpus {
+		c := &s.cpus[i]
+		c.cur, c.last, c.owner = -1, -1, -1
+		if cfg.Kind == Local || cfg.Kind == SB {
+			c.phase = model.Time(cfg.Rand.Int64N(int64(cfg.Quantum)))
+		}
+	}
+	return s
+}
+
+// Now is the simulator's time.
+func (s *Sim) Now() model.Time { return s.now }
+
+// Events is the number of events processed so far.
+func (s *Sim) Events() int64 { return s.ev }

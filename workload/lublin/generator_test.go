@@ -335,10 +335,19 @@ func TestValidate(t *testing.T) {
 
 func TestPanics(t *testing.T) {
 	cases := map[string]func(){
-		"nil rand":       func() { lublin.New(lublin.Config{}, nil) },
-		"endless trace":  func() { lublin.Generate(lublin.Config{}, rand.New(rand.NewPCG(1, 1))) },
-		"ForProcs(0)":    func() { lublin.CombinedParams().ForProcs(0) },
-		"ForProcs(-128)": func() { lublin.CombinedParams().ForProcs(-128) },
+		"nil rand":           func() { lublin.New(lublin.Config{}, nil) },
+		"endless trace":      func() { lublin.Generate(lublin.Config{}, rand.New(rand.NewPCG(1, 1))) },
+		"ForProcs(0)":        func() { lublin.CombinedParams().ForProcs(0) },
+		"ForProcs(-128)":     func() { lublin.CombinedParams().ForProcs(-128) },
+		"arrivals, nil rand": func() { lublin.NewArrivals(lublin.CombinedParams(), 0, nil) },
+		"arrivals at hour 24": func() {
+			lublin.NewArrivals(lublin.CombinedParams(), 24, rand.New(rand.NewPCG(1, 1)))
+		},
+		"arrivals, BArr 0": func() {
+			p := lublin.CombinedParams()
+			p.BArr = 0
+			lublin.NewArrivals(p, 0, rand.New(rand.NewPCG(1, 1)))
+		},
 	}
 	for name, f := range cases {
 		func() {

@@ -1,6 +1,8 @@
 // Package workload makes the workloads gangsim replays: it reads a trace
 // or generates one (the Lublin-Feitelson model, package lublin; the
-// thesis' static scenarios, package workload/scenario), then transforms the
+// thesis' static scenarios, package workload/scenario; a synthetic
+// workload whose saturation point is known by construction,
+// SyntheticSource), then transforms the
 // jobs the way E. Frachtenberg's PhD thesis built its dynamic workload
 // (section 6.4.1): application attributes, user estimates, load scaling
 // and time compression.

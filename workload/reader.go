@@ -336,6 +336,8 @@ func openSource(s *Spec, stdin io.Reader) (source, error) {
 		return &lublinSource{cfg: cfg, seed: s.Seed, h: cfg.Header()}, nil
 	case s.Source.Scenario != nil:
 		return openScenario(s.Source.Scenario)
+	case s.Source.Synthetic != nil:
+		return openSynthetic(s.Source.Synthetic, s.Seed)
 	}
 	return nil, errors.New("workload: no source")
 }

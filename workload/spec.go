@@ -42,11 +42,13 @@ type Spec struct {
 }
 
 // Source is the origin of a workload's jobs: a trace file, the Lublin
-// model, or one of the thesis' scenarios. Exactly one field is set.
+// model, one of the thesis' scenarios, or a synthetic workload whose
+// saturation point is known. Exactly one field is set.
 type Source struct {
-	Trace    *TraceSource    `json:"trace,omitempty"`
-	Lublin   *LublinSource   `json:"lublin,omitempty"`
-	Scenario *ScenarioSource `json:"scenario,omitempty"`
+	Trace     *TraceSource     `json:"trace,omitempty"`
+	Lublin    *LublinSource    `json:"lublin,omitempty"`
+	Scenario  *ScenarioSource  `json:"scenario,omitempty"`
+	Synthetic *SyntheticSource `json:"synthetic,omitempty"`
 }
 
 // TraceSource reads a trace file in any format gangsim reads (SWF, gzipped
@@ -90,6 +92,9 @@ func (s *Source) kind() string {
 	if s.Scenario != nil {
 		kinds = append(kinds, "scenario")
 	}
+	if s.Synthetic != nil {
+		kinds = append(kinds, "synthetic")
+	}
 	if len(kinds) != 1 {
 		return ""
 	}
@@ -121,6 +126,9 @@ func (s Spec) Resolved() Spec {
 	case s.Source.Scenario != nil:
 		c := *s.Source.Scenario
 		r.Source.Scenario = &c
+	case s.Source.Synthetic != nil:
+		c := s.Source.Synthetic.withDefaults()
+		r.Source.Synthetic = &c
 	}
 	if s.Attributes != nil {
 		a := s.Attributes.withDefaults()
@@ -165,8 +173,10 @@ func (s *Spec) Validate() error {
 		add("lublin source", err)
 	case "scenario":
 		add("scenario source", s.Source.Scenario.validate())
+	case "synthetic":
+		add("synthetic source", s.Source.Synthetic.Validate())
 	default:
-		errs = append(errs, errors.New("source: set exactly one of trace, lublin and scenario"))
+		errs = append(errs, errors.New("source: set exactly one of trace, lublin, scenario and synthetic"))
 	}
 	if s.Attributes != nil {
 		add("attributes", s.Attributes.Validate())
@@ -204,7 +214,7 @@ func (s *ScenarioSource) validate() error {
 // source, attributes (granularity draws) or loose estimates. Outputs
 // record the seed only then.
 func (s *Spec) UsesRandomness() bool {
-	return s.Source.Lublin != nil || s.Attributes != nil ||
+	return s.Source.Lublin != nil || s.Source.Synthetic != nil || s.Attributes != nil ||
 		(s.Estimates != nil && s.Estimates.withDefaults().Mode == EstimatesLoose)
 }
 

@@ -17,6 +17,20 @@
 // only turns flags into a Spec and writes what the Reader yields, so a
 // program that builds the same Spec gets the same jobs.
 //
+// # Presets and selection
+//
+// A Spec may name a preset (Spec.Preset) that gives every field it leaves
+// unset. "thesis" (ThesisPreset) is the thesis' dynamic workload as the
+// thesis describes it: 1000 jobs of the Lublin model's single class for 32
+// processors, application attributes, loose estimates and time divided by
+// 100, with no load target (the experiments set one). Its Lublin source
+// carries a Selection: of the workloads drawn one after another from the
+// seed's generator stream, it keeps the first whose Profile (arrival span,
+// median size, power-of-two share, offered load) falls in the windows the
+// thesis' words give (ThesisSpanDays, ThesisMedianSize, ThesisRawLoad).
+// The same seed always keeps the same workload; the draw kept is in the
+// header's notes and the manifest ("result.selection_draw").
+//
 // # Transforms
 //
 // They apply to each job in this order:

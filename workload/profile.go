@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/bits"
+	"strconv"
 	"strings"
 
 	"github.com/gangsim/gangsim/model"
@@ -248,4 +249,37 @@ type Selected struct {
 	Draw int
 	// Profile is its profile.
 	Profile Profile
+}
+
+// ParseSelection parses "name=MIN..MAX,..." into a Selection: names
+// span_days, median_size, power_of_two_share and load, each window
+// [MIN, MAX).
+func ParseSelection(s string) (*Selection, error) {
+	sel := &Selection{}
+	for _, kv := range strings.Split(s, ",") {
+		kv = strings.TrimSpace(kv)
+		if kv == "" {
+			continue
+		}
+		name, val, ok := strings.Cut(kv, "=")
+		lo, hi, ok2 := strings.Cut(val, "..")
+		if !ok || !ok2 {
+			return nil, fmt.Errorf("selection %q: want name=MIN..MAX", kv)
+		}
+		var w Window
+		var err error
+		if w.Min, err = strconv.ParseFloat(strings.TrimSpace(lo), 64); err != nil {
+			return nil, fmt.Errorf("selection %q: %q is not a number", kv, lo)
+		}
+		if w.Max, err = strconv.ParseFloat(strings.TrimSpace(hi), 64); err != nil {
+			return nil, fmt.Errorf("selection %q: %q is not a number", kv, hi)
+		}
+		dst := map[string]**Window{"span_days": &sel.SpanDays, "median_size": &sel.MedianSize,
+			"power_of_two_share": &sel.PowerOfTwoShare, "load": &sel.Load}[strings.TrimSpace(name)]
+		if dst == nil {
+			return nil, fmt.Errorf("selection %q: unknown statistic %q (want span_days, median_size, power_of_two_share or load)", kv, name)
+		}
+		*dst = &w
+	}
+	return sel, sel.Validate()
 }

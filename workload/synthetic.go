@@ -28,8 +28,8 @@ const (
 	// single (combined) class (lublin.NewArrivals with
 	// lublin.CombinedParams(), time 0 at midnight): gamma-distributed
 	// ln(inter-arrival) stretched by the same daily cycle, in whole
-	// seconds, the bursts of the thesis' workload. MeanInterarrival does
-	// not apply.
+	// seconds, the bursts of the thesis' workload, at the model's own rate
+	// (1000 jobs span about 10 days): MeanInterarrival is ignored.
 	ArrivalsLublin = "lublin"
 )
 
@@ -68,8 +68,8 @@ type SyntheticSource struct {
 	// empty), ArrivalsDaily or ArrivalsLublin.
 	Arrivals string `json:"arrivals,omitempty"`
 	// MeanInterarrival is the mean time between arrivals of the Poisson
-	// processes; 0 means DefaultMeanInterarrival. It must be 0 for
-	// ArrivalsLublin.
+	// processes; 0 means DefaultMeanInterarrival. ArrivalsLublin ignores
+	// it (Resolved drops it).
 	MeanInterarrival Duration `json:"mean_interarrival,omitempty"`
 	// MeanRuntime is the mean of the exponential runtimes; 0 means
 	// Procs/Size times DefaultMeanInterarrival (an offered load of about 1
@@ -89,7 +89,10 @@ func (s SyntheticSource) withDefaults() SyntheticSource {
 	if s.Arrivals == "" {
 		s.Arrivals = ArrivalsPoisson
 	}
-	if s.MeanInterarrival == 0 && s.Arrivals != ArrivalsLublin {
+	switch {
+	case s.Arrivals == ArrivalsLublin:
+		s.MeanInterarrival = 0
+	case s.MeanInterarrival == 0:
 		s.MeanInterarrival = Duration(DefaultMeanInterarrival)
 	}
 	if s.MeanRuntime == 0 && s.Size > 0 && s.Procs > 0 {
@@ -99,8 +102,7 @@ func (s SyntheticSource) withDefaults() SyntheticSource {
 }
 
 // Validate reports every problem of s: no jobs, no machine, a size that
-// does not divide the machine, an unknown arrival process, a mean
-// inter-arrival time given for the Lublin process.
+// does not divide the machine, an unknown arrival process.
 func (s *SyntheticSource) Validate() error {
 	d := s.withDefaults()
 	var errs []error
@@ -114,11 +116,7 @@ func (s *SyntheticSource) Validate() error {
 		errs = append(errs, fmt.Errorf("job size %d does not divide the machine's %d processors", d.Size, d.Procs))
 	}
 	switch d.Arrivals {
-	case ArrivalsPoisson, ArrivalsDaily:
-	case ArrivalsLublin:
-		if s.MeanInterarrival != 0 {
-			errs = append(errs, errors.New("mean_interarrival does not apply to the lublin arrival process"))
-		}
+	case ArrivalsPoisson, ArrivalsDaily, ArrivalsLublin:
 	default:
 		errs = append(errs, fmt.Errorf("unknown arrival process %q (want poisson, daily or lublin)", d.Arrivals))
 	}

@@ -49,8 +49,6 @@ func TestSyntheticValidate(t *testing.T) {
 		{workload.SyntheticSource{Jobs: 10}, "machine size 0: want at least 1 processor"},
 		{workload.SyntheticSource{Jobs: 10, Procs: 32, Size: 6}, "job size 6 does not divide the machine's 32 processors"},
 		{workload.SyntheticSource{Jobs: 10, Procs: 32, Arrivals: "bursty"}, `unknown arrival process "bursty" (want poisson, daily or lublin)`},
-		{workload.SyntheticSource{Jobs: 10, Procs: 32, Arrivals: "lublin", MeanInterarrival: 5},
-			"mean_interarrival does not apply to the lublin arrival process"},
 	} {
 		err := tt.s.Validate()
 		if (err == nil) != (tt.want == "") || (err != nil && err.Error() != tt.want) {
@@ -103,10 +101,7 @@ func TestSyntheticJobs(t *testing.T) {
 
 	for _, arr := range []string{workload.ArrivalsDaily, workload.ArrivalsLublin} {
 		s := base
-		s.Arrivals = arr
-		if arr == workload.ArrivalsLublin {
-			s.MeanInterarrival = 0
-		}
+		s.Arrivals = arr // the lublin process ignores the mean inter-arrival time
 		_, other := syntheticJobs(t, s, 7)
 		for i := range other {
 			if other[i].Runtime != jobs[i].Runtime {

@@ -463,7 +463,7 @@ func TestPresetThesis(t *testing.T) {
 		{"lublin", "--select", "load=2..1"},
 		{"lublin", "--max-draws", "5"},
 		{"synthetic", "--size", "5"},
-		{"synthetic", "--arrivals", "lublin", "--mean-interarrival", "1s"},
+		{"synthetic", "--arrivals", "bursty"},
 	} {
 		if _, _, err := runGenwork(t, nil, args...); !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("%v: %v, want a usage error", args, err)

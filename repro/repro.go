@@ -44,12 +44,15 @@ type Row struct {
 }
 
 // Within reports whether the row agrees with the paper within its tolerance
-// (true when the paper states no value).
+// (true when the paper states no value). The comparison allows for the
+// rounding of decimal values in binary (1.05 - 1 is slightly above 0.05):
+// a difference within 1e-9 of the tolerance, relative to the paper's
+// value, counts as within.
 func (r Row) Within() bool {
 	if !r.HasPaper {
 		return true
 	}
-	return math.Abs(r.Gangsim-r.Paper) <= r.Tolerance
+	return math.Abs(r.Gangsim-r.Paper) <= r.Tolerance+1e-9*math.Max(1, math.Abs(r.Paper))
 }
 
 // Coord returns the value of the named coordinate, or "".

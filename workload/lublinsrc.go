@@ -207,13 +207,18 @@ func openLublin(l *LublinSource, seed uint64) (*lublinSource, error) {
 	}
 	sel := l.Select.withDefaults()
 	pcg := rand.NewPCG(seed, StreamGenerator)
-	rnd := rand.New(pcg)
+	var g *lublin.Generator
 	for draw := 1; draw <= sel.MaxDraws; draw++ {
 		state, err := pcg.MarshalBinary()
 		if err != nil {
 			return nil, fmt.Errorf("lublin source: saving the random stream: %w", err)
 		}
-		p, err := MeasureProfile(lublin.New(cfg, rnd), cfg.Procs)
+		if g == nil {
+			g = lublin.New(cfg, rand.New(pcg))
+		} else {
+			g.Reset()
+		}
+		p, err := MeasureProfile(g, cfg.Procs)
 		if err != nil {
 			return nil, err
 		}

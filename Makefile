@@ -11,10 +11,11 @@ build:
 	$(GO) build -o $(BIN)/ ./cmd/...
 
 # The main job on embedded defaults (no data downloaded): the thesis' dynamic
-# workload (1000 Lublin-Feitelson jobs on 32 processors, loose estimates,
-# time / 100, offered load 74%) replayed under EASY and summarized.
+# workload (the preset thesis: 1000 Lublin-Feitelson jobs on 32 processors
+# with the thesis' statistics, loose estimates, time / 100) at offered load
+# 74%, replayed under EASY and summarized.
 run: build
-	$(BIN)/genwork lublin --jobs 1000 --procs 32 --app --estimates loose --compress 100 --load 0.74 --seed 1 \
+	$(BIN)/genwork lublin --preset thesis --load 0.74 --seed 1 \
 		| $(BIN)/replay --policy easy \
 		| $(BIN)/analyze --format md
 

@@ -65,7 +65,7 @@ estimates (--estimates), load (--load, --scale) and compression
 
 Examples:
   genwork lublin --jobs 1000 --procs 32 --seed 7 | replay --policy easy -o out.parquet
-  genwork lublin --jobs 1000 --procs 32 --app --estimates loose --compress 100 --load 0.74 -o thesis.parquet
+  genwork lublin --preset thesis --load 0.74 -o thesis.parquet
   genwork clean --preset pyss ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz -o kth.parquet
   genwork stats kth.parquet`
 

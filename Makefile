@@ -23,13 +23,13 @@ build:
 	$(GO) build -o $(BIN)/ ./cmd/...
 
 # The main job on embedded defaults (no data downloaded): the thesis'
-# dynamic workload (1000 Lublin-Feitelson jobs on 32 processors, loose
-# estimates, time / 100, offered load 74%) replayed under each of
-# POLICIES, a table comparing them and the CDF of their waits
-# ($(OUT)/waits.png).
+# dynamic workload (the preset thesis: 1000 Lublin-Feitelson jobs on 32
+# processors with the thesis' statistics, loose estimates, time / 100) at
+# offered load 74%, replayed under each of POLICIES, a table comparing them
+# and the CDF of their waits ($(OUT)/waits.png).
 run: build
 	@mkdir -p $(OUT)
-	$(BIN)/genwork lublin --jobs 1000 --procs 32 --app --estimates loose --compress 100 --load 0.74 --seed 1 -q -o $(OUT)/workload.parquet
+	$(BIN)/genwork lublin --preset thesis --load 0.74 --seed 1 -q -o $(OUT)/workload.parquet
 	@for p in $(POLICIES); do echo "$(BIN)/replay --policy $$p $(OUT)/workload.parquet -o $(OUT)/$$p.parquet"; \
 		$(BIN)/replay --policy $$p $(OUT)/workload.parquet -o $(OUT)/$$p.parquet -q || exit 1; done
 	$(BIN)/analyze -q --by policy --format md $(foreach p,$(POLICIES),$(OUT)/$(p).parquet)

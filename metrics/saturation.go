@@ -95,7 +95,13 @@ type Saturation struct {
 	Span model.Time
 }
 
-// Saturated is SaturationTest{}.Judge: the default test.
+// Saturated is SaturationTest{}.Judge: the default test. Its error where
+// the answer is known (workloads of one job size that saturate at offered
+// load 1, with Poisson, daily-cycle or Lublin arrivals) is measured by
+// results/method/saturation-check and saturation-seeds: within one step of
+// 0.05 by a majority of seeds from 3000 jobs on; at 1000 jobs with the
+// Lublin model's bursts, up to 0.25 for one seed and 0.05 high for a
+// majority of ten or more.
 func Saturated(samples []model.Sample, first, last model.Time) Saturation {
 	return SaturationTest{}.Judge(samples, first, last)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/policies"
 	"github.com/gangsim/gangsim/sim"
+	"github.com/gangsim/gangsim/workload"
 )
 
 var seedFlag = flag.Uint64("seed", 0, "run the randomized saturation tests with only this seed")
@@ -365,4 +366,72 @@ func TestMajoritySaturated(t *testing.T) {
 	}
 	mustPanic(t, "no runs", func() { MajoritySaturated(0, 0) })
 	mustPanic(t, "more saturated than runs", func() { MajoritySaturated(3, 2) })
+}
+
+// syntheticJobs is a workload of workload.SyntheticSource: serial jobs on
+// procs processors with exponential runtimes and the given arrivals, at
+// offered load load; its saturation load is 1 by construction.
+func syntheticJobs(t testing.TB, seed uint64, n, procs int, arrivals string, load float64) []model.Job {
+	t.Helper()
+	spec := workload.Spec{Source: workload.Source{Synthetic: &workload.SyntheticSource{Jobs: int64(n), Procs: procs,
+		Arrivals: arrivals, MeanInterarrival: workload.Duration(691200 * model.Millisecond)}},
+		Load: &workload.Load{Target: load}, Seed: seed}
+	r, err := spec.Open(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	tr, err := model.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr.Jobs
+}
+
+// TestSaturatedBursty checks the test where the answer is known, with the
+// bursty arrivals of results/method/saturation-check: serial jobs on 32
+// processors, arrivals Poisson with the Lublin model's daily cycle or the
+// Lublin model's own process. At 10,000 jobs, loads 0.8 and 1.2 are judged
+// right for every seed. At the thesis' 1000 jobs, the majority of ten seeds
+// puts the saturation point at 1 with Poisson arrivals and at 1.05, one
+// step high, with the Lublin process (method/saturation-seeds reports
+// both).
+func TestSaturatedBursty(t *testing.T) {
+	const procs = 32
+	judge := func(seed uint64, n int, arrivals string, load float64) Saturation {
+		out, samples := runFCFS(t, syntheticJobs(t, seed, n, procs, arrivals, load), procs)
+		first, last := ArrivalPeriod(out)
+		return Saturated(samples, first, last)
+	}
+	for _, arrivals := range []string{workload.ArrivalsDaily, workload.ArrivalsLublin} {
+		for _, seed := range seeds(3) {
+			for _, load := range []float64{0.8, 1.2} {
+				if s := judge(seed, 10000, arrivals, load); s.Saturated != (load > 1) {
+					t.Errorf("%s arrivals, seed %d, 10,000 jobs, load %.1f: saturated %v (%+v)", arrivals, seed, load, s.Saturated, s)
+				}
+			}
+		}
+	}
+	if *seedFlag != 0 {
+		return
+	}
+	loads := []float64{0.8, 0.85, 0.9, 0.95, 1, 1.05, 1.1, 1.15, 1.2, 1.25}
+	for _, c := range []struct {
+		arrivals string
+		want     float64
+	}{{workload.ArrivalsPoisson, 1}, {workload.ArrivalsLublin, 1.05}} {
+		decisions := make([]bool, len(loads))
+		for i, load := range loads {
+			k := 0
+			for seed := uint64(1); seed <= 10; seed++ {
+				if judge(seed, 1000, c.arrivals, load).Saturated {
+					k++
+				}
+			}
+			decisions[i] = MajoritySaturated(k, 10)
+		}
+		if b := SaturationPoint(loads, decisions); math.Abs(b.Point-c.want) > 1e-9 {
+			t.Errorf("%s arrivals, 1000 jobs, ten seeds: point %v, want %v", c.arrivals, b.Point, c.want)
+		}
+	}
 }

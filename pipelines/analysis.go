@@ -1,11 +1,14 @@
 package pipelines
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gangsim/gangsim/metrics"
 	"github.com/gangsim/gangsim/model"
@@ -40,6 +43,20 @@ import (
 //     pooling the Replicas; with Halves, separately for the thesis' short
 //     and long halves of the jobs (section 6.4.1: by their FCFS runtime,
 //     which is their dedicated runtime). Rows give percentiles.
+//   - "workload": the Profile of each run's workload before load scaling
+//     and time compression (workload.MeasureProfile: arrival span, median
+//     size, power-of-two share, offered load, inter-arrival variation),
+//     what the thesis states of its workload (section 6.4.1); one row per
+//     run and quantity. No figure.
+//   - "saturation-check": the saturation test on workloads whose
+//     saturation load, Truth, is known by construction. For every value of
+//     the axes other than X and Replicas, and for each of ReplicaCounts
+//     (default 1 and all), the replicas are cut into consecutive blocks of
+//     that many; each block's saturation point across X is found by
+//     majority as in "saturation", and rows give the points' mean, their
+//     mean and largest distance from Truth, the share of non-monotone
+//     sweeps, and the number of blocks. A point below the lowest load
+//     counts as the lowest load. No figure.
 type Analysis struct {
 	Kind     string   `json:"kind"`
 	X        string   `json:"x,omitempty"`        // grid axis along the figure's x axis
@@ -51,6 +68,11 @@ type Analysis struct {
 	// the workload's time compression.
 	Tau  workload.Duration `json:"tau,omitempty"`
 	Plot PlotSpec          `json:"plot,omitempty"`
+	// Truth is the known saturation load of a "saturation-check".
+	Truth float64 `json:"truth,omitempty"`
+	// ReplicaCounts are the numbers of replicas a "saturation-check"
+	// votes with; empty means 1 and all of them.
+	ReplicaCounts []int `json:"replica_counts,omitempty"`
 }
 
 // PlotSpec adjusts an analysis's figure.
@@ -96,8 +118,23 @@ func (a *Analysis) validate(axes map[string]bool) error {
 			return fmt.Errorf("kind cdf needs one per-job metric (one of %s)", strings.Join(jobMetrics, ", "))
 		}
 		return nil
+	case "workload":
+		return nil
+	case "saturation-check":
+		if err := needX(); err != nil {
+			return err
+		}
+		if a.Replicas == "" || !(a.Truth > 0) {
+			return errors.New("kind saturation-check needs a replicas axis and the true saturation load (truth > 0)")
+		}
+		for _, m := range a.ReplicaCounts {
+			if m < 1 {
+				return fmt.Errorf("replica count %d: want at least 1", m)
+			}
+		}
+		return nil
 	}
-	return fmt.Errorf("unknown kind %q (want metrics, saturation, jobs-in-system or cdf)", a.Kind)
+	return fmt.Errorf("unknown kind %q (want metrics, saturation, jobs-in-system, cdf, workload or saturation-check)", a.Kind)
 }
 
 // analysisContext holds one analysis in progress.
@@ -128,6 +165,12 @@ func (c *analysisContext) analyze() error {
 	case "cdf":
 		c.item.Unit = metricLabel(a.Metrics[0]).Unit
 		return c.cdf()
+	case "workload":
+		c.item.Unit = "as the quantity says"
+		return c.workloadRows()
+	case "saturation-check":
+		c.item.Unit = "offered load (share of non-monotone sweeps and blocks: as named)"
+		return c.saturationCheck()
 	}
 	return fmt.Errorf("unknown analysis kind %q", c.exp.Analysis.Kind)
 }
@@ -628,4 +671,208 @@ func metricUnit(ms []string) string {
 		return "ratio"
 	}
 	return u
+}
+
+// workloadRows gives each run's workload profile before load scaling and
+// compression: the raw workload the thesis describes.
+func (c *analysisContext) workloadRows() error {
+	for _, f := range c.runs {
+		raw := f.Run.Workload
+		raw.Load, raw.Compress = nil, 1
+		r, err := raw.Open(nil)
+		if err != nil {
+			return err
+		}
+		p, err := workload.MeasureProfile(r, 0)
+		sel, selected := r.Selection()
+		r.Close()
+		if err != nil {
+			return err
+		}
+		var coords []repro.Coord
+		for _, ax := range c.exp.Grid {
+			coords = append(coords, repro.Coord{Name: ax.Name, Value: f.Point.Text(ax.Name)})
+		}
+		quantities := []struct {
+			name string
+			v    float64
+		}{
+			{"jobs", float64(p.Jobs)}, {"span_days", p.SpanDays}, {"median_size", p.MedianSize},
+			{"power_of_two_share", p.PowerOfTwoShare}, {"raw_load", p.Load}, {"interarrival_cv", p.InterarrivalCV},
+		}
+		if selected {
+			quantities = append(quantities, struct {
+				name string
+				v    float64
+			}{"selection_draw", float64(sel.Draw)})
+		}
+		for _, q := range quantities {
+			cs := append(slices.Clone(coords), repro.Coord{Name: "quantity", Value: q.name})
+			c.item.Rows = append(c.item.Rows, repro.Row{Coords: cs, Gangsim: q.v})
+		}
+	}
+	return nil
+}
+
+// checkCell is one group of a saturation check: the coordinates of the
+// axes other than X and Replicas, and per replica its loads and decisions
+// in grid order.
+type checkCell struct {
+	coords   []repro.Coord
+	replicas []string
+	loads    map[string][]float64
+	sat      map[string][]bool
+}
+
+// judgeAll decides every run's saturation on all cores, keeping only the
+// decisions (a check reads thousands of runs; their outcomes are not
+// kept).
+func (c *analysisContext) judgeAll() error {
+	next := make(chan int)
+	errs := make([]error, len(c.runs))
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				o, _, err := c.runs[i].Outcomes()
+				if err != nil {
+					errs[i] = err
+					continue
+				}
+				s, err := c.runs[i].Samples()
+				if err != nil {
+					errs[i] = err
+					continue
+				}
+				first, last := metrics.ArrivalPeriod(o)
+				v := metrics.Saturated(s, first, last)
+				c.sat[i] = &v
+			}
+		}()
+	}
+	for i := range c.runs {
+		if c.sat[i] == nil {
+			next <- i
+		}
+	}
+	close(next)
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// saturationCheck measures the saturation test's error against the known
+// saturation load.
+func (c *analysisContext) saturationCheck() error {
+	a := &c.exp.Analysis
+	if err := c.judgeAll(); err != nil {
+		return err
+	}
+	var cells []*checkCell
+	index := map[string]*checkCell{}
+	for i, f := range c.runs {
+		var cs []repro.Coord
+		var key strings.Builder
+		for _, ax := range c.exp.Grid {
+			if ax.Name == a.X || ax.Name == a.Replicas {
+				continue
+			}
+			v := f.Point.Text(ax.Name)
+			cs = append(cs, repro.Coord{Name: ax.Name, Value: v})
+			key.WriteString(v + "\x00")
+		}
+		cell := index[key.String()]
+		if cell == nil {
+			cell = &checkCell{coords: cs, loads: map[string][]float64{}, sat: map[string][]bool{}}
+			index[key.String()] = cell
+			cells = append(cells, cell)
+		}
+		x, err := strconv.ParseFloat(f.Point.Text(a.X), 64)
+		if err != nil {
+			return fmt.Errorf("x axis %q value %q is not a number", a.X, f.Point.Text(a.X))
+		}
+		d, err := c.saturation(i)
+		if err != nil {
+			return err
+		}
+		rep := f.Point.Text(a.Replicas)
+		if _, ok := cell.loads[rep]; !ok {
+			cell.replicas = append(cell.replicas, rep)
+		}
+		cell.loads[rep] = append(cell.loads[rep], x)
+		cell.sat[rep] = append(cell.sat[rep], d.Saturated)
+	}
+	var notes []string
+	for _, cell := range cells {
+		n := len(cell.replicas)
+		counts := a.ReplicaCounts
+		if len(counts) == 0 {
+			counts = []int{1, n}
+		}
+		var summary []string
+		for _, m := range counts {
+			if m > n {
+				return fmt.Errorf("replica count %d exceeds the %d replicas", m, n)
+			}
+			var points []float64
+			nonMonotone := 0
+			for b := 0; b+m <= n; b += m {
+				block := cell.replicas[b : b+m]
+				loads := cell.loads[block[0]]
+				votes := make([]int, len(loads))
+				for _, rep := range block {
+					if !slices.Equal(cell.loads[rep], loads) {
+						return fmt.Errorf("replica %s has other loads than replica %s", rep, block[0])
+					}
+					for k, s := range cell.sat[rep] {
+						if s {
+							votes[k]++
+						}
+					}
+				}
+				decisions := make([]bool, len(loads))
+				for k, v := range votes {
+					decisions[k] = metrics.MajoritySaturated(v, m)
+				}
+				br := metrics.SaturationPoint(loads, decisions)
+				p := br.Point
+				if math.IsNaN(p) {
+					p = slices.Min(loads)
+				}
+				points = append(points, p)
+				if !br.Monotone {
+					nonMonotone++
+				}
+			}
+			var sum, sumErr, maxErr float64
+			for _, p := range points {
+				sum += p
+				sumErr += math.Abs(p - a.Truth)
+				maxErr = max(maxErr, math.Abs(p-a.Truth))
+			}
+			k := float64(len(points))
+			for _, st := range []struct {
+				name string
+				v    float64
+			}{
+				{"point_mean", sum / k}, {"abs_error_mean", sumErr / k}, {"abs_error_max", maxErr},
+				{"non_monotone_share", float64(nonMonotone) / k}, {"blocks", k},
+			} {
+				cs := append(slices.Clone(cell.coords), repro.Coord{Name: "replicas", Value: strconv.Itoa(m)},
+					repro.Coord{Name: "statistic", Value: st.name})
+				c.item.Rows = append(c.item.Rows, repro.Row{Coords: cs, Gangsim: st.v})
+			}
+			summary = append(summary, fmt.Sprintf("%d: mean %s, largest error %s", m, repro.FormatValue(sum/k), repro.FormatValue(maxErr)))
+		}
+		var where []string
+		for _, cd := range cell.coords {
+			where = append(where, cd.Name+" "+cd.Value)
+		}
+		notes = append(notes, fmt.Sprintf("%s: points by replicas voting %s", strings.Join(where, ", "), strings.Join(summary, "; ")))
+	}
+	if len(notes) > 0 {
+		c.item.Notes = strings.TrimSpace(c.item.Notes + " " + strings.Join(notes, ". ") + ".")
+	}
+	return nil
 }

@@ -234,7 +234,7 @@ func TestExperimentOtherKinds(t *testing.T) {
 
 func TestExperimentErrors(t *testing.T) {
 	for _, tt := range []struct{ analysis, extra, err string }{
-		{`{"kind": "bars"}`, "", `analysis: unknown kind "bars" (want metrics, saturation, jobs-in-system or cdf)`},
+		{`{"kind": "bars"}`, "", `analysis: unknown kind "bars" (want metrics, saturation, jobs-in-system, cdf, workload or saturation-check)`},
 		{`{"kind": "metrics", "x": "load", "metrics": ["speed"]}`, "", `analysis: unknown metric "speed"`},
 		{`{"kind": "saturation"}`, "", `analysis: kind "saturation" needs an x axis`},
 		{`{"kind": "cdf", "metrics": ["utilization"]}`, "", `analysis: kind cdf needs one per-job metric`},

@@ -38,6 +38,14 @@ func TestWithin(t *testing.T) {
 	if !exact.Within() {
 		t.Error("an exact match with tolerance 0 is not within")
 	}
+	// 1.05 - 1 is 0.050000000000000044 in binary: still within 0.05,
+	// while 1.0501 is not.
+	if r := (Row{HasPaper: true, Paper: 1, Gangsim: 1.05, Tolerance: 0.05}); !r.Within() {
+		t.Error("1.05 is not within 0.05 of 1")
+	}
+	if r := (Row{HasPaper: true, Paper: 1, Gangsim: 1.0501, Tolerance: 0.05}); r.Within() {
+		t.Error("1.0501 is within 0.05 of 1")
+	}
 }
 
 func TestCSVRoundTrip(t *testing.T) {

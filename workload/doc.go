@@ -1,6 +1,8 @@
 // Package workload makes the workloads gangsim replays: it reads a trace
 // or generates one (the Lublin-Feitelson model, package lublin; the
-// thesis' static scenarios, package workload/scenario), then transforms the
+// thesis' static scenarios, package workload/scenario; a synthetic
+// workload whose saturation point is known by construction,
+// SyntheticSource), then transforms the
 // jobs the way E. Frachtenberg's PhD thesis built its dynamic workload
 // (section 6.4.1): application attributes, user estimates, load scaling
 // and time compression.
@@ -14,6 +16,20 @@
 // Reader, a model.JobReader of the transformed jobs; the genwork command
 // only turns flags into a Spec and writes what the Reader yields, so a
 // program that builds the same Spec gets the same jobs.
+//
+// # Presets and selection
+//
+// A Spec may name a preset (Spec.Preset) that gives every field it leaves
+// unset. "thesis" (ThesisPreset) is the thesis' dynamic workload as the
+// thesis describes it: 1000 jobs of the Lublin model's single class for 32
+// processors, application attributes, loose estimates and time divided by
+// 100, with no load target (the experiments set one). Its Lublin source
+// carries a Selection: of the workloads drawn one after another from the
+// seed's generator stream, it keeps the first whose Profile (arrival span,
+// median size, power-of-two share, offered load) falls in the windows the
+// thesis' words give (ThesisSpanDays, ThesisMedianSize, ThesisRawLoad).
+// The same seed always keeps the same workload; the draw kept is in the
+// header's notes and the manifest ("result.selection_draw").
 //
 // # Transforms
 //

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/workload/lublin"
 )
 
@@ -33,6 +35,11 @@ type LublinSource struct {
 	Batch       map[string]float64 `json:"batch,omitempty"`
 	Interactive map[string]float64 `json:"interactive,omitempty"`
 	Combined    map[string]float64 `json:"combined,omitempty"`
+	// Select, when set, keeps the first workload drawn from the seed's
+	// generator stream whose profile (arrival span, median size,
+	// power-of-two share, offered load on Procs) falls in its windows; see
+	// Selection.
+	Select *Selection `json:"select,omitempty"`
 }
 
 // lublinParams lists the snake_case names of lublin.Params' fields.
@@ -122,6 +129,10 @@ func (s LublinSource) withDefaults() LublinSource {
 	if s.Mix == "" {
 		s.Mix = lublin.BatchAndInteractive.String()
 	}
+	if s.Select != nil {
+		sel := s.Select.withDefaults()
+		s.Select = &sel
+	}
 	return s
 }
 
@@ -142,6 +153,11 @@ func (s *LublinSource) Config() (lublin.Config, error) {
 	for _, m := range []map[string]float64{d.Batch, d.Interactive, d.Combined} {
 		if err := checkLublinParams(m); err != nil {
 			errs = append(errs, err)
+		}
+	}
+	if d.Select != nil {
+		if err := d.Select.Validate(); err != nil {
+			errs = append(errs, fmt.Errorf("selection: %w", err))
 		}
 	}
 	if len(errs) > 0 {
@@ -167,4 +183,68 @@ func (s *LublinSource) Config() (lublin.Config, error) {
 		return lublin.Config{}, err
 	}
 	return cfg, nil
+}
+
+// lublinSource regenerates the same jobs on every pass: from the seed's
+// generator stream, or, under a Selection, from the state that stream had
+// when it began the workload selected.
+type lublinSource struct {
+	cfg      lublin.Config
+	seed     uint64
+	h        model.Header
+	state    []byte    // the stream's state at the start of the selected draw; nil without a selection
+	selected *Selected // nil without a selection
+}
+
+func openLublin(l *LublinSource, seed uint64) (*lublinSource, error) {
+	cfg, err := l.Config()
+	if err != nil {
+		return nil, err
+	}
+	s := &lublinSource{cfg: cfg, seed: seed, h: cfg.Header()}
+	if l.Select == nil {
+		return s, nil
+	}
+	sel := l.Select.withDefaults()
+	pcg := rand.NewPCG(seed, StreamGenerator)
+	var g *lublin.Generator
+	for draw := 1; draw <= sel.MaxDraws; draw++ {
+		state, err := pcg.MarshalBinary()
+		if err != nil {
+			return nil, fmt.Errorf("lublin source: saving the random stream: %w", err)
+		}
+		if g == nil {
+			g = lublin.New(cfg, rand.New(pcg))
+		} else {
+			g.Reset()
+		}
+		p, err := MeasureProfile(g, cfg.Procs)
+		if err != nil {
+			return nil, err
+		}
+		if sel.Accepts(p) {
+			s.state, s.selected = state, &Selected{Draw: draw, Profile: p}
+			s.h.Add(model.KeyNote, fmt.Sprintf("Selected by gangsim (package workload): draw %d of the generator stream of seed %d, "+
+				"the first whose profile has %s: arrival span %.2f days, median size %s, power-of-two share of parallel jobs %.2f, "+
+				"offered load %.3f on %d processors", draw, seed, sel.String(), p.SpanDays, formatFloat(p.MedianSize),
+				p.PowerOfTwoShare, p.Load, cfg.Procs))
+			return s, nil
+		}
+	}
+	return nil, fmt.Errorf("lublin source: none of %d workloads drawn with seed %d has %s (raise max_draws or widen the windows)",
+		sel.MaxDraws, seed, sel.String())
+}
+
+func (s *lublinSource) header() *model.Header { return &s.h }
+func (s *lublinSource) inputs() []model.Input { return nil }
+func (s *lublinSource) close() error          { return nil }
+func (s *lublinSource) pass() (sourcePass, error) {
+	if s.state == nil {
+		return sourcePass{jobs: lublin.New(s.cfg, NewStream(s.seed, StreamGenerator))}, nil
+	}
+	var pcg rand.PCG
+	if err := pcg.UnmarshalBinary(s.state); err != nil {
+		return sourcePass{}, fmt.Errorf("lublin source: restoring the random stream: %w", err)
+	}
+	return sourcePass{jobs: lublin.New(s.cfg, rand.New(&pcg))}, nil
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/swf"
-	"github.com/gangsim/gangsim/workload/lublin"
 )
 
 // Random streams. Every purpose draws from rand.New(rand.NewPCG(Spec.Seed,
@@ -222,9 +221,19 @@ func (r *Reader) Anomalies() swf.Anomalies {
 // trace source's file and its SHA-256).
 func (r *Reader) Inputs() []model.Input { return r.src.inputs() }
 
-// Params returns the manifest parameters: the Spec's (Spec.Params) and,
-// after load scaling, "result.load_procs", "result.load_before",
-// "result.load_factor" and "result.load_reached".
+// Selection reports which draw a Lublin source's Selection kept and its
+// profile; ok is false without a selection.
+func (r *Reader) Selection() (s Selected, ok bool) {
+	if l, isLublin := r.src.(*lublinSource); isLublin && l.selected != nil {
+		return *l.selected, true
+	}
+	return Selected{}, false
+}
+
+// Params returns the manifest parameters: the Spec's (Spec.Params), after
+// load scaling "result.load_procs", "result.load_before",
+// "result.load_factor" and "result.load_reached", and under a selection
+// "result.selection_draw" (the draw kept).
 func (r *Reader) Params() []model.Param {
 	ps := r.spec.Params()
 	if sc := r.scaling; sc != nil {
@@ -233,6 +242,9 @@ func (r *Reader) Params() []model.Param {
 			model.Param{Name: "result.load_factor", Value: formatFloat(sc.Factor)},
 			model.Param{Name: "result.load_procs", Value: strconv.Itoa(sc.Procs)},
 			model.Param{Name: "result.load_reached", Value: formatFloat(sc.Reached)})
+	}
+	if sel, ok := r.Selection(); ok {
+		ps = append(ps, model.Param{Name: "result.selection_draw", Value: strconv.Itoa(sel.Draw)})
 	}
 	return ps
 }
@@ -329,29 +341,13 @@ func openSource(s *Spec, stdin io.Reader) (source, error) {
 	case s.Source.Trace != nil:
 		return openTrace(s.Source.Trace, stdin)
 	case s.Source.Lublin != nil:
-		cfg, err := s.Source.Lublin.Config()
-		if err != nil {
-			return nil, err
-		}
-		return &lublinSource{cfg: cfg, seed: s.Seed, h: cfg.Header()}, nil
+		return openLublin(s.Source.Lublin, s.Seed)
 	case s.Source.Scenario != nil:
 		return openScenario(s.Source.Scenario)
+	case s.Source.Synthetic != nil:
+		return openSynthetic(s.Source.Synthetic, s.Seed)
 	}
 	return nil, errors.New("workload: no source")
-}
-
-// lublinSource regenerates the same jobs on every pass.
-type lublinSource struct {
-	cfg  lublin.Config
-	seed uint64
-	h    model.Header
-}
-
-func (s *lublinSource) header() *model.Header { return &s.h }
-func (s *lublinSource) inputs() []model.Input { return nil }
-func (s *lublinSource) close() error          { return nil }
-func (s *lublinSource) pass() (sourcePass, error) {
-	return sourcePass{jobs: lublin.New(s.cfg, NewStream(s.seed, StreamGenerator))}, nil
 }
 
 // traceSource re-reads an opened input on every pass.

@@ -23,8 +23,13 @@ import (
 // The transforms apply to each job in this order: Attributes, Estimates,
 // Load, Compress. Nil transforms (and Compress 0) are left out.
 type Spec struct {
+	// Preset names a spec (PresetNames; "thesis" is ThesisPreset) that
+	// gives every field this one leaves unset: the source when no source
+	// is set, each transform that is nil, Compress when 0. Resolved
+	// writes the preset's fields out and keeps the name.
+	Preset string `json:"preset,omitempty"`
 	// Source is where the jobs come from; exactly one of its fields is
-	// set.
+	// set (or none, with a Preset).
 	Source Source `json:"source"`
 	// Attributes, when set, assigns application attributes.
 	Attributes *Attributes `json:"attributes,omitempty"`
@@ -42,11 +47,13 @@ type Spec struct {
 }
 
 // Source is the origin of a workload's jobs: a trace file, the Lublin
-// model, or one of the thesis' scenarios. Exactly one field is set.
+// model, one of the thesis' scenarios, or a synthetic workload whose
+// saturation point is known. Exactly one field is set.
 type Source struct {
-	Trace    *TraceSource    `json:"trace,omitempty"`
-	Lublin   *LublinSource   `json:"lublin,omitempty"`
-	Scenario *ScenarioSource `json:"scenario,omitempty"`
+	Trace     *TraceSource     `json:"trace,omitempty"`
+	Lublin    *LublinSource    `json:"lublin,omitempty"`
+	Scenario  *ScenarioSource  `json:"scenario,omitempty"`
+	Synthetic *SyntheticSource `json:"synthetic,omitempty"`
 }
 
 // TraceSource reads a trace file in any format gangsim reads (SWF, gzipped
@@ -90,17 +97,22 @@ func (s *Source) kind() string {
 	if s.Scenario != nil {
 		kinds = append(kinds, "scenario")
 	}
+	if s.Synthetic != nil {
+		kinds = append(kinds, "synthetic")
+	}
 	if len(kinds) != 1 {
 		return ""
 	}
 	return kinds[0]
 }
 
-// Resolved returns a copy of s with every default written out (the Lublin
-// machine size and mix, the thesis' granularities, the loose estimates'
-// maximum factor, the load scaling mode, a cleaning preset's rules), so
-// that it reads the same in any later version. It does not validate s.
+// Resolved returns a copy of s with every default written out (a preset's
+// fields, the Lublin machine size and mix, the thesis' granularities, the
+// loose estimates' maximum factor, the load scaling mode, a cleaning
+// preset's rules), so that it reads the same in any later version. It does
+// not validate s.
 func (s Spec) Resolved() Spec {
+	s = s.withPreset()
 	r := s
 	switch {
 	case s.Source.Trace != nil:
@@ -121,6 +133,9 @@ func (s Spec) Resolved() Spec {
 	case s.Source.Scenario != nil:
 		c := *s.Source.Scenario
 		r.Source.Scenario = &c
+	case s.Source.Synthetic != nil:
+		c := s.Source.Synthetic.withDefaults()
+		r.Source.Synthetic = &c
 	}
 	if s.Attributes != nil {
 		a := s.Attributes.withDefaults()
@@ -141,14 +156,21 @@ func (s Spec) Resolved() Spec {
 	return r
 }
 
-// Validate reports every problem of s: not exactly one source, an invalid
-// source or transform.
+// Validate reports every problem of s: an unknown preset, not exactly one
+// source (after the preset's), an invalid source or transform.
 func (s *Spec) Validate() error {
 	var errs []error
 	add := func(what string, err error) {
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", what, err))
 		}
+	}
+	if s.Preset != "" {
+		if _, err := Preset(s.Preset); err != nil {
+			return err
+		}
+		p := s.withPreset()
+		s = &p
 	}
 	switch s.Source.kind() {
 	case "trace":
@@ -165,8 +187,10 @@ func (s *Spec) Validate() error {
 		add("lublin source", err)
 	case "scenario":
 		add("scenario source", s.Source.Scenario.validate())
+	case "synthetic":
+		add("synthetic source", s.Source.Synthetic.Validate())
 	default:
-		errs = append(errs, errors.New("source: set exactly one of trace, lublin and scenario"))
+		errs = append(errs, errors.New("source: set exactly one of trace, lublin, scenario and synthetic"))
 	}
 	if s.Attributes != nil {
 		add("attributes", s.Attributes.Validate())
@@ -204,7 +228,9 @@ func (s *ScenarioSource) validate() error {
 // source, attributes (granularity draws) or loose estimates. Outputs
 // record the seed only then.
 func (s *Spec) UsesRandomness() bool {
-	return s.Source.Lublin != nil || s.Attributes != nil ||
+	p := s.withPreset()
+	s = &p
+	return s.Source.Lublin != nil || s.Source.Synthetic != nil || s.Attributes != nil ||
 		(s.Estimates != nil && s.Estimates.withDefaults().Mode == EstimatesLoose)
 }
 

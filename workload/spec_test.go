@@ -37,10 +37,11 @@ func readAll(t *testing.T, spec Spec) (*Reader, []model.Job) {
 	}
 }
 
-// thesisSpec is the thesis' dynamic workload (section 6.4.1): 1000 Lublin
-// jobs on 32 processors, loose estimates up to 5 times the runtime,
-// granularities 5/50/500 ms, time divided by 100, scaled to an offered
-// load of 0.74 (sections 6.4.2 and 6.4.3).
+// thesisSpec is the thesis' transforms (section 6.4.1: loose estimates up
+// to 5 times the runtime, granularities 5/50/500 ms, time divided by 100,
+// an offered load of 0.74) on 1000 jobs of the Lublin model's default mix
+// for 32 processors, every field written out: the example of the JSON
+// tests. The thesis' workload itself is ThesisPreset.
 func thesisSpec(seed uint64) Spec {
 	return Spec{
 		Source:     Source{Lublin: &LublinSource{Jobs: 1000, Procs: 32}},
@@ -52,16 +53,16 @@ func thesisSpec(seed uint64) Spec {
 	}
 }
 
-// TestThesisWorkload: the thesis' workload reaches its offered load. The
-// thesis reports 0.74 ("≈ 74%"); the factor is computed from the measured
-// load, so the only error is the rounding of times to the microsecond
-// (each runtime, at least 10 ms after compression, moves by at most
-// 0.5 µs), far inside the ±0.005 the test allows. It also logs the load
-// before scaling, which the thesis gives as "about 98%" after compression
-// alone.
+// TestThesisWorkload: the thesis' workload (ThesisPreset) reaches its
+// offered load. The thesis reports 0.74 ("≈ 74%"); the factor is computed
+// from the measured load, so the only error is the rounding of times to
+// the microsecond (each runtime, at least 10 ms after compression, moves
+// by at most 0.5 µs), far inside the ±0.005 the test allows. The load
+// before scaling, which the thesis gives as "about 98%", must be within
+// ThesisRawLoad: the preset selects its workloads by it.
 func TestThesisWorkload(t *testing.T) {
 	for _, seed := range []uint64{1, 2, 3} {
-		r, jobs := readAll(t, thesisSpec(seed))
+		r, jobs := readAll(t, Spec{Preset: PresetThesis, Load: &Load{Target: 0.74}, Seed: seed})
 		sc, ok := r.LoadScaling()
 		if !ok {
 			t.Fatal("no load scaling reported")
@@ -72,6 +73,9 @@ func TestThesisWorkload(t *testing.T) {
 		}
 		t.Logf("seed %d: load before %.4f (thesis: about 0.98), factor %.4f, reached %.6f, measured %.6f",
 			seed, sc.Before, sc.Factor, sc.Reached, got)
+		if !ThesisRawLoad.Contains(sc.Before) {
+			t.Errorf("seed %d: load before scaling %v, want within %v", seed, sc.Before, ThesisRawLoad)
+		}
 		if math.Abs(got-0.74) > 0.005 || got != sc.Reached {
 			t.Errorf("seed %d: offered load %v (reported %v), want 0.74 ± 0.005", seed, got, sc.Reached)
 		}

@@ -1,11 +1,13 @@
 // Command genwork makes the workloads that replay runs: it generates them
-// (the Lublin-Feitelson model, the thesis' static scenarios and the
-// Calypso experiments), converts traces between formats, cleans them,
+// (the Lublin-Feitelson model, the thesis' static scenarios, the
+// Calypso experiments, and synthetic workloads whose saturation point is
+// known), converts traces between formats, cleans them,
 // transforms them the way the thesis built its dynamic workload
 // (application attributes, loose estimates, load scaling, time
 // compression), and describes them.
 //
 //	genwork lublin [flags]
+//	genwork synthetic [flags]
 //	genwork scenario NAME [flags] | genwork scenario --list
 //	genwork convert [flags] [TRACE|-]
 //	genwork clean [flags] [TRACE|-]
@@ -47,14 +49,15 @@ const synopsis = `usage: genwork COMMAND [flags] [ARGS]
 Makes, converts, cleans, transforms and describes workloads.
 
 Commands:
-  lublin     generate jobs with the Lublin-Feitelson model
+  lublin     generate jobs with the Lublin-Feitelson model (--preset thesis: the thesis' workload)
+  synthetic  generate jobs whose saturation point is known (one size, exponential runtimes)
   scenario   build one of the thesis' static scenarios or a Calypso experiment
   convert    convert a trace between SWF, SWF.gz, Parquet, Arrow and CSV
   clean      normalize a trace (drop jobs that never ran, fill estimates...)
   stats      describe a trace: jobs, span, sizes, runtimes, offered load, estimates
   spec       make the workload a JSON spec describes (see --print-spec)
 
-convert, clean, lublin and spec also transform the jobs, in this order:
+convert, clean, lublin, synthetic and spec also transform the jobs, in this order:
 application attributes (--app, --granularity, --pattern, --comm...),
 estimates (--estimates), load (--load, --scale) and compression
 (--compress); scenario takes estimates and compression only. Run
@@ -62,29 +65,31 @@ estimates (--estimates), load (--load, --scale) and compression
 
 Examples:
   genwork lublin --jobs 1000 --procs 32 --seed 7 | replay --policy easy -o out.parquet
-  genwork lublin --jobs 1000 --procs 32 --app --estimates loose --compress 100 --load 0.74 -o thesis.parquet
+  genwork lublin --preset thesis --load 0.74 -o thesis.parquet
   genwork clean --preset pyss ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz -o kth.parquet
   genwork stats kth.parquet`
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return cli.Usagef("no command (want lublin, scenario, convert, clean, stats or spec)")
+		return cli.Usagef("no command (want lublin, synthetic, scenario, convert, clean, stats or spec)")
 	}
 	cmd, rest := args[0], args[1:]
 	switch cmd {
 	case "-h", "--help", "help":
 		fmt.Fprintln(stderr, synopsis)
 		return nil
-	case "lublin", "scenario", "convert", "clean", "stats", "spec":
+	case "lublin", "synthetic", "scenario", "convert", "clean", "stats", "spec":
 		return cli.InCommand("genwork "+cmd, runCommand(cmd, rest, stdin, stdout, stderr))
 	}
-	return cli.Usagef("unknown command %q (want lublin, scenario, convert, clean, stats or spec)", cmd)
+	return cli.Usagef("unknown command %q (want lublin, synthetic, scenario, convert, clean, stats or spec)", cmd)
 }
 
 func runCommand(cmd string, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	switch cmd {
 	case "lublin":
 		return runLublin(args, stdin, stdout, stderr)
+	case "synthetic":
+		return runSynthetic(args, stdin, stdout, stderr)
 	case "scenario":
 		return runScenario(args, stdin, stdout, stderr)
 	case "convert", "clean":
@@ -172,10 +177,12 @@ func addTransformFlags(fs *pflag.FlagSet, attributes, load bool) *transformFlags
 	return t
 }
 
-// apply writes the transforms into spec.
+// apply writes the transforms into spec. Over a preset (spec.Preset set),
+// only the transforms whose flags were given replace the preset's.
 func (t *transformFlags) apply(spec *workload.Spec) error {
 	fs := t.fs
 	spec.Seed = *t.seed
+	overPreset := spec.Preset != ""
 	if t.withAttrs {
 		changed := false
 		for _, n := range []string{"granularity", "granularity-weights", "pattern", "comm", "imbalance", "message-bytes"} {
@@ -210,7 +217,11 @@ func (t *transformFlags) apply(spec *workload.Spec) error {
 			return cli.Usagef("--max-estimate-factor applies to --estimates loose, not %s", mode)
 		}
 	}
-	if mode != workload.EstimatesTrace {
+	switch {
+	case overPreset && !fs.Changed("estimates") && !fs.Changed("max-estimate-factor"):
+	case mode == workload.EstimatesTrace && !overPreset:
+		spec.Estimates = nil
+	default:
 		e := &workload.Estimates{Mode: mode}
 		if mode == workload.EstimatesLoose && *t.maxFactor != workload.ThesisMaxEstimateFactor {
 			e.MaxFactor = *t.maxFactor
@@ -252,14 +263,25 @@ processors), then applies the transforms. Streams in constant memory unless
 --load is given, which generates the jobs three times (measure, check,
 write), still in constant memory.
 
+The thesis' dynamic workload as the thesis describes it (6.4.1: 1000 jobs
+over about 8 days, median size just under 4, biased toward powers of two,
+raw offered load about 98% on 32 processors; loose estimates, granularities
+5/50/500 ms, time divided by 100) is --preset thesis: the model's single
+class on 32 processors, keeping for each seed the first workload drawn whose
+span, median size and raw load are the thesis' (--select). Flags given with
+a preset replace its values.
+
 Examples:
   genwork lublin --jobs 1000 --procs 32 --seed 7 | replay --policy easy -o out.parquet
-  genwork lublin --jobs 1000 --procs 32 --app --estimates loose --compress 100 --load 0.74 -o thesis.swf
+  genwork lublin --preset thesis --load 0.74 --seed 1 -o thesis.parquet
+  genwork lublin --preset thesis --print-spec
+  genwork lublin --mix combined --procs 32 --select span_days=7..9,load=0.93..1.03 -o w.csv
   genwork lublin --mix combined --combined-params u_med=3,serial_prob=0.2 -o w.csv`
 
 func runLublin(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("genwork lublin", lublinSynopsis, stderr)
 	var (
+		preset      = fs.String("preset", "", "start from a workload preset: "+strings.Join(workload.PresetNames(), ", ")+" (the thesis' dynamic workload, 6.4.1)")
 		jobs        = fs.Int64("jobs", 1000, "number of jobs")
 		procs       = fs.Int("procs", 128, "machine size, processors (the model's size parameters adapt to it)")
 		mix         = fs.String("mix", "both", "job classes: both (batch and interactive streams, the reference default), combined, batch or interactive")
@@ -267,6 +289,8 @@ func runLublin(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		batch       = fs.String("batch-params", "", "override batch parameters: NAME=VALUE,... (names: "+strings.Join(workload.LublinParamNames(), ", ")+")")
 		interactive = fs.String("interactive-params", "", "override interactive parameters: NAME=VALUE,...")
 		combined    = fs.String("combined-params", "", "override combined-class parameters: NAME=VALUE,...")
+		selection   = fs.String("select", "", "keep the first workload drawn from the seed's stream whose statistics are in every window [MIN, MAX): NAME=MIN..MAX,... (span_days, median_size, power_of_two_share, load on --procs)")
+		maxDraws    = fs.Int("max-draws", 0, "with --select, fail after this many workloads drawn (default 10000)")
 	)
 	tf := addTransformFlags(fs, true, true)
 	of := addOutputFlags(fs)
@@ -276,7 +300,43 @@ func runLublin(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return cli.Usagef("genwork lublin takes no arguments, got %q", fs.Args())
 	}
+	spec := &workload.Spec{}
 	src := &workload.LublinSource{Jobs: *jobs, Procs: *procs, Mix: *mix, StartHour: *startHour}
+	if *preset != "" {
+		p, err := workload.Preset(*preset)
+		if err != nil {
+			return cli.Usagef("--preset: %v", err)
+		}
+		if p.Source.Lublin == nil {
+			return cli.Usagef("--preset %s is not a Lublin workload", *preset)
+		}
+		spec = &p
+		src = p.Source.Lublin
+		for _, f := range []struct {
+			flag string
+			set  func()
+		}{
+			{"jobs", func() { src.Jobs = *jobs }}, {"procs", func() { src.Procs = *procs }},
+			{"mix", func() { src.Mix = *mix }}, {"start-hour", func() { src.StartHour = *startHour }},
+		} {
+			if fs.Changed(f.flag) {
+				f.set()
+			}
+		}
+	}
+	if *selection != "" {
+		sel, err := workload.ParseSelection(*selection)
+		if err != nil {
+			return cli.Usagef("--select: %v", err)
+		}
+		src.Select = sel
+	}
+	if fs.Changed("max-draws") {
+		if src.Select == nil {
+			return cli.Usagef("--max-draws needs --select (or a preset that selects)")
+		}
+		src.Select.MaxDraws = *maxDraws
+	}
 	var err error
 	for _, p := range []struct {
 		flag string
@@ -290,11 +350,65 @@ func runLublin(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return cli.Usagef("--%s: %v", p.flag, err)
 		}
 	}
-	spec := &workload.Spec{Source: workload.Source{Lublin: src}}
+	spec.Source = workload.Source{Lublin: src}
 	if err := tf.apply(spec); err != nil {
 		return err
 	}
 	return produce("genwork lublin", spec, of, stdin, stdout, stderr)
+}
+
+const syntheticSynopsis = `usage: genwork synthetic [flags]
+
+Generates a workload whose saturation point is known by construction
+(workload.SyntheticSource): every job has --size processors, which divides
+--procs, and an exponential runtime; jobs arrive by a Poisson process
+(--arrivals poisson), a Poisson process following the Lublin model's daily
+cycle (daily), or the Lublin model's own bursty process (lublin). The
+machine is then --procs/--size identical servers, and FCFS and EASY (which
+makes FCFS's schedule here) saturate at offered load 1: the workloads that
+check a saturation test (results/method/saturation-check).
+
+Examples:
+  genwork synthetic --jobs 10000 --procs 32 --load 0.95 | replay --policy fcfs | analyze --saturation
+  genwork synthetic --jobs 30000 --procs 32 --size 4 --arrivals daily --load 1.05 -o w.parquet`
+
+func runSynthetic(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := cli.NewFlagSet("genwork synthetic", syntheticSynopsis, stderr)
+	var (
+		jobs     = fs.Int64("jobs", 10000, "number of jobs")
+		procs    = fs.Int("procs", 32, "machine size, processors")
+		size     = fs.Int("size", 1, "every job's size, processors (must divide --procs)")
+		arrivals = fs.String("arrivals", workload.ArrivalsPoisson, "arrival process: poisson, daily (Poisson with the Lublin model's daily cycle) or lublin (the model's own)")
+		meanGap  = fs.String("mean-interarrival", "", "mean time between arrivals of the Poisson processes (default 100s)")
+		meanRun  = fs.String("mean-runtime", "", "mean runtime (default procs/size x 100s; --load rescales it)")
+	)
+	tf := addTransformFlags(fs, true, true)
+	of := addOutputFlags(fs)
+	if err := cli.Parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return cli.Usagef("genwork synthetic takes no arguments, got %q", fs.Args())
+	}
+	src := &workload.SyntheticSource{Jobs: *jobs, Procs: *procs, Size: *size, Arrivals: *arrivals}
+	for _, d := range []struct {
+		flag, val string
+		dst       *workload.Duration
+	}{{"mean-interarrival", *meanGap, &src.MeanInterarrival}, {"mean-runtime", *meanRun, &src.MeanRuntime}} {
+		if d.val == "" {
+			continue
+		}
+		v, err := workload.ParseDuration(d.val)
+		if err != nil {
+			return cli.Usagef("--%s: %v", d.flag, err)
+		}
+		*d.dst = v
+	}
+	spec := &workload.Spec{Source: workload.Source{Synthetic: src}}
+	if err := tf.apply(spec); err != nil {
+		return err
+	}
+	return produce("genwork synthetic", spec, of, stdin, stdout, stderr)
 }
 
 const traceSynopsis = `usage: genwork %[1]s [flags] [TRACE|-]

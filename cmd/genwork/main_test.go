@@ -407,3 +407,105 @@ func TestScenario(t *testing.T) {
 		}
 	}
 }
+
+// TestPresetThesis: --preset thesis is the thesis' workload (the spec the
+// preset gives), flags given replace its values and keep the rest, and
+// the workload written has the thesis' statistics.
+func TestPresetThesis(t *testing.T) {
+	specJSON, _ := mustRun(t, nil, "lublin", "--preset", "thesis", "--seed", "4", "--load", "0.8",
+		"--estimates", "exact", "--print-spec")
+	var spec workload.Spec
+	if err := json.Unmarshal([]byte(specJSON), &spec); err != nil {
+		t.Fatalf("%v\n%s", err, specJSON)
+	}
+	want := workload.ThesisPreset()
+	want.Preset, want.Seed = "thesis", 4
+	want.Load = &workload.Load{Target: 0.8, Scale: "runtimes"}
+	want.Estimates = &workload.Estimates{Mode: "exact"}
+	if !reflect.DeepEqual(spec, want) {
+		t.Errorf("spec:\n%s", specJSON)
+	}
+
+	stdout, stderr := mustRun(t, nil, "lublin", "--preset", "thesis", "--seed", "2")
+	tr := readTrace(t, []byte(stdout))
+	p, err := workload.MeasureProfile(model.NewSliceReader(tr), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Time is divided by 100: the span in days is a hundredth of the raw.
+	if p.Jobs != 1000 || !workload.ThesisSpanDays.Contains(p.SpanDays*100) || !workload.ThesisMedianSize.Contains(p.MedianSize) ||
+		!workload.ThesisRawLoad.Contains(p.Load) || tr.Jobs[0].App.Granularity == 0 || !tr.Jobs[0].Has(model.FieldEstimate) {
+		t.Errorf("profile %+v, first job %+v", p, tr.Jobs[0])
+	}
+	m, _ := model.ManifestOf(&tr.Header)
+	if v, _ := m.Param("preset"); v != "thesis" {
+		t.Errorf("manifest preset %q", v)
+	}
+	if v, ok := m.Param("result.selection_draw"); !ok || v == "" {
+		t.Errorf("manifest has no selection draw: %v", m.Params)
+	}
+	if !strings.Contains(stderr, "1000 jobs written") {
+		t.Errorf("stderr %s", stderr)
+	}
+
+	// A source flag replaces the preset's value.
+	specJSON, _ = mustRun(t, nil, "lublin", "--preset", "thesis", "--jobs", "500", "--max-draws", "50", "--print-spec")
+	spec = workload.Spec{}
+	if err := json.Unmarshal([]byte(specJSON), &spec); err != nil {
+		t.Fatal(err)
+	}
+	if l := spec.Source.Lublin; l.Jobs != 500 || l.Procs != 32 || l.Select.MaxDraws != 50 || l.Select.Load == nil {
+		t.Errorf("--jobs and --max-draws over the preset: %s", specJSON)
+	}
+	for _, args := range [][]string{
+		{"lublin", "--preset", "nope"},
+		{"lublin", "--select", "span=1..2"},
+		{"lublin", "--select", "load=2..1"},
+		{"lublin", "--max-draws", "5"},
+		{"synthetic", "--size", "5"},
+		{"synthetic", "--arrivals", "bursty"},
+	} {
+		if _, _, err := runGenwork(t, nil, args...); !errors.Is(err, cli.ErrUsage) {
+			t.Errorf("%v: %v, want a usage error", args, err)
+		}
+	}
+}
+
+// TestSelectFlag: --select keeps a workload with the statistics asked for,
+// and reports when none of --max-draws has them.
+func TestSelectFlag(t *testing.T) {
+	stdout, _ := mustRun(t, nil, "lublin", "--jobs", "300", "--procs", "32", "--mix", "combined",
+		"--select", "median_size=4..100,load=0.8..5", "--seed", "5")
+	tr := readTrace(t, []byte(stdout))
+	p, _ := workload.MeasureProfile(model.NewSliceReader(tr), 0)
+	if p.MedianSize < 4 || p.Load < 0.8 {
+		t.Errorf("selected profile %+v", p)
+	}
+	_, _, err := runGenwork(t, nil, "lublin", "--jobs", "300", "--select", "load=50..60", "--max-draws", "2", "-o", filepath.Join(t.TempDir(), "w.csv"))
+	if err == nil || !strings.Contains(err.Error(), "none of 2 workloads drawn with seed 1 has load in [50, 60)") {
+		t.Errorf("impossible selection: %v", err)
+	}
+}
+
+// TestSynthetic: genwork synthetic writes jobs of one size on the machine
+// asked for, at the load asked for.
+func TestSynthetic(t *testing.T) {
+	stdout, stderr := mustRun(t, nil, "synthetic", "--jobs", "2000", "--procs", "16", "--size", "4", "--arrivals", "daily",
+		"--load", "0.9", "--seed", "2")
+	tr := readTrace(t, []byte(stdout))
+	if len(tr.Jobs) != 2000 || tr.Header.MaxProcs() != 16 {
+		t.Fatalf("%d jobs on %d processors", len(tr.Jobs), tr.Header.MaxProcs())
+	}
+	for _, j := range tr.Jobs {
+		if j.Size() != 4 {
+			t.Fatalf("job of size %d", j.Size())
+		}
+	}
+	if load, _ := workload.OfferedLoad(tr.Jobs, 16); math.Abs(load-0.9) > 1e-3 || !strings.Contains(stderr, "(target 0.9)") {
+		t.Errorf("offered load %v; stderr %s", load, stderr)
+	}
+	m, _ := model.ManifestOf(&tr.Header)
+	if v, _ := m.Param("source.synthetic.arrivals"); v != "daily" || m.Tool != "genwork synthetic" || !m.HasSeed {
+		t.Errorf("manifest %+v", m)
+	}
+}

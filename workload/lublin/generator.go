@@ -203,6 +203,20 @@ func New(cfg Config, rnd *rand.Rand) *Generator {
 	return g
 }
 
+// Reset starts a new trace: the same jobs that New(cfg, rnd) would give
+// with the random stream where it stands now, without validating the
+// configuration and computing the daily weights again. It is for drawing
+// many traces in a row (workload selection).
+func (g *Generator) Reset() {
+	g.done = 0
+	for _, c := range g.classes {
+		c.restart()
+	}
+	for i := len(g.classes) - 1; i >= 0; i-- {
+		g.classes[i].advance(g.rnd)
+	}
+}
+
 // Header returns the trace header (see Config.Header).
 func (g *Generator) Header() *model.Header { return &g.header }
 

@@ -335,10 +335,19 @@ func TestValidate(t *testing.T) {
 
 func TestPanics(t *testing.T) {
 	cases := map[string]func(){
-		"nil rand":       func() { lublin.New(lublin.Config{}, nil) },
-		"endless trace":  func() { lublin.Generate(lublin.Config{}, rand.New(rand.NewPCG(1, 1))) },
-		"ForProcs(0)":    func() { lublin.CombinedParams().ForProcs(0) },
-		"ForProcs(-128)": func() { lublin.CombinedParams().ForProcs(-128) },
+		"nil rand":           func() { lublin.New(lublin.Config{}, nil) },
+		"endless trace":      func() { lublin.Generate(lublin.Config{}, rand.New(rand.NewPCG(1, 1))) },
+		"ForProcs(0)":        func() { lublin.CombinedParams().ForProcs(0) },
+		"ForProcs(-128)":     func() { lublin.CombinedParams().ForProcs(-128) },
+		"arrivals, nil rand": func() { lublin.NewArrivals(lublin.CombinedParams(), 0, nil) },
+		"arrivals at hour 24": func() {
+			lublin.NewArrivals(lublin.CombinedParams(), 24, rand.New(rand.NewPCG(1, 1)))
+		},
+		"arrivals, BArr 0": func() {
+			p := lublin.CombinedParams()
+			p.BArr = 0
+			lublin.NewArrivals(p, 0, rand.New(rand.NewPCG(1, 1)))
+		},
 	}
 	for name, f := range cases {
 		func() {
@@ -355,3 +364,31 @@ func TestPanics(t *testing.T) {
 
 // A Generator is a model.JobReader.
 var _ model.JobReader = (*lublin.Generator)(nil)
+
+// TestReset: a reset generator gives the jobs a new generator would give
+// from the same point of the random stream, for every mix and a start hour
+// other than midnight, trace after trace.
+func TestReset(t *testing.T) {
+	for _, mix := range []lublin.Mix{lublin.BatchAndInteractive, lublin.Combined, lublin.BatchOnly} {
+		cfg := lublin.Config{Procs: 64, Mix: mix, Jobs: 500, StartHour: 9}
+		pa, pb := rand.NewPCG(8, 9), rand.NewPCG(8, 9)
+		ra, rb := rand.New(pa), rand.New(pb)
+		reused := lublin.New(cfg, ra)
+		for trace := range 4 {
+			if trace > 0 {
+				reused.Reset()
+			}
+			fresh := lublin.New(cfg, rb)
+			var a, b []model.Job
+			for j := range reused.Jobs() {
+				a = append(a, j)
+			}
+			for j := range fresh.Jobs() {
+				b = append(b, j)
+			}
+			if len(a) != 500 || !reflect.DeepEqual(a, b) {
+				t.Fatalf("%v, trace %d: the reset generator's %d jobs differ from a new generator's", mix, trace+1, len(a))
+			}
+		}
+	}
+}

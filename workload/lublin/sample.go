@@ -75,9 +75,10 @@ type class struct {
 	queue int    // SWF queue number of its jobs, or -1 for none
 	procs int    // machine size, processors
 
-	run1, run2 gammaDist // components of the hyper-gamma of ln(runtime)
-	arr        gammaDist // ln(inter-arrival in seconds), before the daily cycle
-	weights    [Buckets]float64
+	run1, run2  gammaDist // components of the hyper-gamma of ln(runtime)
+	arr         gammaDist // ln(inter-arrival in seconds), before the daily cycle
+	weights     [Buckets]float64
+	startBucket int // bucket of time 0
 
 	// Arrival state, as the reference program's globals and statics
 	// (time_from_begin, current, points, reminder).
@@ -89,15 +90,22 @@ type class struct {
 
 func newClass(p Params, queue, procs, startHour int) *class {
 	return &class{
-		p:       p,
-		queue:   queue,
-		procs:   procs,
-		run1:    newGamma(p.A1, p.B1),
-		run2:    newGamma(p.A2, p.B2),
-		arr:     newGamma(p.AArr*p.ARAR, p.BArr),
-		weights: p.DailyWeights(),
-		bucket:  startHour * Buckets / 24,
+		p:           p,
+		queue:       queue,
+		procs:       procs,
+		run1:        newGamma(p.A1, p.B1),
+		run2:        newGamma(p.A2, p.B2),
+		arr:         newGamma(p.AArr*p.ARAR, p.BArr),
+		weights:     p.DailyWeights(),
+		bucket:      startHour * Buckets / 24,
+		startBucket: startHour * Buckets / 24,
 	}
+}
+
+// restart sets the arrival state back to where newClass puts it: time 0,
+// at the start hour's bucket.
+func (c *class) restart() {
+	c.next, c.points, c.reminder, c.bucket = 0, 0, 0, c.startBucket
 }
 
 // advance moves next to the class's following arrival (m_lublin99.c,

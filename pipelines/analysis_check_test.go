@@ -1,0 +1,159 @@
+package pipelines
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gangsim/gangsim/metrics"
+	"github.com/gangsim/gangsim/workload"
+)
+
+func writeExperiment(t *testing.T, doc string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "e.json")
+	if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestAnalysisWorkload: the rows are each run's profile before load
+// scaling and compression, the same as measuring the raw workload directly.
+func TestAnalysisWorkload(t *testing.T) {
+	path := writeExperiment(t, `{
+  "item": "frachtenberg/test-workload", "title": "t",
+  "run": {"workload": {"source": {"lublin": {"jobs": 400, "procs": 32, "mix": "combined"}}, "load": {"target": 0.7},
+          "compress": 100, "seed": 1}, "replay": {"policy": "fcfs"}},
+  "grid": [{"name": "seed", "set": "workload.seed", "values": [3, 4]}],
+  "analysis": {"kind": "workload"},
+  "paper": [{"coords": {"quantity": "jobs"}, "value": 400, "tolerance": 0, "source": "t"}]
+}`)
+	rep := reproduce(t, path, &Cache{Dir: t.TempDir()})
+	if len(rep.Item.Rows) != 2*6 || rep.Figure != nil {
+		t.Fatalf("%d rows, figure %v", len(rep.Item.Rows), rep.Figure != nil)
+	}
+	raw := workload.Spec{Source: workload.Source{Lublin: &workload.LublinSource{Jobs: 400, Procs: 32, Mix: "combined"}}, Seed: 4}
+	r, err := raw.Open(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	want, err := workload.MeasureProfile(r, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, row := range rep.Item.Rows {
+		if row.Coord("seed") == "4" {
+			got[row.Coord("quantity")] = row.Gangsim
+		}
+		if row.Coord("quantity") == "jobs" && (!row.HasPaper || !row.Within()) {
+			t.Errorf("jobs row %+v: want the paper's 400, within", row)
+		}
+	}
+	if got["span_days"] != want.SpanDays || got["median_size"] != want.MedianSize || got["raw_load"] != want.Load ||
+		got["power_of_two_share"] != want.PowerOfTwoShare || got["interarrival_cv"] != want.InterarrivalCV || got["jobs"] != 400 {
+		t.Errorf("seed 4 rows %v, want the raw profile %+v", got, want)
+	}
+}
+
+// TestAnalysisSaturationCheck: the check's rows follow from the runs'
+// decisions, recomputed here: per replica its own point, and by majority
+// over blocks of replicas.
+func TestAnalysisSaturationCheck(t *testing.T) {
+	path := writeExperiment(t, `{
+  "item": "method/test-check", "title": "t",
+  "run": {"workload": {"source": {"synthetic": {"jobs": 2000, "procs": 8}}, "load": {"target": 1}, "seed": 1},
+          "replay": {"policy": "fcfs"}},
+  "grid": [
+    {"name": "arrivals", "set": "workload.source.synthetic.arrivals", "values": ["poisson", "daily"]},
+    {"name": "load", "set": "workload.load.target", "values": [0.7, 0.9, 1.1, 1.3]},
+    {"name": "seed", "set": "workload.seed", "values": [1, 2, 3, 4]}
+  ],
+  "analysis": {"kind": "saturation-check", "x": "load", "replicas": "seed", "truth": 1, "replica_counts": [1, 2, 4]},
+  "paper": [{"coords": {"statistic": "point_mean"}, "value": 1, "tolerance": 0.1, "source": "by construction"}]
+}`)
+	rep := reproduce(t, path, &Cache{Dir: t.TempDir()})
+	it := rep.Item
+	if len(it.Rows) != 2*3*5 {
+		t.Fatalf("%d rows, want 30", len(it.Rows))
+	}
+	// Recompute poisson, blocks of 2 (seeds 1-2 and 3-4).
+	dec := map[string]map[string]bool{} // seed -> load -> saturated
+	for _, f := range rep.Runs {
+		if f.Point.Text("arrivals") != "poisson" {
+			continue
+		}
+		o, _, err := f.Outcomes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := metrics.SaturatedOutcomes(o)
+		if dec[f.Point.Text("seed")] == nil {
+			dec[f.Point.Text("seed")] = map[string]bool{}
+		}
+		dec[f.Point.Text("seed")][f.Point.Text("load")] = s.Saturated
+	}
+	loads := []float64{0.7, 0.9, 1.1, 1.3}
+	names := []string{"0.7", "0.9", "1.1", "1.3"}
+	var points []float64
+	for _, block := range [][]string{{"1", "2"}, {"3", "4"}} {
+		d := make([]bool, len(loads))
+		for k, l := range names {
+			n := 0
+			for _, s := range block {
+				if dec[s][l] {
+					n++
+				}
+			}
+			d[k] = metrics.MajoritySaturated(n, 2)
+		}
+		p := metrics.SaturationPoint(loads, d).Point
+		if math.IsNaN(p) {
+			p = 0.7
+		}
+		points = append(points, p)
+	}
+	want := map[string]float64{
+		"point_mean":     (points[0] + points[1]) / 2,
+		"abs_error_mean": (math.Abs(points[0]-1) + math.Abs(points[1]-1)) / 2,
+		"abs_error_max":  math.Max(math.Abs(points[0]-1), math.Abs(points[1]-1)),
+		"blocks":         2,
+	}
+	for _, row := range it.Rows {
+		if row.Coord("arrivals") != "poisson" || row.Coord("replicas") != "2" {
+			continue
+		}
+		if w, ok := want[row.Coord("statistic")]; ok && math.Abs(row.Gangsim-w) > 1e-12 {
+			t.Errorf("poisson, 2 replicas, %s = %v, want %v", row.Coord("statistic"), row.Gangsim, w)
+		}
+		if row.Coord("statistic") == "point_mean" && (!row.HasPaper || row.Paper != 1) {
+			t.Errorf("point_mean row without the truth as its reference: %+v", row)
+		}
+	}
+	// At 2000 jobs on 8 servers, loads 0.7 and 1.3 are far from 1: every
+	// seed gets 0.9 or 1.1 as its point.
+	for _, row := range it.Rows {
+		if row.Coord("replicas") == "1" && row.Coord("statistic") == "abs_error_max" && row.Gangsim > 0.1+1e-9 {
+			t.Errorf("%s: a single seed's point is %v from 1", row.Coord("arrivals"), row.Gangsim)
+		}
+	}
+	if !strings.Contains(it.Notes, "arrivals poisson: points by replicas voting 1: mean") {
+		t.Errorf("notes: %s", it.Notes)
+	}
+
+	for _, tt := range []struct{ analysis, err string }{
+		{`{"kind": "saturation-check", "x": "load", "replicas": "seed"}`, "needs a replicas axis and the true saturation load"},
+		{`{"kind": "saturation-check", "x": "load", "truth": 1}`, "needs a replicas axis"},
+		{`{"kind": "saturation-check", "replicas": "seed", "truth": 1}`, `needs an x axis`},
+		{`{"kind": "saturation-check", "x": "load", "replicas": "seed", "truth": 1, "replica_counts": [0]}`, "replica count 0"},
+	} {
+		_, _, err := LoadExperiment(smallExperiment(t, tt.analysis, ""))
+		if err == nil || !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("%s: %v, want %s", tt.analysis, err, tt.err)
+		}
+	}
+}

@@ -72,3 +72,31 @@ type PresetInfo struct {
 func (p PresetInfo) RefillPenalty() model.Time {
 	return model.FromSecondsFloat(p.RefillPenaltyMicros * 1e-6)
 }
+
+// NodeCosts is implemented by the cost models that know what a node's own
+// scheduling costs, besides the gang switch: process-level simulation asks
+// for them (the qsnet family: STORM's node manager and BCS-MPI).
+type NodeCosts interface {
+	// LocalSwitch is the time a node takes to switch its processor from
+	// one process to another.
+	LocalSwitch() model.Time
+	// MicroTimeslice is BCS-MPI's micro-timeslice, the interval between
+	// its communication strobes.
+	MicroTimeslice() model.Time
+}
+
+// Node returns c's NodeCosts, looking through wrappers such as Refill; ok
+// is false if its family does not model them.
+func Node(c Costs) (n NodeCosts, ok bool) {
+	for c != nil {
+		if n, ok := c.(NodeCosts); ok {
+			return n, true
+		}
+		u, ok := c.(interface{ Unwrap() Costs })
+		if !ok {
+			return nil, false
+		}
+		c = u.Unwrap()
+	}
+	return nil, false
+}

@@ -40,3 +40,6 @@ func (r Refill) Switch(s SwitchState) model.Time {
 	}
 	return t + r.Penalty
 }
+
+// Unwrap returns the cost model r adds its penalty to.
+func (r Refill) Unwrap() Costs { return r.Costs }

@@ -156,19 +156,32 @@ type roundRobin interface {
 	replan()
 	// timer is a timer of the round robin's.
 	timer(tag int64)
-	// outcome returns the switches j went through and their cost.
-	outcome(g *gangJob) (switches int64, loss model.Time)
+	// placed and removed follow a job into and out of the matrix.
+	placed(g *gangJob)
+	removed(g *gangJob)
+	// after ends every pass.
+	after()
+	// outcome fills in the time-sharing fields of g's outcome.
+	outcome(g *gangJob, o *model.Outcome)
+	// sample fills in the time-sharing fields of a sample.
+	sample(s *sim.Sample)
 }
 
 // planned is the policy's round robin: duties planned at every change.
 type planned struct{ *Gang }
 
-func (p planned) sync()       { p.syncPlanned() }
-func (p planned) replan()     { p.replanDuties() }
-func (p planned) timer(int64) {}
-func (p planned) outcome(g *gangJob) (int64, model.Time) {
+func (p planned) sync()            { p.syncPlanned() }
+func (p planned) replan()          { p.replanDuties() }
+func (p planned) timer(int64)      {}
+func (p planned) placed(*gangJob)  {}
+func (p planned) removed(*gangJob) {}
+func (p planned) after()           {}
+func (p planned) outcome(g *gangJob, o *model.Outcome) {
 	g.account(p.e.Now())
-	return g.switches, g.loss
+	o.Sharing, o.Switches, o.SwitchLoss = model.JobLevel, g.switches, g.loss
+}
+func (p planned) sample(s *sim.Sample) {
+	s.Sharing, s.Rows, s.Switching = model.JobLevel, len(p.m.rows), p.switching
 }
 
 // cycle is what follows the current slot: next, from the current slot's
@@ -235,6 +248,7 @@ func (p *Gang) Timer(tag int64) { p.rr.timer(tag) }
 func (p *Gang) Complete(j *sim.Job) {
 	g := p.jobs[j]
 	p.rr.sync()
+	p.rr.removed(g)
 	delete(p.jobs, j)
 	p.m.remove(g)
 	p.m.repack()
@@ -246,6 +260,7 @@ func (p *Gang) Complete(j *sim.Job) {
 // gives every job its duty if anything changed.
 func (p *Gang) Schedule() {
 	p.rr.sync()
+	defer p.rr.after()
 	if !p.changed {
 		return // only the round robin's timers: the queue has not changed
 	}
@@ -470,6 +485,7 @@ func (p *Gang) start(j *sim.Job, pl placement) {
 	p.m.place(g, pl)
 	p.jobs[j] = g
 	p.e.Start(j)
+	p.rr.placed(g)
 	p.dirty = true
 }
 
@@ -810,15 +826,12 @@ func (p *Gang) plan(g *gangJob, rows int) {
 // ReportOutcome implements sim.Reporter: the switches the job went through
 // and their cost.
 func (p *Gang) ReportOutcome(j *sim.Job, o *model.Outcome) {
-	n, loss := p.rr.outcome(p.jobs[j])
-	o.Sharing, o.Switches, o.SwitchLoss = model.JobLevel, n, loss
+	p.rr.outcome(p.jobs[j], o)
 }
 
 // ReportSample implements sim.Reporter: the rows in use and the share of
 // time the cycle spends switching.
-func (p *Gang) ReportSample(s *sim.Sample) {
-	s.Sharing, s.Rows, s.Switching = model.JobLevel, len(p.m.rows), p.switching
-}
+func (p *Gang) ReportSample(s *sim.Sample) { p.rr.sample(s) }
 
 // slotColumns is the union of the columns of the jobs running in the
 // current slot.

@@ -322,6 +322,43 @@ func (e *Engine) SetDuty(j *Job, d Duty) {
 	e.scheduleCompletion(j)
 }
 
+// EndAt makes a running job complete at time at (not before now), whatever
+// its rate and duty: for a policy that simulates a job's progress itself
+// (process by process) and knows when it ends. A later SetRate, SetDuty or
+// EndAt replaces it. The job keeps its processors until then.
+func (e *Engine) EndAt(j *Job, at model.Time) {
+	if j.State != Running || at < e.now {
+		panic(fmt.Sprintf("sim: EndAt(%v) of job %d in state %v at %v", at, j.In.ID, j.State, e.now))
+	}
+	e.account(j)
+	j.gen++
+	rank := uint8(0)
+	if e.cfg.Order == OrderPyss && at != j.Start+j.Estimate {
+		rank = 2
+	}
+	e.push(event{at: at, kind: evCompletion, job: j, gen: j.gen, rank: rank})
+}
+
+// NextEvent is the time of the earliest event pending (model.Never if
+// none): a policy that simulates ahead by itself may go that far without
+// missing anything the engine would tell it. Superseded completions and
+// canceled timers at the front are dropped first.
+func (e *Engine) NextEvent() model.Time {
+	for len(e.heap) > 0 {
+		ev := e.heap.peek()
+		stale := ev.kind == evCompletion && (ev.gen != ev.job.gen || ev.job.State != Running)
+		if ev.kind == evTimer {
+			_, live := e.timers[TimerID(ev.seq)]
+			stale = !live
+		}
+		if !stale {
+			return ev.at
+		}
+		e.heap.pop()
+	}
+	return model.Never
+}
+
 // WorkDone is the dedicated-speed work j has done so far, in simulated
 // microseconds (rounded down): what a job alone on its processors would
 // have done in that time.

@@ -60,3 +60,11 @@ func (m Model) Message(bytes int64, contexts int) (latency model.Time, bytesPerS
 func (m Model) Launch(nodes int, binaryBytes int64) model.Time {
 	return m.Cluster.LaunchTime(m.Transfer, nodes, binaryBytes)
 }
+
+// LocalSwitch implements hwmodel.NodeCosts: the node manager's local
+// context switch (Cluster.LocalSwitchMicros; assumed, 4.2.1, p. 33).
+func (m Model) LocalSwitch() model.Time { return micros(m.Cluster.LocalSwitchMicros) }
+
+// MicroTimeslice implements hwmodel.NodeCosts: BCS-MPI's micro-timeslice
+// (Cluster.BCS; 5.3.3, p. 62; 250 us on Accelerando, 6.3.2, p. 78).
+func (m Model) MicroTimeslice() model.Time { return m.Cluster.BCS().Timeslice }

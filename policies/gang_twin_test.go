@@ -113,9 +113,9 @@ func (s *stepped) timer(tag int64) {
 func (s *stepped) outcome(g *gangJob, o *model.Outcome) {
 	o.Sharing, o.Switches, o.SwitchLoss = model.JobLevel, s.switches[g], s.loss[g]
 }
-func (s *stepped) placed(*gangJob)  {}
-func (s *stepped) removed(*gangJob) {}
-func (s *stepped) after()           {}
+func (s *stepped) placed(*gangJob)    {}
+func (s *stepped) removed(*gangJob)   {}
+func (s *stepped) after()             {}
 func (s *stepped) sample(*sim.Sample) {}
 
 type twinOutcome struct {

@@ -66,6 +66,19 @@ var gangParams = map[string]string{
 	"backfill":  "queue in front of the matrix: none (FCFS, default) or easy (reservations from estimates x mpl)",
 }
 
+// gsParams are gs's parameters: the gang parameters, the level, and at
+// process level the processors' costs.
+var gsParams = func() map[string]string {
+	m := map[string]string{"level": "job (default: jobs progress in their slots as the job-level model says) or process (every process simulated, package procsim)"}
+	for k, v := range gangParams {
+		m[k] = v
+	}
+	for k, v := range coschedParams {
+		m[k] = v + "; level=process only"
+	}
+	return m
+}()
+
 func gangConfig(p Params) (GangConfig, error) {
 	c := DefaultGangConfig()
 	var err error
@@ -282,7 +295,7 @@ func (p *Gang) Schedule() {
 func (p *Gang) scheduleFCFS() {
 	n := 0
 	for _, j := range p.queue.jobs {
-		pl, ok := p.m.find(p.e.Need(j))
+		pl, ok := p.m.find(p.e.Need(j), p.pin(j))
 		if !ok {
 			break
 		}
@@ -304,7 +317,7 @@ func (p *Gang) scheduleEASY() {
 	q := p.queue.jobs
 	n := 0
 	for n < len(q) {
-		pl, ok := p.m.find(p.e.Need(q[n]))
+		pl, ok := p.m.find(p.e.Need(q[n]), p.pin(q[n]))
 		if !ok {
 			break
 		}
@@ -316,27 +329,29 @@ func (p *Gang) scheduleEASY() {
 	if len(q) < 2 {
 		return
 	}
-	shadow, ok := p.project(p.e.Need(q[0]))
+	headNeed, headPin := p.e.Need(q[0]), p.pin(q[0])
+	shadow, ok := p.project(headNeed, headPin)
 	if !ok {
 		return
 	}
 	started := false
-	headNeed := p.e.Need(q[0])
 	fail := p.m.cols + 1 // the narrowest job found not to fit: wider ones cannot either
 	for _, c := range q[1:] {
-		need := p.e.Need(c)
-		if need >= fail {
+		need, pin := p.e.Need(c), p.pin(c)
+		if need >= fail && pin == nil {
 			continue
 		}
-		pl, ok := p.m.find(need)
+		pl, ok := p.m.find(need, pin)
 		if !ok {
-			fail = need
+			if pin == nil {
+				fail = need
+			}
 			continue
 		}
 		if p.expectedEnd(p.e.Now(), c) > shadow {
 			// Runs past the shadow time: only if the head still fits then.
 			p.scratch.occupy(pl.row, pl.cols)
-			if _, fits := p.scratch.find(headNeed); !fits {
+			if _, fits := p.scratch.find(headNeed, headPin); !fits {
 				p.scratch.vacate(pl.row, pl.cols)
 				continue
 			}
@@ -353,7 +368,7 @@ func (p *Gang) scheduleEASY() {
 // shadow time (the jobs expected to end by then vacated) and returns that
 // time; ok is false if the head could not be placed even in an empty
 // matrix (it is wider than the machine: the engine rejects those).
-func (p *Gang) project(need int) (shadow model.Time, ok bool) {
+func (p *Gang) project(need int, pin []int) (shadow model.Time, ok bool) {
 	p.scratch.copyFrom(p.m)
 	ends := p.ends[:0]
 	defer func() { p.ends = ends }()
@@ -373,7 +388,7 @@ func (p *Gang) project(need int) (shadow model.Time, ok bool) {
 		for ; i < len(ends) && ends[i].at == at; i++ { // all that end at the same time
 			p.scratch.vacate(ends[i].row, ends[i].g.cols)
 		}
-		if _, fits := p.scratch.find(need); fits {
+		if _, fits := p.scratch.find(need, pin); fits {
 			return at, true
 		}
 	}
@@ -417,6 +432,7 @@ type gangJob struct {
 	since model.Time
 
 	switches int64      // switches counted so far
+	counted  model.Time // process level: the slot start whose switch was counted last
 	loss     model.Time // their cost
 }
 
@@ -860,4 +876,14 @@ func (p *Gang) all() []*gangJob {
 	}
 	p.allBuf = out
 	return out
+}
+
+// pin returns the columns a hand-placed job must take (model.App.Pin), or
+// nil to let the allocator choose. Pins name processors, so they hold only
+// when the columns are processors.
+func (p *Gang) pin(j *sim.Job) []int {
+	if pin := j.In.App.Pin; len(pin) == p.e.Need(j) && !p.env.NodeAllocation {
+		return pin
+	}
+	return nil
 }

@@ -101,9 +101,12 @@ type placement struct {
 
 // find returns where a job of need columns would be placed, or ok false if
 // it fits nowhere (every row lacks room and no row may be added).
-func (m *matrix) find(need int) (p placement, ok bool) {
+func (m *matrix) find(need int, pin []int) (p placement, ok bool) {
 	if need > m.cols || need <= 0 {
 		return placement{}, false
+	}
+	if len(pin) == need {
+		return m.findPinned(pin)
 	}
 	switch m.alloc {
 	case allocDHC:
@@ -111,6 +114,28 @@ func (m *matrix) find(need int) (p placement, ok bool) {
 	default:
 		return m.findFirstFit(need)
 	}
+}
+
+// findPinned places a job whose columns are given (a hand-placed job of the
+// static scenarios, model.App.Pin): in the first row where they are all
+// free, a new one if none is and the MPL allows.
+func (m *matrix) findPinned(pin []int) (placement, bool) {
+	cols := m.scratchColumns()
+	for _, c := range pin {
+		if c < 0 || c >= m.cols {
+			return placement{}, false
+		}
+		cols.set(c)
+	}
+	for r, rw := range m.rows {
+		if !rw.taken.overlaps(cols) {
+			return placement{r, cols}, true
+		}
+	}
+	if len(m.rows) < m.mpl {
+		return placement{len(m.rows), cols}, true
+	}
+	return placement{}, false
 }
 
 // findFirstFit: the first row (a new one last) with need free columns; the

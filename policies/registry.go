@@ -2,10 +2,12 @@ package policies
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"sort"
 	"strings"
 
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/procsim"
 	"github.com/gangsim/gangsim/sim"
 )
 
@@ -37,8 +39,24 @@ var registry = map[string]entry{
 	},
 	"gs": {
 		doc:    "gang scheduling: an Ousterhout matrix of up to mpl rows served round robin, a quantum each; switches charged by --hw",
-		params: gangParams,
+		params: gsParams,
 		make: func(p Params, env Env) (sim.Policy, error) {
+			level, err := p.Choice("level", "job", "job", "process")
+			if err != nil {
+				return nil, err
+			}
+			if level == "process" {
+				c, err := coschedConfig(procsim.GS, p, env)
+				if err != nil {
+					return nil, err
+				}
+				return NewCosched(c, env), nil
+			}
+			for k := range coschedParams {
+				if _, ok := p[k]; ok {
+					return nil, paramErrorf("%s=%q: only at level=process", k, p[k])
+				}
+			}
 			c, err := gangConfig(p)
 			if err != nil {
 				return nil, err
@@ -46,6 +64,11 @@ var registry = map[string]entry{
 			return NewGang(c, env), nil
 		},
 	},
+	"local": coschedEntry("local"),
+	"sb":    coschedEntry("sb"),
+	"fcs":   coschedEntry("fcs"),
+	"bcs":   coschedEntry("bcs"),
+	"pbcs":  coschedEntry("pbcs"),
 	"conservative": {
 		doc:    "conservative backfilling (a reservation for every queued job)",
 		params: map[string]string{"estimates": "user (default) or actual: the runtimes the scheduler plans with"},
@@ -153,6 +176,6 @@ func New(s Spec, env Env) (sim.Policy, error) {
 // parameter, or a value its policy cannot take. It needs no machine, so a
 // command line can be checked before the trace is read.
 func Check(s Spec) error {
-	_, err := New(s, Env{Machine: model.FlatMachine(1)})
+	_, err := New(s, Env{Machine: model.FlatMachine(1), Rand: rand.New(rand.NewPCG(0, 0))})
 	return err
 }

@@ -73,8 +73,8 @@ func (s *Sim) pick(ci int, skip int32) int32 {
 }
 
 // candidate reports whether pi may take processor ci in the local round
-// robin (apart from a slot owner's claim): it is eligible, and under FCS a
-// DC process, or an F one when the slot's owner is not F; under BCS, any.
+// robin (apart from a slot owner's claim): it is eligible, and under FCS
+// the slot's owner is not CS (or is pi).
 func (s *Sim) candidate(ci int, pi int32) bool {
 	if !s.eligible(pi) {
 		return false
@@ -82,14 +82,12 @@ func (s *Sim) candidate(ci int, pi int32) bool {
 	if s.cfg.Kind != FCS {
 		return true
 	}
+	// Any process fills the holes of a slot whose owner is not CS (the
+	// thesis' mixed workload: the CS job "also receives some CPU time in
+	// the DC time slots", 6.3.2.4); a CS owner's slot is its own (the
+	// owner's claim is preferred's business).
 	c := &s.cpus[ci]
-	switch s.procs[pi].class {
-	case DC:
-		return true
-	case F:
-		return c.owner < 0 || s.procs[c.owner].class != F || c.owner == pi
-	}
-	return false
+	return c.owner < 0 || c.owner == pi || s.procs[c.owner].class != CS
 }
 
 // armQuantum sets the end of the running process's local quantum on
@@ -123,13 +121,19 @@ func (s *Sim) armQuantum(ci int) {
 		return
 	}
 	q := s.cfg.Quantum
-	if s.cfg.Kind == FCS {
-		c.qEnd = s.now + q
+	if s.cfg.Kind != Local {
+		// A time slice of its own, as a time-sharing scheduler gives: what
+		// was left of it when it last lost the processor, or a whole
+		// quantum.
+		p := s.cur(ci)
+		if p.sliceEnd <= s.now {
+			p.sliceEnd = s.now + q
+		}
+		c.qEnd = p.sliceEnd
 	} else {
 		c.qEnd = c.phase + ((s.now-c.phase)/q+1)*q
 	}
-	c.gen++
-	s.q.push(event{at: c.qEnd, kind: evQuantum, who: int32(ci), gen: c.gen})
+	s.q.push(event{at: c.qEnd, kind: evQuantum, who: int32(ci)})
 }
 
 // classify puts an FCS process in its class from what it did in the slot
@@ -143,6 +147,9 @@ func (s *Sim) classify(p *proc) {
 	}
 	if p.running {
 		s.account(p)
+	}
+	if p.blocked && s.cpus[p.cpu].owner == s.index(p) {
+		p.mWait += s.now - max(p.blockedAt, p.mStart)
 	}
 	total := p.mCompute + p.mWait
 	if total <= 0 {
@@ -163,3 +170,6 @@ func (s *Sim) classify(p *proc) {
 	}
 	p.mCompute, p.mWait, p.mCalls = 0, 0, 0
 }
+
+// cur is processor ci's running process; it must have one.
+func (s *Sim) cur(ci int) *proc { return &s.procs[s.cpus[ci].cur] }

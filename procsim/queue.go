@@ -8,7 +8,7 @@ const (
 	evSpin                 // a process's spin gives up (gen: the process's)
 	evArrive               // a message reaches a process (arg: step; gen: the job's freeze epoch)
 	evCPU                  // a processor's switch ends (gen: the processor's)
-	evQuantum              // a processor's local quantum ends (gen: the processor's)
+	evQuantum              // a processor's local quantum ends (valid while it is the one armed)
 )
 
 // event is one entry of the queue, compared by (at, seq).

@@ -194,6 +194,11 @@ func (s *Sim) SetOwners(on []Owner) {
 			continue
 		}
 		c.owner, c.ownerFrom = n.p, n.from
+		if n.p >= 0 {
+			// Its slot's measurements (FCS) start when it may run.
+			p := &s.procs[n.p]
+			p.mCompute, p.mWait, p.mCalls, p.mStart = 0, 0, 0, n.from
+		}
 		if c.cur >= 0 {
 			s.stop(c)
 		}
@@ -305,6 +310,9 @@ func (s *Sim) handle(e *event) {
 			s.advance(p)
 		case p.blocked: // woken: ready again
 			s.jobs[p.job].stats.Blocked += s.now - p.blockedAt
+			if s.cpus[p.cpu].owner == e.who {
+				p.mWait += s.now - max(p.blockedAt, p.mStart) // waiting, coscheduled
+			}
 			p.blocked, p.woke = false, true
 			s.wake(p)
 		}
@@ -322,9 +330,35 @@ func (s *Sim) handle(e *event) {
 		s.dispatch(int(e.who))
 	case evQuantum:
 		c := &s.cpus[e.who]
-		if c.gen != e.gen {
-			return
+		if c.qEnd != e.at {
+			return // the quantum it ended was canceled, or another armed
 		}
 		s.rotate(int(e.who))
 	}
+}
+
+// States counts the processes of the jobs not yet completed by what they do
+// now: computing on a processor, spinning on one, blocked, or ready and
+// waiting for a processor (switching counts as ready).
+func (s *Sim) States() (computing, spinning, blocked, ready int) {
+	for _, j := range s.jobs {
+		if j == nil || j.done {
+			continue
+		}
+		for _, pi := range j.procs {
+			p := &s.procs[pi]
+			switch {
+			case p.phase == phDone:
+			case p.blocked:
+				blocked++
+			case p.running && p.phase == phCompute:
+				computing++
+			case p.running:
+				spinning++
+			default:
+				ready++
+			}
+		}
+	}
+	return
 }

@@ -85,7 +85,9 @@ func (s *Sim) advance(p *proc) {
 				s.waitStarts(p)
 				return
 			}
-			p.mCalls++
+			if s.cpus[p.cpu].owner == s.index(p) {
+				p.mCalls++ // a call while coscheduled in its slot
+			}
 			p.spun = 0
 			if pr.blocking && !p.waitAll && p.round+1 < pr.rounds {
 				p.round++
@@ -189,8 +191,9 @@ func (s *Sim) block(p *proc) {
 }
 
 // wake makes a woken process run as its discipline allows: it takes over
-// its processor if that only spins (SB), or if it owns the processor's
-// slot (FCS, BCS) or is prioritized (PBCS); otherwise it waits its turn.
+// its processor under SB (the priority boost of a process that slept), if
+// it owns the processor's slot (FCS, BCS) or is prioritized (PBCS);
+// otherwise it waits its turn.
 func (s *Sim) wake(p *proc) {
 	c := &s.cpus[p.cpu]
 	pi := s.index(p)
@@ -198,14 +201,30 @@ func (s *Sim) wake(p *proc) {
 		cur := &s.procs[c.cur]
 		take := false
 		switch s.cfg.Kind {
-		case SB, Local:
+		case SB:
+			// The woken process has slept: the local scheduler boosts it
+			// over a process that only spins, or that has computed without
+			// sleeping for half a quantum or more (a CPU-bound process has
+			// used up more of its time than one that sleeps often, as a
+			// time-sharing scheduler's priorities reflect); Arpaci-Dusseau's
+			// implicit coscheduling relies on this boost.
+			take = cur.phase == phWait || s.now-cur.runStart >= s.cfg.Quantum/5
+		case Local:
 			take = cur.phase == phWait
-		case FCS, BCS:
+		case FCS:
+			// Its slot's owner takes the processor back; an F process
+			// goes before DC ones anywhere (6.2.1: F prioritized, DC
+			// "no restrictions").
+			take = c.owner == pi || p.class == F && cur.class == DC
+		case BCS:
 			take = c.owner == pi
 		case PBCS:
 			take = c.owner == pi || s.jobs[p.job].prio && !s.jobs[cur.job].prio
 		}
 		if take {
+			if i := indexOf(c.residents, c.cur); i >= 0 {
+				c.rr = i + 1 // the round robin moves past the process preempted
+			}
 			s.stop(c)
 			s.switchTo(int(p.cpu), pi)
 			return
@@ -299,6 +318,7 @@ func (s *Sim) stop(c *cpu) {
 			s.account(p)
 			p.running = false
 			p.gen++
+			p.budget = max(p.sliceEnd-s.now, 0) // kept for its next turn
 		}
 	}
 	c.cur = -1
@@ -312,7 +332,10 @@ func (s *Sim) run(ci int, pi int32) {
 	c := &s.cpus[ci]
 	p := &s.procs[pi]
 	c.cur, c.last = pi, pi
-	p.running, p.since, p.ran = true, s.now, true
+	p.running, p.since, p.ran, p.runStart = true, s.now, true, s.now
+	if p.budget > 0 {
+		p.sliceEnd, p.budget = s.now+p.budget, 0 // the rest of its slice
+	}
 	p.gen++
 	s.armQuantum(ci)
 	s.advance(p)
@@ -377,6 +400,7 @@ func (s *Sim) rotate(ci int) {
 		if i := indexOf(c.residents, c.cur); i >= 0 {
 			c.rr = i + 1
 		}
+		s.procs[c.cur].sliceEnd = s.now // its slice is used up
 	}
 	want := s.pick(ci, -1)
 	if want == c.cur || want < 0 {

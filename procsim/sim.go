@@ -118,8 +118,11 @@ type proc struct {
 	// running: the processor runs it (computing or spinning) from since;
 	// blocked: waiting and off the processor until a message wakes it.
 	running, blocked bool
-	ran              bool // it has run: taking a processor back costs a switch
-	woke             bool // woken from a block: resuming costs a wake-up
+	ran              bool       // it has run: taking a processor back costs a switch
+	woke             bool       // woken from a block: resuming costs a wake-up
+	runStart         model.Time // when it last got its processor
+	sliceEnd         model.Time // end of its local time slice (SB, FCS), while it runs
+	budget           model.Time // what was left of its slice when it lost the processor
 	since            model.Time
 	iter             int        // current iteration (iters: the tail)
 	round            int        // blocking: the round waited for
@@ -137,6 +140,7 @@ type proc struct {
 	// FCS measurements over its current own slot.
 	mCompute, mWait model.Time
 	mCalls          int
+	mStart          model.Time // when its current slot's measurements began
 }
 
 // job is a job's processes and program.

@@ -1,0 +1,299 @@
+package policies
+
+import (
+	"math"
+
+	"github.com/gangsim/gangsim/hwmodel"
+	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/procsim"
+	"github.com/gangsim/gangsim/sim"
+)
+
+// CoschedConfig configures a process-level policy: the gang scheduler's
+// matrix, queue and round robin (GangConfig), and what the processors do
+// with the processes placed on them (package procsim).
+type CoschedConfig struct {
+	GangConfig
+	// Kind is the local discipline: procsim.GS, Local, SB, FCS, BCS, PBCS.
+	Kind procsim.Kind
+	// LocalSwitch and Wakeup are a processor's local context switch and a
+	// blocked process's wake-up.
+	LocalSwitch, Wakeup model.Time
+	// Spin is how long a waiting process spins before blocking (SB; F and
+	// DC processes of FCS).
+	Spin model.Time
+	// MicroSlice is BCS's micro-timeslice.
+	MicroSlice model.Time
+	// DCGranularity and FWaitShare are FCS's classification thresholds
+	// (procsim.Config).
+	DCGranularity model.Time
+	FWaitShare    float64
+}
+
+// coschedParams documents the process-level parameters; each policy takes
+// the gang parameters too.
+var coschedParams = map[string]string{
+	"csw":  "local context switch, e.g. 50us (default: the hardware preset's, 0 without --hw)",
+	"wake": "wake-up of a blocked process on its idle processor (default 5us with --hw, fitted to the FCS/GS gap of thesis Table 6.1; 0 without)",
+}
+
+// coschedKinds lists the process-level policies: their discipline, what
+// they are, and their own parameters.
+var coschedKinds = map[string]struct {
+	kind   procsim.Kind
+	doc    string
+	params map[string]string
+}{
+	"local": {procsim.Local, "uncoordinated local scheduling at process level: each processor round-robins its processes a quantum each, from a random phase; waiting processes spin", nil},
+	"sb": {procsim.SB, "spin-block implicit coscheduling at process level (Arpaci-Dusseau): local round robin; a waiting process spins, then blocks until its message wakes it",
+		map[string]string{"spin": "spin before blocking (default: twice the local switch, the competitive choice)"}},
+	"fcs": {procsim.FCS, "flexible coscheduling at process level (thesis 6.2.1): gang strobes; processes classified CS, F or DC at the end of each of their slots; CS run alone, F first, DC fill holes",
+		map[string]string{
+			"spin": "spin of F and DC processes before blocking (default: twice the local switch)",
+			"dc":   "DC when the mean computation per communication call is at least this (default: quantum / 5, between the thesis' 3 ms CS and 6 ms DC processes at 25 ms, 6.3.2)",
+			"f":    "F when waiting takes more than this share of a coscheduled slot (default 0.3)",
+		}},
+	"bcs": {procsim.BCS, "buffered coscheduling at process level (thesis 5.3, 6.2.2): gang strobes; communication done at micro-timeslice boundaries; a blocking call yields to the next ready process",
+		map[string]string{"slice": "micro-timeslice (default: the hardware preset's, else 250us, thesis 6.3.2)"}},
+	"pbcs": {procsim.PBCS, "prioritized BCS (thesis 6.3.2.3): as bcs, and a job with priority > 0 runs whenever it is ready",
+		map[string]string{"slice": "micro-timeslice (default: the hardware preset's, else 250us, thesis 6.3.2)"}},
+}
+
+// coschedConfig reads a process-level policy's parameters.
+func coschedConfig(kind procsim.Kind, p Params, env Env) (CoschedConfig, error) {
+	g, err := gangConfig(p)
+	if err != nil {
+		return CoschedConfig{}, err
+	}
+	c := CoschedConfig{GangConfig: g, Kind: kind, FWaitShare: 0.3, DCGranularity: g.Quantum / 5,
+		MicroSlice: 250 * model.Microsecond}
+	if env.Hardware.Charged() {
+		c.Wakeup = 5 * model.Microsecond
+		if n, ok := hwmodel.Node(env.Hardware.Costs); ok {
+			c.LocalSwitch, c.MicroSlice = n.LocalSwitch(), n.MicroTimeslice()
+		}
+	}
+	if c.LocalSwitch, err = p.Duration("csw", c.LocalSwitch, 0); err != nil {
+		return c, err
+	}
+	if c.Wakeup, err = p.Duration("wake", c.Wakeup, 0); err != nil {
+		return c, err
+	}
+	if c.Spin, err = p.Duration("spin", 2*c.LocalSwitch, 0); err != nil {
+		return c, err
+	}
+	if c.MicroSlice, err = p.Duration("slice", c.MicroSlice, 1); err != nil {
+		return c, err
+	}
+	if c.DCGranularity, err = p.Duration("dc", c.DCGranularity, 1); err != nil {
+		return c, err
+	}
+	if c.FWaitShare, err = p.Float("f", c.FWaitShare, 0, 1); err != nil {
+		return c, err
+	}
+	if env.NodeAllocation {
+		return c, paramErrorf("process-level policies place processes on processors: --node-alloc is not supported")
+	}
+	return c, nil
+}
+
+// NewCosched returns a process-level policy: gang scheduling's matrix,
+// queue and round robin, with the processes of every job simulated on
+// their processors (package procsim) under cfg.Kind.
+func NewCosched(cfg CoschedConfig, env Env) *Gang {
+	p := NewGang(cfg.GangConfig, env)
+	r := &cosched{Gang: p, kind: cfg.Kind, byID: map[int]*gangJob{}}
+	r.ps = procsim.New(procsim.Config{Kind: cfg.Kind, Machine: env.Machine, Costs: env.Hardware.Costs,
+		LocalSwitch: cfg.LocalSwitch, Wakeup: cfg.Wakeup, Quantum: cfg.Quantum, SpinThreshold: cfg.Spin,
+		MicroSlice: cfg.MicroSlice, DCGranularity: cfg.DCGranularity, FWaitShare: cfg.FWaitShare,
+		Rand: env.Rand})
+	p.rr = r
+	return p
+}
+
+// cosched is the process-level round robin: the gang scheduler's slots
+// are stepped one by one, each strobing the processors (procsim.SetOwners),
+// and between events the processes are simulated ahead as far as the
+// engine's next event, or the first job that completes (sim.EndAt).
+type cosched struct {
+	*Gang
+	kind  procsim.Kind
+	ps    *procsim.Sim
+	byID  map[int]*gangJob
+	wake  sim.TimerID
+	armed bool
+	rows  int // rows in use, as of the last change
+}
+
+// strobed reports whether the discipline follows the gang strobes.
+func (r *cosched) strobed() bool {
+	return r.kind != procsim.Local && r.kind != procsim.SB
+}
+
+func (r *cosched) placed(g *gangJob) {
+	cols := make([]int, 0, g.need)
+	for i := range r.m.cols {
+		if g.cols.has(i) {
+			cols = append(cols, i)
+		}
+	}
+	if pin := r.pin(g.j); pin != nil {
+		cols = pin // hand-placed (the static scenarios): process i on Pin[i]
+	}
+	r.e.SetRate(g.j, 0) // its progress is the simulator's; the engine only holds its processors
+	r.byID[int(g.seq)] = g
+	r.ps.AddJob(int(g.seq), cols, &g.j.In.App, g.j.Work, g.j.In.App.Priority > 0)
+}
+
+func (r *cosched) removed(g *gangJob) {
+	delete(r.byID, int(g.seq))
+	r.ps.RemoveJob(int(g.seq))
+}
+
+func (r *cosched) timer(int64) { r.armed = false }
+
+// sync brings the processes to now.
+func (r *cosched) sync() { r.advance(r.e.Now(), false) }
+
+// advance simulates the processes and the slots up to limit; with first it
+// stops at the first time a job completes. Every completion found is handed
+// to the engine (EndAt). It reports whether it stopped early.
+func (r *cosched) advance(limit model.Time, first bool) bool {
+	for {
+		b := model.Never
+		if r.strobed() && r.cur != nil && r.m.index(r.cur) >= 0 {
+			b = r.slotStart + r.cfg.Quantum
+		}
+		stop := min(b, limit)
+		if id, at, done := r.ps.Run(stop); done {
+			r.e.EndAt(r.byID[id].j, at)
+			for {
+				id2, at2, more := r.ps.Run(at)
+				if !more {
+					break
+				}
+				r.e.EndAt(r.byID[id2].j, at2)
+			}
+			if first {
+				return true
+			}
+			continue
+		}
+		if b > limit || b == model.Never {
+			return false
+		}
+		r.strobe(b)
+	}
+}
+
+// strobe starts the next slot at b, as the gang scheduler's round robin
+// does, and tells the processors.
+func (r *cosched) strobe(b model.Time) {
+	rows := len(r.m.rows)
+	next := r.m.rows[(r.m.index(r.cur)+1)%rows]
+	sl := slotPlan{row: next, run: r.runSet(next)}
+	sl.cost = r.switchCost(r.running(), sl.run, rows, false)
+	if !r.checkCost(sl.cost) {
+		r.cur = nil
+		return
+	}
+	r.enter(&sl, nil, b)
+	r.count(b)
+	r.owners()
+}
+
+// count adds the switches of the slot entered at at.
+func (r *cosched) count(at model.Time) {
+	for _, g := range r.all() {
+		if g.switchedAt == at && g.counted != at {
+			g.counted = at
+			g.switches++
+			g.loss += g.onFrom - g.switchedAt
+		}
+	}
+}
+
+// owners strobes the processors with the current slot's jobs.
+func (r *cosched) owners() {
+	if !r.strobed() {
+		return
+	}
+	var on []procsim.Owner
+	for _, g := range r.all() {
+		if g.on {
+			on = append(on, procsim.Owner{Job: int(g.seq), From: g.onFrom})
+		}
+	}
+	r.ps.SetOwners(on)
+}
+
+func (r *cosched) replan() {
+	if r.settle() {
+		r.rows = len(r.m.rows)
+		r.count(r.e.Now())
+		r.owners()
+	}
+}
+
+// after simulates ahead to the engine's next event, or to the first
+// completion, and makes sure the policy is called again then.
+func (r *cosched) after() {
+	if r.armed {
+		r.e.CancelTimer(r.wake)
+		r.armed = false
+	}
+	limit := r.e.NextEvent()
+	if r.advance(limit, true) || limit == model.Never {
+		return
+	}
+	r.wake, r.armed = r.e.SetTimer(limit, -1), true
+}
+
+func (r *cosched) outcome(g *gangJob, o *model.Outcome) {
+	st := r.ps.Stats(int(g.seq))
+	o.Sharing, o.Switches, o.SwitchLoss = model.ProcessLevel, g.switches, g.loss
+	o.CPU, o.Spin, o.Blocked = st.CPU, st.Spin, st.Blocked
+	if r.kind == procsim.FCS {
+		total := st.Class[0] + st.Class[1] + st.Class[2]
+		if total > 0 {
+			o.Classes = model.FCSClasses{CS: share(st.Class[procsim.CS], total),
+				F: share(st.Class[procsim.F], total), DC: share(st.Class[procsim.DC], total)}
+		}
+	}
+}
+
+func share(part, total model.Time) float64 {
+	return math.Round(float64(part)/float64(total)*1e9) / 1e9
+}
+
+func (r *cosched) sample(s *sim.Sample) {
+	s.Sharing, s.Rows, s.Switching = model.ProcessLevel, len(r.m.rows), 0
+	c, sp, b, rd := r.ps.States()
+	s.Computing, s.Spinning, s.BlockedProcs, s.Ready = float64(c), float64(sp), float64(b), float64(rd)
+}
+
+// coschedEntry is a process-level policy's registry entry.
+func coschedEntry(name string) entry {
+	k := coschedKinds[name]
+	params := map[string]string{}
+	for n, d := range gangParams {
+		params[n] = d
+	}
+	for n, d := range coschedParams {
+		params[n] = d
+	}
+	for n, d := range k.params {
+		params[n] = d
+	}
+	return entry{
+		doc:    k.doc,
+		params: params,
+		make: func(p Params, env Env) (sim.Policy, error) {
+			c, err := coschedConfig(k.kind, p, env)
+			if err != nil {
+				return nil, err
+			}
+			return NewCosched(c, env), nil
+		},
+	}
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/repro/hardware"
 )
 
 const hwSynopsis = `usage: replay hw list
@@ -414,15 +415,15 @@ func hwItems(args []string, stderr io.Writer) error {
 	if err := hwArgs(fs, args, 0, 0, "no arguments (the items are chosen with --only)"); err != nil {
 		return err
 	}
-	todo := presets.Reproductions()
+	todo := hardware.Reproductions()
 	if len(*only) > 0 {
 		todo = nil
 		for _, key := range *only {
-			r, err := presets.FindReproduction(key)
+			r, err := hardware.Find(key)
 			if err != nil {
 				return cli.Usagef("--only: %v", err)
 			}
-			if !slices.ContainsFunc(todo, func(t presets.Reproduction) bool { return t.Key() == key }) {
+			if !slices.ContainsFunc(todo, func(t hardware.Reproduction) bool { return t.Key() == key }) {
 				todo = append(todo, r)
 			}
 		}

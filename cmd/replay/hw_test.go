@@ -19,6 +19,7 @@ import (
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/repro"
+	"github.com/gangsim/gangsim/repro/hardware"
 )
 
 // hw runs "replay hw args..." with stdin.
@@ -277,7 +278,7 @@ func TestHWItems(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	keys := presets.ReproductionKeys()
+	keys := hardware.Keys()
 	var files []string
 	filepath.WalkDir(dirs[0], func(path string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {

@@ -1,94 +1,23 @@
-package pm
+package hardware
 
 import (
 	"fmt"
 	"math"
 	"strconv"
 
+	"github.com/gangsim/gangsim/hwmodel/pm"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/repro"
 )
 
-// Table3Tolerance is the agreement, in ms, to which the channel model
-// holds each cell of hori98 Table 3. The additive model has three
-// parameters for the table's four cells; the one left over is the
-// interaction d (ChannelTable.Interaction), 0.20 ms for save and 0.22 ms
-// for restore on RWC PC Cluster II, which the least-squares fit spreads
-// as ±d/4 over the cells: 0.05 and 0.055 ms. The tolerance is that,
-// rounded up to the table's printed 0.01 ms.
-const Table3Tolerance = 0.06
-
-// Table2Tolerance is the agreement, in ms, to which the channel model
-// holds each cell of hori96 Table 2: the interactions there are 0.01 ms
-// (save) and -0.02 ms (restore), leaving residuals of ±0.0025 and
-// ±0.005 ms; the tolerance is one unit of the table's printed 0.01 ms.
-const Table2Tolerance = 0.01
-
-// OverheadNoise is the relative noise, 3.5%, of the elapsed times that
-// hori96 Tables 4 and 5 are computed from. Hori96 Table 3 runs both
-// programs under SCore-D with an infinite quantum, where nothing should
-// differ from stand-alone runs, and prints elapsed-time ratios from 0.97
-// to 1.01: with two decimals, deviations of up to 3.5%. The paper gets
-// T_overhead = T_quantum (1 - T_process/T_elapsed) (hori96 4.2), so a
-// cell's error is up to OverheadNoise times its quantum.
-const OverheadNoise = 0.035
-
-// OverheadTolerance returns the agreement, in ms, to which the overhead
-// model holds a cell of hori96 Tables 4 and 5 at the given quantum:
-// OverheadNoise times the quantum (7 ms at 200 ms, 35 ms at 1 s).
-func OverheadTolerance(quantum model.Time) float64 {
-	return OverheadNoise * float64(quantum) / float64(model.Millisecond)
-}
-
-// PaperStopDelayMaxMicros is the largest SIGSTOP delivery delay hori96
-// observed on SunOS 4.1.4, 50 ms ("the delay time varies up to 50 msec",
-// hori96 4.2), in microseconds.
-const PaperStopDelayMaxMicros = 50000
-
-// Fig6Slices returns the time slices of hori98 Fig. 6: 50, 100 and
-// 200 ms (hori98 5).
-func Fig6Slices() []model.Time {
-	return []model.Time{50 * model.Millisecond, 100 * model.Millisecond, 200 * model.Millisecond}
-}
-
-// Fig6Processors returns the processor counts of hori98 Figs. 5 and 6: 8,
-// 16, 32 and 64 (hori98 5).
-func Fig6Processors() []int { return []int{8, 16, 32, 64} }
-
-// Fig6Slice is the slice at which hori98 states its bounds: 100 ms.
-const Fig6Slice = 100 * model.Millisecond
-
-// The text's bounds on the slowdown at a 100 ms slice (hori98 abstract,
-// 6): less than 9% for every application, less than 7% for EP.
-const (
-	SlowdownBound   = 0.09
-	EPSlowdownBound = 0.07
-)
-
-// Fig6Targets are the slowdowns the rwc-pc2 fits aim at: each bound less
-// half a point, the middle of the range [bound - 1 point, bound) in which
-// the text's "less than" puts the largest measured value.
-const (
-	EPSlowdownTarget    = EPSlowdownBound - 0.005
-	WorstSlowdownTarget = SlowdownBound - 0.005
-)
-
-// Items returns the reproductions of the two papers: hori98/table-3 and
-// hori98/fig-6 on the rwc-pc2 preset; hori96/table-2, hori96/table-4 and
-// hori96/table-5 on the ss20 preset.
-func Items() []repro.Item {
-	rwc, ss20 := RWCPC2(), SS20()
-	return []repro.Item{Table3(rwc), Table2(ss20), Table4(ss20), Table5(ss20), Fig6(rwc)}
-}
-
 var bufferStates = [2]string{"empty", "full"}
 
 // channelItem lays out a channel save/restore table as rows.
-func channelItem(it repro.Item, c Cluster, recvName, sendName string, save, restore ChannelTable, tol float64) repro.Item {
+func channelItem(it repro.Item, c pm.Cluster, recvName, sendName string, save, restore pm.ChannelTable, tol float64) repro.Item {
 	ops := []struct {
 		name  string
-		paper ChannelTable
-		model ChannelTable
+		paper pm.ChannelTable
+		model pm.ChannelTable
 	}{
 		{"save", save, c.SaveCost().Table(c.ReceiveBufferBytes, c.SendBufferBytes)},
 		{"restore", restore, c.RestoreCost().Table(c.ReceiveBufferBytes, c.SendBufferBytes)},
@@ -137,11 +66,11 @@ func formatMillis(seconds float64) string {
 	return strconv.FormatFloat(math.Round(seconds*1e7)/1e4, 'f', -1, 64) // to 0.1 µs
 }
 
-// Table3 reproduces hori98 Table 3, the channel context save and restore
+// Hori98Table3 reproduces hori98 Table 3, the channel context save and restore
 // times in ms on RWC PC Cluster II, with c's channel model (fitted to it
-// by FitChannel); every cell within Table3Tolerance.
-func Table3(c Cluster) repro.Item {
-	save, restore := Hori98Table3()
+// by pm.FitChannel); every cell within pm.Table3Tolerance.
+func Hori98Table3(c pm.Cluster) repro.Item {
+	save, restore := pm.Hori98Table3()
 	it := repro.Item{
 		Paper: "hori98",
 		Name:  "table-3",
@@ -153,21 +82,21 @@ func Table3(c Cluster) repro.Item {
 			"On PCI the per-byte rates of save and restore are nearly equal; the fit puts the paper's 'reads from PCI are slower' in the fixed part (%s against %s ms).",
 			formatMillis(c.SaveFixedMicros*1e-6), c.SaveReceiveBytesPerSecond/1e6, c.SaveSendBytesPerSecond/1e6,
 			formatMillis(c.RestoreFixedMicros*1e-6), c.RestoreReceiveBytesPerSecond/1e6, c.RestoreSendBytesPerSecond/1e6,
-			save.Interaction(), restore.Interaction(), Table3Tolerance,
+			save.Interaction(), restore.Interaction(), pm.Table3Tolerance,
 			formatMillis(c.SaveFixedMicros*1e-6), formatMillis(c.RestoreFixedMicros*1e-6)),
 	}
-	it = channelItem(it, c, "recv_buffer", "send_buffer", save, restore, Table3Tolerance)
+	it = channelItem(it, c, "recv_buffer", "send_buffer", save, restore, pm.Table3Tolerance)
 	it.Claims[0].Text += " (hori98 5: read operations from the PCI memory region take longer than writes)"
 	it.Claims[1].Text += " (hori98 5: larger buffers increase the network context switching time)"
 	return it
 }
 
-// Table2 reproduces hori96 Table 2, the network preemption (channel save
+// Hori96Table2 reproduces hori96 Table 2, the network preemption (channel save
 // and restore) times in ms on the SPARCstation 20 cluster, with c's
-// channel model (fitted to it by FitChannel); every cell within
-// Table2Tolerance.
-func Table2(c Cluster) repro.Item {
-	save, restore := Hori96Table2()
+// channel model (fitted to it by pm.FitChannel); every cell within
+// pm.Table2Tolerance.
+func Hori96Table2(c pm.Cluster) repro.Item {
+	save, restore := pm.Hori96Table2()
 	it := repro.Item{
 		Paper: "hori96",
 		Name:  "table-2",
@@ -178,9 +107,9 @@ func Table2(c Cluster) repro.Item {
 			"The table is nearly additive (interactions %.2f and %.2f ms), so each cell is held to one printed unit, %.2f ms.",
 			formatMillis(c.SaveFixedMicros*1e-6), c.SaveReceiveBytesPerSecond/1e6, c.SaveSendBytesPerSecond/1e6,
 			formatMillis(c.RestoreFixedMicros*1e-6), c.RestoreReceiveBytesPerSecond/1e6, c.RestoreSendBytesPerSecond/1e6,
-			save.Interaction(), restore.Interaction(), Table2Tolerance),
+			save.Interaction(), restore.Interaction(), pm.Table2Tolerance),
 	}
-	it = channelItem(it, c, "receive_buffer", "send_buffer", save, restore, Table2Tolerance)
+	it = channelItem(it, c, "receive_buffer", "send_buffer", save, restore, pm.Table2Tolerance)
 	it.Claims[0].Text += " (hori96 4.1)"
 	it.Claims[1].Text += " (hori96 4.1)"
 	it.Claims = append(it.Claims, repro.Claim{
@@ -195,8 +124,8 @@ func Table2(c Cluster) repro.Item {
 
 // overheadItem lays out hori96 Table 4 or 5 against the model with the
 // given stop mode.
-func overheadItem(it repro.Item, c Cluster, mode StopMode, cells []OverheadCell) repro.Item {
-	m := Model{Cluster: c, Stop: mode}
+func overheadItem(it repro.Item, c pm.Cluster, mode pm.StopMode, cells []pm.OverheadCell) repro.Item {
+	m := pm.Model{Cluster: c, Stop: mode}
 	for _, cell := range cells {
 		it.Rows = append(it.Rows, repro.Row{
 			Coords: []repro.Coord{
@@ -206,7 +135,7 @@ func overheadItem(it repro.Item, c Cluster, mode StopMode, cells []OverheadCell)
 			},
 			Paper: cell.Millis, HasPaper: true,
 			Gangsim:   overheadMillis(m, cell.Processors),
-			Tolerance: OverheadTolerance(cell.Quantum),
+			Tolerance: pm.OverheadTolerance(cell.Quantum),
 		})
 	}
 	return it
@@ -214,7 +143,7 @@ func overheadItem(it repro.Item, c Cluster, mode StopMode, cells []OverheadCell)
 
 // overheadMillis is the model's overhead per switch on n nodes with empty
 // buffers, in ms.
-func overheadMillis(m Model, n int) float64 {
+func overheadMillis(m pm.Model, n int) float64 {
 	return float64(m.Breakdown(n, 0).Overhead()) / float64(model.Millisecond)
 }
 
@@ -245,28 +174,28 @@ const overheadModelNote = "The model is the same for both programs and every qua
 	"(control tree hops of %.0f us, %.0f us per extra child), the expected skew between the first and the last node to stop, " +
 	"and a fitted per-switch cost outside SCore-D of %.2f ms. "
 
-// Table4 reproduces hori96 Table 4, the gang-scheduling overhead per
+// Hori96Table4 reproduces hori96 Table 4, the gang-scheduling overhead per
 // quantum in ms with SIGSTOP, by program, quantum and processors, with c's
-// overhead model under Signal. Each cell is held to
-// OverheadTolerance(quantum).
-func Table4(c Cluster) repro.Item {
+// overhead model under pm.Signal. Each cell is held to
+// pm.OverheadTolerance(quantum).
+func Hori96Table4(c pm.Cluster) repro.Item {
 	it := repro.Item{
 		Paper: "hori96",
 		Name:  "table-4",
 		Title: "Table 4: gang-scheduling overhead per quantum with SIGSTOP (SunOS), by program, time quantum and processors; model: phases + expected stop skew (delays uniform up to 50 ms) + fitted constant",
 		Unit:  "ms",
 	}
-	it = overheadItem(it, c, Signal, Hori96Table4())
-	sig := Model{Cluster: c, Stop: Signal}
+	it = overheadItem(it, c, pm.Signal, pm.Hori96Table4())
+	sig := pm.Model{Cluster: c, Stop: pm.Signal}
 	it.Notes = fmt.Sprintf(overheadModelNote+
 		"The stop delay is uniform on [0, %.0f ms] per node (hori96 4.2: varies up to 50 msec), and the application loses the expected range "+
 		"between the first and the last stop, %.0f ms x (n-1)/(n+1): the programs are tightly coupled, so work stops with the first node and the switch waits for the last. "+
 		"The fit (FitOverheads, weights 1/quantum^2) uses Tables 4 and 5 together. Each cell is held to %.1f%% of its quantum, the elapsed-time noise of hori96 Table 3. "+
 		"%s The paper prints the same fib row at 300 and 500 ms.",
 		c.ControlHopMicros, c.ControlPerChildMicros, c.QuantumOverheadMicros/1e3,
-		c.StopDelayMaxMicros/1e3, c.StopDelayMaxMicros/1e3, OverheadNoise*100, missNote(it.Rows))
+		c.StopDelayMaxMicros/1e3, c.StopDelayMaxMicros/1e3, pm.OverheadNoise*100, missNote(it.Rows))
 
-	procs := Hori96Processors()
+	procs := pm.Hori96Processors()
 	increasing := true
 	for i := 1; i < len(procs); i++ {
 		increasing = increasing && overheadMillis(sig, procs[i]) > overheadMillis(sig, procs[i-1])
@@ -279,8 +208,8 @@ func Table4(c Cluster) repro.Item {
 		mostly = mostly && share > 0.5
 		shares += fmt.Sprintf(" %d: %.0f%%;", n, share*100)
 	}
-	free, err := FitOverheadsFree(c, Hori96Table4(), Hori96Table5())
-	freeHolds := err == nil && math.Abs(free.StopDelayMaxMicros-PaperStopDelayMaxMicros) <= 0.1*PaperStopDelayMaxMicros
+	free, err := pm.FitOverheadsFree(c, pm.Hori96Table4(), pm.Hori96Table5())
+	freeHolds := err == nil && math.Abs(free.StopDelayMaxMicros-pm.PaperStopDelayMaxMicros) <= 0.1*pm.PaperStopDelayMaxMicros
 	freeNote := fmt.Sprintf("free fit (FitOverheadsFree): %.1f ms", free.StopDelayMaxMicros/1e3)
 	if err != nil {
 		freeNote = err.Error()
@@ -305,29 +234,29 @@ func Table4(c Cluster) repro.Item {
 	return it
 }
 
-// Table5 reproduces hori96 Table 5, the overhead per quantum in ms of
-// voluntary gang scheduling, with c's overhead model under Voluntary. Each
-// cell is held to OverheadTolerance(quantum).
-func Table5(c Cluster) repro.Item {
+// Hori96Table5 reproduces hori96 Table 5, the overhead per quantum in ms of
+// voluntary gang scheduling, with c's overhead model under pm.Voluntary. Each
+// cell is held to pm.OverheadTolerance(quantum).
+func Hori96Table5(c pm.Cluster) repro.Item {
 	it := repro.Item{
 		Paper: "hori96",
 		Name:  "table-5",
 		Title: "Table 5: voluntary gang-scheduling overhead per quantum, by program, time quantum and processors; model: phases + expected yield skew (fitted spread) + fitted constants",
 		Unit:  "ms",
 	}
-	it = overheadItem(it, c, Voluntary, Hori96Table5())
-	sig, vol := Model{Cluster: c, Stop: Signal}, Model{Cluster: c, Stop: Voluntary}
+	it = overheadItem(it, c, pm.Voluntary, pm.Hori96Table5())
+	sig, vol := pm.Model{Cluster: c, Stop: pm.Signal}, pm.Model{Cluster: c, Stop: pm.Voluntary}
 	it.Notes = fmt.Sprintf(overheadModelNote+
 		"Under voluntary scheduling the nodes' yields spread uniformly over a fitted %.1f ms, and a yield costs a fitted %.2f ms more than a signal. "+
 		"Each cell is held to %.1f%% of its quantum (see table-4). %s",
 		c.ControlHopMicros, c.ControlPerChildMicros, c.QuantumOverheadMicros/1e3,
-		c.YieldSkewMaxMicros/1e3, c.YieldMicros/1e3, OverheadNoise*100, missNote(it.Rows))
+		c.YieldSkewMaxMicros/1e3, c.YieldMicros/1e3, pm.OverheadNoise*100, missNote(it.Rows))
 
 	s1, s8 := overheadMillis(sig, 1), overheadMillis(sig, 8)
 	v1, v8 := overheadMillis(vol, 1), overheadMillis(vol, 8)
 	worst := 0.0
-	for _, n := range Hori96Processors() {
-		worst = max(worst, Slowdown(vol.Breakdown(n, 0).Overhead(), model.Second))
+	for _, n := range pm.Hori96Processors() {
+		worst = max(worst, pm.Slowdown(vol.Breakdown(n, 0).Overhead(), model.Second))
 	}
 	it.Claims = []repro.Claim{
 		{
@@ -349,26 +278,16 @@ func Table5(c Cluster) repro.Item {
 	return it
 }
 
-// Fig6Applications returns the applications of the reproduction of hori98
-// Fig. 6 and the buffer occupancy each is modelled with on m: EP with
-// empty buffers (hori98 5: "almost no communication"), and CG, the
-// application with the highest slowdown (hori98 5), with the occupancy at
-// which the model reaches WorstSlowdownTarget on 64 processors at 100 ms
-// (InferOccupancy).
-func Fig6Applications(m Model) (names []string, occupancies []float64) {
-	return []string{"ep", "cg"}, []float64{0, InferOccupancy(m, 64, Fig6Slice, WorstSlowdownTarget)}
-}
-
-// Fig6 reproduces hori98 Fig. 6, the slowdown in percent due to gang
+// Hori98Fig6 reproduces hori98 Fig. 6, the slowdown in percent due to gang
 // scheduling by application, time slice and processors, with c's model
-// under Signal: Slowdown of Model.Switch. The figure is missing from the
+// under pm.Signal: pm.Slowdown of pm.Model.Switch. The figure is missing from the
 // text; its Paper values are the text's two bounds at 100 ms on 64
 // processors, less than 9% (any application) and less than 7% (EP), each
 // read as a value within one point below the bound, and the rest of the
 // text's statements are claims.
-func Fig6(c Cluster) repro.Item {
-	m := Model{Cluster: c, Stop: Signal}
-	apps, occ := Fig6Applications(m)
+func Hori98Fig6(c pm.Cluster) repro.Item {
+	m := pm.Model{Cluster: c, Stop: pm.Signal}
+	apps, occ := pm.Fig6Applications(m)
 	it := repro.Item{
 		Paper: "hori98",
 		Name:  "fig-6",
@@ -378,16 +297,16 @@ func Fig6(c Cluster) repro.Item {
 			"quantum_overhead_us is fitted so that EP (empty buffers) on 64 processors at 100 ms slows down %.1f%%, and CG's occupancy, %.3f, is inferred so that it slows down %.1f%%: both Paper cells agree by construction. "+
 			"The paper finds CG slowest although FT's gang scheduling time is the longest and does not explain it; the model has no term for that, and stands CG's unexplained cost in for buffered messages. FT is left out: the text gives no number for it. "+
 			"The 64-processor share of save and restore in the gang scheduling time is 'more than two third' in the abstract and introduction but 'more than one third' in 5; the model meets the stronger.",
-			c.QuantumOverheadMicros/1e3, EPSlowdownTarget*100, occ[1], WorstSlowdownTarget*100),
+			c.QuantumOverheadMicros/1e3, pm.EPSlowdownTarget*100, occ[1], pm.WorstSlowdownTarget*100),
 	}
-	pct := func(t, q model.Time) float64 { return Slowdown(t, q) * 100 }
+	pct := func(t, q model.Time) float64 { return pm.Slowdown(t, q) * 100 }
 	worstAt100 := map[string]float64{}
 	halves := true
 	halvesNote := ""
 	for a, app := range apps {
-		for _, n := range Fig6Processors() {
+		for _, n := range pm.Fig6Processors() {
 			over := m.Breakdown(n, occ[a]).Overhead()
-			for i, q := range Fig6Slices() {
+			for i, q := range pm.Fig6Slices() {
 				r := repro.Row{
 					Coords: []repro.Coord{
 						{Name: "application", Value: app},
@@ -396,21 +315,21 @@ func Fig6(c Cluster) repro.Item {
 					},
 					Gangsim: pct(over, q),
 				}
-				if q == Fig6Slice {
+				if q == pm.Fig6Slice {
 					worstAt100[app] = max(worstAt100[app], r.Gangsim)
 					if n == 64 {
-						bound := SlowdownBound
+						bound := pm.SlowdownBound
 						if app == "ep" {
-							bound = EPSlowdownBound
+							bound = pm.EPSlowdownBound
 						}
 						r.Paper, r.HasPaper, r.Tolerance = bound*100, true, 1
 					}
 				}
 				if i > 0 {
-					ratio := pct(over, Fig6Slices()[i-1]) / r.Gangsim
+					ratio := pct(over, pm.Fig6Slices()[i-1]) / r.Gangsim
 					halves = halves && math.Abs(ratio-2) <= 0.25
 					if n == 64 {
-						halvesNote += fmt.Sprintf(" %s %d->%d ms: %.2f;", app, Fig6Slices()[i-1]/model.Millisecond, q/model.Millisecond, ratio)
+						halvesNote += fmt.Sprintf(" %s %d->%d ms: %.2f;", app, pm.Fig6Slices()[i-1]/model.Millisecond, q/model.Millisecond, ratio)
 					}
 				}
 				it.Rows = append(it.Rows, r)
@@ -434,8 +353,8 @@ func Fig6(c Cluster) repro.Item {
 	thirdsNote, procNote := "", ""
 	procSmall := true
 	for a, app := range apps {
-		var prev Breakdown
-		for i, n := range Fig6Processors() {
+		var prev pm.Breakdown
+		for i, n := range pm.Fig6Processors() {
 			b := m.Breakdown(n, occ[a])
 			if i > 0 {
 				phasesGrow = phasesGrow && b.Freeze > prev.Freeze && b.Save > prev.Save && b.Restore > prev.Restore
@@ -453,12 +372,12 @@ func Fig6(c Cluster) repro.Item {
 	it.Claims = []repro.Claim{
 		{
 			Text:  "the slowdown due to gang scheduling is less than 9% with a 100 msec time slice (hori98 abstract, 6)",
-			Holds: worstAt100["ep"] < SlowdownBound*100 && worstAt100["cg"] < SlowdownBound*100,
+			Holds: worstAt100["ep"] < pm.SlowdownBound*100 && worstAt100["cg"] < pm.SlowdownBound*100,
 			Note:  fmt.Sprintf("largest model slowdown at 100 ms: EP %.2f%%, CG %.2f%%", worstAt100["ep"], worstAt100["cg"]),
 		},
 		{
 			Text:  "with a compute bound application, such as EP, the overhead is less than 7% (hori98 6)",
-			Holds: worstAt100["ep"] < EPSlowdownBound*100,
+			Holds: worstAt100["ep"] < pm.EPSlowdownBound*100,
 			Note:  fmt.Sprintf("largest model EP slowdown at 100 ms: %.2f%%", worstAt100["ep"]),
 		},
 		{

@@ -1,4 +1,4 @@
-package presets
+package hardware
 
 import (
 	"cmp"
@@ -13,10 +13,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/gangsim/gangsim/hwmodel"
-	"github.com/gangsim/gangsim/hwmodel/calypso"
-	"github.com/gangsim/gangsim/hwmodel/myrinet"
-	"github.com/gangsim/gangsim/hwmodel/pm"
-	"github.com/gangsim/gangsim/hwmodel/qsnet"
+	"github.com/gangsim/gangsim/hwmodel/presets"
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/plots"
@@ -46,10 +43,10 @@ func (r Reproduction) IsFigure() bool { return strings.HasPrefix(r.Name, "fig-")
 
 // Build computes the item on its embedded preset, which it returns too.
 // It panics if the preset is not embedded, which the tests rule out.
-func (r Reproduction) Build() (repro.Item, Preset) {
-	p, err := Get(r.Preset)
+func (r Reproduction) Build() (repro.Item, presets.Preset) {
+	p, err := presets.Get(r.Preset)
 	if err != nil {
-		panic("presets: reproduction " + r.Key() + ": " + err.Error())
+		panic("hardware: reproduction " + r.Key() + ": " + err.Error())
 	}
 	return r.item(p.Cluster), p
 }
@@ -60,8 +57,7 @@ func on[T hwmodel.Preset](f func(T) repro.Item) func(hwmodel.Preset) repro.Item 
 }
 
 // Reproductions returns every reproduction of the hardware models, in the
-// order of the papers (repro.Papers), each paper's in the order of its
-// family's Items:
+// order of the papers (repro.Papers):
 //
 //   - etsion (parpar): fig-5, fig-6, switch-cost
 //   - hori96 (ss20): table-2, table-4, table-5
@@ -71,22 +67,22 @@ func on[T hwmodel.Preset](f func(T) repro.Item) func(hwmodel.Preset) repro.Item 
 func Reproductions() []Reproduction {
 	paperPoints := "paper"
 	return []Reproduction{
-		{Paper: "etsion", Name: "fig-5", Preset: "parpar", item: on(myrinet.Fig5), plot: &figureSpec{
+		{Paper: "etsion", Name: "fig-5", Preset: "parpar", item: on(EtsionFig5), plot: &figureSpec{
 			title: "E&F Fig. 5: FM bandwidth with buffer division (model)",
 			x:     "bytes", xAxis: plots.Axis{Label: "Message size", Unit: "bytes", Log: true},
 			yAxis: plots.Axis{Label: "Bandwidth", Unit: "MB/s"}, paper: paperPoints + " (4.1: none at 8)",
 		}},
-		{Paper: "etsion", Name: "fig-6", Preset: "parpar", item: on(myrinet.Fig6), plot: &figureSpec{
+		{Paper: "etsion", Name: "fig-6", Preset: "parpar", item: on(EtsionFig6), plot: &figureSpec{
 			title: "E&F Fig. 6: total bandwidth with buffer switching (model)",
 			x:     "bytes", xAxis: plots.Axis{Label: "Message size", Unit: "bytes", Log: true},
 			yAxis: plots.Axis{Label: "Total bandwidth", Unit: "MB/s"},
 		}},
-		{Paper: "etsion", Name: "switch-cost", Preset: "parpar", item: on(myrinet.SwitchCost)},
-		{Paper: "hori96", Name: "table-2", Preset: "ss20", item: on(pm.Table2)},
-		{Paper: "hori96", Name: "table-4", Preset: "ss20", item: on(pm.Table4)},
-		{Paper: "hori96", Name: "table-5", Preset: "ss20", item: on(pm.Table5)},
-		{Paper: "hori98", Name: "table-3", Preset: "rwc-pc2", item: on(pm.Table3)},
-		{Paper: "hori98", Name: "fig-6", Preset: "rwc-pc2", item: on(pm.Fig6), plot: &figureSpec{
+		{Paper: "etsion", Name: "switch-cost", Preset: "parpar", item: on(EtsionSwitchCost)},
+		{Paper: "hori96", Name: "table-2", Preset: "ss20", item: on(Hori96Table2)},
+		{Paper: "hori96", Name: "table-4", Preset: "ss20", item: on(Hori96Table4)},
+		{Paper: "hori96", Name: "table-5", Preset: "ss20", item: on(Hori96Table5)},
+		{Paper: "hori98", Name: "table-3", Preset: "rwc-pc2", item: on(Hori98Table3)},
+		{Paper: "hori98", Name: "fig-6", Preset: "rwc-pc2", item: on(Hori98Fig6), plot: &figureSpec{
 			title: "Hori et al. 1998 Fig. 6: slowdown by gang scheduling (model)",
 			x:     "time_slice_ms", xAxis: plots.Axis{Label: "Time slice", Unit: "ms"},
 			yAxis: plots.Axis{Label: "Slowdown", Unit: "%"}, paper: paperPoints + " (bounds, 5, 6)",
@@ -94,19 +90,19 @@ func Reproductions() []Reproduction {
 				return strings.ToUpper(r.Coord("application")) + ", " + r.Coord("processors") + " PEs"
 			},
 		}},
-		{Paper: "frachtenberg", Name: "table-4.3", Preset: "wolverine", item: on(qsnet.Table43Item)},
-		{Paper: "frachtenberg", Name: "fig-4.12", Preset: "wolverine", item: on(qsnet.Fig412Item), plot: &figureSpec{
+		{Paper: "frachtenberg", Name: "table-4.3", Preset: "wolverine", item: on(FrachtenbergTable43)},
+		{Paper: "frachtenberg", Name: "fig-4.12", Preset: "wolverine", item: on(FrachtenbergFig412), plot: &figureSpec{
 			title: "Frachtenberg Fig. 4.12: launch of a 12 MB binary (model)",
 			x:     "nodes", xAxis: plots.Axis{Label: "Nodes", Log: true},
 			yAxis: plots.Axis{Label: "Launch time", Unit: "ms"}, paper: paperPoints + " (4.3.1.1, 4.3.2.2)",
 		}},
-		{Paper: "frachtenberg", Name: "table-4.5", Preset: "wolverine", item: on(qsnet.Table45Item)},
-		{Paper: "mclaughlin", Name: "switch-cost", Preset: "calypso-nt", item: on(calypso.SwitchCost)},
+		{Paper: "frachtenberg", Name: "table-4.5", Preset: "wolverine", item: on(FrachtenbergTable45)},
+		{Paper: "mclaughlin", Name: "switch-cost", Preset: "calypso-nt", item: on(McLaughlinSwitchCost)},
 	}
 }
 
-// ReproductionKeys returns the keys of Reproductions, in order.
-func ReproductionKeys() []string {
+// Keys returns the keys of Reproductions, in order.
+func Keys() []string {
 	var out []string
 	for _, r := range Reproductions() {
 		out = append(out, r.Key())
@@ -114,15 +110,15 @@ func ReproductionKeys() []string {
 	return out
 }
 
-// FindReproduction returns the reproduction with the key "paper/name",
-// or an error that lists the keys there are.
-func FindReproduction(key string) (Reproduction, error) {
+// Find returns the reproduction with the key "paper/name", or an error
+// that lists the keys there are.
+func Find(key string) (Reproduction, error) {
 	for _, r := range Reproductions() {
 		if r.Key() == key {
 			return r, nil
 		}
 	}
-	return Reproduction{}, fmt.Errorf("unknown hardware reproduction %q (want one of %s)", key, strings.Join(ReproductionKeys(), ", "))
+	return Reproduction{}, fmt.Errorf("unknown hardware reproduction %q (want one of %s)", key, strings.Join(Keys(), ", "))
 }
 
 // figureSpec says how a figure item is drawn: one coordinate on the X
@@ -225,7 +221,7 @@ func sortByX(s *plots.Series) {
 
 // Manifest is the manifest an item computed on preset p records: the tool
 // ("replay hw"), the gangsim version, the item, the preset and its SHA-256.
-func (r Reproduction) Manifest(p Preset) model.Manifest {
+func (r Reproduction) Manifest(p presets.Preset) model.Manifest {
 	return model.Manifest{Tool: "replay hw", Version: version.Version, Params: []model.Param{
 		{Name: "command", Value: "items"},
 		{Name: "item", Value: r.Key()},

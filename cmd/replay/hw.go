@@ -42,7 +42,9 @@ Calypso) and their named presets, the papers' clusters:
            parameter. Run "replay hw curve --help" for the flags.
   items    writes every reproduction of the papers by the hardware models to
            RESULTS/<paper>/<item>.csv, and for figures RESULTS/<paper>/<item>.png,
-           with a summary line per item on stderr
+           with a summary line per item on stderr; the gang-scheduling
+           figures (etsion/fig-6, hori96/fig-8, hori98/fig-6, frachtenberg/
+           fig-4.13 to 4.15) replay the papers' benchmark runs through gs
 
 Examples:
   replay hw list

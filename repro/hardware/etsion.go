@@ -70,48 +70,6 @@ func EtsionFig5(c myrinet.Cluster) repro.Item {
 	return it
 }
 
-// EtsionFig6 reproduces E&F Fig. 6: the total bandwidth in MB/s (1e6 bytes per
-// second) with buffer switching, by jobs and message size, with the 3 s
-// quantum of the measurement and the full-copy switch (the text does not
-// say which copy variant the runs used; full copy is the costlier). The
-// figure's values are not in the text; it states only that the total is
-// independent of the number of jobs (E&F 4.1), the item's claim.
-func EtsionFig6(c myrinet.Cluster) repro.Item {
-	it := repro.Item{
-		Paper: "etsion",
-		Name:  "fig-6",
-		Title: "Fig. 6: total bandwidth by message size and jobs, gang scheduling with buffer switching, 3 s quantum, full-copy switch (model; figure values not in the text)",
-		Unit:  "MB/s",
-	}
-	for _, n := range myrinet.FigContexts() {
-		for _, size := range myrinet.MessageSizes() {
-			it.Rows = append(it.Rows, repro.Row{
-				Coords:  []repro.Coord{coord64("jobs", int64(n)), coord64("bytes", size)},
-				Gangsim: myrinet.TotalBandwidth(c, myrinet.CopyFull, 1, size, n, myrinet.Fig6Quantum) / 1e6,
-			})
-		}
-	}
-	// Equal from 2 jobs on; one job is never switched, so the others are
-	// below it by the full-copy switch per quantum.
-	constant := true
-	worst := 0.0
-	for _, size := range myrinet.MessageSizes() {
-		one := myrinet.TotalBandwidth(c, myrinet.CopyFull, 1, size, 1, myrinet.Fig6Quantum)
-		two := myrinet.TotalBandwidth(c, myrinet.CopyFull, 1, size, 2, myrinet.Fig6Quantum)
-		for _, n := range myrinet.FigContexts()[1:] {
-			constant = constant && myrinet.TotalBandwidth(c, myrinet.CopyFull, 1, size, n, myrinet.Fig6Quantum) == two
-		}
-		constant = constant && two <= one && two >= 0.97*one
-		worst = max(worst, 1-two/one)
-	}
-	it.Claims = []repro.Claim{{
-		Text:  "the overall available bandwidth is independent of the number of applications running, and maintains a fairly constant level (E&F 4.1), read as equal totals from 2 to 8 jobs, within 3% of one job's",
-		Holds: constant,
-		Note:  fmt.Sprintf("equal from 2 jobs on; at most %.1f%% below one job, the cost of a full-copy switch every 3 s quantum", worst*100),
-	}}
-	return it
-}
-
 // EtsionSwitchCost reproduces the switch-cost results of E&F 4.2 (Figs. 7-9) in
 // milliseconds:
 //

@@ -2,10 +2,13 @@ package hardware
 
 import (
 	"bytes"
+	"math"
+	"strconv"
 	"testing"
 
 	"github.com/gangsim/gangsim/hwmodel/qsnet"
 	"github.com/gangsim/gangsim/repro"
+	"github.com/gangsim/gangsim/workload/scenario"
 )
 
 func TestFrachtenbergItems(t *testing.T) {
@@ -77,5 +80,70 @@ func TestFrachtenbergItems(t *testing.T) {
 	c.TransferBytesPerSecond = 100 * qsnet.MiB
 	if it := FrachtenbergFig412(c); it.Agrees() {
 		t.Error("Fig. 4.12 agrees with a 100 MB/s transfer")
+	}
+}
+
+// TestSweep3DReplaysAgainstFormula checks the replays of Figs. 4.13 and
+// 4.15 against the switch's arithmetic: MPL copies of a job of T seconds,
+// each slot of q losing the switch s, take MPL T q/(q - s), up to the last
+// slots, when the copies end one after the other (at most a slot each).
+func TestSweep3DReplaysAgainstFormula(t *testing.T) {
+	c := qsnet.Crescendo()
+	sw := c.GangSwitch(c.Nodes).Seconds()
+	T := scenario.Sweep3DRuntime.Seconds()
+	fig413, _, err := FrachtenbergFig413(mustPreset(t, "crescendo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range fig413.Rows {
+		if r.Coord("run") != "mpl-2" {
+			if r.Gangsim != 2*T {
+				t.Errorf("fig-4.13 %v: %v, want %v", r.Coords, r.Gangsim, 2*T)
+			}
+			continue
+		}
+		q, _ := strconv.ParseFloat(r.Coord("quantum_ms"), 64)
+		q /= 1e3
+		want := 2 * T * q / (q - sw)
+		if math.Abs(r.Gangsim-want) > q {
+			t.Errorf("fig-4.13 %v: %.4f s, the switch's arithmetic %.4f s", r.Coords, r.Gangsim, want)
+		}
+	}
+	fig415, _, err := FrachtenbergFig415(mustPreset(t, "crescendo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range fig415.Rows {
+		mpl, _ := strconv.Atoi(r.Coord("mpl"))
+		want := float64(mpl) * T
+		if r.Coord("run") == "gs" && mpl > 1 {
+			want *= storm433Quantum.Seconds() / (storm433Quantum.Seconds() - sw)
+		}
+		if math.Abs(r.Gangsim-want) > float64(mpl)*storm433Quantum.Seconds() {
+			t.Errorf("fig-4.15 %v: %.4f s, want %.4f s", r.Coords, r.Gangsim, want)
+		}
+	}
+}
+
+// TestSweep3DCatchesModelChanges: a 1 ms node-manager switch (instead of
+// the assumed 50 us) breaks the thesis' 2 ms claim of Fig. 4.13, and the
+// scalability claim of Fig. 4.14 breaks when a strobe costs 5 ms more per
+// fat-tree stage.
+func TestSweep3DCatchesModelChanges(t *testing.T) {
+	p, path := editedPreset(t, "crescendo", func(m map[string]any) { m["local_switch_us"] = 1000 })
+	it, _, err := frachtenbergFig413(p, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if it.Claims[0].Holds || it.Agrees() {
+		t.Errorf("fig-4.13 agrees with a 1 ms switch: %s", it.Claims[0].Note)
+	}
+	p, path = editedPreset(t, "crescendo", func(m map[string]any) { m["strobe_per_stage_us"] = 5000 })
+	it, _, err = frachtenbergFig414(p, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if it.Agrees() {
+		t.Errorf("fig-4.14 agrees with 5 ms per stage: %s", it.Claims[0].Note)
 	}
 }

@@ -3,13 +3,16 @@ package hardware
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gangsim/gangsim/hwmodel/pm"
+	"github.com/gangsim/gangsim/hwmodel/presets"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/repro"
+	"github.com/gangsim/gangsim/workload/scenario"
 )
 
 // rowTolerance returns the tolerance the package states for a row of the
@@ -29,6 +32,21 @@ func rowTolerance(t *testing.T, it repro.Item, r repro.Row) float64 {
 		return pm.OverheadTolerance(model.Time(q) * model.Millisecond)
 	case "hori98/fig-6":
 		return 1
+	case "hori96/fig-8":
+		q, err := strconv.Atoi(r.Coord("tq_ms"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		table := pm.Hori96Table4()
+		if r.Coord("mechanism") == "voluntary" {
+			table = pm.Hori96Table5()
+		}
+		for _, c := range table {
+			if c.Program == r.Coord("program") && c.Quantum == model.Time(q)*model.Millisecond && strconv.Itoa(c.Processors) == r.Coord("processors") {
+				d := pm.OverheadTolerance(c.Quantum)
+				return (c.Millis+d)/(float64(q)-c.Millis-d)*100 - c.Millis/(float64(q)-c.Millis)*100
+			}
+		}
 	}
 	t.Fatalf("unknown item %s", it.Key())
 	return 0
@@ -36,11 +54,19 @@ func rowTolerance(t *testing.T, it repro.Item, r repro.Row) float64 {
 
 func TestHoriItems(t *testing.T) {
 	rwc, ss20 := pm.RWCPC2(), pm.SS20()
-	items := []repro.Item{Hori98Table3(rwc), Hori96Table2(ss20), Hori96Table4(ss20), Hori96Table5(ss20), Hori98Fig6(rwc)}
-	keys := []string{"hori98/table-3", "hori96/table-2", "hori96/table-4", "hori96/table-5", "hori98/fig-6"}
-	rows := []int{8, 8, 32, 32, 24}
-	paperRows := []int{8, 8, 32, 32, 2}
-	claims := []int{2, 3, 3, 3, 8}
+	fig6, _, err := Hori98Fig6(mustPreset(t, "rwc-pc2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fig8, _, err := Hori96Fig8(mustPreset(t, "ss20"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := []repro.Item{Hori98Table3(rwc), Hori96Table2(ss20), Hori96Table4(ss20), Hori96Table5(ss20), fig6, fig8}
+	keys := []string{"hori98/table-3", "hori96/table-2", "hori96/table-4", "hori96/table-5", "hori98/fig-6", "hori96/fig-8"}
+	rows := []int{8, 8, 32, 32, 24, 64}
+	paperRows := []int{8, 8, 32, 32, 2, 64}
+	claims := []int{2, 3, 3, 3, 8, 4}
 	if len(items) != len(keys) {
 		t.Fatalf("%d items, want %d", len(items), len(keys))
 	}
@@ -71,7 +97,7 @@ func TestHoriItems(t *testing.T) {
 				continue
 			}
 			tol := rowTolerance(t, it, r)
-			if r.Tolerance != tol {
+			if math.Abs(r.Tolerance-tol) > 1e-9 {
 				t.Errorf("%s %v: tolerance %v, the package states %v", it.Key(), r.Coords, r.Tolerance, tol)
 			}
 			if d := math.Abs(r.Gangsim - r.Paper); d > tol {
@@ -128,18 +154,84 @@ func TestHoriItemsCatchModelChanges(t *testing.T) {
 			return Hori96Table5(c)
 		}},
 		{"a binary control tree and slower hops", func() repro.Item {
-			c := pm.RWCPC2()
-			c.ControlFanout, c.ControlHopMicros = 2, 100
-			return Hori98Fig6(c)
+			return replayed(t, hori98Fig6, "rwc-pc2", func(m map[string]any) { m["control_fanout"], m["control_hop_us"] = 2, 100 })
 		}},
 		{"twice the overhead outside SCore-D", func() repro.Item {
-			c := pm.RWCPC2()
-			c.QuantumOverheadMicros *= 2
-			return Hori98Fig6(c)
+			return replayed(t, hori98Fig6, "rwc-pc2", func(m map[string]any) { m["quantum_overhead_us"] = 2 * pm.RWCPC2().QuantumOverheadMicros })
+		}},
+		{"a SIGSTOP delay like the yield skew", func() repro.Item {
+			return replayed(t, hori96Fig8, "ss20", func(m map[string]any) { m["stop_delay_max_us"] = pm.SS20().YieldSkewMaxMicros })
 		}},
 	} {
 		if it := tc.item(); it.Agrees() {
 			t.Errorf("%s: %s still agrees", tc.name, it.Key())
 		}
+	}
+}
+
+// replayed builds a replayed item with build on an edited copy of the
+// named preset, written to a file that the replays load.
+func replayed(t *testing.T, build func(presets.Preset, string) (repro.Item, []model.Param, error), name string, edit func(m map[string]any)) repro.Item {
+	t.Helper()
+	p, path := editedPreset(t, name, edit)
+	it, _, err := build(p, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return it
+}
+
+// TestHoriReplaysAgainstFormula checks the replays of hori96/fig-8 and
+// hori98/fig-6 against hori96 4.2's formula, T_o/(T_q - T_o) with T_o the
+// model's switch: they differ only by how the runs end (the copies finish
+// within a slice of each other), at most one slice's worth of the two
+// copies' work.
+func TestHoriReplaysAgainstFormula(t *testing.T) {
+	fig8, _, err := Hori96Fig8(mustPreset(t, "ss20"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range fig8.Rows {
+		mode := pm.Signal
+		if r.Coord("mechanism") == "voluntary" {
+			mode = pm.Voluntary
+		}
+		n, _ := strconv.Atoi(r.Coord("processors"))
+		q, _ := strconv.Atoi(r.Coord("tq_ms"))
+		over := pm.Model{Cluster: pm.SS20(), Stop: mode}.Breakdown(n, 0).Overhead()
+		want := formulaSlowdown(float64(over)/1e3, float64(q))
+		work := 2 * scenario.Hori96Runtimes()[r.Coord("program")][n].Seconds()
+		if d := math.Abs(r.Gangsim - want); d > float64(q)/1e3/work*100 {
+			t.Errorf("hori96/fig-8 %v: replayed %.4f%%, formula %.4f%%", r.Coords, r.Gangsim, want)
+		}
+	}
+	fig6, _, err := Hori98Fig6(mustPreset(t, "rwc-pc2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := pm.Model{Cluster: pm.RWCPC2(), Stop: pm.Signal}
+	apps, occ := pm.Fig6Applications(m)
+	for _, r := range fig6.Rows {
+		a := slices.Index(apps, r.Coord("application"))
+		n, _ := strconv.Atoi(r.Coord("processors"))
+		q, _ := strconv.Atoi(r.Coord("time_slice_ms"))
+		want := pm.Slowdown(m.Breakdown(n, occ[a]).Overhead(), model.Time(q)*model.Millisecond) * 100
+		if d := math.Abs(r.Gangsim - want); d > float64(q)/1e3/(2*scenario.Hori98Runtime.Seconds())*100 {
+			t.Errorf("hori98/fig-6 %v: replayed %.4f%%, formula %.4f%%", r.Coords, r.Gangsim, want)
+		}
+	}
+}
+
+// TestHori98CGOccupancy: the CG stand-in communicates the share of its
+// time that the rwc-pc2 model needs as CG's buffer occupancy, which is
+// what gs charges its switches with.
+func TestHori98CGOccupancy(t *testing.T) {
+	m := pm.Model{Cluster: pm.RWCPC2(), Stop: pm.Signal}
+	_, occ := pm.Fig6Applications(m)
+	lat, _ := m.Message(scenario.Hori98CGMessageBytes, 2)
+	comm := 2 * lat // a ring: a message to each neighbour
+	share := float64(comm) / float64(scenario.Hori98CGGranularity+comm)
+	if math.Abs(share-occ[1]) > 1e-4 {
+		t.Errorf("CG stand-in communicates %.5f of its time, the model's CG occupancy is %.5f", share, occ[1])
 	}
 }

@@ -7,10 +7,10 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/gangsim/gangsim/hwmodel/presets"
 	"github.com/gangsim/gangsim/internal/sharedtraces"
 	"github.com/gangsim/gangsim/pipelines"
 	"github.com/gangsim/gangsim/repro"
+	"github.com/gangsim/gangsim/repro/hardware"
 )
 
 // TestResultsUpToDate regenerates every reproduced item, those of the
@@ -56,7 +56,7 @@ func TestResultsUpToDate(t *testing.T) {
 		}
 		made = append(made, filepath.Join(rep.Item.Paper, rep.Item.Name+".csv"))
 	}
-	for _, r := range presets.Reproductions() {
+	for _, r := range hardware.Reproductions() {
 		it, _, err := r.Write(out)
 		if err != nil {
 			t.Fatal(err)

@@ -18,7 +18,7 @@
 //
 // hwmodel/presets gathers them: every named preset of the four families
 // by name, its cost model, its embedded JSON, the loading of an edited
-// copy, its curves and all the reproductions.
+// copy and its curves.
 //
 // This package holds what the families share:
 //
@@ -33,6 +33,9 @@
 //   - Curve and Series, a model's values as plottable series, written as
 //     CSV by Curve.WriteCSV.
 //
-// Each subpackage reproduces its paper's tables and figures as
-// repro.Items.
+// Each subpackage holds its papers' data (tables, bounds, the values the
+// fits aim at) beside its models. The reproductions of the papers' tables
+// and figures are built above the models, in repro/hardware, so that
+// neither hwmodel nor its subpackages import repro or the plotting stack
+// (internal/lint checks it).
 package hwmodel

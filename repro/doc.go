@@ -11,7 +11,8 @@
 // figure), gangsim's value, the tolerance, and whether they agree.
 // Report writes results/REPRODUCTION.md from a set of items.
 //
-// Hardware models (package hwmodel) and experiment runners (package
-// pipelines) both produce Items and save them with Write, which draws the
-// item's figure with package plots.
+// The hardware models' reproductions (package repro/hardware, built above
+// hwmodel) and experiment runners (package pipelines) both produce Items
+// and save them with Write, which draws the item's figure with package
+// plots.
 package repro

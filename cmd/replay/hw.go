@@ -20,6 +20,7 @@ import (
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/repro/hardware"
 )
 
 const hwSynopsis = `usage: replay hw list
@@ -41,7 +42,9 @@ Calypso) and their named presets, the papers' clusters:
            parameter. Run "replay hw curve --help" for the flags.
   items    writes every reproduction of the papers by the hardware models to
            RESULTS/<paper>/<item>.csv, and for figures RESULTS/<paper>/<item>.png,
-           with a summary line per item on stderr
+           with a summary line per item on stderr; the gang-scheduling
+           figures (etsion/fig-6, hori96/fig-8, hori98/fig-6, frachtenberg/
+           fig-4.13 to 4.15) replay the papers' benchmark runs through gs
 
 Examples:
   replay hw list
@@ -414,15 +417,15 @@ func hwItems(args []string, stderr io.Writer) error {
 	if err := hwArgs(fs, args, 0, 0, "no arguments (the items are chosen with --only)"); err != nil {
 		return err
 	}
-	todo := presets.Reproductions()
+	todo := hardware.Reproductions()
 	if len(*only) > 0 {
 		todo = nil
 		for _, key := range *only {
-			r, err := presets.FindReproduction(key)
+			r, err := hardware.Find(key)
 			if err != nil {
 				return cli.Usagef("--only: %v", err)
 			}
-			if !slices.ContainsFunc(todo, func(t presets.Reproduction) bool { return t.Key() == key }) {
+			if !slices.ContainsFunc(todo, func(t hardware.Reproduction) bool { return t.Key() == key }) {
 				todo = append(todo, r)
 			}
 		}

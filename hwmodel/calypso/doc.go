@@ -44,6 +44,7 @@
 // returns 0.
 //
 // The preset "calypso-nt" is an embedded JSON file (presets/*.json) that
-// users can copy, edit and read with LoadPreset. SwitchCost reproduces the
-// paper's switch-cost numbers as the repro.Item mclaughlin/switch-cost.
+// users can copy, edit and read with LoadPreset. The paper's constants
+// (Experiments) are here; the item reproducing its switch-cost numbers,
+// mclaughlin/switch-cost, is built above the model, in repro/hardware.
 package calypso

@@ -94,9 +94,9 @@
 // parameters. The paper gives no job launch time, so Launch returns 0.
 //
 // Presets are embedded JSON files (presets/*.json) that users can copy and
-// edit; LoadPreset reads an edited one. Fig5, Fig6 and SwitchCost reproduce
-// the paper's figures as repro.Items, with the text's statements about them
-// as claims; every claim holds but the one above, that replacing the send
-// buffer is the costly part of the swap, which SwitchCost reports as
-// failing. The Curve functions give the same model as plottable series.
+// edit; LoadPreset reads an edited one. The Curve functions give the
+// model as plottable series. The paper's figures are reproduced above the
+// model, in repro/hardware (etsion/fig-5, fig-6, switch-cost), with the
+// text's statements about them as claims; every claim holds but the one
+// above, that replacing the send buffer is the costly part of the swap.
 package myrinet

@@ -150,7 +150,8 @@
 // the whole channel. Neither paper times a job launch; Launch returns 0.
 //
 // Presets are embedded JSON files (presets/*.json) that users can copy
-// and edit; LoadPreset reads an edited one. Table3, Table2, Table4, Table5
-// and Fig6 reproduce the papers as repro.Items (Items returns them all);
-// the Curve functions give the model as plottable series.
+// and edit; LoadPreset reads an edited one. The Curve functions give the
+// model as plottable series. The papers' tables and figures (hori98
+// table-3 and fig-6, hori96 table-2, table-4 and table-5) are reproduced
+// above the model, in repro/hardware, from the data and tolerances here.
 package pm

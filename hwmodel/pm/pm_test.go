@@ -1,20 +1,17 @@
 package pm
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"math"
 	"math/rand/v2"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gangsim/gangsim/hwmodel"
 	"github.com/gangsim/gangsim/internal/presettest"
 	"github.com/gangsim/gangsim/model"
-	"github.com/gangsim/gangsim/repro"
 )
 
 var seed = flag.Uint64("seed", 0, "seed of the randomized tests (0: a fixed default)")
@@ -403,137 +400,6 @@ func TestRWCFit(t *testing.T) {
 	}
 }
 
-// rowTolerance returns the tolerance the package states for a row of the
-// item, independently of the row's own Tolerance field.
-func rowTolerance(t *testing.T, it repro.Item, r repro.Row) float64 {
-	t.Helper()
-	switch it.Key() {
-	case "hori98/table-3":
-		return Table3Tolerance
-	case "hori96/table-2":
-		return Table2Tolerance
-	case "hori96/table-4", "hori96/table-5":
-		q, err := strconv.Atoi(r.Coord("tq_ms"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return OverheadTolerance(model.Time(q) * model.Millisecond)
-	case "hori98/fig-6":
-		return 1
-	}
-	t.Fatalf("unknown item %s", it.Key())
-	return 0
-}
-
-func TestItems(t *testing.T) {
-	items := Items()
-	keys := []string{"hori98/table-3", "hori96/table-2", "hori96/table-4", "hori96/table-5", "hori98/fig-6"}
-	rows := []int{8, 8, 32, 32, 24}
-	paperRows := []int{8, 8, 32, 32, 2}
-	claims := []int{2, 3, 3, 3, 8}
-	if len(items) != len(keys) {
-		t.Fatalf("%d items, want %d", len(items), len(keys))
-	}
-	for i, it := range items {
-		if it.Key() != keys[i] || it.Title == "" || it.Unit == "" || it.Notes == "" {
-			t.Errorf("item %d: %s %q %q", i, it.Key(), it.Title, it.Unit)
-		}
-		if err := it.Validate(); err != nil {
-			t.Error(err)
-		}
-		var csvOut bytes.Buffer
-		if err := repro.WriteCSV(&csvOut, &it, nil); err != nil || !strings.Contains(csvOut.String(), it.Key()) {
-			t.Errorf("%s: WriteCSV: %v\n%s", it.Key(), err, csvOut.String())
-		}
-		if !it.Agrees() {
-			t.Errorf("%s does not agree with the paper", it.Key())
-		}
-		w, n, h, c := it.Check()
-		if len(it.Rows) != rows[i] || n != paperRows[i] || w != n || c != claims[i] || h != c {
-			t.Errorf("%s: %d rows, %d/%d within, %d/%d claims; want %d rows, %d with paper values, %d claims",
-				it.Key(), len(it.Rows), w, n, h, c, rows[i], paperRows[i], claims[i])
-		}
-		for _, r := range it.Rows {
-			if math.IsNaN(r.Gangsim) || math.IsInf(r.Gangsim, 0) || r.Gangsim < 0 {
-				t.Errorf("%s %v: gangsim %v", it.Key(), r.Coords, r.Gangsim)
-			}
-			if !r.HasPaper {
-				continue
-			}
-			tol := rowTolerance(t, it, r)
-			if r.Tolerance != tol {
-				t.Errorf("%s %v: tolerance %v, the package states %v", it.Key(), r.Coords, r.Tolerance, tol)
-			}
-			if d := math.Abs(r.Gangsim - r.Paper); d > tol {
-				t.Errorf("%s %v: gangsim %v, paper %v: off by %v > %v", it.Key(), r.Coords, r.Gangsim, r.Paper, d, tol)
-			}
-		}
-		for _, cl := range it.Claims {
-			if !cl.Holds || cl.Note == "" {
-				t.Errorf("%s: claim %q: holds %v, note %q", it.Key(), cl.Text, cl.Holds, cl.Note)
-			}
-		}
-	}
-	// Every paper cell appears once, in the tables' values.
-	t4 := items[2]
-	for i, c := range Hori96Table4() {
-		r := t4.Rows[i]
-		if r.Paper != c.Millis || r.Coord("program") != c.Program || r.Coord("processors") != strconv.Itoa(c.Processors) {
-			t.Errorf("table-4 row %d: %v %v, want %+v", i, r.Coords, r.Paper, c)
-		}
-	}
-}
-
-// TestItemsCatchModelChanges checks that the reproductions fail when the
-// model drifts: each edit below breaks an item that passes with the
-// preset.
-func TestItemsCatchModelChanges(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		item func() repro.Item
-	}{
-		{"PCI receive save rate 10% low", func() repro.Item {
-			c := RWCPC2()
-			c.SaveReceiveBytesPerSecond *= 0.9
-			return Table3(c)
-		}},
-		{"S-Bus restore fixed cost +0.02 ms", func() repro.Item {
-			c := SS20()
-			c.RestoreFixedMicros += 20
-			return Table2(c)
-		}},
-		{"no SIGSTOP delay", func() repro.Item {
-			c := SS20()
-			c.StopDelayMaxMicros = 0
-			return Table4(c)
-		}},
-		{"25 ms more per switch outside SCore-D", func() repro.Item {
-			c := SS20()
-			c.QuantumOverheadMicros += 25000
-			return Table4(c)
-		}},
-		{"no yield skew", func() repro.Item {
-			c := SS20()
-			c.YieldSkewMaxMicros = 0
-			return Table5(c)
-		}},
-		{"a binary control tree and slower hops", func() repro.Item {
-			c := RWCPC2()
-			c.ControlFanout, c.ControlHopMicros = 2, 100
-			return Fig6(c)
-		}},
-		{"twice the overhead outside SCore-D", func() repro.Item {
-			c := RWCPC2()
-			c.QuantumOverheadMicros *= 2
-			return Fig6(c)
-		}},
-	} {
-		if it := tc.item(); it.Agrees() {
-			t.Errorf("%s: %s still agrees", tc.name, it.Key())
-		}
-	}
-}
-
 func TestLoadPreset(t *testing.T) {
 	presettest.RoundTrip(t, Presets(), LoadPreset)
 	data := presettest.RoundTrip(t, []Cluster{SS20()}, LoadPreset)
@@ -589,4 +455,10 @@ func TestCurves(t *testing.T) {
 	if got, want := curves[1].Series[8].Y[3], millis(Model{Cluster: r}.Switch(hwmodel.SwitchState{Nodes: 64, Occupancy: 0.25})); got != want {
 		t.Errorf("phase curve overhead at 64: %v, want %v", got, want)
 	}
+}
+
+// overheadMillis is the model's overhead per switch on n nodes with empty
+// buffers, in ms.
+func overheadMillis(m Model, n int) float64 {
+	return float64(m.Breakdown(n, 0).Overhead()) / float64(model.Millisecond)
 }

@@ -29,8 +29,7 @@
 // the parameters it uses and that are left zero with defaults for the
 // preset (Kind.Resolve), and rejects the others.
 //
-// Reproductions lists the families' reproductions of the papers' tables
-// and figures (repro.Items), each with the embedded preset it is computed
-// on; Reproduction.Figure draws a figure item, the model's values as lines
-// and the paper's, where the text states them, as points.
+// The package imports neither the reproductions nor the plotting stack: a
+// simulation links the cost models alone. The papers' tables and figures
+// are reproduced above it, in repro/hardware.
 package presets

@@ -16,7 +16,6 @@ import (
 	"github.com/gangsim/gangsim/hwmodel/pm"
 	"github.com/gangsim/gangsim/hwmodel/qsnet"
 	"github.com/gangsim/gangsim/model"
-	"github.com/gangsim/gangsim/repro"
 )
 
 func mustGet(t *testing.T, name string) Preset {
@@ -375,114 +374,6 @@ func TestNodesUpTo(t *testing.T) {
 	for n, want := range map[int][]int{1: {1}, 2: {1, 2}, 5: {1, 2, 4, 5}, 16: {1, 2, 4, 8, 16}, 0: {1}} {
 		if got := NodesUpTo(n); !slices.Equal(got, want) {
 			t.Errorf("NodesUpTo(%d) = %v, want %v", n, got, want)
-		}
-	}
-}
-
-// TestReproductions: the registry's items are the families' Items, every
-// one valid and agreeing with its paper but for the one claim of E&F 4.2
-// that the paper's own figures contradict.
-func TestReproductions(t *testing.T) {
-	wantKeys := []string{"etsion/fig-5", "etsion/fig-6", "etsion/switch-cost", "hori96/table-2", "hori96/table-4", "hori96/table-5",
-		"hori98/table-3", "hori98/fig-6", "frachtenberg/table-4.3", "frachtenberg/fig-4.12", "frachtenberg/table-4.5", "mclaughlin/switch-cost"}
-	if got := ReproductionKeys(); !slices.Equal(got, wantKeys) {
-		t.Fatalf("keys %v, want %v", got, wantKeys)
-	}
-	family := map[string]repro.Item{}
-	for _, items := range [][]repro.Item{myrinet.Items(), pm.Items(), qsnet.Items(), calypso.Items()} {
-		for _, it := range items {
-			family[it.Key()] = it
-		}
-	}
-	if len(family) != len(wantKeys) {
-		t.Errorf("the families have %d items, the registry %d", len(family), len(wantKeys))
-	}
-	for _, r := range Reproductions() {
-		it, p := r.Build()
-		if p.Name() != r.Preset || it.Key() != r.Key() {
-			t.Errorf("%s built %s on %s", r.Key(), it.Key(), p.Name())
-		}
-		if !reflect.DeepEqual(it, family[r.Key()]) {
-			t.Errorf("%s differs from its family's item", r.Key())
-		}
-		if err := it.Validate(); err != nil {
-			t.Error(err)
-		}
-		var buf bytes.Buffer
-		if err := repro.WriteCSV(&buf, &it, nil); err != nil {
-			t.Errorf("%s: %v", r.Key(), err)
-		}
-		rw, rn, ch, cn := it.Check()
-		if r.Key() == "etsion/switch-cost" {
-			if rw != rn || ch != cn-1 || it.Claims[cn-1].Holds || !strings.Contains(it.Claims[cn-1].Text, "replacing the send buffer") {
-				t.Errorf("%s: %d/%d cells, %d/%d claims; want all but the send-buffer claim", r.Key(), rw, rn, ch, cn)
-			}
-			continue
-		}
-		if !it.Agrees() {
-			t.Errorf("%s: %d/%d cells within tolerance, %d/%d claims hold", r.Key(), rw, rn, ch, cn)
-		}
-		if r.IsFigure() != (r.plot != nil) {
-			t.Errorf("%s: figure %v, drawing spec %v", r.Key(), r.IsFigure(), r.plot != nil)
-		}
-	}
-	if _, err := FindReproduction("etsion/fig-7"); err == nil || !strings.Contains(err.Error(), "want one of etsion/fig-5, ") {
-		t.Errorf("FindReproduction(etsion/fig-7): %v", err)
-	}
-}
-
-func TestFigures(t *testing.T) {
-	for _, tc := range []struct {
-		key          string
-		lines, paper int
-		first        string // the first line's name
-	}{
-		{"etsion/fig-5", 4, 7, "contexts=1"},
-		{"etsion/fig-6", 4, 0, "jobs=1"},
-		{"hori98/fig-6", 8, 2, "EP, 8 PEs"},
-		{"frachtenberg/fig-4.12", 2, 2, "model=es40"},
-	} {
-		r, err := FindReproduction(tc.key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		it, _ := r.Build()
-		lines, paper, err := r.figureData(&it)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(lines) != tc.lines || len(paper) != tc.paper || lines[0].Name != tc.first {
-			t.Errorf("%s: %d lines (first %q), %d paper points; want %d (%q), %d", tc.key, len(lines), lines[0].Name, len(paper), tc.lines, tc.first, tc.paper)
-		}
-		points := 0
-		for _, l := range lines {
-			points += len(l.X)
-			if !slices.IsSorted(l.X) {
-				t.Errorf("%s %s: x %v not sorted", tc.key, l.Name, l.X)
-			}
-		}
-		if points != len(it.Rows) {
-			t.Errorf("%s: %d points for %d rows", tc.key, points, len(it.Rows))
-		}
-		if _, err := r.Figure(&it); err != nil {
-			t.Errorf("%s: %v", tc.key, err)
-		}
-	}
-	// The paper's values are where the rows put them: Fig. 4.12's 110 ms
-	// on 64 nodes and 135 ms on 16,384.
-	r, _ := FindReproduction("frachtenberg/fig-4.12")
-	it, _ := r.Build()
-	_, paper, _ := r.figureData(&it)
-	if paper[0].X != 64 || paper[0].Y != 110 || paper[1].X != 16384 || paper[1].Y != 135 {
-		t.Errorf("Fig. 4.12 paper points %v", paper)
-	}
-	for _, r := range Reproductions() {
-		if r.IsFigure() {
-			continue
-		}
-		it, _ := r.Build()
-		if _, err := r.Figure(&it); err == nil {
-			t.Errorf("%s: a table drew a figure", r.Key())
 		}
 	}
 }

@@ -106,10 +106,10 @@
 // figures (see each preset); ASCI Q's clock, memory, rails and OS are not
 // in the thesis.
 //
-// Model implements hwmodel.Costs. Table43Item, Fig412Item and Table45Item
-// reproduce Table 4.3 (54 cells within 0.5 MB/s), Fig. 4.12 (110 ms on 64
-// nodes, the fit point, and 134.6 ms against 135 ms on 16,384 nodes) and
-// Table 4.5 (all six within the rounding of the printed fits) as
-// repro.Items, with the thesis's qualitative claims; the Curve functions
-// give the same models as plottable series.
+// Model implements hwmodel.Costs; the Curve functions give the same models
+// as plottable series. The models reproduce Table 4.3 (54 cells within
+// 0.5 MB/s), Fig. 4.12 (110 ms on 64 nodes, the fit point, and 134.6 ms
+// against 135 ms on 16,384 nodes) and Table 4.5 (all six within the
+// rounding of the printed fits), with the thesis's qualitative claims, as
+// items built above the model, in repro/hardware.
 package qsnet

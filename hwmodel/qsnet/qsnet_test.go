@@ -1,7 +1,6 @@
 package qsnet
 
 import (
-	"bytes"
 	"errors"
 	"math"
 	"reflect"
@@ -11,7 +10,6 @@ import (
 	"github.com/gangsim/gangsim/hwmodel"
 	"github.com/gangsim/gangsim/internal/presettest"
 	"github.com/gangsim/gangsim/model"
-	"github.com/gangsim/gangsim/repro"
 )
 
 func near(t *testing.T, what string, got, want, tol float64) {
@@ -423,77 +421,6 @@ func TestLoadPreset(t *testing.T) {
 	})
 	if _, err := Preset("parpar"); !errors.Is(err, hwmodel.ErrUnknownPreset) {
 		t.Errorf("Preset(parpar): %v", err)
-	}
-}
-
-func TestItems(t *testing.T) {
-	items := Items()
-	for i, want := range []struct {
-		name          string
-		rows, withPap int
-	}{{"table-4.3", 54, 54}, {"fig-4.12", 30, 2}, {"table-4.5", 6, 6}} {
-		it := items[i]
-		if it.Paper != "frachtenberg" || it.Name != want.name || it.Title == "" || it.Unit == "" || it.Notes == "" {
-			t.Errorf("item %d: %s %q %q", i, it.Key(), it.Title, it.Unit)
-		}
-		if err := it.Validate(); err != nil {
-			t.Error(err)
-		}
-		rw, rn, ch, cn := it.Check()
-		if len(it.Rows) != want.rows || rn != want.withPap || rw != rn || ch != cn || cn < 4 || !it.Agrees() {
-			t.Errorf("%s: %d rows, %d/%d within, %d/%d claims", it.Key(), len(it.Rows), rw, rn, ch, cn)
-		}
-		for _, c := range it.Claims {
-			if !c.Holds {
-				t.Errorf("%s: claim fails: %s (%s)", it.Key(), c.Text, c.Note)
-			}
-		}
-		var buf bytes.Buffer
-		if err := repro.WriteCSV(&buf, &it, nil); err != nil {
-			t.Fatal(err)
-		}
-		back, _, err := repro.ReadCSV(&buf, it.Key())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(back.Rows) != len(it.Rows) || len(back.Claims) != len(it.Claims) {
-			t.Errorf("%s: CSV round trip %d rows, %d claims", it.Key(), len(back.Rows), len(back.Claims))
-		}
-	}
-	// The paper values the rows pin, with their tolerances.
-	pinned := map[string][2]float64{
-		"es40/64": {110, 0.5}, "es40/16384": {135, 0.5},
-		"rsh/0": {3827.10, 2.0535}, "RMS/12": {317.67, 2.0535}, "GLUnix/0": {49.38, 2.0535},
-		"Cplant/12": {22.73, 0.0115}, "BProc/12": {4.88, 0.0115}, "STORM/12": {0.11, 0.005},
-	}
-	for _, it := range items[1:] {
-		for _, r := range it.Rows {
-			if !r.HasPaper {
-				continue
-			}
-			key := r.Coords[0].Value + "/" + r.Coords[1].Value
-			p, ok := pinned[key]
-			if !ok || r.Paper != p[0] || r.Tolerance != p[1] {
-				t.Errorf("%s %s: paper %v ± %v, want %v", it.Key(), key, r.Paper, r.Tolerance, p)
-			}
-			delete(pinned, key)
-		}
-	}
-	if len(pinned) != 0 {
-		t.Errorf("rows not found: %v", pinned)
-	}
-	// Rows can fail: Eq. 4.3's printed factor 2 on the switch term (as if
-	// T_switch were doubled) breaks Table 4.3, and a slower transfer
-	// protocol breaks Fig. 4.12's 110 ms.
-	c := Wolverine()
-	c.SwitchNanos *= 2
-	if it := Table43Item(c); it.Agrees() {
-		t.Error("Table 4.3 agrees with the switch term doubled")
-	}
-	c = Wolverine()
-	c.TransferBytesPerSecond = 100 * MiB
-	if it := Fig412Item(c); it.Agrees() {
-		t.Error("Fig. 4.12 agrees with a 100 MB/s transfer")
 	}
 }
 

@@ -154,4 +154,46 @@
 // The parametric "calypso" scenario builds the same mapping from
 // Options.Tasks, Machines and TaskLength. OptimalMakespan and
 // EagerMakespan give its two bounds.
+//
+// # The hardware papers' benchmarks
+//
+// The papers measured what gang scheduling costs by running copies of one
+// program together, all started at once, each on the whole machine, so
+// that every quantum ends in a global switch. The benchmark scenarios
+// build those runs: Options.Tasks identical copies (1 to MaxCopies), each
+// a job on all Options.Machines processors, submitted at 0. Under a gang
+// scheduler each copy fills a row of the matrix. Every number is the
+// paper's where it gives one; the rest is assumed and says so:
+//
+//   - sweep3d (Frachtenberg thesis 4.3.3, Figs. 4.13-4.15): SWEEP3D on
+//     Crescendo. Computes 3.5 ms per step ("each compute step takes
+//     ≈3.5ms on Crescendo", 5.4.2), exchanges with its nearest
+//     neighbours with blocking calls (5.4.3; four messages per step there,
+//     a ring of two here, gangsim having no 4-neighbour pattern), 4 KB
+//     messages (assumed). Dedicated run time 217 s: the thesis' dedicated
+//     SWEEP3D run of Table 6.6 (49 PEs of Accelerando); its Crescendo run
+//     times are in the missing figures. The machine is Machines/2 nodes of
+//     2 PEs (Crescendo, Table 1.1), or Machines nodes of one PE when
+//     Machines is odd.
+//   - hori96-fib, hori96-rt (Hori et al. 1996, 4): fib(15,1000) and
+//     rt(1000000) on 1, 2, 4 or 8 SPARCstation 20s with their Table 1
+//     run times (fib 15.47, 77.7, 105.1, 121.5 s; rt 4.09, 34.55, 35.56,
+//     34.94 s). No communication attributes: the overhead model of
+//     Tables 4 and 5 charges switches with empty buffers.
+//   - hori98-ep, hori98-cg (Hori, Tezuka and Ishikawa 1998, 5): NAS EP,
+//     "almost no communication", and a CG stand-in that communicates 26.2%
+//     of its time (a ring of 64 KB messages, assumed, after 3.186 ms of
+//     computation, at PM's 7.5 us and 117.6 MB/s, Table 2), the buffer
+//     occupancy at which the rwc-pc2 model meets the paper's bound for CG
+//     (package hwmodel/pm). Run time 100 s (assumed; not in the text).
+//   - fm-bandwidth (Etsion and Feitelson 4.1): a benchmark that only
+//     sends Options.MessageBytes messages (1 us of computation per
+//     iteration, the least the job-level model counts; a ring), on
+//     Options.Machines nodes of ParPar (16 in the paper), 600 s (assumed).
+//     The paper's benchmark is one sender and one receiver run alone in
+//     its time slot; here each copy spans the machine, a row of ParPar's
+//     16-column matrix.
+//
+// The hardware reproductions (package repro/hardware) replay them under
+// gang scheduling with the papers' presets.
 package scenario

@@ -18,8 +18,11 @@ type Info struct {
 }
 
 // Options are the parameters a scenario may take. The zero value suits
-// every scenario except "calypso", which needs Tasks, Machines and
-// TaskLength. A field that a scenario does not use must be left zero:
+// the thesis' static scenarios and the two Calypso experiments; "calypso"
+// needs Tasks, Machines and TaskLength, the benchmark scenarios (sweep3d,
+// hori96-fib, hori96-rt, hori98-ep, hori98-cg, fm-bandwidth) Tasks and
+// Machines, and fm-bandwidth MessageBytes. A field that a scenario does
+// not use must be left zero:
 // Build rejects it rather than ignore it, so that a manifest never records
 // a parameter that shaped nothing.
 type Options struct {
@@ -31,12 +34,19 @@ type Options struct {
 
 	// Tasks and Machines are p and m of the parametric "calypso"
 	// scenario: p equal tasks on m machines. Both must be at least 1 and
-	// at most MaxCalypsoSize.
+	// at most MaxCalypsoSize. For a benchmark scenario they are the
+	// copies of the program (1 to MaxCopies) and the processors each
+	// copy runs on (1 to MaxCalypsoSize; hori96-fib and hori96-rt: 1, 2,
+	// 4 or 8, the sizes of hori96 Table 1).
 	Tasks, Machines int
 
 	// TaskLength is each task's sequential run time in simulated
 	// microseconds, for "calypso"; it must be positive.
 	TaskLength model.Time
+
+	// MessageBytes is the size in bytes of each message of the
+	// fm-bandwidth benchmark; it must be positive.
+	MessageBytes int64
 }
 
 // MaxCalypsoSize bounds Options.Tasks and Options.Machines, so that a
@@ -47,16 +57,17 @@ const MaxCalypsoSize = 1 << 16
 
 // Parameter names used by Options.Params.
 const (
-	ParamComm       = "comm"
-	ParamMachines   = "machines"
-	ParamTaskLength = "task-length"
-	ParamTasks      = "tasks"
+	ParamComm         = "comm"
+	ParamMachines     = "machines"
+	ParamMessageBytes = "message-bytes"
+	ParamTaskLength   = "task-length"
+	ParamTasks        = "tasks"
 )
 
 // Params returns the fields of o that are set (non-zero), as manifest
 // parameters sorted by name: comm ("blocking" or "non-blocking"),
-// machines, task-length (seconds with a unit, as model.Time.String
-// formats it: "259s") and tasks.
+// machines, message-bytes, task-length (seconds with a unit, as
+// model.Time.String formats it: "259s") and tasks.
 func (o Options) Params() []model.Param {
 	var ps []model.Param
 	if o.Comm != model.CommUnspecified {
@@ -64,6 +75,9 @@ func (o Options) Params() []model.Param {
 	}
 	if o.Machines != 0 {
 		ps = append(ps, model.Param{Name: ParamMachines, Value: strconv.Itoa(o.Machines)})
+	}
+	if o.MessageBytes != 0 {
+		ps = append(ps, model.Param{Name: ParamMessageBytes, Value: strconv.FormatInt(o.MessageBytes, 10)})
 	}
 	if o.TaskLength != 0 {
 		ps = append(ps, model.Param{Name: ParamTaskLength, Value: o.TaskLength.String()})
@@ -88,6 +102,8 @@ type takes uint8
 const (
 	takesComm    takes = 1 << iota // Options.Comm
 	takesCalypso                   // Options.Tasks, Machines, TaskLength
+	takesCopies                    // Options.Tasks (copies) and Machines (processors)
+	takesMessage                   // Options.MessageBytes
 )
 
 type entry struct {
@@ -120,6 +136,26 @@ func entries() []entry {
 			"one 4-process job whose processes 1-2 compute 4x per iteration, and three 2-process non-communicating jobs on PEs 3-4",
 			"Frachtenberg thesis 6.3.2.3, Fig. 6.5, Table 6.3"},
 			takesComm, complementing},
+		{Info{"fm-bandwidth",
+			"copies (Options.Tasks) of a benchmark that only sends Options.MessageBytes messages, on Options.Machines ParPar nodes",
+			"Etsion & Feitelson 4.1 (the bandwidth benchmark of Figs. 5, 6)"},
+			takesCopies | takesMessage, fmBandwidth},
+		{Info{"hori96-fib",
+			"copies (Options.Tasks) of fib(15,1000) on 1, 2, 4 or 8 SPARCstation 20s (Options.Machines), its Table 1 run time",
+			"Hori et al. 1996, 4, Table 1 (gang-scheduling overhead, Tables 4, 5, Figs. 6-8)"},
+			takesCopies, hori96("fib", "fib(15,1000)")},
+		{Info{"hori96-rt",
+			"copies (Options.Tasks) of rt(1000000) on 1, 2, 4 or 8 SPARCstation 20s (Options.Machines), its Table 1 run time",
+			"Hori et al. 1996, 4, Table 1 (gang-scheduling overhead, Tables 4, 5, Figs. 6-8)"},
+			takesCopies, hori96("rt", "rt(1000000)")},
+		{Info{"hori98-cg",
+			"copies (Options.Tasks) of a NAS CG stand-in communicating 26% of its time, on Options.Machines PCs of RWC PC Cluster II",
+			"Hori, Tezuka & Ishikawa 1998, 5 (Figs. 5, 6)"},
+			takesCopies, hori98CG},
+		{Info{"hori98-ep",
+			"copies (Options.Tasks) of a NAS EP stand-in without communication, on Options.Machines PCs of RWC PC Cluster II",
+			"Hori, Tezuka & Ishikawa 1998, 5 (Figs. 5, 6)"},
+			takesCopies, hori98EP},
 		{Info{"imbalanced",
 			"two 4-process BSP jobs whose processes 1-2 (job 1) and 3-4 (job 2) compute 2x per iteration",
 			"Frachtenberg thesis 6.3.2.2, Fig. 6.4, Table 6.2"},
@@ -128,6 +164,10 @@ func entries() []entry {
 			"a balanced 4-process job followed by the two complementary imbalanced jobs",
 			"Frachtenberg thesis 6.3.2.4, Fig. 6.6, Table 6.4"},
 			takesComm, mixed},
+		{Info{"sweep3d",
+			"copies (Options.Tasks) of a SWEEP3D stand-in (3.5 ms steps, neighbour exchange, 217 s) on Options.Machines PEs of Crescendo",
+			"Frachtenberg thesis 4.3.3, Figs. 4.13-4.15 (5.4.2, 5.4.3, Table 6.6 for the stand-in)"},
+			takesCopies, sweep3d},
 	}
 }
 
@@ -176,9 +216,14 @@ func (e entry) check(o Options) error {
 			probs = append(probs, fmt.Sprintf("communication mode %s is not blocking or non-blocking", o.Comm))
 		}
 	} else if o.Comm != model.CommUnspecified {
-		probs = append(probs, fmt.Sprintf("communication mode %s given, but Calypso tasks do not communicate (comm applies to balanced, complementing, imbalanced and mixed)", o.Comm))
+		why := "Calypso tasks do not communicate"
+		if e.takes&takesCopies != 0 {
+			why = e.info.Name + " fixes its program's communication"
+		}
+		probs = append(probs, fmt.Sprintf("communication mode %s given, but %s (comm applies to balanced, complementing, imbalanced and mixed)", o.Comm, why))
 	}
-	if e.takes&takesCalypso != 0 {
+	switch {
+	case e.takes&takesCalypso != 0:
 		if o.Tasks < 1 || o.Tasks > MaxCalypsoSize {
 			probs = append(probs, fmt.Sprintf("tasks = %d, want 1 to %d", o.Tasks, MaxCalypsoSize))
 		}
@@ -188,13 +233,32 @@ func (e entry) check(o Options) error {
 		if o.TaskLength <= 0 {
 			probs = append(probs, fmt.Sprintf("task length = %s, want a positive time", o.TaskLength))
 		}
-	} else if o.Tasks != 0 || o.Machines != 0 || o.TaskLength != 0 {
+	case e.takes&takesCopies != 0:
+		if o.Tasks < 1 || o.Tasks > MaxCopies {
+			probs = append(probs, fmt.Sprintf("tasks (copies) = %d, want 1 to %d", o.Tasks, MaxCopies))
+		}
+		if _, table1 := Hori96Runtimes()["fib"][o.Machines]; strings.HasPrefix(e.info.Name, "hori96-") && !table1 {
+			probs = append(probs, fmt.Sprintf("machines = %d, want 1, 2, 4 or 8 (hori96 Table 1)", o.Machines))
+		} else if o.Machines < 1 || o.Machines > MaxCalypsoSize {
+			probs = append(probs, fmt.Sprintf("machines (processors) = %d, want 1 to %d", o.Machines, MaxCalypsoSize))
+		}
+		if o.TaskLength != 0 {
+			probs = append(probs, fmt.Sprintf("task length = %s given, but %s fixes its run time", o.TaskLength, e.info.Name))
+		}
+	case o.Tasks != 0 || o.Machines != 0 || o.TaskLength != 0:
 		fixed := ""
 		if strings.HasPrefix(e.info.Name, "calypso-") {
 			fixed = " (" + e.info.Name + " fixes them)"
 		}
-		probs = append(probs, fmt.Sprintf("tasks, machines and task length apply only to scenario calypso%s; got tasks = %d, machines = %d, task length = %s",
+		probs = append(probs, fmt.Sprintf("tasks, machines and task length apply only to scenario calypso and the benchmark scenarios%s; got tasks = %d, machines = %d, task length = %s",
 			fixed, o.Tasks, o.Machines, o.TaskLength))
+	}
+	if e.takes&takesMessage != 0 {
+		if o.MessageBytes <= 0 {
+			probs = append(probs, fmt.Sprintf("message size = %d bytes, want a positive size", o.MessageBytes))
+		}
+	} else if o.MessageBytes != 0 {
+		probs = append(probs, fmt.Sprintf("message size given, but it applies only to scenario fm-bandwidth; got %d bytes", o.MessageBytes))
 	}
 	if len(probs) == 0 {
 		return nil

@@ -12,14 +12,20 @@ import (
 
 // optionsFor returns valid options for every scenario.
 func optionsFor(name string) Options {
-	if name == "calypso" {
+	switch name {
+	case "calypso":
 		return Options{Tasks: 7, Machines: 5, TaskLength: 100 * model.Second}
+	case "fm-bandwidth":
+		return Options{Tasks: 3, Machines: 16, MessageBytes: 4096}
+	case "hori96-fib", "hori96-rt", "hori98-cg", "hori98-ep", "sweep3d":
+		return Options{Tasks: 2, Machines: 8}
 	}
 	return Options{}
 }
 
 func TestList(t *testing.T) {
-	want := []string{"balanced", "calypso", "calypso-3on2", "calypso-5on3", "complementing", "imbalanced", "mixed"}
+	want := []string{"balanced", "calypso", "calypso-3on2", "calypso-5on3", "complementing", "fm-bandwidth",
+		"hori96-fib", "hori96-rt", "hori98-cg", "hori98-ep", "imbalanced", "mixed", "sweep3d"}
 	if got := Names(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("Names() = %q, want %q", got, want)
 	}
@@ -147,7 +153,7 @@ func TestBuildErrors(t *testing.T) {
 		mention  []string // substrings the message must contain
 	}{
 		{"gang", Options{}, ErrUnknownScenario,
-			[]string{`"gang"`, "balanced, calypso, calypso-3on2, calypso-5on3, complementing, imbalanced, mixed"}},
+			[]string{`"gang"`, "balanced, calypso, calypso-3on2, calypso-5on3, complementing, fm-bandwidth, hori96-fib, hori96-rt, hori98-cg, hori98-ep, imbalanced, mixed, sweep3d"}},
 		{"", Options{}, ErrUnknownScenario, []string{`""`}},
 		{"calypso", Options{}, ErrInvalidOptions,
 			[]string{"tasks = 0, want 1 to 65536", "machines = 0, want 1 to 65536", "task length = 0s, want a positive time"}},
@@ -160,11 +166,23 @@ func TestBuildErrors(t *testing.T) {
 		{"calypso", Options{Tasks: 3, Machines: 2, TaskLength: model.Second, Comm: model.CommBlocking}, ErrInvalidOptions,
 			[]string{"do not communicate"}},
 		{"calypso-3on2", Options{Tasks: 3}, ErrInvalidOptions,
-			[]string{"apply only to scenario calypso (calypso-3on2 fixes them)"}},
+			[]string{"apply only to scenario calypso and the benchmark scenarios (calypso-3on2 fixes them)"}},
 		{"calypso-5on3", Options{Comm: model.CommNonBlocking}, ErrInvalidOptions,
 			[]string{"non-blocking"}},
 		{"balanced", Options{Machines: 4}, ErrInvalidOptions,
-			[]string{"apply only to scenario calypso; got tasks = 0, machines = 4"}},
+			[]string{"apply only to scenario calypso and the benchmark scenarios; got tasks = 0, machines = 4"}},
+		{"sweep3d", Options{}, ErrInvalidOptions,
+			[]string{"tasks (copies) = 0, want 1 to 64", "machines (processors) = 0, want 1 to 65536"}},
+		{"sweep3d", Options{Tasks: 65, Machines: 64, TaskLength: model.Second}, ErrInvalidOptions,
+			[]string{"tasks (copies) = 65", "task length = 1s given, but sweep3d fixes its run time"}},
+		{"hori96-rt", Options{Tasks: 2, Machines: 3}, ErrInvalidOptions,
+			[]string{"machines = 3, want 1, 2, 4 or 8 (hori96 Table 1)"}},
+		{"hori98-cg", Options{Tasks: 2, Machines: 8, Comm: model.CommNonBlocking}, ErrInvalidOptions,
+			[]string{"hori98-cg fixes its program's communication"}},
+		{"fm-bandwidth", Options{Tasks: 2, Machines: 16}, ErrInvalidOptions,
+			[]string{"message size = 0 bytes, want a positive size"}},
+		{"hori98-ep", Options{Tasks: 2, Machines: 8, MessageBytes: 16}, ErrInvalidOptions,
+			[]string{"applies only to scenario fm-bandwidth; got 16 bytes"}},
 		{"mixed", Options{Comm: model.Comm(9)}, ErrInvalidOptions,
 			[]string{"comm(9) is not blocking or non-blocking"}},
 	}

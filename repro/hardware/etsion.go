@@ -1,68 +1,36 @@
-package myrinet
+package hardware
 
 import (
 	"fmt"
 	"math"
 	"strconv"
 
+	"github.com/gangsim/gangsim/hwmodel/myrinet"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/repro"
 )
 
-// Fig6Quantum is the gang-scheduling quantum of the buffer-switching
-// bandwidth runs, 3 s (E&F 4.1).
-const Fig6Quantum = 3 * model.Second
-
-// FullSwitchBound is the paper's bound on a gang switch that copies the
-// whole buffers, 85 ms = 17,000,000 cycles at 200 MHz (E&F 4.2).
-const FullSwitchBound = 85 * model.Millisecond
-
-// ValidSwitchBound is the paper's bound on a gang switch that copies only
-// the valid packets, 12.5 ms = 2,500,000 cycles at 200 MHz (E&F 4.2).
-const ValidSwitchBound = 12500 * model.Microsecond
-
-// PaperNodes is the number of compute nodes of the paper's measurements,
-// the 16 columns of ParPar's gang matrix (E&F 2.1).
-const PaperNodes = 16
-
-// MessageSizes returns the message sizes, in bytes, at which Fig5 and Fig6
-// evaluate the model: 16 B to 64 KB by factors of 4 (the figures' own
-// sizes are not in the text).
-func MessageSizes() []int64 { return []int64{16, 64, 256, 1024, 4096, 16384, 65536} }
-
-// FigContexts returns the numbers of contexts (Fig. 5) and jobs (Fig. 6)
-// at which the model is evaluated: 1, 2, 4 and 8, the last being the
-// count at which E&F 4.1 report that no communication is possible.
-func FigContexts() []int { return []int{1, 2, 4, 8} }
-
-// Items returns the reproductions of the paper for the ParPar preset:
-// etsion/fig-5, etsion/fig-6 and etsion/switch-cost.
-func Items() []repro.Item {
-	c := ParPar()
-	return []repro.Item{Fig5(c), Fig6(c), SwitchCost(c)}
-}
-
-func coord(name string, v int64) repro.Coord {
+func coord64(name string, v int64) repro.Coord {
 	return repro.Coord{Name: name, Value: strconv.FormatInt(v, 10)}
 }
 
-// Fig5 reproduces E&F Fig. 5: the point-to-point bandwidth in MB/s (1e6
+// EtsionFig5 reproduces E&F Fig. 5: the point-to-point bandwidth in MB/s (1e6
 // bytes per second) under FM's buffer division, by contexts and message
 // size. The figure is missing from the text; the one value the text
 // states, no communication at 8 contexts (E&F 4.1), is the Paper value of
 // the contexts=8 rows (exact).
-func Fig5(c Cluster) repro.Item {
+func EtsionFig5(c myrinet.Cluster) repro.Item {
 	it := repro.Item{
 		Paper: "etsion",
 		Name:  "fig-5",
 		Title: "Fig. 5: FM bandwidth by message size and contexts, original buffer division (model; figure values not in the text except zero at 8 contexts, 4.1)",
 		Unit:  "MB/s",
 	}
-	for _, n := range FigContexts() {
-		for _, size := range MessageSizes() {
+	for _, n := range myrinet.FigContexts() {
+		for _, size := range myrinet.MessageSizes() {
 			r := repro.Row{
-				Coords:  []repro.Coord{coord("contexts", int64(n)), coord("bytes", size)},
-				Gangsim: c.Bandwidth(BufferDivision, size, n) / 1e6,
+				Coords:  []repro.Coord{coord64("contexts", int64(n)), coord64("bytes", size)},
+				Gangsim: c.Bandwidth(myrinet.BufferDivision, size, n) / 1e6,
 			}
 			if n == 8 {
 				r.HasPaper, r.Paper, r.Tolerance = true, 0, 0
@@ -71,12 +39,12 @@ func Fig5(c Cluster) repro.Item {
 		}
 	}
 	sharp, smallWorse := true, true
-	for _, size := range MessageSizes() {
-		sharp = sharp && c.Bandwidth(BufferDivision, size, 4) < c.Bandwidth(BufferDivision, size, 1)/2
+	for _, size := range myrinet.MessageSizes() {
+		sharp = sharp && c.Bandwidth(myrinet.BufferDivision, size, 4) < c.Bandwidth(myrinet.BufferDivision, size, 1)/2
 	}
 	for n := 2; n <= 6; n++ {
-		small := c.Bandwidth(BufferDivision, 16, n) / c.Bandwidth(BufferDivision, 16, 1)
-		large := c.Bandwidth(BufferDivision, 65536, n) / c.Bandwidth(BufferDivision, 65536, 1)
+		small := c.Bandwidth(myrinet.BufferDivision, 16, n) / c.Bandwidth(myrinet.BufferDivision, 16, 1)
+		large := c.Bandwidth(myrinet.BufferDivision, 65536, n) / c.Bandwidth(myrinet.BufferDivision, 65536, 1)
 		smallWorse = smallWorse && small < large
 	}
 	full := 42 * int64(c.PacketBytes) // a message of whole packets
@@ -85,8 +53,8 @@ func Fig5(c Cluster) repro.Item {
 		{
 			Text:  "the bandwidth decreases sharply when increasing the number of contexts (E&F 4.1), read as 4 contexts giving less than half of one context's bandwidth at every size",
 			Holds: sharp,
-			Note: fmt.Sprintf("64 KB messages: %.1f MB/s with 1 context, %.1f with 4", c.Bandwidth(BufferDivision, 65536, 1)/1e6,
-				c.Bandwidth(BufferDivision, 65536, 4)/1e6),
+			Note: fmt.Sprintf("64 KB messages: %.1f MB/s with 1 context, %.1f with 4", c.Bandwidth(myrinet.BufferDivision, 65536, 1)/1e6,
+				c.Bandwidth(myrinet.BufferDivision, 65536, 4)/1e6),
 		},
 		{
 			Text:  "for small messages a full credit is used even if only part of each packet is used, so the system becomes unusable with even fewer contexts (E&F 4.1)",
@@ -102,75 +70,7 @@ func Fig5(c Cluster) repro.Item {
 	return it
 }
 
-// TotalBandwidth returns the machine's total bandwidth, in bytes per
-// second, as E&F 4.1 measure it for Fig. 6: jobs point-to-point benchmarks
-// gang-scheduled round robin with the given quantum under
-// BufferSwitching, the average bandwidth of each multiplied by jobs. Each
-// job runs quantum out of every jobs (quantum + switch), so the total is
-// Bandwidth * quantum/(quantum + switch), switch being the gang switch on
-// the cluster's nodes; one job is never switched and gets the full
-// bandwidth.
-func TotalBandwidth(c Cluster, variant Copy, occupancy float64, bytes int64, jobs int, quantum model.Time) float64 {
-	bw := c.Bandwidth(BufferSwitching, bytes, jobs)
-	if jobs <= 1 {
-		return bw
-	}
-	sw := c.SwitchStages(variant, c.Nodes, occupancy).Total()
-	return bw * quantum.Seconds() / (quantum + sw).Seconds()
-}
-
-// Fig6 reproduces E&F Fig. 6: the total bandwidth in MB/s (1e6 bytes per
-// second) with buffer switching, by jobs and message size, with the 3 s
-// quantum of the measurement and the full-copy switch (the text does not
-// say which copy variant the runs used; full copy is the costlier). The
-// figure's values are not in the text; it states only that the total is
-// independent of the number of jobs (E&F 4.1), the item's claim.
-func Fig6(c Cluster) repro.Item {
-	it := repro.Item{
-		Paper: "etsion",
-		Name:  "fig-6",
-		Title: "Fig. 6: total bandwidth by message size and jobs, gang scheduling with buffer switching, 3 s quantum, full-copy switch (model; figure values not in the text)",
-		Unit:  "MB/s",
-	}
-	for _, n := range FigContexts() {
-		for _, size := range MessageSizes() {
-			it.Rows = append(it.Rows, repro.Row{
-				Coords:  []repro.Coord{coord("jobs", int64(n)), coord("bytes", size)},
-				Gangsim: TotalBandwidth(c, CopyFull, 1, size, n, Fig6Quantum) / 1e6,
-			})
-		}
-	}
-	// Equal from 2 jobs on; one job is never switched, so the others are
-	// below it by the full-copy switch per quantum.
-	constant := true
-	worst := 0.0
-	for _, size := range MessageSizes() {
-		one := TotalBandwidth(c, CopyFull, 1, size, 1, Fig6Quantum)
-		two := TotalBandwidth(c, CopyFull, 1, size, 2, Fig6Quantum)
-		for _, n := range FigContexts()[1:] {
-			constant = constant && TotalBandwidth(c, CopyFull, 1, size, n, Fig6Quantum) == two
-		}
-		constant = constant && two <= one && two >= 0.97*one
-		worst = max(worst, 1-two/one)
-	}
-	it.Claims = []repro.Claim{{
-		Text:  "the overall available bandwidth is independent of the number of applications running, and maintains a fairly constant level (E&F 4.1), read as equal totals from 2 to 8 jobs, within 3% of one job's",
-		Holds: constant,
-		Note:  fmt.Sprintf("equal from 2 jobs on; at most %.1f%% below one job, the cost of a full-copy switch every 3 s quantum", worst*100),
-	}}
-	return it
-}
-
-// InferredValidPackets returns the receive-buffer packets that a CopyValid
-// switch on nodes nodes can copy within bound once the halt and release
-// stages are paid, with the send buffer empty. Taking the paper's 12.5 ms
-// bound as the Fig. 9 value at 16 nodes, this is the valid packet count of
-// Fig. 8 at 16 nodes that the text does not state: 98.2 for ParPar.
-func InferredValidPackets(c Cluster, bound model.Time, nodes int) float64 {
-	return (bound.Seconds() - 2*c.ProtocolSeconds(nodes)) / c.ReceivePacketCopySeconds()
-}
-
-// SwitchCost reproduces the switch-cost results of E&F 4.2 (Figs. 7-9) in
+// EtsionSwitchCost reproduces the switch-cost results of E&F 4.2 (Figs. 7-9) in
 // milliseconds:
 //
 //   - copy=full: each stage and the total by nodes (Fig. 7). The total at
@@ -180,7 +80,7 @@ func InferredValidPackets(c Cluster, bound model.Time, nodes int) float64 {
 //     send buffer empty and the valid receive packets growing linearly
 //     with nodes (E&F 4.2: the send buffer does not fill, the receive
 //     buffer fills with all-to-all traffic, copy time grows linearly) from
-//     0 at one node to InferredValidPackets at 16. The total at 16 nodes
+//     0 at one node to myrinet.InferredValidPackets at 16. The total at 16 nodes
 //     has the paper's 12.5 ms as Paper value; it too is a fit point.
 //   - swap stage by valid receive packets (Fig. 9's linear growth).
 //
@@ -188,7 +88,7 @@ func InferredValidPackets(c Cluster, bound model.Time, nodes int) float64 {
 // cell that does not apply is empty: receive_valid of a full copy, which
 // copies every slot whatever it holds, and nodes of the swap stage by
 // packets, which is local to a node (E&F 4.2).
-func SwitchCost(c Cluster) repro.Item {
+func EtsionSwitchCost(c myrinet.Cluster) repro.Item {
 	it := repro.Item{
 		Paper: "etsion",
 		Name:  "switch-cost",
@@ -205,13 +105,13 @@ func SwitchCost(c Cluster) repro.Item {
 		return []repro.Coord{{Name: "copy", Value: variant}, {Name: "nodes", Value: nodes},
 			{Name: "receive_valid", Value: valid}, {Name: "stage", Value: stage}}
 	}
-	addStages := func(variant string, nodes int, valid string, s Stages, paperTotal model.Time) {
+	addStages := func(variant string, nodes int, valid string, s myrinet.Stages, paperTotal model.Time) {
 		for _, st := range []struct {
 			name string
 			t    model.Time
 		}{{"halt", s.Halt}, {"swap", s.Swap}, {"release", s.Release}, {"total", s.Total()}} {
 			r := repro.Row{Coords: coords(variant, strconv.Itoa(nodes), valid, st.name), Gangsim: ms(st.t)}
-			if st.name == "total" && nodes == PaperNodes {
+			if st.name == "total" && nodes == myrinet.PaperNodes {
 				r.HasPaper, r.Paper, r.Tolerance = true, ms(paperTotal), tol
 			}
 			it.Rows = append(it.Rows, r)
@@ -219,12 +119,12 @@ func SwitchCost(c Cluster) repro.Item {
 	}
 	nodes := []int{2, 4, 8, 16}
 	for _, n := range nodes {
-		addStages("full", n, "", c.SwitchStages(CopyFull, n, 1), FullSwitchBound)
+		addStages("full", n, "", c.SwitchStages(myrinet.CopyFull, n, 1), myrinet.FullSwitchBound)
 	}
-	v16 := InferredValidPackets(c, ValidSwitchBound, PaperNodes)
+	v16 := myrinet.InferredValidPackets(c, myrinet.ValidSwitchBound, myrinet.PaperNodes)
 	for _, n := range nodes {
-		v := v16 * float64(n-1) / float64(PaperNodes-1)
-		addStages("valid", n, strconv.FormatFloat(v, 'f', 1, 64), c.SwitchStagesValid(n, 0, v), ValidSwitchBound)
+		v := v16 * float64(n-1) / float64(myrinet.PaperNodes-1)
+		addStages("valid", n, strconv.FormatFloat(v, 'f', 1, 64), c.SwitchStagesValid(n, 0, v), myrinet.ValidSwitchBound)
 	}
 	for _, v := range []int{0, 100, 200, 300, 400, 500, 600, c.ReceivePackets} {
 		it.Rows = append(it.Rows, repro.Row{
@@ -232,17 +132,17 @@ func SwitchCost(c Cluster) repro.Item {
 			Gangsim: c.SwapSeconds(0, float64(v)) * 1e3,
 		})
 	}
-	it.Claims = switchClaims(c, nodes)
+	it.Claims = etsionSwitchClaims(c, nodes)
 	return it
 }
 
-// switchClaims checks the statements of E&F 4.2 on the switch's stages on
+// etsionSwitchClaims checks the statements of E&F 4.2 on the switch's stages on
 // the given node counts.
-func switchClaims(c Cluster, nodes []int) []repro.Claim {
+func etsionSwitchClaims(c myrinet.Cluster, nodes []int) []repro.Claim {
 	majority, protocolGrows, swapLocal := true, true, true
-	var prev Stages
+	var prev myrinet.Stages
 	for i, n := range nodes {
-		s := c.SwitchStages(CopyFull, n, 1)
+		s := c.SwitchStages(myrinet.CopyFull, n, 1)
 		majority = majority && float64(s.Swap) > 0.8*float64(s.Total())
 		if i > 0 {
 			protocolGrows = protocolGrows && s.Halt > prev.Halt && s.Release > prev.Release
@@ -250,9 +150,9 @@ func switchClaims(c Cluster, nodes []int) []repro.Claim {
 		}
 		prev = s
 	}
-	full16 := c.SwitchStages(CopyFull, PaperNodes, 1)
-	v16 := InferredValidPackets(c, ValidSwitchBound, PaperNodes)
-	valid16 := c.SwitchStagesValid(PaperNodes, 0, v16)
+	full16 := c.SwitchStages(myrinet.CopyFull, myrinet.PaperNodes, 1)
+	v16 := myrinet.InferredValidPackets(c, myrinet.ValidSwitchBound, myrinet.PaperNodes)
+	valid16 := c.SwitchStagesValid(myrinet.PaperNodes, 0, v16)
 	// Linear: equal increments of valid packets add equal copy times.
 	linear := true
 	for v := 100.0; v <= float64(c.ReceivePackets); v += 100 {
@@ -272,7 +172,7 @@ func switchClaims(c Cluster, nodes []int) []repro.Claim {
 		{
 			Text:  "the flush and refilling stages consume more time as more nodes are involved (E&F 4.2)",
 			Holds: protocolGrows,
-			Note:  fmt.Sprintf("halt and release each grow from %.2f ms on 2 nodes to %.2f ms on 16", ms(c.SwitchStages(CopyFull, 2, 1).Halt), ms(full16.Halt)),
+			Note:  fmt.Sprintf("halt and release each grow from %.2f ms on 2 nodes to %.2f ms on 16", ms(c.SwitchStages(myrinet.CopyFull, 2, 1).Halt), ms(full16.Halt)),
 		},
 		{
 			Text:  "the buffer switch time does not depend on the number of nodes, being a local procedure (E&F 4.2)",

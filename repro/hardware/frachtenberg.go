@@ -1,54 +1,13 @@
-package qsnet
+package hardware
 
 import (
 	"fmt"
 	"math"
 	"strconv"
 
+	"github.com/gangsim/gangsim/hwmodel/qsnet"
 	"github.com/gangsim/gangsim/repro"
 )
-
-// Table43Row is one row of Table 4.3 (4.3.2.2, p. 47): a network size and
-// the asymptotic bandwidth, in the table's MB/s (2^20 bytes per second),
-// for each of Table43Cables.
-type Table43Row struct {
-	Nodes, Processors, Stages, Switches int
-	MBps                                [9]float64
-}
-
-// Table43Cables returns the cable lengths in meters of Table 4.3's
-// columns: 10 to 90 m.
-func Table43Cables() []float64 { return []float64{10, 20, 30, 40, 50, 60, 70, 80, 90} }
-
-// Table43 returns the 54 cells of Table 4.3 (4.3.2.2, p. 47) as printed.
-func Table43() []Table43Row {
-	return []Table43Row{
-		{4, 16, 1, 1, [9]float64{320, 320, 320, 315, 291, 271, 253, 238, 224}},
-		{16, 64, 2, 3, [9]float64{320, 319, 295, 274, 256, 240, 226, 213, 202}},
-		{64, 256, 3, 5, [9]float64{298, 277, 258, 242, 228, 215, 204, 194, 184}},
-		{256, 1024, 4, 7, [9]float64{261, 244, 230, 217, 206, 195, 186, 177, 170}},
-		{1024, 4096, 5, 9, [9]float64{232, 219, 207, 197, 187, 178, 171, 163, 157}},
-		{4096, 16384, 6, 11, [9]float64{209, 198, 188, 180, 172, 164, 158, 152, 146}},
-	}
-}
-
-// Table43Tolerance is the tolerance of every Table 4.3 cell in MiB/s:
-// the table prints whole MB/s, so a faithful model rounds to it, within
-// half a unit.
-const Table43Tolerance = 0.5
-
-// BroadcastMeasured64 is the hardware broadcast bandwidth measured on 64
-// nodes with buffers in NIC memory, 312 MB/s ([44] in 4.3.2.1, p. 43),
-// read as 10^6 bytes per second like chapter 2's figures.
-const BroadcastMeasured64 = 312e6
-
-// Items returns the reproductions of the thesis for the Wolverine preset,
-// the cluster of the network and launch measurements:
-// frachtenberg/table-4.3, frachtenberg/fig-4.12 and frachtenberg/table-4.5.
-func Items() []repro.Item {
-	c := Wolverine()
-	return []repro.Item{Table43Item(c), Fig412Item(c), Table45Item(c)}
-}
 
 func coord(name string, v int) repro.Coord {
 	return repro.Coord{Name: name, Value: strconv.Itoa(v)}
@@ -58,11 +17,11 @@ func claim(text string, holds bool, note string, args ...any) repro.Claim {
 	return repro.Claim{Text: text, Holds: holds, Note: fmt.Sprintf(note, args...)}
 }
 
-// Table43Item reproduces Table 4.3 (4.3.2.2, p. 47): Eq. 4.3's asymptotic
+// FrachtenbergTable43 reproduces Table 4.3 (4.3.2.2, p. 47): Eq. 4.3's asymptotic
 // bandwidth for the six network sizes (with Eq. 4.5's switches) and nine
 // cable lengths, in MB/s = 2^20 bytes per second, each cell within
-// Table43Tolerance of the printed value.
-func Table43Item(c Cluster) repro.Item {
+// qsnet.Table43Tolerance of the printed value.
+func FrachtenbergTable43(c qsnet.Cluster) repro.Item {
 	it := repro.Item{
 		Paper: "frachtenberg",
 		Name:  "table-4.3",
@@ -70,15 +29,15 @@ func Table43Item(c Cluster) repro.Item {
 		Unit:  "MB/s (MB = 2^20 bytes)",
 		Notes: "The table holds only with MB = 2^20 bytes and a switch term of Switches x T_switch, as in Eq. 4.6, not the 2 x Switches x T_switch printed in Eq. 4.3 (T_switch of Table 4.2 already sums the forward and ACK delays): then all 54 cells round to the printed values (largest difference 0.499 MB/s). With 2 x Switches x T_switch, 52 of 54 cells miss by up to 79 MB/s; with MB = 10^6 bytes all 54 miss by 7 to 16 MB/s. The peak, 320 bytes per 953 ns, is 320.2 MB/s in these units and the 335 MB/s of 2.4.1.1 in decimal ones. Tolerance: half a unit, the table's rounding.",
 	}
-	cables := Table43Cables()
+	cables := qsnet.Table43Cables()
 	rowsOK, monotone := true, true
 	prevRow := make([]float64, len(cables))
-	for i, row := range Table43() {
+	for i, row := range qsnet.Table43() {
 		n := row.Nodes
-		rowsOK = rowsOK && float64(row.Switches) == Switches(n) && float64(row.Stages) == Stages(n) && row.Processors == 4*n
+		rowsOK = rowsOK && float64(row.Switches) == qsnet.Switches(n) && float64(row.Stages) == qsnet.Stages(n) && row.Processors == 4*n
 		prev := math.Inf(1)
 		for j, m := range cables {
-			bw := c.AsymptoticBandwidth(m, Switches(n)) / MiB
+			bw := c.AsymptoticBandwidth(m, qsnet.Switches(n)) / qsnet.MiB
 			monotone = monotone && bw <= prev && (i == 0 || bw <= prevRow[j])
 			prev, prevRow[j] = bw, bw
 			it.Rows = append(it.Rows, repro.Row{
@@ -86,41 +45,37 @@ func Table43Item(c Cluster) repro.Item {
 					coord("nodes", n), coord("processors", row.Processors), coord("stages", row.Stages),
 					coord("switches", row.Switches), coord("cable_m", int(m)),
 				},
-				Paper: row.MBps[j], HasPaper: true, Gangsim: bw, Tolerance: Table43Tolerance,
+				Paper: row.MBps[j], HasPaper: true, Gangsim: bw, Tolerance: qsnet.Table43Tolerance,
 			})
 		}
 	}
 	peak := c.PeakBandwidth()
 	bcast := c.BroadcastBandwidth(64)
-	bcastErr := math.Abs(bcast-BroadcastMeasured64) / BroadcastMeasured64
+	bcastErr := math.Abs(bcast-qsnet.BroadcastMeasured64) / qsnet.BroadcastMeasured64
 	it.Claims = []repro.Claim{
 		claim("The switches column is Eq. 4.5, 2 log4(nodes) - 1, the stages log4(nodes), and the processors 4 per node (ES40s; 4.3.2.2, p. 47)",
 			rowsOK, "checked on all six rows"),
 		claim("The 320 MB/s peak of Table 4.3 is the 335 MB/s peak ping bandwidth of 2.4.1.1 (p. 15): 320 bytes per T_packet = 953 ns",
-			math.Round(peak/MiB) == 320 && math.Abs(peak/1e6-335) < 1,
-			"320 B / 953 ns = %.2f MB/s with MB = 2^20 bytes, %.2f MB/s with MB = 10^6 bytes", peak/MiB, peak/1e6),
+			math.Round(peak/qsnet.MiB) == 320 && math.Abs(peak/1e6-335) < 1,
+			"320 B / 953 ns = %.2f MB/s with MB = 2^20 bytes, %.2f MB/s with MB = 10^6 bytes", peak/qsnet.MiB, peak/1e6),
 		claim("Bandwidth falls as cables lengthen and as the network grows (more switches) (4.3.2.2, p. 46)",
 			monotone, "non-increasing along every row and down every column"),
 		claim("The model is within its stated < 5% prediction error (4.3.2.2, p. 47) of the 312 MB/s hardware broadcast measured on 64 nodes from NIC memory (4.3.2.1, p. 43)",
 			bcastErr < 0.05,
 			"Eq. 4.6 at 64 nodes: %.1f MB/s (10^6 B/s), %.1f%% from 312; were the 312 MB/s in 2^20 B/s, it would be %.1f%% above the model's %.1f",
-			bcast/1e6, 100*bcastErr, 100*(312-bcast/MiB)/(bcast/MiB), bcast/MiB),
+			bcast/1e6, 100*bcastErr, 100*(312-bcast/qsnet.MiB)/(bcast/qsnet.MiB), bcast/qsnet.MiB),
 	}
 	return it
 }
 
-// Fig412Nodes returns the node counts at which Fig412Item evaluates the
-// launch model: powers of 2 from 1 to 16,384, the range of Fig. 4.12.
-func Fig412Nodes() []int { return PowersOf(2, PredictedLaunchNodes) }
-
-// Fig412Item reproduces the model of Fig. 4.12 (4.3.2.2, p. 49): the launch
+// FrachtenbergFig412 reproduces the model of Fig. 4.12 (4.3.2.2, p. 49): the launch
 // time in ms of the 12 MB binary against the number of nodes for the es40
 // (Eq. 4.8) and ideal (Eq. 4.9) transfer variants. The figure is missing
 // from the text; the two values it states are the Paper values of the
 // es40 rows: 110 ms measured on 64 nodes (4.3.1.1, p. 38), the fit point
 // of launch_timeslice_us, and 135 ms predicted on 16,384 nodes (p. 48).
 // Tolerance: 0.5 ms, the text's whole milliseconds.
-func Fig412Item(c Cluster) repro.Item {
+func FrachtenbergFig412(c qsnet.Cluster) repro.Item {
 	it := repro.Item{
 		Paper: "frachtenberg",
 		Name:  "fig-4.12",
@@ -129,26 +84,26 @@ func Fig412Item(c Cluster) repro.Item {
 		Notes: "Eq. 4.7 with T_exec = 10 ms (4.3.2.1) and T_timeslice fitted to the 110 ms launch on 64 nodes (8.40 ms, close to the 4 ms transfer skew plus 4 ms of execution beyond T_exec of 4.3.1.1); MB = 2^20 bytes for the binary and the bandwidths alike, as Table 4.3 requires. The 135 ms comes out on 16,384 nodes, as 4.3.2.2 says; 4.4.1's \"under 135ms for 16,384 processors\" would be 4,096 four-way nodes, where the ES40 model gives 110 ms (Table 4.5's STORM entry).",
 	}
 	const tol = 0.5
-	ms := func(v Transfer, n int) float64 { return c.LaunchSeconds(v, n, LaunchBinaryBytes) * 1e3 }
-	for _, v := range []Transfer{TransferES40, TransferIdeal} {
-		for _, n := range Fig412Nodes() {
+	ms := func(v qsnet.Transfer, n int) float64 { return c.LaunchSeconds(v, n, qsnet.LaunchBinaryBytes) * 1e3 }
+	for _, v := range []qsnet.Transfer{qsnet.TransferES40, qsnet.TransferIdeal} {
+		for _, n := range qsnet.Fig412Nodes() {
 			r := repro.Row{
 				Coords:  []repro.Coord{{Name: "model", Value: v.String()}, coord("nodes", n)},
 				Gangsim: ms(v, n),
 			}
-			if v == TransferES40 && n == MeasuredLaunchNodes {
-				r.HasPaper, r.Paper, r.Tolerance = true, float64(MeasuredLaunch)/1e3, tol
+			if v == qsnet.TransferES40 && n == qsnet.MeasuredLaunchNodes {
+				r.HasPaper, r.Paper, r.Tolerance = true, float64(qsnet.MeasuredLaunch)/1e3, tol
 			}
-			if v == TransferES40 && n == PredictedLaunchNodes {
-				r.HasPaper, r.Paper, r.Tolerance = true, float64(PredictedLaunch)/1e3, tol
+			if v == qsnet.TransferES40 && n == qsnet.PredictedLaunchNodes {
+				r.HasPaper, r.Paper, r.Tolerance = true, float64(qsnet.PredictedLaunch)/1e3, tol
 			}
 			it.Rows = append(it.Rows, r)
 		}
 	}
 	converge, below := true, true
 	firstEqual := 0
-	for _, n := range Fig412Nodes() {
-		e, i := ms(TransferES40, n), ms(TransferIdeal, n)
+	for _, n := range qsnet.Fig412Nodes() {
+		e, i := ms(qsnet.TransferES40, n), ms(qsnet.TransferIdeal, n)
 		if n <= 4096 {
 			below = below && i < e
 		} else {
@@ -158,8 +113,8 @@ func Fig412Item(c Cluster) repro.Item {
 			firstEqual = n
 		}
 	}
-	one, big := ms(TransferES40, 1), ms(TransferES40, PredictedLaunchNodes)
-	transfer := float64(LaunchBinaryBytes) / c.TransferBytesPerSecond * 1e3
+	one, big := ms(qsnet.TransferES40, 1), ms(qsnet.TransferES40, qsnet.PredictedLaunchNodes)
+	transfer := float64(qsnet.LaunchBinaryBytes) / c.TransferBytesPerSecond * 1e3
 	ts := c.LaunchTimesliceMicros / 1e3
 	it.Claims = []repro.Claim{
 		claim("Both models converge for networks larger than 4,096 nodes, where the network broadcast is the bottleneck of both (4.3.2.2, p. 48)",
@@ -174,13 +129,13 @@ func Fig412Item(c Cluster) repro.Item {
 	return it
 }
 
-// Table45Item reproduces Table 4.5 (4.4.1, p. 54): the launch times in
+// FrachtenbergTable45 reproduces Table 4.5 (4.4.1, p. 54): the launch times in
 // seconds of rsh, RMS, GLUnix, Cplant, BProc and STORM extrapolated to
 // 4,096 nodes, from the thesis's fits of the literature's measurements
 // (Table 4.4) and, for STORM, the es40 launch model. Tolerances:
-// Launcher.Tolerance4096 (the printed coefficients' rounding), 0.005 s
+// qsnet.Launcher.Tolerance4096 (the printed coefficients' rounding), 0.005 s
 // for STORM (the table's two decimals).
-func Table45Item(c Cluster) repro.Item {
+func FrachtenbergTable45(c qsnet.Cluster) repro.Item {
 	it := repro.Item{
 		Paper: "frachtenberg",
 		Name:  "table-4.5",
@@ -189,9 +144,9 @@ func Table45Item(c Cluster) repro.Item {
 		Notes: "The fits are evaluated with their printed coefficients, rounded to three decimals, so the linear extrapolations may lie up to 0.0005 x 4,097 s + 0.005 s from the table (RMS: 316.48 s against 317.67 s; its slope must have been 0.07729, printed 0.077); the logarithmic ones up to 0.0005 x 13 s + 0.005 s. STORM is the ES40 model of 4.3.2.2 with the 12 MB binary.",
 	}
 	const nodes = 4096
-	storm := func(n int) float64 { return c.LaunchSeconds(TransferES40, n, LaunchBinaryBytes) }
+	storm := func(n int) float64 { return c.LaunchSeconds(qsnet.TransferES40, n, qsnet.LaunchBinaryBytes) }
 	maxMeasuredErr, worst := 0.0, ""
-	for _, l := range Launchers() {
+	for _, l := range qsnet.Launchers() {
 		it.Rows = append(it.Rows, repro.Row{
 			Coords: []repro.Coord{{Name: "resource_manager", Value: l.Name}, coord("binary_mb", l.BinaryMB)},
 			Paper:  l.Paper4096, HasPaper: true, Gangsim: l.Seconds(nodes), Tolerance: l.Tolerance4096(),
@@ -202,18 +157,18 @@ func Table45Item(c Cluster) repro.Item {
 	}
 	it.Rows = append(it.Rows, repro.Row{
 		Coords: []repro.Coord{{Name: "resource_manager", Value: "STORM"}, coord("binary_mb", 12)},
-		Paper:  STORMPaper4096, HasPaper: true, Gangsim: storm(nodes), Tolerance: 0.005,
+		Paper:  qsnet.STORMPaper4096, HasPaper: true, Gangsim: storm(nodes), Tolerance: 0.005,
 	})
-	stormErr := math.Abs(storm(STORMMeasuredNodes)-STORMMeasuredSeconds) / STORMMeasuredSeconds
-	ls := Launchers()
+	stormErr := math.Abs(storm(qsnet.STORMMeasuredNodes)-qsnet.STORMMeasuredSeconds) / qsnet.STORMMeasuredSeconds
+	ls := qsnet.Launchers()
 	cplant, bproc := ls[3], ls[4]
-	xc, xb := CrossoverNodes(c, cplant), CrossoverNodes(c, bproc)
+	xc, xb := qsnet.CrossoverNodes(c, cplant), qsnet.CrossoverNodes(c, bproc)
 	within := func(x, want, factor float64) bool { return x >= want/factor && x <= want*factor }
-	ratio := func(l Launcher, n int) float64 { return l.Seconds(n) / storm(n) }
+	ratio := func(l qsnet.Launcher, n int) float64 { return l.Seconds(n) / storm(n) }
 	it.Claims = []repro.Claim{
 		claim("The extrapolations fit the measurements of Table 4.4 (p. 54)",
 			maxMeasuredErr <= 0.06 && stormErr <= 0.06,
-			"every fit within %.1f%% of its measurement (worst %s); STORM's model %.3f s on 64 nodes against 0.11 s", 100*maxMeasuredErr, worst, storm(STORMMeasuredNodes)),
+			"every fit within %.1f%% of its measurement (worst %s); STORM's model %.3f s on 64 nodes against 0.11 s", 100*maxMeasuredErr, worst, storm(qsnet.STORMMeasuredNodes)),
 		claim("The crossover between BProc and STORM is at approximately 1 billion nodes, between Cplant and STORM at approximately 17 billion (4.4.1, p. 55)",
 			within(xb, 1e9, 1.5) && within(xc, 17e9, 1.5),
 			"model: %.3g nodes (BProc), %.3g nodes (Cplant); accepted within a factor of 1.5 of the thesis's round numbers", xb, xc),
@@ -223,8 +178,8 @@ func Table45Item(c Cluster) repro.Item {
 		claim("On QsNet STORM improves job launching a hundredfold over Cplant (4.4.1, p. 55)",
 			ratio(cplant, nodes) >= 100, "Cplant/STORM at 4,096 nodes: %.0f", ratio(cplant, nodes)),
 		claim("STORM launches jobs 1-2 orders of magnitude faster than the best reported results (8.1.3, p. 102)",
-			ratio(bproc, nodes) >= 10 && ratio(bproc, nodes) <= 100 && ratio(bproc, STORMMeasuredNodes) >= 10,
-			"BProc, the fastest other launcher, over STORM: %.1f on 64 nodes, %.1f on 4,096", ratio(bproc, STORMMeasuredNodes), ratio(bproc, nodes)),
+			ratio(bproc, nodes) >= 10 && ratio(bproc, nodes) <= 100 && ratio(bproc, qsnet.STORMMeasuredNodes) >= 10,
+			"BProc, the fastest other launcher, over STORM: %.1f on 64 nodes, %.1f on 4,096", ratio(bproc, qsnet.STORMMeasuredNodes), ratio(bproc, nodes)),
 	}
 	return it
 }

@@ -1,4 +1,4 @@
-package presets
+package hardware
 
 import (
 	"cmp"
@@ -13,10 +13,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/gangsim/gangsim/hwmodel"
-	"github.com/gangsim/gangsim/hwmodel/calypso"
-	"github.com/gangsim/gangsim/hwmodel/myrinet"
-	"github.com/gangsim/gangsim/hwmodel/pm"
-	"github.com/gangsim/gangsim/hwmodel/qsnet"
+	"github.com/gangsim/gangsim/hwmodel/presets"
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/plots"
@@ -32,9 +29,13 @@ type Reproduction struct {
 	Paper, Name string
 	// Preset names the embedded preset the item is computed on.
 	Preset string
+	// Replays is set for an item computed by replaying benchmark
+	// scenarios through the simulator (gang scheduling charged by the
+	// preset), rather than by evaluating the model's equations.
+	Replays bool
 
-	item func(c hwmodel.Preset) repro.Item
-	plot *figureSpec
+	build func(p presets.Preset) (repro.Item, []model.Param, error)
+	plot  *figureSpec
 }
 
 // Key returns "paper/name".
@@ -44,69 +45,129 @@ func (r Reproduction) Key() string { return r.Paper + "/" + r.Name }
 // Figure draws: its name starts with "fig-".
 func (r Reproduction) IsFigure() bool { return strings.HasPrefix(r.Name, "fig-") }
 
-// Build computes the item on its embedded preset, which it returns too.
-// It panics if the preset is not embedded, which the tests rule out.
-func (r Reproduction) Build() (repro.Item, Preset) {
-	p, err := Get(r.Preset)
+// Build computes the item on its embedded preset and returns it with the
+// manifest its files record: the tool ("replay hw"), the gangsim version,
+// the item, the preset and its SHA-256, and for an item made of replays
+// what was replayed (scenario, policy, mechanisms, runs, seed).
+func (r Reproduction) Build() (repro.Item, model.Manifest, error) {
+	p, err := presets.Get(r.Preset)
 	if err != nil {
-		panic("presets: reproduction " + r.Key() + ": " + err.Error())
+		return repro.Item{}, model.Manifest{}, fmt.Errorf("%s: %w", r.Key(), err)
 	}
-	return r.item(p.Cluster), p
+	it, params, err := r.build(p)
+	if err != nil {
+		return repro.Item{}, model.Manifest{}, fmt.Errorf("%s: %w", r.Key(), err)
+	}
+	man := model.Manifest{Tool: "replay hw", Version: version.Version, Params: []model.Param{
+		{Name: "command", Value: "items"},
+		{Name: "item", Value: r.Key()},
+		{Name: "preset", Value: p.Name()},
+		{Name: "preset-sha256", Value: p.SHA256()},
+	}}
+	man.Params = append(man.Params, params...)
+	return it, man, nil
 }
 
-// on adapts a family's item function to the registry.
-func on[T hwmodel.Preset](f func(T) repro.Item) func(hwmodel.Preset) repro.Item {
-	return func(c hwmodel.Preset) repro.Item { return f(c.(T)) }
+// on adapts a family's item function, which evaluates the model on the
+// preset's values, to the registry.
+func on[T hwmodel.Preset](f func(T) repro.Item) func(presets.Preset) (repro.Item, []model.Param, error) {
+	return func(p presets.Preset) (repro.Item, []model.Param, error) { return f(p.Cluster.(T)), nil, nil }
 }
 
 // Reproductions returns every reproduction of the hardware models, in the
-// order of the papers (repro.Papers), each paper's in the order of its
-// family's Items:
+// order of the papers (repro.Papers):
 //
-//   - etsion (parpar): fig-5, fig-6, switch-cost
-//   - hori96 (ss20): table-2, table-4, table-5
-//   - hori98 (rwc-pc2): table-3, fig-6
-//   - frachtenberg (wolverine): table-4.3, fig-4.12, table-4.5
+//   - etsion (parpar): fig-5, fig-6 (replays), switch-cost
+//   - hori96 (ss20): table-2, table-4, table-5, fig-8 (replays)
+//   - hori98 (rwc-pc2): table-3, fig-6 (replays)
+//   - frachtenberg (wolverine): table-4.3, fig-4.12, table-4.5; (crescendo)
+//     fig-4.13, fig-4.14, fig-4.15 (replays)
 //   - mclaughlin (calypso-nt): switch-cost
 func Reproductions() []Reproduction {
 	paperPoints := "paper"
 	return []Reproduction{
-		{Paper: "etsion", Name: "fig-5", Preset: "parpar", item: on(myrinet.Fig5), plot: &figureSpec{
+		{Paper: "etsion", Name: "fig-5", Preset: "parpar", build: on(EtsionFig5), plot: &figureSpec{
 			title: "E&F Fig. 5: FM bandwidth with buffer division (model)",
 			x:     "bytes", xAxis: plots.Axis{Label: "Message size", Unit: "bytes", Log: true},
 			yAxis: plots.Axis{Label: "Bandwidth", Unit: "MB/s"}, paper: paperPoints + " (4.1: none at 8)",
 		}},
-		{Paper: "etsion", Name: "fig-6", Preset: "parpar", item: on(myrinet.Fig6), plot: &figureSpec{
-			title: "E&F Fig. 6: total bandwidth with buffer switching (model)",
+		{Paper: "etsion", Name: "fig-6", Preset: "parpar", Replays: true, build: EtsionFig6, plot: &figureSpec{
+			title: "E&F Fig. 6: total bandwidth, buffer switching against division (replays)",
 			x:     "bytes", xAxis: plots.Axis{Label: "Message size", Unit: "bytes", Log: true},
 			yAxis: plots.Axis{Label: "Total bandwidth", Unit: "MB/s"},
+			series: func(r repro.Row) string {
+				if r.Coord("jobs") == "1" {
+					return r.Coord("mechanism") + ", 1 job"
+				}
+				return r.Coord("mechanism") + ", " + r.Coord("jobs") + " jobs"
+			},
 		}},
-		{Paper: "etsion", Name: "switch-cost", Preset: "parpar", item: on(myrinet.SwitchCost)},
-		{Paper: "hori96", Name: "table-2", Preset: "ss20", item: on(pm.Table2)},
-		{Paper: "hori96", Name: "table-4", Preset: "ss20", item: on(pm.Table4)},
-		{Paper: "hori96", Name: "table-5", Preset: "ss20", item: on(pm.Table5)},
-		{Paper: "hori98", Name: "table-3", Preset: "rwc-pc2", item: on(pm.Table3)},
-		{Paper: "hori98", Name: "fig-6", Preset: "rwc-pc2", item: on(pm.Fig6), plot: &figureSpec{
-			title: "Hori et al. 1998 Fig. 6: slowdown by gang scheduling (model)",
+		{Paper: "etsion", Name: "switch-cost", Preset: "parpar", build: on(EtsionSwitchCost)},
+		{Paper: "hori96", Name: "table-2", Preset: "ss20", build: on(Hori96Table2)},
+		{Paper: "hori96", Name: "table-4", Preset: "ss20", build: on(Hori96Table4)},
+		{Paper: "hori96", Name: "table-5", Preset: "ss20", build: on(Hori96Table5)},
+		{Paper: "hori96", Name: "fig-8", Preset: "ss20", Replays: true, build: Hori96Fig8, plot: &figureSpec{
+			title: "Hori et al. 1996 Fig. 8: slowdown of fib (replays)",
+			x:     "tq_ms", xAxis: plots.Axis{Label: "Time quantum", Unit: "ms"},
+			yAxis: plots.Axis{Label: "Slowdown", Unit: "%"}, paper: paperPoints + " (Tables 4, 5 by 4.2's formula)",
+			only: func(r repro.Row) bool { return r.Coord("program") == "fib" },
+			series: func(r repro.Row) string {
+				if r.Coord("processors") == "1" {
+					return r.Coord("mechanism") + ", 1 PE"
+				}
+				return r.Coord("mechanism") + ", " + r.Coord("processors") + " PEs"
+			},
+		}},
+		{Paper: "hori98", Name: "table-3", Preset: "rwc-pc2", build: on(Hori98Table3)},
+		{Paper: "hori98", Name: "fig-6", Preset: "rwc-pc2", Replays: true, build: Hori98Fig6, plot: &figureSpec{
+			title: "Hori et al. 1998 Fig. 6: slowdown by gang scheduling (replays)",
 			x:     "time_slice_ms", xAxis: plots.Axis{Label: "Time slice", Unit: "ms"},
 			yAxis: plots.Axis{Label: "Slowdown", Unit: "%"}, paper: paperPoints + " (bounds, 5, 6)",
 			series: func(r repro.Row) string {
 				return strings.ToUpper(r.Coord("application")) + ", " + r.Coord("processors") + " PEs"
 			},
 		}},
-		{Paper: "frachtenberg", Name: "table-4.3", Preset: "wolverine", item: on(qsnet.Table43Item)},
-		{Paper: "frachtenberg", Name: "fig-4.12", Preset: "wolverine", item: on(qsnet.Fig412Item), plot: &figureSpec{
+		{Paper: "frachtenberg", Name: "table-4.3", Preset: "wolverine", build: on(FrachtenbergTable43)},
+		{Paper: "frachtenberg", Name: "fig-4.12", Preset: "wolverine", build: on(FrachtenbergFig412), plot: &figureSpec{
 			title: "Frachtenberg Fig. 4.12: launch of a 12 MB binary (model)",
 			x:     "nodes", xAxis: plots.Axis{Label: "Nodes", Log: true},
 			yAxis: plots.Axis{Label: "Launch time", Unit: "ms"}, paper: paperPoints + " (4.3.1.1, 4.3.2.2)",
 		}},
-		{Paper: "frachtenberg", Name: "table-4.5", Preset: "wolverine", item: on(qsnet.Table45Item)},
-		{Paper: "mclaughlin", Name: "switch-cost", Preset: "calypso-nt", item: on(calypso.SwitchCost)},
+		{Paper: "frachtenberg", Name: "table-4.5", Preset: "wolverine", build: on(FrachtenbergTable45)},
+		{Paper: "frachtenberg", Name: "fig-4.13", Preset: "crescendo", Replays: true, build: FrachtenbergFig413, plot: &figureSpec{
+			title: "Frachtenberg Fig. 4.13: two SWEEP3D copies on Crescendo (replays)",
+			x:     "quantum_ms", xAxis: plots.Axis{Label: "Time quantum", Unit: "ms", Log: true},
+			yAxis: plots.Axis{Label: "Average run time", Unit: "s"},
+			series: func(r repro.Row) string {
+				if r.Coord("run") == "mpl-2" {
+					return "MPL 2"
+				}
+				return "twice one copy alone"
+			},
+		}},
+		{Paper: "frachtenberg", Name: "fig-4.14", Preset: "crescendo", Replays: true, build: FrachtenbergFig414, plot: &figureSpec{
+			title: "Frachtenberg Fig. 4.14: SWEEP3D on 1 to 64 PEs, 50 ms (replays)",
+			x:     "pes", xAxis: plots.Axis{Label: "PEs", Log: true},
+			yAxis:  plots.Axis{Label: "Run time (MPL 2: total / 2)", Unit: "s"},
+			series: func(r repro.Row) string { return "MPL " + r.Coord("mpl") },
+		}},
+		{Paper: "frachtenberg", Name: "fig-4.15", Preset: "crescendo", Replays: true, build: FrachtenbergFig415, plot: &figureSpec{
+			title: "Frachtenberg Fig. 4.15: SWEEP3D by MPL on 64 PEs, 50 ms (replays)",
+			x:     "mpl", xAxis: plots.Axis{Label: "Multiprogramming level"},
+			yAxis: plots.Axis{Label: "Run time", Unit: "s"},
+			series: func(r repro.Row) string {
+				if r.Coord("run") == "gs" {
+					return "gang scheduling"
+				}
+				return "linear slowdown"
+			},
+		}},
+		{Paper: "mclaughlin", Name: "switch-cost", Preset: "calypso-nt", build: on(McLaughlinSwitchCost)},
 	}
 }
 
-// ReproductionKeys returns the keys of Reproductions, in order.
-func ReproductionKeys() []string {
+// Keys returns the keys of Reproductions, in order.
+func Keys() []string {
 	var out []string
 	for _, r := range Reproductions() {
 		out = append(out, r.Key())
@@ -114,15 +175,15 @@ func ReproductionKeys() []string {
 	return out
 }
 
-// FindReproduction returns the reproduction with the key "paper/name",
-// or an error that lists the keys there are.
-func FindReproduction(key string) (Reproduction, error) {
+// Find returns the reproduction with the key "paper/name", or an error
+// that lists the keys there are.
+func Find(key string) (Reproduction, error) {
 	for _, r := range Reproductions() {
 		if r.Key() == key {
 			return r, nil
 		}
 	}
-	return Reproduction{}, fmt.Errorf("unknown hardware reproduction %q (want one of %s)", key, strings.Join(ReproductionKeys(), ", "))
+	return Reproduction{}, fmt.Errorf("unknown hardware reproduction %q (want one of %s)", key, strings.Join(Keys(), ", "))
 }
 
 // figureSpec says how a figure item is drawn: one coordinate on the X
@@ -134,6 +195,9 @@ type figureSpec struct {
 	// series labels the line a row belongs to; nil joins the other
 	// coordinates as "name=value, ...".
 	series func(r repro.Row) string
+	// only, if not nil, says which rows the figure draws (all others are
+	// in the item alone).
+	only func(r repro.Row) bool
 	// paper is the legend entry of the paper's values ("" when the item
 	// has none).
 	paper string
@@ -187,6 +251,9 @@ func (r Reproduction) figureData(it *repro.Item) ([]plots.Series, plotter.XYs, e
 	var lines []plots.Series
 	var paper plotter.XYs
 	for _, row := range it.Rows {
+		if spec.only != nil && !spec.only(row) {
+			continue
+		}
 		x, err := strconv.ParseFloat(row.Coord(spec.x), 64)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: coordinate %s of row %v: %w", r.Key(), spec.x, row.Coords, err)
@@ -223,23 +290,14 @@ func sortByX(s *plots.Series) {
 	s.X, s.Y = x, y
 }
 
-// Manifest is the manifest an item computed on preset p records: the tool
-// ("replay hw"), the gangsim version, the item, the preset and its SHA-256.
-func (r Reproduction) Manifest(p Preset) model.Manifest {
-	return model.Manifest{Tool: "replay hw", Version: version.Version, Params: []model.Param{
-		{Name: "command", Value: "items"},
-		{Name: "item", Value: r.Key()},
-		{Name: "preset", Value: p.Name()},
-		{Name: "preset-sha256", Value: p.SHA256()},
-	}}
-}
-
 // Write computes the item and saves it under resultsDir with repro.Write:
 // resultsDir/<paper>/<name>.csv and, for a figure, .png, with the
 // manifest. It returns the item and the paths written.
 func (r Reproduction) Write(resultsDir string) (*repro.Item, []string, error) {
-	it, p := r.Build()
-	man := r.Manifest(p)
+	it, man, err := r.Build()
+	if err != nil {
+		return nil, nil, err
+	}
 	var fig plots.Drawer
 	if r.IsFigure() {
 		f, err := r.Figure(&it)

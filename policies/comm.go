@@ -2,10 +2,10 @@ package policies
 
 import (
 	"math"
-	"math/bits"
 
 	"github.com/gangsim/gangsim/hwmodel"
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/procsim"
 	"github.com/gangsim/gangsim/sim"
 )
 
@@ -15,24 +15,26 @@ import (
 //
 //	G = max_i ComputePerIteration(i, p)
 //
-// and then the job communicates for
+// and then the job makes one communication call, taking
 //
-//	C(k) = s × L(m, k)
+//	C(k) = procsim.CallTime(pattern, p, m, costs, k)
 //
-// where L(m, k) is the one-way time of an m-byte message with k jobs'
-// contexts sharing each NIC (hwmodel.Costs.Message), and s the number of
-// message steps per iteration of its pattern: 2 for a ring (a message to
-// each neighbour, one after the other), p - 1 for all-to-all, ceil(log2 p)
-// zero-byte steps for a barrier, none without communication. Its dedicated
-// runtime is measured alone (k = 1), so under time sharing with k rows in
-// use it progresses, while it runs, at
+// the rounds of the call (a ring: one, with both neighbours; all-to-all:
+// one, with every other process; a barrier: ceil(log2 p) zero-byte rounds)
+// times the hardware model's one-way time of a round's bytes with k jobs'
+// contexts sharing each NIC (hwmodel.Costs.Message) -- the same call the
+// process-level simulator makes. Its dedicated runtime is measured alone
+// (k = 1), so under time sharing with k rows in use it progresses, while it
+// runs, at
 //
 //	rate = (G + C(1)) / (G + C(k))
 //
 // of dedicated speed: below 1 only where the hardware model's messages slow
 // down with contexts (Myrinet's buffer division, Etsion and Feitelson 2.2),
-// 1 with buffer switching or QsNet's per-job contexts. A job without
-// attributes, or without a cost model, is pure computation: rate 1.
+// 1 with buffer switching or QsNet's per-job contexts, and 0 where no
+// message gets through (no credits left): the run stops with an error. A
+// job without attributes, or without a cost model, is pure computation:
+// rate 1.
 //
 // The share of its time a running job spends communicating, C(k) / (G +
 // C(k)), is also what the gang scheduler takes as the occupancy of the
@@ -52,40 +54,30 @@ func commTimes(app *model.App, procs int, costs hwmodel.Costs, contexts int) (co
 			break // all processes alike
 		}
 	}
-	if costs == nil {
-		return compute, 0
-	}
-	steps, bytes := 0, app.MessageBytes
-	switch app.Pattern {
-	case model.PatternRing:
-		steps = 2
-	case model.PatternAllToAll:
-		steps = procs - 1
-	case model.PatternBarrier:
-		steps, bytes = bits.Len(uint(procs-1)), 0
-	}
-	if steps <= 0 {
-		return compute, 0
-	}
-	lat, _ := costs.Message(bytes, contexts)
-	return compute, model.Time(steps) * lat
+	return compute, procsim.CallTime(app.Pattern, procs, app.MessageBytes, costs, contexts)
 }
 
 // commShares returns a job's progress rate relative to dedicated speed
-// with contexts jobs sharing the network, and the share of its running
-// time spent communicating.
+// with contexts jobs sharing the network (0 if its messages never get
+// through), and the share of its running time spent communicating.
 func commShares(app *model.App, procs int, costs hwmodel.Costs, contexts int) (rate, comm float64) {
 	g, c1 := commTimes(app, procs, costs, 1)
 	_, ck := commTimes(app, procs, costs, contexts)
+	if ck == model.Never || c1 == model.Never {
+		return 0, 1
+	}
 	if g+ck <= 0 {
 		return 1, 0
 	}
 	return float64(g+c1) / float64(g+ck), float64(ck) / float64(g+ck)
 }
 
-// commRate is commShares' rate as an engine rate (at least the smallest
-// positive one).
+// commRate is commShares' rate as an engine rate: 0 if the job's messages
+// never get through, else at least the smallest positive rate.
 func commRate(app *model.App, procs int, costs hwmodel.Costs, contexts int) sim.Rate {
 	r, _ := commShares(app, procs, costs, contexts)
+	if r == 0 {
+		return 0
+	}
 	return sim.Rate(max(math.Round(min(r, 1)*float64(sim.FullRate)), 1))
 }

@@ -49,13 +49,17 @@ func Rounds(pattern model.Pattern, procs int, bytes int64) (rounds, fan int, nic
 
 // CallTime is the time of one communication call alone, the sum over its
 // rounds of the hardware model's one-way time of a round's bytes with
-// contexts jobs sharing the NIC (costs nil: 0).
+// contexts jobs sharing the NIC (costs nil: 0); model.Never if a message
+// never gets through.
 func CallTime(pattern model.Pattern, procs int, bytes int64, costs hwmodel.Costs, contexts int) model.Time {
 	rounds, _, nic := Rounds(pattern, procs, bytes)
 	if rounds == 0 || costs == nil {
 		return 0
 	}
 	lat, _ := costs.Message(nic, contexts)
+	if lat == model.Never || lat > model.Never/model.Time(rounds) {
+		return model.Never // no message gets through (no credits left)
+	}
 	return model.Time(rounds) * lat
 }
 

@@ -2,6 +2,7 @@ package hardware
 
 import (
 	"bytes"
+	"github.com/gangsim/gangsim/procsim"
 	"math"
 	"slices"
 	"strconv"
@@ -228,8 +229,7 @@ func TestHoriReplaysAgainstFormula(t *testing.T) {
 func TestHori98CGOccupancy(t *testing.T) {
 	m := pm.Model{Cluster: pm.RWCPC2(), Stop: pm.Signal}
 	_, occ := pm.Fig6Applications(m)
-	lat, _ := m.Message(scenario.Hori98CGMessageBytes, 2)
-	comm := 2 * lat // a ring: a message to each neighbour
+	comm := procsim.CallTime(model.PatternRing, 64, scenario.Hori98CGMessageBytes, m, 2) // both neighbours at once
 	share := float64(comm) / float64(scenario.Hori98CGGranularity+comm)
 	if math.Abs(share-occ[1]) > 1e-4 {
 		t.Errorf("CG stand-in communicates %.5f of its time, the model's CG occupancy is %.5f", share, occ[1])

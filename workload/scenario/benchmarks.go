@@ -66,16 +66,16 @@ const (
 	// Hori98CGMessageBytes and Hori98CGGranularity make the CG stand-in:
 	// a ring of 64 KB messages (assumed: hori98 says only that CG has "a
 	// large amount of communication, but not so much as" FT, 5) with
-	// 3.186 ms of computation per iteration, so that, at PM's 7.5 us
-	// latency and 117.6 MB/s (hori98 Table 2), a 565 us message each way
-	// takes 1130 of every 4316 us: the job communicates 26.18% of its
-	// time. That is the buffer occupancy at which the rwc-pc2 model slows
+	// 3.163 ms of computation per iteration, so that, at PM's 7.5 us
+	// latency and 117.6 MB/s (hori98 Table 2), the exchange with both
+	// neighbours (128 KB through the NIC, 1122 us) takes 1122 of every
+	// 4285 us: the job communicates 26.18% of its time. That is the buffer occupancy at which the rwc-pc2 model slows
 	// CG down by the 8.5% the text bounds at 100 ms on 64 processors
 	// (package hwmodel/pm, Fig6Applications), and a gang scheduler that
 	// estimates occupancy as the share of time spent communicating
 	// (policies' gs) charges it so.
 	Hori98CGMessageBytes = 65536
-	Hori98CGGranularity  = 3186 * model.Microsecond
+	Hori98CGGranularity  = 3163 * model.Microsecond
 )
 
 // Etsion and Feitelson's bandwidth benchmark stand-in (cited as E&F).
@@ -186,7 +186,7 @@ func hori98CG(o Options) *model.Trace {
 		MessageBytes: Hori98CGMessageBytes}
 	return benchmarkTrace("RWC PC Cluster II (Pentium Pro 200 MHz, Myrinet, PM, SCore-D), "+strconv.Itoa(o.Machines)+" processors",
 		o.Tasks, o.Machines, o.Machines, Hori98Runtime, app,
-		"NAS CG (class A) stand-in after "+Hori98Citation+": a ring of 64 KB messages after 3.186 ms of computation, communicating 26.2% of its time, the buffer occupancy at which the rwc-pc2 model gives CG's slowdown; run time 100 s (assumed)")
+		"NAS CG (class A) stand-in after "+Hori98Citation+": a ring of 64 KB messages after 3.163 ms of computation, communicating 26.2% of its time, the buffer occupancy at which the rwc-pc2 model gives CG's slowdown; run time 100 s (assumed)")
 }
 
 // EtsionCitation is the reference of the bandwidth benchmark.

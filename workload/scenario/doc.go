@@ -182,7 +182,7 @@
 //     Tables 4 and 5 charges switches with empty buffers.
 //   - hori98-ep, hori98-cg (Hori, Tezuka and Ishikawa 1998, 5): NAS EP,
 //     "almost no communication", and a CG stand-in that communicates 26.2%
-//     of its time (a ring of 64 KB messages, assumed, after 3.186 ms of
+//     of its time (a ring of 64 KB messages, assumed, after 3.16 ms of
 //     computation, at PM's 7.5 us and 117.6 MB/s, Table 2), the buffer
 //     occupancy at which the rwc-pc2 model meets the paper's bound for CG
 //     (package hwmodel/pm). Run time 100 s (assumed; not in the text).

@@ -1,0 +1,68 @@
+package policies
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gangsim/gangsim/hwmodel/presets"
+	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/sim"
+	"github.com/gangsim/gangsim/workload"
+)
+
+// thesisTrace is the thesis' dynamic workload (the preset) at load 0.74,
+// seed 1, in memory.
+func thesisTrace(b testing.TB, load float64) *model.Trace {
+	b.Helper()
+	spec := workload.Spec{Preset: "thesis", Load: &workload.Load{Target: load}, Seed: 1}
+	r, err := spec.Open(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	tr, err := model.ReadAll(r)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return tr
+}
+
+// BenchmarkCoschedThesis replays the thesis' dynamic workload at 74% load
+// on 32 processors of Crescendo under each process-level policy (MPL 6,
+// 100 ms quantum, EASY in front), reporting the simulator's process events
+// per second: an event is a process's computation ending, a message
+// arriving, a spin giving up, a processor's switch or local quantum
+// ending.
+func BenchmarkCoschedThesis(b *testing.B) {
+	tr := thesisTrace(b, 0.74)
+	p, err := presets.Get("crescendo")
+	if err != nil {
+		b.Fatal(err)
+	}
+	costs, err := p.Costs("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range []string{"gs", "sb", "fcs"} {
+		b.Run(name, func(b *testing.B) {
+			env := Env{Machine: model.FlatMachine(32), Hardware: Hardware{Costs: costs, Preset: "crescendo"}, Rand: rand.New(rand.NewPCG(1, 0))}
+			var events int64
+			for b.Loop() {
+				spec, _ := ParseSpec(name + ":mpl=6,backfill=easy")
+				if name == "gs" {
+					spec.Params["level"] = "process"
+				}
+				pol, err := New(spec, env)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := sim.New(sim.Config{Machine: env.Machine}, pol).Run(model.NewSliceReader(tr), nil, nil); err != nil {
+					b.Fatal(err)
+				}
+				events += pol.(*Gang).rr.(*cosched).ps.Events()
+			}
+			b.ReportMetric(float64(events)/float64(b.N), "events/op")
+			b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
+}

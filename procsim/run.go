@@ -36,7 +36,7 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 		p := &s.procs[pi]
 		*p = proc{job: ji, idx: int32(i), cpu: int32(c), recv: p.recv[:0], lastArrive: p.lastArrive[:0],
 			classSince: s.now}
-		for range j.prog.rounds {
+		for range j.prog.rounds * j.prog.fan {
 			p.recv = append(p.recv, 0)
 			p.lastArrive = append(p.lastArrive, 0)
 		}
@@ -226,7 +226,7 @@ func (s *Sim) freeze(j *job) {
 	j.frozen = true
 	j.epoch++
 	for _, m := range j.inflight {
-		j.held = append(j.held, heldMsg{dst: m.dst, step: m.step, left: m.at - s.now})
+		j.held = append(j.held, heldMsg{dst: m.dst, slot: m.slot, left: m.at - s.now})
 	}
 	j.inflight = j.inflight[:0]
 }
@@ -236,7 +236,7 @@ func (s *Sim) thaw(j *job, from model.Time) {
 	j.frozen = false
 	j.epoch++
 	for _, h := range j.held {
-		s.deliver(j, h.dst, h.step, from+h.left)
+		s.deliver(j, h.dst, h.slot, from+h.left)
 	}
 	j.held = j.held[:0]
 }
@@ -258,6 +258,9 @@ func (s *Sim) Run(until model.Time) (id int, at model.Time, done bool) {
 		e := s.q.pop()
 		s.now = e.at
 		s.handle(&e)
+		if s.afterEvent != nil {
+			s.afterEvent()
+		}
 	}
 }
 
@@ -299,7 +302,7 @@ func (s *Sim) handle(e *event) {
 		}
 		j.stats.Events++
 		j.dropInflight(e.who, int(e.arg))
-		p.recv[e.arg]++
+		p.recv[e.arg]++ // arg: the receive slot
 		if p.phase != phWait || !s.satisfied(p) {
 			return
 		}

@@ -32,7 +32,7 @@ func (s *Sim) nextIteration(p *proc) {
 		s.startPhase(p)
 	case !pr.blocking && pr.rounds > 0:
 		// Non-blocking: the last iteration's messages before the tail.
-		p.phase, p.waitAll, p.need = phWait, true, pr.iters*pr.fan
+		p.phase, p.waitAll, p.need = phWait, true, pr.iters
 	default:
 		s.startTail(p)
 	}
@@ -66,18 +66,18 @@ func (s *Sim) advance(p *proc) {
 				for r := range pr.rounds {
 					s.sendRound(p, r)
 				}
-				p.waitAll, p.need = true, (p.iter+1)*pr.fan
+				p.waitAll, p.need = true, p.iter+1
 			} else if pr.blocking {
 				// The iteration's call, round by round: this round's messages
 				// out, then wait for this iteration's of the round.
-				p.round, p.waitAll, p.need = 0, false, (p.iter+1)*pr.fan
+				p.round, p.waitAll, p.need = 0, false, p.iter+1
 				s.sendRound(p, 0)
 			} else {
 				// Post the whole call, then wait for the previous one.
 				for r := range pr.rounds {
 					s.sendRound(p, r)
 				}
-				p.waitAll, p.need = true, p.iter*pr.fan
+				p.waitAll, p.need = true, p.iter
 			}
 			p.phase = phWait
 		case phWait:
@@ -128,7 +128,13 @@ func (s *Sim) finish(p *proc) {
 // satisfied reports whether the messages p waits for have arrived.
 func (s *Sim) satisfied(p *proc) bool {
 	if !p.waitAll {
-		return p.recv[p.round] >= p.need
+		fan := s.jobs[p.job].prog.fan
+		for _, n := range p.recv[p.round*fan : (p.round+1)*fan] {
+			if n < p.need {
+				return false
+			}
+		}
+		return true
 	}
 	for _, n := range p.recv {
 		if n < p.need {
@@ -257,22 +263,25 @@ func (s *Sim) sendRound(p *proc, r int) {
 	default:
 		at = s.now
 	}
+	// The k-th message of a round arrives in its receiver's k-th receive
+	// slot of the round (a ring's message to the right is the receiver's
+	// from the left, and so on): calls match per partner.
 	s.dsts = j.prog.sends(int(p.idx), r, s.dsts)
-	for _, d := range s.dsts {
-		s.deliver(j, j.procs[d], r, at)
+	for k, d := range s.dsts {
+		s.deliver(j, j.procs[d], r*j.prog.fan+k, at)
 	}
 }
 
-// deliver schedules the arrival of a step's message at dst, no earlier
-// than the one before it on the same way.
-func (s *Sim) deliver(j *job, dst int32, step int, at model.Time) {
+// deliver schedules the arrival of a message in dst's receive slot, no
+// earlier than the one before it in the same slot (from the same partner).
+func (s *Sim) deliver(j *job, dst int32, slot int, at model.Time) {
 	d := &s.procs[dst]
-	at = max(at, d.lastArrive[step])
-	d.lastArrive[step] = at
+	at = max(at, d.lastArrive[slot])
+	d.lastArrive[slot] = at
 	if s.cfg.Kind == GS {
-		j.inflight = append(j.inflight, inflightMsg{dst: dst, step: step, at: at})
+		j.inflight = append(j.inflight, inflightMsg{dst: dst, slot: slot, at: at})
 	}
-	s.q.push(event{at: at, kind: evArrive, who: dst, arg: int32(step), gen: j.epoch})
+	s.q.push(event{at: at, kind: evArrive, who: dst, arg: int32(slot), gen: j.epoch})
 }
 
 // index is p's index in s.procs.
@@ -291,12 +300,14 @@ func (s *Sim) account(p *proc) {
 	case phCompute:
 		p.rem -= d
 		j.stats.CPU += d
+		s.cpus[p.cpu].busy += d
 		if own {
 			p.mCompute += d
 		}
 	case phWait:
 		p.spun += d
 		j.stats.Spin += d
+		s.cpus[p.cpu].busy += d
 		if own {
 			p.mWait += d
 		}

@@ -126,14 +126,14 @@ type proc struct {
 	since            model.Time
 	iter             int        // current iteration (iters: the tail)
 	round            int        // blocking: the round waited for
-	waitAll          bool       // non-blocking: waiting for every step
+	waitAll          bool       // waiting for every round (non-blocking, or BCS)
 	inTail           bool       // computing the tail
-	need             int        // messages of each awaited step needed (count)
+	need             int        // iterations' messages needed in each awaited receive slot
 	rem              model.Time // computation left in the current phase
 	spun             model.Time // spin time in the current wait
 	blockedAt        model.Time
 	gen              uint32 // of its compute and spin events
-	recv             []int  // messages received per round (cumulative)
+	recv             []int  // messages received per receive slot (round × fan + k; cumulative)
 	lastArrive       []model.Time
 	class            Class
 	classSince       model.Time
@@ -159,11 +159,11 @@ type job struct {
 	doneAt   model.Time
 }
 
-// heldMsg is a message of a frozen job: its destination, step and the
+// heldMsg is a message of a frozen job: its destination, receive slot and the
 // latency it had left when the job was switched out.
 type heldMsg struct {
 	dst  int32
-	step int
+	slot int
 	left model.Time
 }
 
@@ -171,16 +171,16 @@ type heldMsg struct {
 // its job is switched out).
 type inflightMsg struct {
 	dst  int32
-	step int
+	slot int
 	at   model.Time
 }
 
-// dropInflight forgets the earliest message in flight to dst for step, as
-// it arrives.
-func (j *job) dropInflight(dst int32, step int) {
+// dropInflight forgets the earliest message in flight to dst's receive
+// slot, as it arrives.
+func (j *job) dropInflight(dst int32, slot int) {
 	best := -1
 	for i, m := range j.inflight {
-		if m.dst == dst && m.step == step && (best < 0 || m.at < j.inflight[best].at) {
+		if m.dst == dst && m.slot == slot && (best < 0 || m.at < j.inflight[best].at) {
 			best = i
 		}
 	}
@@ -201,25 +201,27 @@ type cpu struct {
 	rr        int        // round-robin position in residents
 	qEnd      model.Time // end of the running process's local quantum
 	phase     model.Time // local round robin phase (Local, SB)
-	gen       uint32     // of its switch-end and quantum events
+	gen       uint32     // of its switch-end events
+	busy      model.Time // time it ran a process (computing or spinning)
 }
 
 // Sim is a process-level simulation. It is driven from outside: jobs are
 // added and removed, slot owners set at strobes, and Run advances it.
 type Sim struct {
-	cfg      Config
-	now      model.Time
-	q        eventQueue
-	cpus     []cpu
-	procs    []proc
-	free     []int32 // free proc slots
-	jobs     []*job
-	freeJobs []int32
-	byID     map[int]int32
-	nodes    []int // jobs with a process on each node (NIC contexts)
-	ev       int64 // events processed
-	fin      []int32
-	dsts     []int // scratch
+	cfg        Config
+	now        model.Time
+	q          eventQueue
+	cpus       []cpu
+	procs      []proc
+	free       []int32 // free proc slots
+	jobs       []*job
+	freeJobs   []int32
+	byID       map[int]int32
+	nodes      []int // jobs with a process on each node (NIC contexts)
+	ev         int64 // events processed
+	fin        []int32
+	afterEvent func() // tests: called after every event
+	dsts       []int  // scratch
 }
 
 // New returns a simulator for cfg. It panics if cfg does not Validate.

@@ -1,0 +1,141 @@
+package procsim
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/gangsim/gangsim/model"
+)
+
+// check verifies the simulator's invariants at the current instant.
+func (s *Sim) check() error {
+	running := make([]int, len(s.cpus))
+	for ji, j := range s.jobs {
+		if j == nil {
+			continue
+		}
+		for _, pi := range j.procs {
+			p := &s.procs[pi]
+			if p.job != int32(ji) {
+				return fmt.Errorf("process %d of job %d points to job %d", pi, j.id, p.job)
+			}
+			if p.running {
+				running[p.cpu]++
+				c := &s.cpus[p.cpu]
+				if c.cur != pi || c.switchEnd > s.now {
+					return fmt.Errorf("process %d runs on processor %d, which runs %d (switching until %v)", pi, p.cpu, c.cur, c.switchEnd)
+				}
+			}
+			if p.running && p.blocked {
+				return fmt.Errorf("process %d both runs and is blocked", pi)
+			}
+			// No process passes a call before its peers have made it: in
+			// blocking programs it is at most one iteration ahead of any
+			// process it receives from.
+			if j.prog.blocking && !p.inTail && p.phase != phDone {
+				for r := range j.prog.rounds {
+					for _, f := range j.prog.receives(int(p.idx), r, nil) {
+						q := &s.procs[j.procs[f]]
+						if !q.inTail && q.phase != phDone && p.iter > q.iter+1 {
+							return fmt.Errorf("job %d: process %d in iteration %d, ahead of process %d in %d", j.id, p.idx, p.iter, f, q.iter)
+						}
+					}
+				}
+			}
+		}
+	}
+	for ci, n := range running {
+		if n > 1 {
+			return fmt.Errorf("processor %d runs %d processes at once", ci, n)
+		}
+		if s.cpus[ci].busy > s.now {
+			return fmt.Errorf("processor %d busy %v of %v", ci, s.cpus[ci].busy, s.now)
+		}
+	}
+	return nil
+}
+
+// TestInvariants runs random jobs under every discipline, with random
+// strobes, and checks after every event that a processor runs one process
+// at a time, a running process holds its processor, no process runs ahead
+// of its peers' calls, and processor time is conserved: what the jobs were
+// charged (CPU and spin) is what the processors spent running them, never
+// more than the time elapsed.
+func TestInvariants(t *testing.T) {
+	for seed := uint64(1); seed <= 60; seed++ {
+		r := rand.New(rand.NewPCG(seed, 3))
+		kind := Kind(r.IntN(6))
+		m := model.Machine{Nodes: 4, PEsPerNode: 2}
+		cfg := Config{Kind: kind, Machine: m, LocalSwitch: model.Time(r.IntN(100)), Wakeup: 5,
+			Quantum: model.Time(1+r.IntN(20)) * model.Millisecond, SpinThreshold: model.Time(r.IntN(300)),
+			MicroSlice: 250, DCGranularity: 4 * model.Millisecond, FWaitShare: 0.3, Rand: rand.New(rand.NewPCG(seed, 4))}
+		if r.IntN(2) == 0 {
+			cfg.Costs = costsOf(t, "crescendo", "")
+		}
+		s := New(cfg)
+		var bad error
+		s.afterEvent = func() {
+			if bad == nil {
+				bad = s.check()
+			}
+		}
+		nj := 2 + r.IntN(5)
+		for id := 1; id <= nj; id++ {
+			procs := 1 + r.IntN(8)
+			cpus := r.Perm(8)[:procs]
+			app := model.App{Granularity: model.Time(1+r.IntN(6000)) * model.Microsecond, Imbalance: float64(r.IntN(3)),
+				Pattern: []model.Pattern{model.PatternNone, model.PatternRing, model.PatternAllToAll, model.PatternBarrier}[r.IntN(4)],
+				Comm:    []model.Comm{model.CommBlocking, model.CommNonBlocking}[r.IntN(2)], MessageBytes: int64(r.IntN(4096))}
+			s.AddJob(id, cpus, &app, model.Time(1+r.IntN(3000))*model.Millisecond, r.IntN(4) == 0)
+		}
+		done := map[int]bool{}
+		for at := model.Time(0); len(done) < nj && at < 100*model.Second; at += model.Time(5+r.IntN(40)) * model.Millisecond {
+			for {
+				id, _, ok := s.Run(at)
+				if !ok {
+					break
+				}
+				done[id] = true
+			}
+			var on []Owner
+			for id := 1; id <= nj; id++ {
+				if !done[id] && r.IntN(2) == 0 {
+					on = append(on, Owner{Job: id, From: at + model.Time(r.IntN(200))})
+				}
+			}
+			// Owners must not share a processor: keep the first of each.
+			used := map[int]bool{}
+			on = slices.DeleteFunc(on, func(o Owner) bool {
+				for _, pi := range s.jobs[s.byID[o.Job]].procs {
+					if used[int(s.procs[pi].cpu)] {
+						return true
+					}
+				}
+				for _, pi := range s.jobs[s.byID[o.Job]].procs {
+					used[int(s.procs[pi].cpu)] = true
+				}
+				return false
+			})
+			s.SetOwners(on)
+			if bad != nil {
+				t.Fatalf("seed %d (%v): t=%v: %v", seed, kind, s.now, bad)
+			}
+		}
+		if bad != nil {
+			t.Fatalf("seed %d (%v): %v", seed, kind, bad)
+		}
+		var charged, spent model.Time
+		for id := 1; id <= nj; id++ {
+			st := s.Stats(id)
+			charged += st.CPU + st.Spin
+		}
+		for _, c := range s.cpus {
+			spent += c.busy
+		}
+		if charged != spent {
+			t.Fatalf("seed %d (%v): jobs charged %v of processor time, processors spent %v", seed, kind, charged, spent)
+		}
+	}
+}

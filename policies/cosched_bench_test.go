@@ -46,7 +46,7 @@ func BenchmarkCoschedThesis(b *testing.B) {
 	for _, name := range []string{"gs", "sb", "fcs"} {
 		b.Run(name, func(b *testing.B) {
 			env := Env{Machine: model.FlatMachine(32), Hardware: Hardware{Costs: costs, Preset: "crescendo"}, Rand: rand.New(rand.NewPCG(1, 0))}
-			var events int64
+			var events, skipped int64
 			for b.Loop() {
 				spec, _ := ParseSpec(name + ":mpl=6,backfill=easy")
 				if name == "gs" {
@@ -60,8 +60,10 @@ func BenchmarkCoschedThesis(b *testing.B) {
 					b.Fatal(err)
 				}
 				events += pol.(*Gang).rr.(*cosched).ps.Events()
+				skipped += pol.(*Gang).rr.(*cosched).ps.Skipped()
 			}
 			b.ReportMetric(float64(events)/float64(b.N), "events/op")
+			b.ReportMetric(float64(skipped)/float64(b.N), "skipped-iterations/op")
 			b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
 		})
 	}

@@ -17,6 +17,7 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 	if _, ok := s.byID[id]; ok {
 		panic(fmt.Sprintf("procsim: job %d added twice", id))
 	}
+	s.era++ // what a job was doing before is no guide to what it does now
 	j := &job{id: id, prog: newProgram(app, len(cpus), work, s.cfg.Costs), prio: prio, left: len(cpus)}
 	ji := int32(len(s.jobs))
 	if n := len(s.freeJobs); n > 0 {
@@ -100,6 +101,7 @@ func (s *Sim) Stats(id int) Stats {
 // RemoveJob forgets a completed job. It panics if the job has not
 // completed.
 func (s *Sim) RemoveJob(id int) {
+	s.era++
 	ji := s.byID[id]
 	j := s.jobs[ji]
 	if !j.done {
@@ -144,6 +146,7 @@ func (s *Sim) SetOwners(on []Owner) {
 	if !s.cfg.Kind.strobed() {
 		return
 	}
+	s.era++
 	type own struct {
 		p    int32
 		from model.Time
@@ -245,11 +248,17 @@ func (s *Sim) thaw(j *job, from model.Time) {
 // returns early with the first job that completes. With no completion it
 // leaves the simulator at until.
 func (s *Sim) Run(until model.Time) (id int, at model.Time, done bool) {
+	s.until = until
+	defer func() { s.until = 0 }()
 	for {
 		if len(s.fin) > 0 {
 			ji := s.fin[0]
 			s.fin = s.fin[1:]
 			return s.jobs[ji].id, s.jobs[ji].doneAt, true
+		}
+		if len(s.due) > 0 && (s.q.len() == 0 || s.q.peek() > s.now) {
+			s.snapshots()
+			continue
 		}
 		if s.q.len() == 0 || s.q.peek() > until {
 			s.now = max(s.now, until)

@@ -17,6 +17,9 @@ func (s *Sim) startPhase(p *proc) {
 	}
 	p.inTail = false
 	p.phase, p.rem = phCompute, pr.compute[p.idx]
+	if p.idx == 0 {
+		p.newIter = true // advance takes the job's snapshot once p is settled
+	}
 }
 
 func (s *Sim) startTail(p *proc) {
@@ -40,8 +43,23 @@ func (s *Sim) nextIteration(p *proc) {
 
 // advance moves p on from a finished computation or a satisfied wait. If p
 // runs, it goes on running its next computation or spinning in its next
-// wait (or blocks, as its discipline says).
+// wait (or blocks, as its discipline says). When p is its job's process 0
+// and has started an iteration, the job's snapshot is taken (skip.go).
 func (s *Sim) advance(p *proc) {
+	s.advanceProc(p)
+	if p.newIter {
+		// Its job's snapshot waits until every event of this instant is
+		// done: the processes that start the iteration at the same moment
+		// as process 0 must all have started it.
+		p.newIter = false
+		if j := s.jobs[p.job]; !j.snapDue {
+			j.snapDue = true
+			s.due = append(s.due, p.job)
+		}
+	}
+}
+
+func (s *Sim) advanceProc(p *proc) {
 	pr := s.jobs[p.job].prog
 	for {
 		switch p.phase {
@@ -278,9 +296,7 @@ func (s *Sim) deliver(j *job, dst int32, slot int, at model.Time) {
 	d := &s.procs[dst]
 	at = max(at, d.lastArrive[slot])
 	d.lastArrive[slot] = at
-	if s.cfg.Kind == GS {
-		j.inflight = append(j.inflight, inflightMsg{dst: dst, slot: slot, at: at})
-	}
+	j.inflight = append(j.inflight, inflightMsg{dst: dst, slot: slot, at: at})
 	s.q.push(event{at: at, kind: evArrive, who: dst, arg: int32(slot), gen: j.epoch})
 }
 

@@ -59,6 +59,9 @@ type Config struct {
 	FWaitShare    float64
 	// Rand draws the phases of the local round robins (Local, SB).
 	Rand *rand.Rand
+	// NoSkip simulates every iteration, even of jobs that run undisturbed
+	// (tests compare the two).
+	NoSkip bool
 }
 
 // Validate reports a configuration the simulator cannot run.
@@ -128,6 +131,7 @@ type proc struct {
 	round            int        // blocking: the round waited for
 	waitAll          bool       // waiting for every round (non-blocking, or BCS)
 	inTail           bool       // computing the tail
+	newIter          bool       // process 0 started an iteration: a snapshot is due
 	need             int        // iterations' messages needed in each awaited receive slot
 	rem              model.Time // computation left in the current phase
 	spun             model.Time // spin time in the current wait
@@ -151,6 +155,10 @@ type job struct {
 	prio     bool
 	left     int           // processes not done
 	frozen   bool          // GS: switched out, its messages held
+	snap     snap          // its state at the last start of an iteration of process 0 (skip.go)
+	snapDue  bool          // a snapshot is due at the end of the instant
+	next     snap          // scratch for the next one
+	skipped  int64         // iterations moved over without simulating them
 	epoch    uint32        // of its message events; a freeze or thaw makes the pending ones stale
 	inflight []inflightMsg // GS: messages on their way
 	held     []heldMsg
@@ -167,8 +175,9 @@ type heldMsg struct {
 	left model.Time
 }
 
-// inflightMsg is a message on its way (tracked under GS, to hold it when
-// its job is switched out).
+// inflightMsg is a message on its way (tracked to hold it when its job is
+// switched out under GS, and to move it when the job's iterations are
+// skipped).
 type inflightMsg struct {
 	dst  int32
 	slot int
@@ -203,6 +212,7 @@ type cpu struct {
 	phase     model.Time // local round robin phase (Local, SB)
 	gen       uint32     // of its switch-end events
 	busy      model.Time // time it ran a process (computing or spinning)
+	skipEnd   model.Time // a skip accounted its busy time up to here ahead of time
 }
 
 // Sim is a process-level simulation. It is driven from outside: jobs are
@@ -217,11 +227,15 @@ type Sim struct {
 	jobs       []*job
 	freeJobs   []int32
 	byID       map[int]int32
-	nodes      []int // jobs with a process on each node (NIC contexts)
-	ev         int64 // events processed
+	nodes      []int   // jobs with a process on each node (NIC contexts)
+	ev         int64   // events processed
+	skipped    int64   // iterations moved over without simulating them
+	due        []int32 // jobs whose snapshot is due at the end of the instant
 	fin        []int32
-	afterEvent func() // tests: called after every event
-	dsts       []int  // scratch
+	afterEvent func()     // tests: called after every event
+	until      model.Time // the bound of the Run under way
+	era        uint64     // counts the external actions (jobs added or removed, strobes)
+	dsts       []int      // scratch
 }
 
 // New returns a simulator for cfg. It panics if cfg does not Validate.
@@ -246,3 +260,7 @@ func (s *Sim) Now() model.Time { return s.now }
 
 // Events is the number of events processed so far.
 func (s *Sim) Events() int64 { return s.ev }
+
+// Skipped is the number of job iterations moved over so far without
+// simulating them (see skip.go).
+func (s *Sim) Skipped() int64 { return s.skipped }

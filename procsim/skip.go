@@ -1,0 +1,268 @@
+package procsim
+
+import (
+	"slices"
+
+	"github.com/gangsim/gangsim/model"
+)
+
+// Skipping the iterations of a job that runs undisturbed.
+//
+// A job whose processors run nothing else (the owners of a gang slot under
+// GS, CS owners under FCS, or processors where it is the only resident) and
+// whose messages take a time that cannot change before the next external
+// action (a strobe, a job added or removed: the bound of Run) is a closed
+// deterministic system: once one of its iterations repeats the previous
+// one exactly, relative to the iteration's start, every later one does. At
+// every start of an iteration of its process 0, the simulator writes the
+// job's state relative to that moment (each process's iteration, phase,
+// computation left, spin so far, messages received, its processor's
+// switch, the messages in flight); when it equals the previous one, the
+// job is periodic, and the simulator moves it forward by as many whole
+// periods as end before the bound (and before any process reaches its
+// last iteration): its iterations, counts and pending events move on, and
+// its measurements grow by as many times a period's.
+
+// snap is a job's state at the start of an iteration of its process 0.
+type snap struct {
+	valid bool
+	era   uint64 // Sim.era when taken: a snapshot of another era is stale
+	at    model.Time
+	iter  int
+	vec   []int64
+	// What a period adds, from the previous snapshot.
+	cpu, spin, blocked model.Time
+	mCompute, mWait    []model.Time
+	mCalls             []int
+	busy               []model.Time
+}
+
+// skippable reports whether job j runs undisturbed on its processors now:
+// nothing else may run there until the next external action.
+func (s *Sim) skippable(j *job) bool {
+	if s.cfg.NoSkip || s.buffered() {
+		return false // BCS: the micro-timeslices' phase matters
+	}
+	for _, pi := range j.procs {
+		p := &s.procs[pi]
+		c := &s.cpus[p.cpu]
+		switch {
+		case len(c.residents) == 1:
+		case s.cfg.Kind == GS && c.owner == pi && s.now >= c.ownerFrom:
+		case s.cfg.Kind == FCS && c.owner == pi && p.class == CS && s.now >= c.ownerFrom:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// state writes job j's state relative to now into vec.
+func (s *Sim) state(j *job, k int, vec []int64) []int64 {
+	vec = vec[:0]
+	rel := func(t model.Time) int64 { // 0: past; else 1 + how far ahead (now included)
+		if t < s.now {
+			return 0
+		}
+		return int64(t-s.now) + 1
+	}
+	for _, pi := range j.procs {
+		p := &s.procs[pi]
+		c := &s.cpus[p.cpu]
+		rem, spun := p.rem, p.spun
+		if p.running {
+			if p.phase == phCompute {
+				rem -= s.now - p.since
+			} else {
+				spun += s.now - p.since
+			}
+		}
+		flags := int64(p.phase) | b2i(p.running)<<2 | b2i(p.blocked)<<3 | b2i(p.waitAll)<<4 |
+			b2i(p.inTail)<<5 | b2i(p.woke)<<6 | b2i(c.last == pi)<<7 | int64(p.class)<<8
+		vec = append(vec, int64(p.iter-k), flags, int64(p.round), int64(p.need-k), int64(rem), int64(spun),
+			rel(p.blockedAt+1), rel(c.switchEnd), rel(p.sliceEnd), int64(p.budget))
+		for sl, n := range p.recv {
+			vec = append(vec, int64(n-k), rel(p.lastArrive[sl]))
+		}
+	}
+	msgs := slices.Clone(j.inflight)
+	slices.SortFunc(msgs, func(a, b inflightMsg) int {
+		if a.dst != b.dst {
+			return int(a.dst - b.dst)
+		}
+		if a.slot != b.slot {
+			return a.slot - b.slot
+		}
+		return int(a.at - b.at)
+	})
+	for _, m := range msgs {
+		vec = append(vec, int64(m.dst), int64(m.slot), rel(m.at))
+	}
+	return vec
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// measures returns job j's measurements as of now (running and blocked
+// time included up to now).
+func (s *Sim) measures(j *job, sn *snap) (cpu, spin, blocked model.Time) {
+	cpu, spin, blocked = j.stats.CPU, j.stats.Spin, j.stats.Blocked
+	n := len(j.procs)
+	sn.mCompute = resize(sn.mCompute, n)
+	sn.mWait = resize(sn.mWait, n)
+	sn.busy = resize(sn.busy, n)
+	if len(sn.mCalls) != n {
+		sn.mCalls = make([]int, n)
+	}
+	for i, pi := range j.procs {
+		p := &s.procs[pi]
+		c := &s.cpus[p.cpu]
+		own := c.owner == pi
+		mc, mw, busy := p.mCompute, p.mWait, c.busy
+		if p.running {
+			d := s.now - p.since
+			busy += d
+			if p.phase == phCompute {
+				cpu += d
+				if own {
+					mc += d
+				}
+			} else {
+				spin += d
+				if own {
+					mw += d
+				}
+			}
+		}
+		if p.blocked {
+			blocked += s.now - p.blockedAt
+			if own {
+				mw += s.now - max(p.blockedAt, p.mStart)
+			}
+		}
+		sn.mCompute[i], sn.mWait[i], sn.mCalls[i], sn.busy[i] = mc, mw, p.mCalls, busy
+	}
+	return
+}
+
+func resize(x []model.Time, n int) []model.Time {
+	if len(x) != n {
+		return make([]model.Time, n)
+	}
+	return x
+}
+
+// snapshots takes the snapshots due at the end of an instant.
+func (s *Sim) snapshots() {
+	due := s.due
+	s.due = s.due[:0]
+	for _, ji := range due {
+		j := s.jobs[ji]
+		if j == nil || !j.snapDue {
+			continue
+		}
+		j.snapDue = false
+		if !j.done {
+			s.periodic(j, s.procs[j.procs[0]].iter, s.until)
+		}
+	}
+}
+
+// periodic is called as job j's process 0 starts iteration k: it takes
+// the job's snapshot, and if the job repeats itself, moves it forward by
+// whole periods short of until.
+func (s *Sim) periodic(j *job, k int, until model.Time) {
+	if !s.skippable(j) {
+		j.snap.valid = false
+		return
+	}
+	prev := &j.snap
+	cur := &j.next
+	cur.vec = s.state(j, k, cur.vec)
+	cur.at, cur.iter = s.now, k
+	cpu, spin, blocked := s.measures(j, cur)
+	cur.cpu, cur.spin, cur.blocked = cpu, spin, blocked
+	cur.valid, cur.era = true, s.era
+	if prev.valid && prev.era == s.era && slices.Equal(prev.vec, cur.vec) && cur.at > prev.at && cur.iter > prev.iter {
+		s.skip(j, prev, cur, until)
+	}
+	j.snap, j.next = j.next, j.snap
+}
+
+// skip moves job j forward by whole periods (from prev to cur) that end
+// before until and before any process's last iteration.
+func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) {
+	period, diter := cur.at-prev.at, cur.iter-prev.iter
+	m := int((until-s.now)/period) - 1
+	maxIter := 0
+	for _, pi := range j.procs {
+		maxIter = max(maxIter, s.procs[pi].iter)
+	}
+	m = min(m, (j.prog.iters-2-maxIter)/diter)
+	if m < 1 {
+		return
+	}
+	dt, dk := model.Time(m)*period, m*diter
+	j.skipped += int64(dk)
+	s.skipped += int64(dk)
+	// Measurements: m periods' worth.
+	j.stats.CPU += model.Time(m) * (cur.cpu - prev.cpu)
+	j.stats.Spin += model.Time(m) * (cur.spin - prev.spin)
+	j.stats.Blocked += model.Time(m) * (cur.blocked - prev.blocked)
+	for i, pi := range j.procs {
+		p := &s.procs[pi]
+		c := &s.cpus[p.cpu]
+		p.mCompute += model.Time(m) * (cur.mCompute[i] - prev.mCompute[i])
+		p.mWait += model.Time(m) * (cur.mWait[i] - prev.mWait[i])
+		p.mCalls += m * (cur.mCalls[i] - prev.mCalls[i])
+		c.busy += model.Time(m) * (cur.busy[i] - prev.busy[i])
+		c.skipEnd = s.now + dt // accounted ahead, until then
+		// The state moves on: dk iterations, everything pending dt later.
+		if p.running {
+			s.account(p)
+			p.since = s.now + dt
+			p.gen++
+			switch p.phase {
+			case phCompute:
+				s.q.push(event{at: s.now + dt + p.rem, kind: evCompute, who: pi, gen: p.gen})
+			case phWait:
+				if s.waitMode(p) == spinThenBlock {
+					s.q.push(event{at: s.now + dt + max(s.cfg.SpinThreshold-p.spun, 0), kind: evSpin, who: pi, gen: p.gen})
+				}
+			}
+		}
+		if p.blocked {
+			p.blockedAt += dt
+		}
+		p.iter += dk
+		p.need += dk
+		for sl := range p.recv {
+			p.recv[sl] += dk
+			if p.lastArrive[sl] >= s.now {
+				p.lastArrive[sl] += dt
+			}
+		}
+		if p.sliceEnd >= s.now {
+			p.sliceEnd += dt
+		}
+		if c.switchEnd >= s.now && c.switchEnd > 0 && c.cur == pi { // its end pending
+			c.switchEnd += dt
+			c.gen++
+			s.q.push(event{at: c.switchEnd, kind: evCPU, who: p.cpu, gen: c.gen})
+		}
+	}
+	j.epoch++
+	msgs := j.inflight
+	j.inflight = nil
+	for _, msg := range msgs {
+		s.deliver(j, msg.dst, msg.slot, msg.at+dt)
+	}
+	// Both snapshots describe the job before the jump: the next one must
+	// start afresh.
+	prev.valid, cur.valid = false, false
+}

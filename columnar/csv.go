@@ -79,14 +79,14 @@ func (t *csvTable) writeBatch(b *batch) error {
 				t.rec[c] = d.strs[i]
 				continue
 			case tFloat64List:
-				for k, v := range d.flist[i] {
+				for k, v := range d.flists[i] {
 					if k > 0 {
 						t.buf = append(t.buf, ';')
 					}
 					t.buf = strconv.AppendFloat(t.buf, v, 'f', -1, 64)
 				}
 			case tInt32List:
-				for k, v := range d.ilist[i] {
+				for k, v := range d.ilists[i] {
 					if k > 0 {
 						t.buf = append(t.buf, ';')
 					}
@@ -166,17 +166,15 @@ func newCSVSource(in io.Reader, k *kind, name string) (*csvSource, error) {
 	if err != nil {
 		return nil, &ParseError{Name: name, Line: line, Err: err}
 	}
-	s := &csvSource{k: k, name: name, r: r, h: h, cols: make([]int, len(k.cols)), b: newBatch(k, 4096)}
-	pos := map[string]int{}
-	for i, n := range names {
-		pos[strings.TrimSpace(n)] = i
+	for i := range names {
+		names[i] = strings.TrimSpace(names[i])
 	}
-	for c, spec := range k.cols {
-		s.cols[c] = -1
-		if i, ok := pos[spec.name]; ok {
-			s.cols[c] = i
-		}
+	idx, err := matchColumns(k, len(names), func(i int) string { return names[i] },
+		func(int, colType) (string, bool) { return "", true })
+	if err != nil {
+		return nil, &ParseError{Name: name, Line: line, Err: err}
 	}
+	s := &csvSource{k: k, name: name, r: r, h: h, cols: idx, b: newBatch(k, 4096)}
 	// The csv.Reader counts lines from the column-name line.
 	s.r.FieldsPerRecord = len(names)
 	s.lineOffset = line - 1
@@ -226,11 +224,11 @@ func (s *csvSource) readBatch() (*batch, error) {
 			if s.cols[c] >= 0 {
 				cell = strings.TrimSpace(rec[s.cols[c]])
 			}
-			if err := s.parseCell(b, c, spec, cell); err != nil {
+			if err := parseCell(&b.cols[c], spec.typ, cell); err != nil {
 				return nil, &ParseError{Name: s.name, Line: line, Column: spec.name, Err: err}
 			}
 		}
-		b.endRow()
+		b.n++
 	}
 	if b.n == 0 {
 		return nil, io.EOF
@@ -238,36 +236,29 @@ func (s *csvSource) readBatch() (*batch, error) {
 	return b, nil
 }
 
-func (s *csvSource) parseCell(b *batch, c int, spec colSpec, cell string) error {
-	null := cell == ""
-	switch spec.typ {
+// parseCell appends a cell's value to a column of type t; an empty cell
+// is a null.
+func parseCell(d *colData, t colType, cell string) error {
+	if cell == "" {
+		d.null(t)
+		return nil
+	}
+	switch t {
 	case tInt64, tInt32:
-		if null {
-			b.int(c, 0, false)
-			return nil
-		}
-		v, err := parseInt(cell, spec.typ)
+		v, err := parseInt(cell, t)
 		if err != nil {
 			return err
 		}
-		b.int(c, v, true)
+		d.int(v, true)
 	case tFloat64:
-		if null {
-			b.flt(c, 0, false)
-			return nil
-		}
 		v, err := strconv.ParseFloat(cell, 64)
 		if err != nil {
 			return fmt.Errorf("invalid number %q", cell)
 		}
-		b.flt(c, v, true)
+		d.flt(v, true)
 	case tString:
-		b.str(c, cell, !null)
+		d.str(cell, true)
 	case tFloat64List:
-		if null {
-			b.flist(c, nil, false)
-			return nil
-		}
 		parts := strings.Split(cell, ";")
 		v := make([]float64, len(parts))
 		for i, p := range parts {
@@ -277,12 +268,8 @@ func (s *csvSource) parseCell(b *batch, c int, spec colSpec, cell string) error 
 			}
 			v[i] = f
 		}
-		b.flist(c, v, true)
+		d.flist(v, true)
 	case tInt32List:
-		if null {
-			b.ilist(c, nil, false)
-			return nil
-		}
 		parts := strings.Split(cell, ";")
 		v := make([]int32, len(parts))
 		for i, p := range parts {
@@ -292,7 +279,7 @@ func (s *csvSource) parseCell(b *batch, c int, spec colSpec, cell string) error 
 			}
 			v[i] = int32(n)
 		}
-		b.ilist(c, v, true)
+		d.ilist(v, true)
 	}
 	return nil
 }

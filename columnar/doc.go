@@ -40,8 +40,8 @@
 //	imbalance         double        the slowest process computes (1+imbalance) x granularity
 //	proc_compute_s    list<double>  computation per iteration of each process
 //	mem_per_proc_kb   int64         memory per process
-//	priority          int32         scheduling priority (PBCS)
-//	pin               list<int32>   processor of each process, for hand-placed jobs
+//	priority          int32         scheduling priority (PBCS); null = normal
+//	pin               list<int32>   processor of each process (0-based), for hand-placed jobs
 //
 // Outcomes ("gangsim.outcomes/1"), one row per job of a simulated run, in
 // completion order (a rejected job at its arrival):
@@ -84,9 +84,17 @@
 // with "# gangsim.schema: ..." and one "# Key: value" line per header line
 // ("# text" for free-form lines), then the column names.
 //
-// Files of other tools are read too: columns are matched by name, missing
-// columns read as nulls, extra ones are ignored, integer and float widths
-// convert; a file of another table kind is refused.
+// Files of other tools are read too: columns are matched by name, extra
+// ones are ignored, integer and float widths convert (an integer that does
+// not fit its column is an error), lists may be in any of Parquet's list
+// encodings, and missing columns read as nulls, except the ones a table
+// cannot do without: job_id, submit_s, runtime_s and alloc_procs or
+// req_procs of a trace; job_id, submit_s, start_s, end_s and procs of
+// outcomes; the six counts of a time series. A file lacking any
+// of those, or with a column of a type that does not convert, fails with a
+// *SchemaError naming every such column; a file of another table kind is
+// refused. An Arrow stream must end with its end-of-stream marker: one cut
+// short, even between batches, fails with ErrTruncated.
 //
 // # Encodings
 //

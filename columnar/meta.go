@@ -54,7 +54,7 @@ func headerFrom(k *kind, lookup func(string) (string, bool), keys []string) (mod
 		kindName, _, _ := strings.Cut(s, "/")
 		want, _, _ := strings.Cut(k.schema, "/")
 		if kindName != want {
-			return h, fmt.Errorf("holds a %s table, not a %s table", strings.TrimPrefix(kindName, "gangsim."), k.name)
+			return h, fmt.Errorf("holds %s, not %s", aTable(strings.TrimPrefix(kindName, "gangsim.")), aTable(k.name))
 		}
 	}
 	if js, ok := lookup(KeyHeader); ok {
@@ -76,4 +76,13 @@ func headerFrom(k *kind, lookup func(string) (string, bool), keys []string) (mod
 		}
 	}
 	return h, nil
+}
+
+// aTable names a table kind with its article: "a trace table", "an
+// outcomes table".
+func aTable(name string) string {
+	if name != "" && strings.ContainsRune("aeiou", rune(name[0])) {
+		return "an " + name + " table"
+	}
+	return "a " + name + " table"
 }

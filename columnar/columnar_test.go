@@ -252,6 +252,8 @@ func TestFormats(t *testing.T) {
 		"    1    0   10  100   32 -1":  FormatSWF,
 		"# comment\njob_id,submit_s\n":  FormatCSV,
 		"time_s,in_system\n":            FormatCSV,
+		"a,b\n1,2\n":                    FormatCSV, // another tool's CSV
+		"; Note: a, b\n 1 0 0":          FormatSWF,
 		// A gangsim CSV whose manifest lines fill the whole prefix.
 		"# gangsim.schema: gangsim.outcomes/1\n# GangsimParam: " + strings.Repeat("x", 600): FormatCSV,
 		"\x1f\x8b\x08": FormatSWFGzip,

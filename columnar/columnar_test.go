@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -292,4 +293,145 @@ func FuzzSecondsExact(f *testing.F) {
 			t.Fatalf("%d µs -> %d µs", us, got)
 		}
 	})
+}
+
+// TestSharingColumnsRoundTrip writes outcomes and samples of every sharing
+// level, with the measurements each level carries, and reads them back
+// equal through every encoding; the columns a level does not measure are
+// null in the file.
+func TestSharingColumnsRoundTrip(t *testing.T) {
+	outs := []model.Outcome{
+		{JobID: 1, Submit: 0, Start: model.Second, End: 5 * model.Second, Procs: 2, Runtime: 4 * model.Second, Dedicated: 3 * model.Second},
+		{JobID: 2, Submit: 1, Start: 2 * model.Second, End: 9 * model.Second, Procs: 8, Runtime: 7 * model.Second, Dedicated: 3 * model.Second,
+			Sharing: model.JobLevel, Switches: 12, SwitchLoss: 36 * model.Millisecond},
+		{JobID: 3, Submit: 2, Start: 3 * model.Second, End: 19 * model.Second, Procs: 4, Runtime: 16 * model.Second, Dedicated: 3 * model.Second,
+			Sharing: model.ProcessLevel, Switches: 0, SwitchLoss: 0, CPU: 12*model.Second + 1, Spin: 250 * model.Millisecond, Blocked: 3 * model.Second,
+			Classes: model.FCSClasses{CS: 0.5, F: 0, DC: 0.5}},
+		{JobID: 4, Submit: 3, Start: model.Never, End: model.Never, Procs: 999, Sharing: model.ProcessLevel, Reason: model.RejectTooWide},
+	}
+	samples := []model.Sample{
+		{At: 0, InSystem: 1, Running: 1, BusyProcs: 2},
+		{At: model.Second, InSystem: 2, Running: 1, Suspended: 1, BusyProcs: 8, Sharing: model.JobLevel, Rows: 2, Switching: 0.0125},
+		{At: 2 * model.Second, InSystem: 3, Running: 2, BusyProcs: 12, Sharing: model.ProcessLevel, Rows: 3, Switching: 0.01,
+			Computing: 6.5, Spinning: 1.25, BlockedProcs: 2, Ready: 0.25},
+	}
+	// Nulls by column: a batch policy's row has no switch counts, a job
+	// level row no process times, no row but the FCS one class shares.
+	nulls := map[string]int{"switches": 1, "switch_loss_s": 1, "cpu_s": 2, "spin_s": 2, "blocked_s": 2, "class_cs": 3, "class_f": 3, "class_dc": 3,
+		"rows": 1, "switching": 1, "computing": 2, "spinning": 2, "blocked_procs": 2, "ready": 2}
+	for _, f := range formats {
+		h := model.Header{}
+		var ob, sb bytes.Buffer
+		ow, _ := NewOutcomeWriter(&ob, f, &h)
+		sw, _ := NewSampleWriter(&sb, f, &h)
+		for i := range outs {
+			if err := ow.Write(&outs[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i := range samples {
+			sw.WriteSample(&samples[i])
+		}
+		if err := errors.Join(ow.Close(), sw.Close()); err != nil {
+			t.Fatal(err)
+		}
+		or, err := NewOutcomeReader(bytes.NewReader(ob.Bytes()), f, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range outs {
+			if got, err := or.Read(); err != nil || !reflect.DeepEqual(got, outs[i]) {
+				t.Errorf("%v: outcome %d:\n got %+v %v\nwant %+v", f, i, got, err, outs[i])
+			}
+		}
+		if nb := or.b; nb != nil {
+			for c, spec := range outcomeKind.cols {
+				if want, ok := nulls[spec.name]; ok && countNulls(&nb.cols[c]) != want {
+					t.Errorf("%v: outcomes column %s has %d nulls, want %d", f, spec.name, countNulls(&nb.cols[c]), want)
+				}
+			}
+		}
+		sr, err := NewSampleReader(bytes.NewReader(sb.Bytes()), f, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range samples {
+			if got, err := sr.Read(); err != nil || got != samples[i] {
+				t.Errorf("%v: sample %d:\n got %+v %v\nwant %+v", f, i, got, err, samples[i])
+			}
+		}
+		for c, spec := range sampleKind.cols {
+			if want, ok := nulls[spec.name]; ok && countNulls(&sr.b.cols[c]) != want {
+				t.Errorf("%v: time-series column %s has %d nulls, want %d", f, spec.name, countNulls(&sr.b.cols[c]), want)
+			}
+		}
+	}
+}
+
+func countNulls(d *colData) int {
+	n := 0
+	for _, ok := range d.valid {
+		if !ok {
+			n++
+		}
+	}
+	return n
+}
+
+// TestReadsVersion1 reads outcomes and time series that gangsim wrote
+// before the time-sharing columns (schema version 1; testdata/v1, written
+// by replay at commit f2f25cc): every row, with no sharing measured.
+func TestReadsVersion1(t *testing.T) {
+	for _, f := range formats {
+		data, err := os.ReadFile("testdata/v1/outcomes." + f.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		or, err := NewOutcomeReader(bytes.NewReader(data), f, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(data, []byte("gangsim.outcomes/1")) {
+			t.Fatalf("%v: testdata is not of schema version 1", f)
+		}
+		n, completed := 0, 0
+		for {
+			o, err := or.Read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%v: %v", f, err)
+			}
+			n++
+			if o.Completed() && o.End > o.Start && o.Sharing == model.NoSharing && o.Switches == 0 && !o.Classes.Known() {
+				completed++
+			}
+		}
+		if n != 12 || completed != 12 {
+			t.Errorf("%v: %d outcomes, %d completed without sharing; want 12", f, n, completed)
+		}
+		data, err = os.ReadFile("testdata/v1/timeseries." + f.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		sr, err := NewSampleReader(bytes.NewReader(data), f, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := 0
+		for {
+			s, err := sr.Read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil || s.Sharing != model.NoSharing || s.InSystem < s.Running {
+				t.Fatalf("%v: sample %d: %+v %v", f, m, s, err)
+			}
+			m++
+		}
+		if m < 12 {
+			t.Errorf("%v: %d samples", f, m)
+		}
+	}
 }

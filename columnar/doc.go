@@ -43,7 +43,7 @@
 //	priority          int32         scheduling priority (PBCS); null = normal
 //	pin               list<int32>   processor of each process (0-based), for hand-placed jobs
 //
-// Outcomes ("gangsim.outcomes/1"), one row per job of a simulated run, in
+// Outcomes ("gangsim.outcomes/2"), one row per job of a simulated run, in
 // completion order (a rejected job at its arrival):
 //
 //	job_id            int64         job number in the input trace
@@ -60,8 +60,17 @@
 //	bounded_slowdown  double        max(response / max(runtime, 10 s), 1); null if rejected
 //	status            string        completed or rejected
 //	reason            string        too-wide, no-size, no-runtime, too-long; null if completed
+//	sharing           string        time sharing measured: none, job or process
+//	switches          int64         gang switches that switched the job in; null without time sharing
+//	switch_loss_s     double        time its processors spent switching it in; null without time sharing
+//	cpu_s             double        processor time computing, summed over its processes; null unless process level
+//	spin_s            double        processor time spinning for messages or barriers; null unless process level
+//	blocked_s         double        time its processes spent blocked, summed; null unless process level
+//	class_cs          double        share of its process-time in FCS class CS; null unless FCS
+//	class_f           double        share in FCS class F (frustrated); null unless FCS
+//	class_dc          double        share in FCS class DC (don't care); null unless FCS
 //
-// Time series ("gangsim.timeseries/1"), the state of the system from each
+// Time series ("gangsim.timeseries/2"), the state of the system from each
 // row's time until the next row's:
 //
 //	time_s            double        start of the interval
@@ -70,6 +79,17 @@
 //	running           int64         jobs progressing
 //	suspended         int64         jobs started and descheduled
 //	busy_procs        double        processors in use
+//	sharing           string        time sharing measured: none, job or process
+//	rows              int64         occupied rows of the gang matrix; null without time sharing
+//	switching         double        share of processor time in gang switches; null without time sharing
+//	computing         double        processes computing, averaged; null unless process level
+//	spinning          double        processes spinning, averaged; null unless process level
+//	blocked_procs     double        processes blocked, averaged; null unless process level
+//	ready             double        processes ready but not running, averaged; null unless process level
+//
+// Version 2 of outcomes and time series added the columns from sharing
+// on; files of version 1 still read, those columns null (no time sharing
+// measured).
 //
 // # Metadata
 //

@@ -79,7 +79,7 @@ var traceTable = newTable("trace", "gangsim.trace/1", "traceRow",
 // outcomeTable: one row per job of a simulated run, in completion order
 // (a rejected job at its arrival). The derived columns (wait, response,
 // slowdowns, status) are not read back: they follow from the others.
-var outcomeTable = newTable("outcomes", "gangsim.outcomes/1", "outcomeRow",
+var outcomeTable = newTable("outcomes", "gangsim.outcomes/2", "outcomeRow",
 	[][]string{{"job_id"}, {"submit_s"}, {"start_s"}, {"end_s"}, {"procs"}},
 	int64Field("job_id", "job number in the input trace",
 		func(o *model.Outcome) (int64, bool) { return o.JobID, true },
@@ -124,7 +124,31 @@ var outcomeTable = newTable("outcomes", "gangsim.outcomes/1", "outcomeRow",
 	stringField("reason", "too-wide, no-size, no-runtime, too-long; null if completed",
 		func(o *model.Outcome) (string, bool) { return o.Reason.String(), !o.Completed() },
 		func(o *model.Outcome, s string) (err error) { o.Reason, err = model.ParseRejectReason(s); return err }),
+	enumField("sharing", "time sharing measured: none, job or process",
+		sharings, func(o *model.Outcome) (model.Sharing, bool) { return o.Sharing, true },
+		func(o *model.Outcome, s model.Sharing) { o.Sharing = s }),
+	int64Field("switches", "gang switches that switched the job in; null without time sharing",
+		func(o *model.Outcome) (int64, bool) { return o.Switches, o.Sharing != model.NoSharing },
+		func(o *model.Outcome, v int64) error { o.Switches = v; return nil }),
+	secondsField("switch_loss_s", "time its processors spent switching it in; null without time sharing",
+		func(o *model.Outcome) (model.Time, bool) { return o.SwitchLoss, o.Sharing != model.NoSharing },
+		func(o *model.Outcome, t model.Time) { o.SwitchLoss = t }),
+	processSeconds("cpu_s", "processor time computing, summed over its processes; null unless process level",
+		func(o *model.Outcome) *model.Time { return &o.CPU }),
+	processSeconds("spin_s", "processor time spinning for messages or barriers; null unless process level",
+		func(o *model.Outcome) *model.Time { return &o.Spin }),
+	processSeconds("blocked_s", "time its processes spent blocked, summed; null unless process level",
+		func(o *model.Outcome) *model.Time { return &o.Blocked }),
+	classShare("class_cs", "share of its process-time in FCS class CS; null unless FCS",
+		func(c *model.FCSClasses) *float64 { return &c.CS }),
+	classShare("class_f", "share in FCS class F (frustrated); null unless FCS",
+		func(c *model.FCSClasses) *float64 { return &c.F }),
+	classShare("class_dc", "share in FCS class DC (don't care); null unless FCS",
+		func(c *model.FCSClasses) *float64 { return &c.DC }),
 )
+
+// sharings are the values of model.Sharing, for the sharing columns.
+var sharings = []model.Sharing{model.NoSharing, model.JobLevel, model.ProcessLevel}
 
 // outcomeTime is a time that a rejected job does not have (Never).
 func outcomeTime(name, doc string, p func(*model.Outcome) *model.Time) field[model.Outcome] {
@@ -139,9 +163,23 @@ func outcomeTime(name, doc string, p func(*model.Outcome) *model.Time) field[mod
 	return f
 }
 
+// processSeconds is a process-level measurement of an outcome.
+func processSeconds(name, doc string, p func(*model.Outcome) *model.Time) field[model.Outcome] {
+	return secondsField(name, doc,
+		func(o *model.Outcome) (model.Time, bool) { return *p(o), o.Sharing == model.ProcessLevel },
+		func(o *model.Outcome, t model.Time) { *p(o) = t })
+}
+
+// classShare is one FCS class share of an outcome.
+func classShare(name, doc string, p func(*model.FCSClasses) *float64) field[model.Outcome] {
+	return float64Field(name, doc,
+		func(o *model.Outcome) (float64, bool) { return *p(&o.Classes), o.Classes.Known() },
+		func(o *model.Outcome, v float64) { *p(&o.Classes) = v })
+}
+
 // sampleTable: the system's state from each row's time until the next
 // row's.
-var sampleTable = newTable("timeseries", "gangsim.timeseries/1", "sampleRow",
+var sampleTable = newTable("timeseries", "gangsim.timeseries/2", "sampleRow",
 	[][]string{{"time_s"}, {"in_system"}, {"queued"}, {"running"}, {"suspended"}, {"busy_procs"}},
 	secondsField("time_s", "start of the interval",
 		func(s *model.Sample) (model.Time, bool) { return s.At, true },
@@ -153,10 +191,33 @@ var sampleTable = newTable("timeseries", "gangsim.timeseries/1", "sampleRow",
 	float64Field("busy_procs", "processors in use",
 		func(s *model.Sample) (float64, bool) { return s.BusyProcs, true },
 		func(s *model.Sample, v float64) { s.BusyProcs = v }),
+	enumField("sharing", "time sharing measured: none, job or process",
+		sharings, func(s *model.Sample) (model.Sharing, bool) { return s.Sharing, true },
+		func(s *model.Sample, v model.Sharing) { s.Sharing = v }),
+	int64Field("rows", "occupied rows of the gang matrix; null without time sharing",
+		func(s *model.Sample) (int64, bool) { return int64(s.Rows), s.Sharing != model.NoSharing },
+		count(func(s *model.Sample) *int { return &s.Rows })),
+	float64Field("switching", "share of processor time in gang switches; null without time sharing",
+		func(s *model.Sample) (float64, bool) { return s.Switching, s.Sharing != model.NoSharing },
+		func(s *model.Sample, v float64) { s.Switching = v }),
+	processCount("computing", "processes computing, averaged; null unless process level",
+		func(s *model.Sample) *float64 { return &s.Computing }),
+	processCount("spinning", "processes spinning, averaged; null unless process level",
+		func(s *model.Sample) *float64 { return &s.Spinning }),
+	processCount("blocked_procs", "processes blocked, averaged; null unless process level",
+		func(s *model.Sample) *float64 { return &s.BlockedProcs }),
+	processCount("ready", "processes ready but not running, averaged; null unless process level",
+		func(s *model.Sample) *float64 { return &s.Ready }),
 )
 
 func sampleCount(name, doc string, p func(*model.Sample) *int) field[model.Sample] {
 	return int64Field(name, doc, func(s *model.Sample) (int64, bool) { return int64(*p(s)), true }, count(p))
+}
+
+func processCount(name, doc string, p func(*model.Sample) *float64) field[model.Sample] {
+	return float64Field(name, doc,
+		func(s *model.Sample) (float64, bool) { return *p(s), s.Sharing == model.ProcessLevel },
+		func(s *model.Sample, v float64) { *p(s) = v })
 }
 
 var (

@@ -11,12 +11,17 @@ import (
 
 type tableWriter interface {
 	writeBatch(b *batch) error
-	close() error
+	// close writes the trailer (header lines known only at the end; none
+	// if empty) and ends the table.
+	close(trailer []model.HeaderLine) error
 }
 
 type tableSource interface {
 	header() model.Header
 	readBatch() (*batch, error) // io.EOF at the end
+	// trailer returns the header lines that followed the rows; complete
+	// once readBatch has returned io.EOF.
+	trailer() []model.HeaderLine
 	close() error
 }
 
@@ -66,9 +71,22 @@ func newTableSource(r io.Reader, f Format, k *kind, name string) (tableSource, e
 // writer is what the three public writers share: rows collect in a batch
 // that is flushed to the encoding when full.
 type writer struct {
-	t   tableWriter
-	b   *batch
-	err error
+	t       tableWriter
+	b       *batch
+	err     error
+	trailer []model.HeaderLine
+}
+
+// AppendHeader adds lines to the table's header that are known only once
+// the rows are written: the digest of an input read as a stream, what
+// cleaning dropped. Call it before Close. In Parquet they join the footer's
+// key-value metadata like the other header lines; in CSV they are "# Key:
+// value" lines after the rows; in an Arrow stream they are the custom
+// metadata (key "gangsim.trailer", a JSON array of [key, value] pairs) of a
+// last record batch of no rows. Readers add them to the header once the
+// last row is read.
+func (w *writer) AppendHeader(lines ...model.HeaderLine) {
+	w.trailer = append(w.trailer, lines...)
 }
 
 func (w *writer) flushIfFull() error {
@@ -94,7 +112,7 @@ func (w *writer) close() error {
 	if err := w.flush(); err != nil {
 		return err
 	}
-	return w.t.close()
+	return w.t.close(w.trailer)
 }
 
 // TraceWriter writes a trace table (one row per job; see the package
@@ -223,7 +241,9 @@ func (r *reader) next() error {
 	for r.b == nil || r.i >= r.b.n {
 		b, err := r.src.readBatch()
 		if err != nil {
-			if !errors.Is(err, io.EOF) {
+			if errors.Is(err, io.EOF) {
+				r.h.Lines = append(r.h.Lines, r.src.trailer()...)
+			} else {
 				err = named(r.name, err)
 			}
 			r.err = err
@@ -273,7 +293,8 @@ func NewTraceReader(r io.Reader, f Format, name string) (*TraceReader, error) {
 	return &TraceReader{reader: rd}, nil
 }
 
-// Header returns the trace header.
+// Header returns the trace header. Lines of the table's trailer (see
+// AppendHeader) are added to it when Read returns io.EOF.
 func (r *TraceReader) Header() *model.Header { return &r.h }
 
 // Read returns the next job, or io.EOF.
@@ -306,7 +327,7 @@ func NewOutcomeReader(r io.Reader, f Format, name string) (*OutcomeReader, error
 }
 
 // Header returns the table's metadata: the run's manifest and the input
-// trace's header.
+// trace's header; the trailer's lines are added when Read returns io.EOF.
 func (r *OutcomeReader) Header() *model.Header { return &r.h }
 
 // Read returns the next outcome, or io.EOF.

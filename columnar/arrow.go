@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
+	flatbuffers "github.com/google/flatbuffers/go"
 
 	"github.com/gangsim/gangsim/model"
 )
@@ -51,16 +52,21 @@ func arrowSchema(k *kind, h *model.Header) *arrow.Schema {
 
 // arrowTable writes batches as an Arrow IPC stream.
 type arrowTable struct {
-	w   *ipc.Writer
-	bld *array.RecordBuilder
+	out     io.Writer
+	schema  *arrow.Schema
+	w       *ipc.Writer
+	bld     *array.RecordBuilder
+	written bool // a batch was written (and with it the schema)
 }
 
 func newArrowTable(out io.Writer, k *kind, h *model.Header) *arrowTable {
 	mem := memory.NewGoAllocator()
 	schema := arrowSchema(k, h)
 	return &arrowTable{
-		w:   ipc.NewWriter(out, ipc.WithSchema(schema), ipc.WithAllocator(mem)),
-		bld: array.NewRecordBuilder(mem, schema),
+		out:    out,
+		schema: schema,
+		w:      ipc.NewWriter(out, ipc.WithSchema(schema), ipc.WithAllocator(mem)),
+		bld:    array.NewRecordBuilder(mem, schema),
 	}
 }
 
@@ -110,12 +116,124 @@ func (t *arrowTable) writeBatch(b *batch) error {
 	}
 	rec := t.bld.NewRecord()
 	defer rec.Release()
+	t.written = true
 	return t.w.Write(rec)
 }
 
-func (t *arrowTable) close() error {
-	t.bld.Release()
+// close ends the stream. A trailer is a record batch of no rows whose
+// message carries it as custom metadata, just before the end-of-stream
+// marker: the ipc.Writer writes each message to out as it goes, so the
+// trailer's message is written to out between the last batch and Close.
+func (t *arrowTable) close(trailer []model.HeaderLine) error {
+	defer t.bld.Release()
+	if len(trailer) > 0 {
+		if !t.written { // the schema goes out with the first batch
+			rec := t.bld.NewRecord()
+			err := t.w.Write(rec)
+			rec.Release()
+			if err != nil {
+				return err
+			}
+		}
+		if _, err := t.out.Write(arrowTrailerMessage(t.schema, trailer)); err != nil {
+			return err
+		}
+	}
 	return t.w.Close()
+}
+
+// keyTrailer is the custom metadata key of an Arrow stream's trailer.
+const keyTrailer = "gangsim.trailer"
+
+// arrowTrailerMessage encodes, framed for an IPC stream, a RecordBatch
+// message of no rows for schema whose custom_metadata holds the trailer
+// under keyTrailer. The flatbuffer follows the Arrow format's Message.fbs
+// (Message: version, header type, header, body length, custom metadata)
+// and Schema.fbs (RecordBatch: length, nodes, buffers; KeyValue: key,
+// value): one field node per field and child, and its buffers (validity
+// and values; strings and lists also offsets), all empty.
+func arrowTrailerMessage(schema *arrow.Schema, trailer []model.HeaderLine) []byte {
+	nodes, buffers := 0, 0
+	var count func(dt arrow.DataType)
+	count = func(dt arrow.DataType) {
+		nodes++
+		switch dt := dt.(type) {
+		case *arrow.StringType:
+			buffers += 3
+		case *arrow.ListType:
+			buffers += 2
+			count(dt.Elem())
+		default:
+			buffers += 2
+		}
+	}
+	for _, f := range schema.Fields() {
+		count(f.Type)
+	}
+	b := flatbuffers.NewBuilder(1024)
+	key := b.CreateString(keyTrailer)
+	value := b.CreateString(headerJSON(trailer))
+	b.StartObject(2) // KeyValue
+	b.PrependUOffsetTSlot(0, key, 0)
+	b.PrependUOffsetTSlot(1, value, 0)
+	kv := b.EndObject()
+	b.StartVector(4, 1, 4)
+	b.PrependUOffsetT(kv)
+	kvs := b.EndVector(1)
+	zeros := func(n int) flatbuffers.UOffsetT { // n structs of two int64
+		b.StartVector(16, n, 8)
+		for i := 0; i < 2*n; i++ {
+			b.PrependInt64(0)
+		}
+		return b.EndVector(n)
+	}
+	nodeVec := zeros(nodes)
+	bufVec := zeros(buffers)
+	b.StartObject(5) // RecordBatch; length 0 is the default
+	b.PrependUOffsetTSlot(1, nodeVec, 0)
+	b.PrependUOffsetTSlot(2, bufVec, 0)
+	batch := b.EndObject()
+	b.StartObject(5)                   // Message
+	b.PrependInt16Slot(0, 4, 0)        // version: V5
+	b.PrependByteSlot(1, 3, 0)         // header type: RecordBatch
+	b.PrependUOffsetTSlot(2, batch, 0) // header
+	b.PrependUOffsetTSlot(4, kvs, 0)   // custom_metadata; body length 0 is the default
+	b.Finish(b.EndObject())
+	msg := b.FinishedBytes()
+	padded := (len(msg) + 7) &^ 7
+	out := make([]byte, 8+padded)
+	binary.LittleEndian.PutUint32(out, 0xFFFFFFFF)
+	binary.LittleEndian.PutUint32(out[4:], uint32(padded))
+	copy(out[8:], msg)
+	return out
+}
+
+// trailerOf returns the trailer lines in a message's custom metadata
+// (flatbuffer Message field 4), if it has the trailer key.
+func trailerOf(meta []byte) ([]model.HeaderLine, error) {
+	if len(meta) < 4 {
+		return nil, nil
+	}
+	t := flatbuffers.Table{Bytes: meta, Pos: flatbuffers.GetUOffsetT(meta)}
+	o := flatbuffers.UOffsetT(t.Offset(12))
+	if o == 0 {
+		return nil, nil
+	}
+	var lines []model.HeaderLine
+	vec, n := t.Vector(o), t.VectorLen(o)
+	for i := 0; i < n; i++ {
+		kv := flatbuffers.Table{Bytes: meta, Pos: t.Indirect(vec + flatbuffers.UOffsetT(i)*4)}
+		ko, vo := flatbuffers.UOffsetT(kv.Offset(4)), flatbuffers.UOffsetT(kv.Offset(6))
+		if ko == 0 || vo == 0 || kv.String(ko+kv.Pos) != keyTrailer {
+			continue
+		}
+		h, err := headerFromJSON(kv.String(vo + kv.Pos))
+		if err != nil {
+			return nil, fmt.Errorf("Arrow trailer: %w", err)
+		}
+		lines = append(lines, h...)
+	}
+	return lines, nil
 }
 
 // arrowSource reads batches from an Arrow IPC stream.
@@ -266,6 +384,8 @@ func (s *arrowSource) readBatch() (b *batch, err error) {
 	return b, nil
 }
 
+func (s *arrowSource) trailer() []model.HeaderLine { return s.msgs.trailer }
+
 func (s *arrowSource) close() error {
 	s.r.Release()
 	return nil
@@ -324,8 +444,9 @@ const maxArrowMetadata = 64 << 20
 // input that stops between messages.
 type arrowMessages struct {
 	r        io.Reader
-	ended    bool  // the end-of-stream marker was read
-	lastBody int64 // body length of the last message, in bytes
+	trailer  []model.HeaderLine // from the custom metadata of the messages
+	ended    bool               // the end-of-stream marker was read
+	lastBody int64              // body length of the last message, in bytes
 	msg      *ipc.Message
 	refs     int64
 }
@@ -371,6 +492,11 @@ func (m *arrowMessages) Message() (msg *ipc.Message, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading Arrow message metadata: %w", noEOF(err))
 	}
+	tr, err := trailerOf(meta)
+	if err != nil {
+		return nil, err
+	}
+	m.trailer = append(m.trailer, tr...)
 	metaBuf := memory.NewBufferBytes(meta)
 	probe := ipc.NewMessage(metaBuf, memory.NewBufferBytes(nil))
 	bodyLen := probe.BodyLen()

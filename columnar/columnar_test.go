@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow/go/v15/arrow/ipc"
+
 	"github.com/gangsim/gangsim/model"
 )
 
@@ -432,6 +434,63 @@ func TestReadsVersion1(t *testing.T) {
 		}
 		if m < 12 {
 			t.Errorf("%v: %d samples", f, m)
+		}
+	}
+}
+
+// TestTrailer appends header lines at the end of a table (as replay does
+// with the digest of an input it read as a stream) in every encoding, with
+// rows and without: the header read back has them once the rows are read,
+// and a plain Arrow reader reads the stream with its trailer batch.
+func TestTrailer(t *testing.T) {
+	trailer := []model.HeaderLine{{Key: model.KeyGangsimInput, Value: "abc123 -"}, {Key: "GangsimDropped", Value: "no-runtime=3"}, {Value: "a note"}}
+	for _, f := range formats {
+		for _, rows := range []int{0, 3, writerBatchRows + 1} {
+			h := testHeader()
+			var buf bytes.Buffer
+			w, _ := NewOutcomeWriter(&buf, f, &h)
+			for i := 0; i < rows; i++ {
+				o := model.Outcome{JobID: int64(i), Start: 1, End: 2, Runtime: 1, Procs: 1}
+				if err := w.Write(&o); err != nil {
+					t.Fatal(err)
+				}
+			}
+			w.AppendHeader(trailer...)
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			r, err := NewOutcomeReader(bytes.NewReader(buf.Bytes()), f, "")
+			if err != nil {
+				t.Fatalf("%v, %d rows: %v", f, rows, err)
+			}
+			n := 0
+			for ; ; n++ {
+				if _, err := r.Read(); err != nil {
+					if err != io.EOF {
+						t.Fatalf("%v, %d rows: %v", f, rows, err)
+					}
+					break
+				}
+			}
+			want := append(testHeader().Lines, trailer...)
+			if n != rows || !reflect.DeepEqual(r.Header().Lines, want) {
+				t.Errorf("%v, %d rows: read %d rows, header\n%q\nwant\n%q", f, n, rows, r.Header().Lines, want)
+			}
+			if f != FormatArrow {
+				continue
+			}
+			ar, err := ipc.NewReader(bytes.NewReader(buf.Bytes()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := 0
+			for ar.Next() {
+				got += int(ar.Record().NumRows())
+			}
+			if ar.Err() != nil || got != rows {
+				t.Errorf("arrow/ipc reads %d rows, %v", got, ar.Err())
+			}
+			ar.Release()
 		}
 	}
 }

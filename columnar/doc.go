@@ -104,6 +104,15 @@
 // with "# gangsim.schema: ..." and one "# Key: value" line per header line
 // ("# text" for free-form lines), then the column names.
 //
+// Header lines known only once the rows are written (the digest of an
+// input read as a stream, what cleaning dropped) form a trailer
+// (AppendHeader): in Parquet they are simply part of the footer's
+// metadata; in CSV they are "# Key: value" lines after the rows; in an
+// Arrow stream they are the custom metadata (key "gangsim.trailer", a JSON
+// array of [key, value] pairs) of a last record batch of no rows, a
+// message every Arrow reader accepts and ignores. Readers add the trailer
+// to the header when the last row has been read.
+//
 // Files of other tools are read too: columns are matched by name, extra
 // ones are ignored, integer and float widths convert (an integer that does
 // not fit its column is an error), lists may be in any of Parquet's list

@@ -81,6 +81,8 @@ func (fastSnappy) Encode(dst, src []byte) ([]byte, error) {
 // gives, without its per-row overhead.
 type parquetTable struct {
 	w         *parquet.Writer
+	k         *kind
+	h         model.Header
 	groupRows int // rows in the current row group
 	vals      []parquet.Value
 	strs      map[string][]byte // the bytes of the strings written, a small vocabulary
@@ -102,7 +104,7 @@ func newParquetTable(out io.Writer, k *kind, h *model.Header) *parquetTable {
 	for i := range keys {
 		opts = append(opts, parquet.KeyValueMetadata(keys[i], values[i]))
 	}
-	return &parquetTable{w: parquet.NewWriter(out, opts...), strs: map[string][]byte{}}
+	return &parquetTable{w: parquet.NewWriter(out, opts...), k: k, h: h.Clone(), strs: map[string][]byte{}}
 }
 
 // maxCachedStrings bounds parquetTable.strs; strings beyond it are copied.
@@ -181,7 +183,18 @@ func (t *parquetTable) appendValues(vals []parquet.Value, b *batch, c, lo, hi in
 	return vals
 }
 
-func (t *parquetTable) close() error { return t.w.Close() }
+// close ends the file; a trailer joins the header in the footer's
+// metadata, which is written last anyway.
+func (t *parquetTable) close(trailer []model.HeaderLine) error {
+	if len(trailer) > 0 {
+		full := model.Header{Lines: append(t.h.Lines, trailer...)}
+		keys, values := metadata(t.k, &full)
+		for i := range keys {
+			t.w.SetKeyValueMetadata(keys[i], values[i])
+		}
+	}
+	return t.w.Close()
+}
 
 // parquetColumn is where a kind's column is in a file being read.
 type parquetColumn struct {
@@ -443,6 +456,9 @@ func parquetFloat(v parquet.Value) float64 {
 	}
 	return float64(parquetInt(v))
 }
+
+// trailer is empty: a Parquet file's trailer is in its footer's header.
+func (s *parquetSource) trailer() []model.HeaderLine { return nil }
 
 func (s *parquetSource) close() error { return s.r.Close() }
 

@@ -161,7 +161,10 @@ func (w *Writer) writeHeader() {
 }
 
 // checkJob rejects known count and ID fields that the Reader would not
-// read back.
+// read back: a needed field (NeededFields) outside SWF 2.2, or -1 (the
+// missing-value marker) in any field. Other values outside SWF 2.2 (a
+// status of 9, a negative user) are written as they are, as the Reader
+// keeps them outside strict mode.
 func checkJob(j *model.Job) error {
 	vals := [...]struct {
 		f model.Field
@@ -173,9 +176,15 @@ func checkJob(j *model.Job) error {
 		{model.FieldQueue, int64(j.Queue)}, {model.FieldPartition, int64(j.Partition)}, {model.FieldPreceding, j.Preceding},
 	}
 	for _, c := range vals {
-		if j.Has(c.f) && (c.v < 0 || c.v > fieldMax(c.f)) {
+		if !j.Has(c.f) {
+			continue
+		}
+		if NeededFields.Has(c.f) && (c.v < 0 || c.v > fieldMax(c.f)) {
 			return fmt.Errorf("writing job %d: field %d (%s): %w: %d (want 0 to %d)",
 				j.ID, c.f, c.f, ErrRange, c.v, fieldMax(c.f))
+		}
+		if c.v == -1 {
+			return fmt.Errorf("writing job %d: field %d (%s): %w: -1, which SWF reads as missing", j.ID, c.f, c.f, ErrRange)
 		}
 	}
 	return nil

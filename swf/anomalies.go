@@ -122,8 +122,11 @@ func (s *seenIDs) seen(id int64) bool {
 	return dup
 }
 
-// note counts one line under the sentinel that cause wraps.
-func (r *Reader) note(cause error, perr *ParseError) {
+// note counts the current line under the sentinel that cause wraps.
+func (r *Reader) note(cause error, perr *ParseError) { r.noteAt(cause, perr, r.lineNo) }
+
+// noteAt counts line under the sentinel that cause wraps.
+func (r *Reader) noteAt(cause error, perr *ParseError, line int) {
 	for _, s := range []error{ErrFieldCount, ErrNumber, ErrFraction, ErrRange, ErrLineTooLong} {
 		if errors.Is(cause, s) {
 			cause = s
@@ -134,7 +137,7 @@ func (r *Reader) note(cause error, perr *ParseError) {
 	a.Cause = cause
 	a.Count++
 	if len(a.Lines) < MaxAnomalyLines {
-		a.Lines = append(a.Lines, r.lineNo)
+		a.Lines = append(a.Lines, line)
 	}
 	if a.First == nil {
 		a.First = perr

@@ -27,10 +27,14 @@
 // the first line that is neither a comment nor blank, even a malformed one.
 // A leading UTF-8 byte order mark is skipped.
 //
-// Comment lines after the first job line are not part of the header (a
-// header that grew while jobs stream would break model.JobReader's
-// contract). They are ignored and counted in Reader.Anomalies under
-// ErrCommentAfterJobs. Blank lines are ignored anywhere.
+// Comment lines between job lines are not part of the header (a header
+// that grew while jobs stream would break model.JobReader's contract).
+// They are ignored and counted in Reader.Anomalies under
+// ErrCommentAfterJobs. The comment lines after the last job line are the
+// header's trailer: lines known only once the jobs were written (the
+// digest of an input read as a stream, what cleaning dropped), which
+// Writer.AppendHeader writes; the Reader adds them to its header when it
+// reaches the end. Blank lines are ignored anywhere.
 //
 // # Numbers
 //

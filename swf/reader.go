@@ -48,13 +48,22 @@ type Reader struct {
 	odd       [model.NumFields + 1][numOddCauses]Anomaly // values kept (or marked unknown), by field and cause
 	ids       seenIDs
 	dupID     Anomaly // repeated job numbers
+	// comments after the last job so far: the header's trailer if no job
+	// follows them, ErrCommentAfterJobs anomalies if one does.
+	comments []trailing
+}
+
+type trailing struct {
+	l    model.HeaderLine
+	line int
 }
 
 // NewReader returns a Reader that reads SWF from r, plain or gzipped.
 func NewReader(r io.Reader) *Reader { return &Reader{src: r} }
 
 // Header returns the header: the ";" comment lines before the first job
-// line, in file order. The first call reads ahead to the first job line; if
+// line, in file order, and, once Read has returned io.EOF, those after the
+// last job line (a trailer; see Writer.AppendHeader). The first call reads ahead to the first job line; if
 // that fails, Header returns what it read and the next Read returns the
 // error.
 func (r *Reader) Header() *model.Header {
@@ -83,9 +92,13 @@ func (r *Reader) Read() (model.Job, error) {
 		case len(text) == 0:
 			continue // blank line
 		case text[0] == ';':
-			r.note(ErrCommentAfterJobs, nil)
+			r.comments = append(r.comments, trailing{parseComment(text[1:]), r.lineNo})
 			continue
 		}
+		for _, c := range r.comments { // not a trailer: a job follows
+			r.noteAt(ErrCommentAfterJobs, nil, c.line)
+		}
+		r.comments = r.comments[:0]
 		j, perr := r.parseJob(text)
 		if perr == nil && j.Has(model.FieldJobID) && r.ids.seen(j.ID) {
 			perr = &ParseError{Name: r.Name, Line: r.lineNo, Field: int(model.FieldJobID),
@@ -104,6 +117,14 @@ func (r *Reader) Read() (model.Job, error) {
 			break
 		}
 		r.note(perr.Err, perr)
+	}
+	if r.err == io.EOF && len(r.comments) > 0 {
+		// The comment lines after the last job are the trailer a Writer
+		// wrote (AppendHeader): they join the header.
+		for _, c := range r.comments {
+			r.header.Lines = append(r.header.Lines, c.l)
+		}
+		r.comments = nil
 	}
 	return model.Job{}, r.err
 }

@@ -235,3 +235,28 @@ func FuzzRoundtrip(f *testing.F) {
 		roundtrip(t, &tr.Header, tr.Jobs)
 	})
 }
+
+// TestWriteTrailer: lines appended to the header at the end are written
+// after the jobs and read back into the header at the end, not counted as
+// comments between jobs.
+func TestWriteTrailer(t *testing.T) {
+	for _, jobs := range [][]model.Job{nil, {base}} {
+		var out bytes.Buffer
+		h := model.Header{Lines: []model.HeaderLine{{Key: "Version", Value: "2.2"}}}
+		w := NewWriter(&out, &h)
+		for i := range jobs {
+			w.Write(&jobs[i])
+		}
+		w.AppendHeader(model.HeaderLine{Key: "GangsimInput", Value: "abc -"}, model.HeaderLine{Key: KeyDropped, Value: "no-runtime 2"})
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		r := NewReader(&out)
+		r.Strict = true
+		tr, err := model.ReadAll(r)
+		want := append(h.Lines, model.HeaderLine{Key: "GangsimInput", Value: "abc -"}, model.HeaderLine{Key: KeyDropped, Value: "no-runtime 2"})
+		if err != nil || len(tr.Jobs) != len(jobs) || !reflect.DeepEqual(r.Header().Lines, want) || len(r.Anomalies()) != 0 {
+			t.Errorf("%d jobs: read %d, %v; header %q; anomalies %v", len(jobs), len(tr.Jobs), err, r.Header().Lines, r.Anomalies())
+		}
+	}
+}

@@ -73,8 +73,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	cmd, rest := args[0], args[1:]
 	switch cmd {
 	case "-h", "--help", "help":
-		fmt.Fprintln(stderr, synopsis)
-		return nil
+		return &cli.Help{Text: synopsis + "\n"}
+	case "--version":
+		return cli.Version("genwork")
 	case "lublin", "scenario", "convert", "clean", "stats", "spec":
 		return cli.InCommand("genwork "+cmd, runCommand(cmd, rest, stdin, stdout, stderr))
 	}

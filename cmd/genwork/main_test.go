@@ -353,12 +353,12 @@ func TestErrors(t *testing.T) {
 			t.Errorf("%v: %v", args, err)
 		}
 	}
-	// Help is not an error.
-	if _, stderr, err := runGenwork(t, nil, "--help"); err != nil || !strings.Contains(stderr, "Commands:") {
-		t.Errorf("--help: %v", err)
-	}
-	if _, _, err := runGenwork(t, nil, "lublin", "--help"); cli.Exit("genwork", err, io.Discard) != 0 {
-		t.Errorf("lublin --help: %v", err)
+	// Help and the version are not errors, and go to stdout.
+	for _, args := range [][]string{{"--help"}, {"lublin", "--help"}, {"stats", "-h"}, {"--version"}, {"convert", "--version"}} {
+		stdout, stderr, err := runGenwork(t, nil, args...)
+		if cli.Exit("genwork", err, io.Discard) != 0 || stderr != "" || !strings.Contains(stdout, "usage: genwork") && !strings.Contains(stdout, "(gangsim)") {
+			t.Errorf("%v: %v, stdout %q, stderr %q", args, err, stdout, stderr)
+		}
 	}
 }
 

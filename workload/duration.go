@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,17 +16,66 @@ import (
 // "1m30s", so that specs stay readable. A JSON number is read as seconds.
 type Duration model.Time
 
-// ParseDuration parses a Go duration string ("500ms", "1h", "2.5s") into
-// simulated time, rounded to the microsecond. It rejects negative values.
+// DurationSyntax describes what ParseDuration accepts, for flag help
+// texts: every duration flag and spec field of gangsim reads the same way.
+const DurationSyntax = "a duration such as 10s, 100ms, 1.5h or 1h30m (us, ms, s, m, h; a number alone is seconds), in whole microseconds"
+
+// ParseDuration parses a duration: a Go duration string ("500ms", "1h",
+// "2.5s", "1h30m") or a number alone, which is seconds ("10", "0.25"). It
+// is the one parser of every duration flag and spec field. Simulated time
+// has a resolution of one microsecond: a duration that is not a whole
+// number of microseconds ("500ns", "1.0000005") is an error, never
+// rounded or ignored, and so is a negative one.
 func ParseDuration(s string) (Duration, error) {
-	d, err := time.ParseDuration(strings.TrimSpace(s))
+	s = strings.TrimSpace(s)
+	if isDecimal(s) {
+		return parseSeconds(s)
+	}
+	d, err := time.ParseDuration(s)
 	if err != nil {
-		return 0, fmt.Errorf("duration %q: want a number with a unit, e.g. 5ms, 30s or 1h", s)
+		return 0, fmt.Errorf("duration %q: want %s", s, DurationSyntax)
 	}
 	if d < 0 {
 		return 0, fmt.Errorf("duration %q is negative", s)
 	}
-	return Duration(d.Round(time.Microsecond) / time.Microsecond), nil
+	if d%time.Microsecond != 0 {
+		return 0, fmt.Errorf("duration %q is not a whole number of microseconds (the resolution of simulated time)", s)
+	}
+	return Duration(d / time.Microsecond), nil
+}
+
+// isDecimal reports whether s is digits with at most one point and an
+// optional leading "+".
+func isDecimal(s string) bool {
+	s = strings.TrimPrefix(s, "+")
+	digits, points := 0, 0
+	for _, c := range s {
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.':
+			points++
+		default:
+			return false
+		}
+	}
+	return digits > 0 && points <= 1
+}
+
+// parseSeconds parses a decimal number of seconds exactly.
+func parseSeconds(s string) (Duration, error) {
+	whole, frac, _ := strings.Cut(strings.TrimPrefix(s, "+"), ".")
+	frac = strings.TrimRight(frac, "0")
+	if len(frac) > 6 {
+		return 0, fmt.Errorf("duration %q is not a whole number of microseconds (the resolution of simulated time)", s)
+	}
+	frac += strings.Repeat("0", 6-len(frac))
+	w, err := strconv.ParseInt("0"+whole, 10, 64)
+	if err != nil || w > math.MaxInt64/int64(model.Second)-1 {
+		return 0, fmt.Errorf("duration %q is too long", s)
+	}
+	f, _ := strconv.ParseInt(frac, 10, 64)
+	return Duration(w*int64(model.Second) + f), nil
 }
 
 // Time returns d as model.Time.

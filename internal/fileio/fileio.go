@@ -267,18 +267,35 @@ type Output struct {
 }
 
 // ResolveFormat picks an output's format: the explicit format name if
-// given, else the name's extension, else def.
+// given, else the name's extension, else def for standard output and for
+// a device, FIFO or process substitution. A format that contradicts
+// the name's extension (--format parquet -o x.csv) is an error.
 func ResolveFormat(name, format string, def columnar.Format) (columnar.Format, error) {
 	if format != "" {
-		return columnar.ParseFormat(format)
+		f, err := columnar.ParseFormat(format)
+		if err != nil {
+			return f, err
+		}
+		if ext := columnar.FormatFromName(name); ext != columnar.FormatUnknown && ext != f {
+			return f, fmt.Errorf("--format %s contradicts the name %s, which says %s", format, name, ext)
+		}
+		return f, nil
 	}
 	if f := columnar.FormatFromName(name); f != columnar.FormatUnknown {
 		return f, nil
 	}
-	if name != "" && name != "-" {
+	if name != "" && name != "-" && !isStream(name) {
 		return columnar.FormatUnknown, fmt.Errorf("%s: cannot tell the format from the name (use .swf, .swf.gz, .parquet, .arrow or .csv, or --format)", name)
 	}
 	return def, nil
+}
+
+// isStream reports whether name is an existing file that is not regular:
+// a device (/dev/null, /dev/stdout), a FIFO or a process substitution
+// (/dev/fd/N), which take the format of standard output.
+func isStream(name string) bool {
+	st, err := os.Stat(name)
+	return err == nil && !st.Mode().IsRegular() && !st.IsDir()
 }
 
 // Create starts an output named name ("-" or "" for stdout) in format f.

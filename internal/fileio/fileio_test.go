@@ -130,7 +130,10 @@ func TestResolveFormat(t *testing.T) {
 		{"-", "", columnar.FormatArrow, false},
 		{"", "", columnar.FormatArrow, false},
 		{"x.csv", "", columnar.FormatCSV, false},
-		{"x.csv", "parquet", columnar.FormatParquet, false},
+		{"x.csv", "parquet", 0, true}, // a contradiction
+		{"x.csv", "csv", columnar.FormatCSV, false},
+		{"x.out", "parquet", columnar.FormatParquet, false},
+		{"-", "swf.gz", columnar.FormatSWFGzip, false},
 		{"x.out", "", 0, true},
 		{"-", "feather", 0, true},
 	} {

@@ -113,7 +113,7 @@ func readOutcomes(name string, stdin io.Reader) (*resultRun, error) {
 		return nil, err
 	}
 	defer rd.Close()
-	r := &resultRun{name: in.DisplayName(), input: in.Manifest(), header: rd.Header().Clone()}
+	r := &resultRun{name: in.DisplayName(), input: in.Manifest()}
 	for {
 		o, err := rd.Read()
 		if errors.Is(err, io.EOF) {
@@ -124,6 +124,7 @@ func readOutcomes(name string, stdin io.Reader) (*resultRun, error) {
 		}
 		r.outcomes = append(r.outcomes, o)
 	}
+	r.header = rd.Header().Clone() // at the end: with the table's trailer
 	r.chain = manifestChain(&r.header)
 	return r, nil
 }

@@ -383,3 +383,26 @@ func TestOutputsToDevices(t *testing.T) {
 		}
 	}
 }
+
+// TestItemsToDevices: a reproduced item whose file is a link to a device
+// is written through (a link to /dev/null: nothing replaced), and one that
+// cannot be written (/dev/full) fails with exit 1.
+func TestItemsToDevices(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	for _, dev := range []string{os.DevNull, "/dev/full"} {
+		dir := t.TempDir()
+		os.MkdirAll(filepath.Join(dir, "hori98"), 0o755)
+		item := filepath.Join(dir, "hori98", "fig-6.csv")
+		os.Symlink(dev, item)
+		var stderr bytes.Buffer
+		code := cli.Run("replay", run, []string{"hw", "items", "-o", dir, "--only", "hori98/fig-6", "-q"}, nil, io.Discard, &stderr)
+		if want := map[string]int{os.DevNull: 0, "/dev/full": 1}[dev]; code != want {
+			t.Errorf("item linked to %s: exit %d, want %d: %s", dev, code, want, stderr.String())
+		}
+		if st, err := os.Lstat(item); err != nil || st.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("item linked to %s: the link was replaced", dev)
+		}
+	}
+}

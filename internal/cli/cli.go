@@ -123,7 +123,7 @@ func Run(prog string, run RunFunc, args []string, stdin io.Reader, stdout, stder
 		io.WriteString(out, h.Text)
 		err = nil
 	}
-	if err == nil && out.err != nil {
+	if (err == nil || errors.Is(err, pflag.ErrHelp)) && out.err != nil {
 		err = fmt.Errorf("writing standard output: %w", out.err)
 	}
 	return Exit(prog, err, stderr)

@@ -492,6 +492,9 @@ func (m *arrowMessages) Message() (msg *ipc.Message, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading Arrow message metadata: %w", noEOF(err))
 	}
+	if err := checkArrowMessage(meta); err != nil {
+		return nil, fmt.Errorf("malformed Arrow message: %w", err)
+	}
 	tr, err := trailerOf(meta)
 	if err != nil {
 		return nil, err

@@ -221,7 +221,10 @@ type parquetSource struct {
 
 func newParquetSource(in io.ReaderAt, size int64, k *kind) (src *parquetSource, err error) {
 	defer recoverAs(&err, "malformed Parquet file")
-	f, err := parquet.OpenFile(in, size)
+	if err := checkParquet(in, size); err != nil {
+		return nil, fmt.Errorf("reading Parquet file: %w", err)
+	}
+	f, err := parquet.OpenFile(in, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, fmt.Errorf("reading Parquet file: %w", err)
 	}

@@ -406,3 +406,25 @@ func TestItemsToDevices(t *testing.T) {
 		}
 	}
 }
+
+// TestUpstreamTrailer: an input's trailer (here genwork clean's drops)
+// reaches the outcomes as upstream manifest lines, as its header does.
+func TestUpstreamTrailer(t *testing.T) {
+	var in bytes.Buffer
+	h := model.Header{Lines: []model.HeaderLine{{Key: "MaxProcs", Value: "4"}}}
+	(&model.Manifest{Tool: "genwork clean"}).Apply(&h)
+	w, _ := columnar.NewTraceWriter(&in, columnar.FormatArrow, &h)
+	j := model.Job{ID: 1, Runtime: model.Second, AllocProcs: 1, Known: model.AllFields.Without(model.FieldEstimate)}
+	w.Write(&j)
+	w.AppendHeader(model.HeaderLine{Key: swf.KeyDropped, Value: "no-runtime 7"}, model.HeaderLine{Value: "a note"})
+	w.Close()
+	out := filepath.Join(t.TempDir(), "o.csv")
+	if _, _, err := replayCmd(t, &in, "-q", "-o", out); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(out)
+	if !strings.Contains(string(b), "# InputGangsimTool: genwork clean\n") || !strings.Contains(string(b), "# Input"+swf.KeyDropped+": no-runtime 7\n") ||
+		!strings.Contains(string(b), "# a note\n") {
+		t.Errorf("outcomes:\n%s", b)
+	}
+}

@@ -37,7 +37,10 @@ type Prefetcher struct {
 // Prefetch starts reading r ahead. The header is read first, as
 // model.JobReader promises. Call Close to stop early.
 func Prefetch(r model.JobReader) *Prefetcher {
-	p := &Prefetcher{h: r.Header(), ch: make(chan jobChunk, 2), free: make(chan []model.Job, 3), stop: make(chan struct{})}
+	// The header is copied: a reader adds its table's trailer to its own
+	// header at the end, on the reading goroutine.
+	h := r.Header().Clone()
+	p := &Prefetcher{h: &h, ch: make(chan jobChunk, 2), free: make(chan []model.Job, 3), stop: make(chan struct{})}
 	p.pos, _ = r.(swf.Positioner)
 	if p.pos != nil {
 		p.name, _ = p.pos.Position()
@@ -90,7 +93,9 @@ func (p *Prefetcher) fill(r model.JobReader) {
 	}
 }
 
-// Header returns the trace header.
+// Header returns the trace header as it was when Prefetch started: the
+// wrapped reader's trailer (header lines after its jobs) is read from the
+// wrapped reader once Read has returned io.EOF.
 func (p *Prefetcher) Header() *model.Header { return p.h }
 
 // Read returns the next job, or io.EOF, or the wrapped reader's error.

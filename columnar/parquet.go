@@ -146,33 +146,62 @@ func (t *parquetTable) writeBatch(b *batch) error {
 	return nil
 }
 
-// appendValues appends the values of rows lo to hi of column c.
+// appendValues appends the values of rows lo to hi of column c: one loop
+// per type, this being the hottest loop of writing Parquet.
 func (t *parquetTable) appendValues(vals []parquet.Value, b *batch, c, lo, hi int) []parquet.Value {
 	d := &b.cols[c]
-	typ := b.k.cols[c].typ
-	for i := lo; i < hi; i++ {
-		if !d.valid[i] {
-			vals = append(vals, parquet.NullValue().Level(0, defNull, c))
-			continue
+	null := parquet.NullValue().Level(0, defNull, c)
+	switch b.k.cols[c].typ {
+	case tInt64:
+		for i := lo; i < hi; i++ {
+			if d.valid[i] {
+				vals = append(vals, parquet.Int64Value(d.ints[i]).Level(0, defPresent, c))
+			} else {
+				vals = append(vals, null)
+			}
 		}
-		switch typ {
-		case tInt64:
-			vals = append(vals, parquet.Int64Value(d.ints[i]).Level(0, defPresent, c))
-		case tInt32:
-			vals = append(vals, parquet.Int32Value(int32(d.ints[i])).Level(0, defPresent, c))
-		case tFloat64:
-			vals = append(vals, parquet.DoubleValue(d.flts[i]).Level(0, defPresent, c))
-		case tString:
-			vals = append(vals, parquet.ByteArrayValue(t.bytesOf(d.strs[i])).Level(0, defPresent, c))
-		case tFloat64List:
-			if len(d.flists[i]) == 0 {
+	case tInt32:
+		for i := lo; i < hi; i++ {
+			if d.valid[i] {
+				vals = append(vals, parquet.Int32Value(int32(d.ints[i])).Level(0, defPresent, c))
+			} else {
+				vals = append(vals, null)
+			}
+		}
+	case tFloat64:
+		for i := lo; i < hi; i++ {
+			if d.valid[i] {
+				vals = append(vals, parquet.DoubleValue(d.flts[i]).Level(0, defPresent, c))
+			} else {
+				vals = append(vals, null)
+			}
+		}
+	case tString:
+		for i := lo; i < hi; i++ {
+			if d.valid[i] {
+				vals = append(vals, parquet.ByteArrayValue(t.bytesOf(d.strs[i])).Level(0, defPresent, c))
+			} else {
+				vals = append(vals, null)
+			}
+		}
+	case tFloat64List:
+		for i := lo; i < hi; i++ {
+			switch {
+			case !d.valid[i]:
+				vals = append(vals, null)
+			case len(d.flists[i]) == 0:
 				vals = append(vals, parquet.NullValue().Level(0, defPresent, c))
 			}
 			for k, v := range d.flists[i] {
 				vals = append(vals, parquet.DoubleValue(v).Level(min(k, 1), defElement, c))
 			}
-		case tInt32List:
-			if len(d.ilists[i]) == 0 {
+		}
+	case tInt32List:
+		for i := lo; i < hi; i++ {
+			switch {
+			case !d.valid[i]:
+				vals = append(vals, null)
+			case len(d.ilists[i]) == 0:
 				vals = append(vals, parquet.NullValue().Level(0, defPresent, c))
 			}
 			for k, v := range d.ilists[i] {

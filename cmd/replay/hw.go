@@ -77,14 +77,15 @@ Examples:
 // reproductions.
 func runHW(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	commands := []string{"list", "preset", "kinds", "curve", "items"}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 {
 		fmt.Fprintln(stderr, hwSynopsis)
-		if len(args) == 0 {
-			return cli.Usagef("hw: no command given (want one of %s)", strings.Join(commands, ", "))
-		}
-		return pflag.ErrHelp
+		return cli.Usagef("hw: no command given (want one of %s)", strings.Join(commands, ", "))
 	}
 	switch args[0] {
+	case "-h", "--help":
+		return &cli.Help{Text: hwSynopsis + "\n"}
+	case "--version":
+		return cli.Version("replay hw")
 	case "list":
 		return hwList(args[1:], stdout, stderr)
 	case "preset":

@@ -376,6 +376,9 @@ func TestOutputsToDevices(t *testing.T) {
 		{"--help"},
 		{"sweep", "--print-runs", filepath.Join("..", "..", "experiments", "frachtenberg", "fig-6.11.json")},
 		{"hw", "list"},
+		{"hw", "--help"},
+		{"hw", "--version"},
+		{"sweep", "--version"},
 	} {
 		var stderr bytes.Buffer
 		if code := cli.Run("replay", run, args, nil, full, &stderr); code != 1 || !strings.Contains(stderr.String(), "no space left on device") {

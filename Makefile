@@ -15,7 +15,7 @@ FIGURE_DPI ?=
 FIGURE_FORMATS ?=
 SWEEP_FIGURES := $(if $(FIGURE_SIZE),--figure-size $(FIGURE_SIZE)) $(if $(FIGURE_DPI),--figure-dpi $(FIGURE_DPI)) $(if $(FIGURE_FORMATS),--figure-formats $(FIGURE_FORMATS))
 
-.PHONY: all build run test test-slurm ci lint format-check vet bench bench-pipe figures clean clean-cache
+.PHONY: all build run test test-slurm ci lint format-check vet bench bench-pipe fuzz figures clean clean-cache
 
 all: build test
 
@@ -70,6 +70,26 @@ bench:
 
 bench-pipe:
 	$(GO) test -run '^$$' -bench Pipeline10M -benchtime 1x ./cmd/replay ./cmd/analyze
+
+# Runs every fuzz target for FUZZTIME each (not in CI): the SWF reader and
+# writer, the CSV, Arrow and Parquet readers, the hardware preset JSON, the
+# experiment and run JSON, the workload spec JSON. A failing input is
+# written to the package's testdata/fuzz/<target>/; fix the bug and keep
+# the input as a regression case.
+FUZZTIME ?= 1m
+FUZZ_TARGETS := \
+	./swf:FuzzRoundtrip \
+	./columnar:FuzzCSVReader ./columnar:FuzzArrowReader ./columnar:FuzzParquetReader ./columnar:FuzzSecondsExact \
+	./hwmodel/presets:FuzzLoad \
+	./pipelines:FuzzExperiment \
+	./workload:FuzzParseSpec
+
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t#*:}; \
+		echo "fuzz $$name ($$pkg) for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg; \
+	done
 
 # Regenerates every reproduced table and figure into results/<paper>/ and
 # results/REPRODUCTION.md: the hardware models' reproductions, then every

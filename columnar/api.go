@@ -4,18 +4,24 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/gangsim/gangsim/model"
 )
 
 type tableWriter interface {
 	writeBatch(b *batch) error
-	close() error
+	// close writes the trailer (header lines known only at the end; none
+	// if empty) and ends the table.
+	close(trailer []model.HeaderLine) error
 }
 
 type tableSource interface {
 	header() model.Header
 	readBatch() (*batch, error) // io.EOF at the end
+	// trailer returns the header lines that followed the rows; complete
+	// once readBatch has returned io.EOF.
+	trailer() []model.HeaderLine
 	close() error
 }
 
@@ -34,14 +40,7 @@ func newTableWriter(w io.Writer, f Format, k *kind, h *model.Header) (tableWrite
 	case FormatCSV:
 		return newCSVTable(w, k, h)
 	case FormatParquet:
-		switch k {
-		case traceKind:
-			return newParquetTable[traceRow](w, k, h), nil
-		case outcomeKind:
-			return newParquetTable[outcomeRow](w, k, h), nil
-		case sampleKind:
-			return newParquetTable[sampleRow](w, k, h), nil
-		}
+		return newParquetTable(w, k, h), nil
 	}
 	return nil, fmt.Errorf("writing a %s table as %v: %w", k.name, f, ErrNotTabular)
 }
@@ -64,14 +63,7 @@ func newTableSource(r io.Reader, f Format, k *kind, name string) (tableSource, e
 		if err != nil {
 			return nil, err
 		}
-		switch k {
-		case traceKind:
-			return newParquetSource[traceRow](ra, size, k)
-		case outcomeKind:
-			return newParquetSource[outcomeRow](ra, size, k)
-		case sampleKind:
-			return newParquetSource[sampleRow](ra, size, k)
-		}
+		return newParquetSource(ra, size, k)
 	}
 	return nil, fmt.Errorf("reading a %s table as %v: %w", k.name, f, ErrNotTabular)
 }
@@ -79,9 +71,22 @@ func newTableSource(r io.Reader, f Format, k *kind, name string) (tableSource, e
 // writer is what the three public writers share: rows collect in a batch
 // that is flushed to the encoding when full.
 type writer struct {
-	t   tableWriter
-	b   *batch
-	err error
+	t       tableWriter
+	b       *batch
+	err     error
+	trailer []model.HeaderLine
+}
+
+// AppendHeader adds lines to the table's header that are known only once
+// the rows are written: the digest of an input read as a stream, what
+// cleaning dropped. Call it before Close. In Parquet they join the footer's
+// key-value metadata like the other header lines; in CSV they are "# Key:
+// value" lines after the rows; in an Arrow stream they are the custom
+// metadata (key "gangsim.trailer", a JSON array of [key, value] pairs) of a
+// last record batch of no rows. Readers add them to the header once the
+// last row is read.
+func (w *writer) AppendHeader(lines ...model.HeaderLine) {
+	w.trailer = append(w.trailer, lines...)
 }
 
 func (w *writer) flushIfFull() error {
@@ -107,7 +112,7 @@ func (w *writer) close() error {
 	if err := w.flush(); err != nil {
 		return err
 	}
-	return w.t.close()
+	return w.t.close(w.trailer)
 }
 
 // TraceWriter writes a trace table (one row per job; see the package
@@ -129,9 +134,9 @@ func (w *TraceWriter) Write(j *model.Job) error {
 	if w.err != nil {
 		return w.err
 	}
-	if err := appendJob(w.b, j); err != nil {
-		w.err = err
-		return err
+	if err := traceTable.appendRow(w.b, j); err != nil {
+		w.err = fmt.Errorf("job %d: %w", j.ID, err)
+		return w.err
 	}
 	if err := w.flushIfFull(); err != nil {
 		w.err = err
@@ -162,7 +167,10 @@ func (w *OutcomeWriter) Write(o *model.Outcome) error {
 	if w.err != nil {
 		return w.err
 	}
-	appendOutcome(w.b, o)
+	if err := outcomeTable.appendRow(w.b, o); err != nil {
+		w.err = fmt.Errorf("job %d: %w", o.JobID, err)
+		return w.err
+	}
 	if err := w.flushIfFull(); err != nil {
 		w.err = err
 	}
@@ -189,7 +197,10 @@ func (w *SampleWriter) WriteSample(s *model.Sample) error {
 	if w.err != nil {
 		return w.err
 	}
-	appendSample(w.b, s)
+	if err := sampleTable.appendRow(w.b, s); err != nil {
+		w.err = fmt.Errorf("sample at %v: %w", s.At, err)
+		return w.err
+	}
 	if err := w.flushIfFull(); err != nil {
 		w.err = err
 	}
@@ -230,7 +241,9 @@ func (r *reader) next() error {
 	for r.b == nil || r.i >= r.b.n {
 		b, err := r.src.readBatch()
 		if err != nil {
-			if !errors.Is(err, io.EOF) {
+			if errors.Is(err, io.EOF) {
+				r.h.Lines = append(r.h.Lines, r.src.trailer()...)
+			} else {
 				err = named(r.name, err)
 			}
 			r.err = err
@@ -265,7 +278,10 @@ func (r *reader) rowErr(err error) error {
 }
 
 // TraceReader reads a trace table. It implements model.JobReader.
-type TraceReader struct{ reader }
+type TraceReader struct {
+	reader
+	job model.Job
+}
 
 // NewTraceReader opens a trace table in format f; name is used in errors.
 // Parquet input must be seekable (a file or a bytes.Reader).
@@ -274,10 +290,11 @@ func NewTraceReader(r io.Reader, f Format, name string) (*TraceReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &TraceReader{rd}, nil
+	return &TraceReader{reader: rd}, nil
 }
 
-// Header returns the trace header.
+// Header returns the trace header. Lines of the table's trailer (see
+// AppendHeader) are added to it when Read returns io.EOF.
 func (r *TraceReader) Header() *model.Header { return &r.h }
 
 // Read returns the next job, or io.EOF.
@@ -285,18 +302,20 @@ func (r *TraceReader) Read() (model.Job, error) {
 	if err := r.next(); err != nil {
 		return model.Job{}, err
 	}
-	j, err := jobAt(r.b, r.i-1)
-	if err != nil {
+	if err := traceTable.rowAt(r.b, r.i-1, &r.job); err != nil {
 		return model.Job{}, r.rowErr(err)
 	}
-	return j, nil
+	return r.job, nil
 }
 
 // Close releases the reader; it does not close the underlying reader.
 func (r *TraceReader) Close() error { return r.src.close() }
 
 // OutcomeReader reads a per-job outcomes table.
-type OutcomeReader struct{ reader }
+type OutcomeReader struct {
+	reader
+	o model.Outcome
+}
 
 // NewOutcomeReader opens an outcomes table in format f.
 func NewOutcomeReader(r io.Reader, f Format, name string) (*OutcomeReader, error) {
@@ -304,11 +323,11 @@ func NewOutcomeReader(r io.Reader, f Format, name string) (*OutcomeReader, error
 	if err != nil {
 		return nil, err
 	}
-	return &OutcomeReader{rd}, nil
+	return &OutcomeReader{reader: rd}, nil
 }
 
 // Header returns the table's metadata: the run's manifest and the input
-// trace's header.
+// trace's header; the trailer's lines are added when Read returns io.EOF.
 func (r *OutcomeReader) Header() *model.Header { return &r.h }
 
 // Read returns the next outcome, or io.EOF.
@@ -316,18 +335,20 @@ func (r *OutcomeReader) Read() (model.Outcome, error) {
 	if err := r.next(); err != nil {
 		return model.Outcome{}, err
 	}
-	o, err := outcomeAt(r.b, r.i-1)
-	if err != nil {
+	if err := outcomeTable.rowAt(r.b, r.i-1, &r.o); err != nil {
 		return model.Outcome{}, r.rowErr(err)
 	}
-	return o, nil
+	return r.o, nil
 }
 
 // Close releases the reader.
 func (r *OutcomeReader) Close() error { return r.src.close() }
 
 // SampleReader reads a time-series table.
-type SampleReader struct{ reader }
+type SampleReader struct {
+	reader
+	s model.Sample
+}
 
 // NewSampleReader opens a time-series table in format f.
 func NewSampleReader(r io.Reader, f Format, name string) (*SampleReader, error) {
@@ -335,7 +356,7 @@ func NewSampleReader(r io.Reader, f Format, name string) (*SampleReader, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &SampleReader{rd}, nil
+	return &SampleReader{reader: rd}, nil
 }
 
 // Header returns the table's metadata.
@@ -346,8 +367,81 @@ func (r *SampleReader) Read() (model.Sample, error) {
 	if err := r.next(); err != nil {
 		return model.Sample{}, err
 	}
-	return sampleAt(r.b, r.i-1), nil
+	if err := sampleTable.rowAt(r.b, r.i-1, &r.s); err != nil {
+		return model.Sample{}, r.rowErr(err)
+	}
+	return r.s, nil
 }
 
 // Close releases the reader.
 func (r *SampleReader) Close() error { return r.src.close() }
+
+// SchemaError is a file whose columns do not make a table of the kind
+// read: required columns are missing, or columns have a type that does
+// not convert to the documented one.
+type SchemaError struct {
+	Table    string   // the kind read: "trace", "outcomes" or "timeseries"
+	Missing  []string // required columns absent ("a or b" for alternatives)
+	Mistyped []string // "name (its type, want the documented type)"
+}
+
+func (e *SchemaError) Error() string {
+	var parts []string
+	if len(e.Missing) > 0 {
+		parts = append(parts, "missing "+plural(len(e.Missing), "column")+" "+strings.Join(e.Missing, ", "))
+	}
+	if len(e.Mistyped) > 0 {
+		parts = append(parts, "mistyped "+plural(len(e.Mistyped), "column")+" "+strings.Join(e.Mistyped, ", "))
+	}
+	return fmt.Sprintf("not %s: %s", aTable(e.Table), strings.Join(parts, "; "))
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return what
+	}
+	return what + "s"
+}
+
+// matchColumns finds kind k's columns among a file's n columns by name
+// (the first of a repeated name): idx[c] is the file's column for k's
+// column c, or -1. check(i, t) describes file column i's type and says
+// whether it reads as t. A required column missing, or a column of a type
+// that does not read as its kind's, is a *SchemaError naming every one.
+func matchColumns(k *kind, n int, name func(i int) string, check func(i int, t colType) (string, bool)) ([]int, error) {
+	pos := make(map[string]int, n)
+	for i := 0; i < n; i++ {
+		if _, dup := pos[name(i)]; !dup {
+			pos[name(i)] = i
+		}
+	}
+	idx := make([]int, len(k.cols))
+	var e SchemaError
+	for c, spec := range k.cols {
+		idx[c] = -1
+		i, ok := pos[spec.name]
+		if !ok {
+			continue
+		}
+		if typ, ok := check(i, spec.typ); !ok {
+			e.Mistyped = append(e.Mistyped, fmt.Sprintf("%s (%s, want %s)", spec.name, typ, spec.typ))
+			continue
+		}
+		idx[c] = i
+	}
+	for _, alts := range k.required {
+		found := false
+		for _, a := range alts {
+			_, ok := pos[a]
+			found = found || ok
+		}
+		if !found {
+			e.Missing = append(e.Missing, strings.Join(alts, " or "))
+		}
+	}
+	if len(e.Missing) > 0 || len(e.Mistyped) > 0 {
+		e.Table = k.name
+		return nil, &e
+	}
+	return idx, nil
+}

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"math"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow/ipc"
 
 	"github.com/gangsim/gangsim/model"
 )
@@ -136,7 +138,7 @@ func TestOutcomeAndSampleRoundTrip(t *testing.T) {
 			}
 			// A table of one kind is not accepted as another.
 			if _, err := NewTraceReader(bytes.NewReader(ob.Bytes()), f, "out"); err == nil ||
-				!strings.Contains(err.Error(), "holds a outcomes table, not a trace table") {
+				!strings.Contains(err.Error(), "holds an outcomes table, not a trace table") {
 				t.Errorf("outcomes read as a trace: %v", err)
 			}
 		})
@@ -194,11 +196,13 @@ func TestCSVErrors(t *testing.T) {
 	tests := []struct {
 		in, want string
 	}{
-		{"# gangsim.schema: gangsim.trace/1\njob_id,submit_s\n1,2\n2,x\n", "t.csv:4: column submit_s: invalid number \"x\""},
-		{"job_id,alloc_procs\n1,99999999999\n", "t.csv:2: column alloc_procs: 99999999999 does not fit in 32 bits"},
-		{"job_id,pattern\n1,mesh\n", `t.csv: row 1: column pattern: unknown communication pattern "mesh" (want none, ring, all-to-all or barrier)`},
-		{"job_id,submit_s\n1,2,3\n", "t.csv:2: wrong number of fields"},
+		{"# gangsim.schema: gangsim.trace/1\njob_id,submit_s,runtime_s,req_procs\n1,2,1,1\n2,x,1,1\n", "t.csv:4: column submit_s: invalid number \"x\""},
+		{"job_id,submit_s,runtime_s,alloc_procs\n1,0,1,99999999999\n", "t.csv:2: column alloc_procs: 99999999999 does not fit in 32 bits"},
+		{"job_id,submit_s,runtime_s,req_procs,pattern\n1,0,1,1,mesh\n", `t.csv: row 1: column pattern: unknown communication pattern "mesh" (want none, ring, all-to-all or barrier)`},
+		{"job_id,submit_s,runtime_s,req_procs\n1,2,3\n", "t.csv:2: wrong number of fields"},
 		{"# only comments\n", "t.csv:2: no column names"},
+		{"# gangsim.schema: gangsim.trace/1\njob_id,submit_s\n1,2\n", "t.csv:2: not a trace table: missing columns runtime_s, alloc_procs or req_procs"},
+		{"a,b,c\n1,2,3\n", "t.csv:1: not a trace table: missing columns job_id, submit_s, runtime_s, alloc_procs or req_procs"},
 	}
 	for _, tt := range tests {
 		r, err := NewTraceReader(strings.NewReader(tt.in), FormatCSV, "t.csv")
@@ -210,7 +214,7 @@ func TestCSVErrors(t *testing.T) {
 		}
 	}
 	// Positioned errors carry file, line and column.
-	r, _ := NewTraceReader(strings.NewReader("job_id,submit_s\n1,oops\n"), FormatCSV, "t.csv")
+	r, _ := NewTraceReader(strings.NewReader("job_id,submit_s,runtime_s,req_procs\n1,oops,1,1\n"), FormatCSV, "t.csv")
 	_, err := r.Read()
 	var pe *ParseError
 	if !errors.As(err, &pe) || pe.Line != 2 || pe.Column != "submit_s" {
@@ -221,13 +225,14 @@ func TestCSVErrors(t *testing.T) {
 // TestForeignColumns reads a CSV with columns in another order, one
 // missing and one unknown.
 func TestForeignColumns(t *testing.T) {
-	in := "runtime_s,extra,job_id\n12.5,zzz,7\n"
+	in := "runtime_s,extra,job_id,submit_s,alloc_procs\n12.5,zzz,7,,\n"
 	r, err := NewTraceReader(strings.NewReader(in), FormatCSV, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	j, err := r.Read()
 	want := model.Job{ID: 7, Runtime: 12500 * model.Millisecond, Known: model.FieldSet(0).With(model.FieldJobID).With(model.FieldRuntime)}
+	// Every column but the required ones may be missing: they read as nulls.
 	if err != nil || !reflect.DeepEqual(j, want) {
 		t.Errorf("got %+v %v, want %+v", j, err, want)
 	}
@@ -250,6 +255,8 @@ func TestFormats(t *testing.T) {
 		"    1    0   10  100   32 -1":  FormatSWF,
 		"# comment\njob_id,submit_s\n":  FormatCSV,
 		"time_s,in_system\n":            FormatCSV,
+		"a,b\n1,2\n":                    FormatCSV, // another tool's CSV
+		"; Note: a, b\n 1 0 0":          FormatSWF,
 		// A gangsim CSV whose manifest lines fill the whole prefix.
 		"# gangsim.schema: gangsim.outcomes/1\n# GangsimParam: " + strings.Repeat("x", 600): FormatCSV,
 		"\x1f\x8b\x08": FormatSWFGzip,
@@ -290,14 +297,200 @@ func FuzzSecondsExact(f *testing.F) {
 	})
 }
 
-func TestDocListsEveryColumn(t *testing.T) {
-	doc := docText(t)
-	for _, k := range kinds {
-		for _, c := range k.cols {
-			if !strings.Contains(doc, "\t"+c.name+" ") || !strings.Contains(doc, c.typ.String()) {
-				t.Errorf("doc.go does not document %s column %s (%s)", k.name, c.name, c.typ)
+// TestSharingColumnsRoundTrip writes outcomes and samples of every sharing
+// level, with the measurements each level carries, and reads them back
+// equal through every encoding; the columns a level does not measure are
+// null in the file.
+func TestSharingColumnsRoundTrip(t *testing.T) {
+	outs := []model.Outcome{
+		{JobID: 1, Submit: 0, Start: model.Second, End: 5 * model.Second, Procs: 2, Runtime: 4 * model.Second, Dedicated: 3 * model.Second},
+		{JobID: 2, Submit: 1, Start: 2 * model.Second, End: 9 * model.Second, Procs: 8, Runtime: 7 * model.Second, Dedicated: 3 * model.Second,
+			Sharing: model.JobLevel, Switches: 12, SwitchLoss: 36 * model.Millisecond},
+		{JobID: 3, Submit: 2, Start: 3 * model.Second, End: 19 * model.Second, Procs: 4, Runtime: 16 * model.Second, Dedicated: 3 * model.Second,
+			Sharing: model.ProcessLevel, Switches: 0, SwitchLoss: 0, CPU: 12*model.Second + 1, Spin: 250 * model.Millisecond, Blocked: 3 * model.Second,
+			Classes: model.FCSClasses{CS: 0.5, F: 0, DC: 0.5}},
+		{JobID: 4, Submit: 3, Start: model.Never, End: model.Never, Procs: 999, Sharing: model.ProcessLevel, Reason: model.RejectTooWide},
+	}
+	samples := []model.Sample{
+		{At: 0, InSystem: 1, Running: 1, BusyProcs: 2},
+		{At: model.Second, InSystem: 2, Running: 1, Suspended: 1, BusyProcs: 8, Sharing: model.JobLevel, Rows: 2, Switching: 0.0125},
+		{At: 2 * model.Second, InSystem: 3, Running: 2, BusyProcs: 12, Sharing: model.ProcessLevel, Rows: 3, Switching: 0.01,
+			Computing: 6.5, Spinning: 1.25, BlockedProcs: 2, Ready: 0.25},
+	}
+	// Nulls by column: a batch policy's row has no switch counts, a job
+	// level row no process times, no row but the FCS one class shares.
+	nulls := map[string]int{"switches": 1, "switch_loss_s": 1, "cpu_s": 2, "spin_s": 2, "blocked_s": 2, "class_cs": 3, "class_f": 3, "class_dc": 3,
+		"rows": 1, "switching": 1, "computing": 2, "spinning": 2, "blocked_procs": 2, "ready": 2}
+	for _, f := range formats {
+		h := model.Header{}
+		var ob, sb bytes.Buffer
+		ow, _ := NewOutcomeWriter(&ob, f, &h)
+		sw, _ := NewSampleWriter(&sb, f, &h)
+		for i := range outs {
+			if err := ow.Write(&outs[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i := range samples {
+			sw.WriteSample(&samples[i])
+		}
+		if err := errors.Join(ow.Close(), sw.Close()); err != nil {
+			t.Fatal(err)
+		}
+		or, err := NewOutcomeReader(bytes.NewReader(ob.Bytes()), f, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range outs {
+			if got, err := or.Read(); err != nil || !reflect.DeepEqual(got, outs[i]) {
+				t.Errorf("%v: outcome %d:\n got %+v %v\nwant %+v", f, i, got, err, outs[i])
+			}
+		}
+		if nb := or.b; nb != nil {
+			for c, spec := range outcomeKind.cols {
+				if want, ok := nulls[spec.name]; ok && countNulls(&nb.cols[c]) != want {
+					t.Errorf("%v: outcomes column %s has %d nulls, want %d", f, spec.name, countNulls(&nb.cols[c]), want)
+				}
+			}
+		}
+		sr, err := NewSampleReader(bytes.NewReader(sb.Bytes()), f, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range samples {
+			if got, err := sr.Read(); err != nil || got != samples[i] {
+				t.Errorf("%v: sample %d:\n got %+v %v\nwant %+v", f, i, got, err, samples[i])
+			}
+		}
+		for c, spec := range sampleKind.cols {
+			if want, ok := nulls[spec.name]; ok && countNulls(&sr.b.cols[c]) != want {
+				t.Errorf("%v: time-series column %s has %d nulls, want %d", f, spec.name, countNulls(&sr.b.cols[c]), want)
 			}
 		}
 	}
-	_ = math.Pi
+}
+
+func countNulls(d *colData) int {
+	n := 0
+	for _, ok := range d.valid {
+		if !ok {
+			n++
+		}
+	}
+	return n
+}
+
+// TestReadsVersion1 reads outcomes and time series that gangsim wrote
+// before the time-sharing columns (schema version 1; testdata/v1, written
+// by replay at commit f2f25cc): every row, with no sharing measured.
+func TestReadsVersion1(t *testing.T) {
+	for _, f := range formats {
+		data, err := os.ReadFile("testdata/v1/outcomes." + f.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		or, err := NewOutcomeReader(bytes.NewReader(data), f, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(data, []byte("gangsim.outcomes/1")) {
+			t.Fatalf("%v: testdata is not of schema version 1", f)
+		}
+		n, completed := 0, 0
+		for {
+			o, err := or.Read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%v: %v", f, err)
+			}
+			n++
+			if o.Completed() && o.End > o.Start && o.Sharing == model.NoSharing && o.Switches == 0 && !o.Classes.Known() {
+				completed++
+			}
+		}
+		if n != 12 || completed != 12 {
+			t.Errorf("%v: %d outcomes, %d completed without sharing; want 12", f, n, completed)
+		}
+		data, err = os.ReadFile("testdata/v1/timeseries." + f.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		sr, err := NewSampleReader(bytes.NewReader(data), f, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := 0
+		for {
+			s, err := sr.Read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil || s.Sharing != model.NoSharing || s.InSystem < s.Running {
+				t.Fatalf("%v: sample %d: %+v %v", f, m, s, err)
+			}
+			m++
+		}
+		if m < 12 {
+			t.Errorf("%v: %d samples", f, m)
+		}
+	}
+}
+
+// TestTrailer appends header lines at the end of a table (as replay does
+// with the digest of an input it read as a stream) in every encoding, with
+// rows and without: the header read back has them once the rows are read,
+// and a plain Arrow reader reads the stream with its trailer batch.
+func TestTrailer(t *testing.T) {
+	trailer := []model.HeaderLine{{Key: model.KeyGangsimInput, Value: "abc123 -"}, {Key: "GangsimDropped", Value: "no-runtime=3"}, {Value: "a note"}}
+	for _, f := range formats {
+		for _, rows := range []int{0, 3, writerBatchRows + 1} {
+			h := testHeader()
+			var buf bytes.Buffer
+			w, _ := NewOutcomeWriter(&buf, f, &h)
+			for i := 0; i < rows; i++ {
+				o := model.Outcome{JobID: int64(i), Start: 1, End: 2, Runtime: 1, Procs: 1}
+				if err := w.Write(&o); err != nil {
+					t.Fatal(err)
+				}
+			}
+			w.AppendHeader(trailer...)
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			r, err := NewOutcomeReader(bytes.NewReader(buf.Bytes()), f, "")
+			if err != nil {
+				t.Fatalf("%v, %d rows: %v", f, rows, err)
+			}
+			n := 0
+			for ; ; n++ {
+				if _, err := r.Read(); err != nil {
+					if err != io.EOF {
+						t.Fatalf("%v, %d rows: %v", f, rows, err)
+					}
+					break
+				}
+			}
+			want := append(testHeader().Lines, trailer...)
+			if n != rows || !reflect.DeepEqual(r.Header().Lines, want) {
+				t.Errorf("%v, %d rows: read %d rows, header\n%q\nwant\n%q", f, n, rows, r.Header().Lines, want)
+			}
+			if f != FormatArrow {
+				continue
+			}
+			ar, err := ipc.NewReader(bytes.NewReader(buf.Bytes()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := 0
+			for ar.Next() {
+				got += int(ar.Record().NumRows())
+			}
+			if ar.Err() != nil || got != rows {
+				t.Errorf("arrow/ipc reads %d rows, %v", got, ar.Err())
+			}
+			ar.Release()
+		}
+	}
 }

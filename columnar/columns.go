@@ -1,5 +1,14 @@
 package columnar
 
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/gangsim/gangsim/model"
+)
+
 // colType is the logical type of a column.
 type colType uint8
 
@@ -16,6 +25,8 @@ var typeNames = [...]string{"int64", "int32", "double", "string", "list<double>"
 
 func (t colType) String() string { return typeNames[t] }
 
+func (t colType) isList() bool { return t == tFloat64List || t == tInt32List }
+
 // colSpec describes one column: its snake_case name (units in the name),
 // its type and what it holds. Every column is nullable.
 type colSpec struct {
@@ -23,34 +34,370 @@ type colSpec struct {
 	typ       colType
 }
 
-// kind is one table schema.
+// kind is one table schema, as the encodings see it: its columns in order.
 type kind struct {
 	name   string // "trace", "outcomes", "timeseries"
 	schema string // value of KeySchema
-	cols   []colSpec
-	index  map[string]int // column index by name
+	// parquetRoot names the Parquet schema's root group, as gangsim's
+	// files have always named it.
+	parquetRoot string
+	cols        []colSpec
+	index       map[string]int // column index by name
+	// required lists the columns a file must have to be read as this kind;
+	// each entry is a set of alternatives, one of which must be present.
+	required [][]string
 }
 
-func newKind(name, schema string, cols []colSpec) *kind {
-	k := &kind{name: name, schema: schema, cols: cols, index: map[string]int{}}
-	for i, c := range cols {
-		k.index[c.name] = i
+// field is one column of a table whose rows are values of type R: the
+// column's spec and how a value moves between an R and the column. The
+// constructors below (int64Field, secondsField, swfSeconds...) build them.
+type field[R any] struct {
+	colSpec
+	// put appends r's value, or a null, to d. It fails for a value the
+	// column cannot hold.
+	put func(d *colData, r *R) error
+	// get sets r from row i of d; nil for a derived column that is written
+	// but not read back (it follows from the others).
+	get func(d *colData, i int, r *R) error
+}
+
+// table is a kind whose rows are values of type R.
+type table[R any] struct {
+	*kind
+	fields []field[R]
+}
+
+// newTable declares a table kind: its name, schema version, Parquet root
+// name, the columns that must be present to read it, and its columns in
+// order, each declared once.
+func newTable[R any](name, schema, parquetRoot string, required [][]string, fields ...field[R]) *table[R] {
+	k := &kind{name: name, schema: schema, parquetRoot: parquetRoot, index: map[string]int{}, required: required}
+	for i, f := range fields {
+		if _, dup := k.index[f.name]; dup {
+			panic("columnar: column " + f.name + " declared twice in " + name)
+		}
+		k.cols = append(k.cols, f.colSpec)
+		k.index[f.name] = i
 	}
-	return k
+	for _, alts := range required {
+		for _, n := range alts {
+			if _, ok := k.index[n]; !ok {
+				panic("columnar: required column " + n + " is not a column of " + name)
+			}
+		}
+	}
+	return &table[R]{kind: k, fields: fields}
+}
+
+// appendRow appends r as a row of b.
+func (t *table[R]) appendRow(b *batch, r *R) error {
+	for c := range t.fields {
+		if err := t.fields[c].put(&b.cols[c], r); err != nil {
+			b.truncate(b.n) // drop the partial row
+			return fmt.Errorf("column %s: %w", t.fields[c].name, err)
+		}
+	}
+	b.n++
+	return nil
+}
+
+// rowAt sets *r to row i of b. (The caller provides r: a local R whose
+// address goes to the fields' functions would be allocated per row.)
+func (t *table[R]) rowAt(b *batch, i int, r *R) error {
+	var zero R
+	*r = zero
+	for c := range t.fields {
+		if get := t.fields[c].get; get != nil {
+			if err := get(&b.cols[c], i, r); err != nil {
+				return fmt.Errorf("column %s: %w", t.fields[c].name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// Field constructors. Each takes the column's name (units in the name)
+// and doc, a function returning a row's value and whether it is present (a
+// null otherwise), and a function setting a row from a value read.
+
+// int64Field is an int64 column; set may refuse a value out of its range.
+func int64Field[R any](name, doc string, get func(*R) (int64, bool), set func(*R, int64) error) field[R] {
+	return field[R]{colSpec: colSpec{name, doc, tInt64},
+		put: func(d *colData, r *R) error { v, ok := get(r); d.int(v, ok); return nil },
+		get: func(d *colData, i int, r *R) error {
+			if d.valid[i] {
+				return set(r, d.ints[i])
+			}
+			return nil
+		}}
+}
+
+// int32Field is an int32 column: writing a value beyond 32 bits fails.
+func int32Field[R any](name, doc string, get func(*R) (int64, bool), set func(*R, int64) error) field[R] {
+	return field[R]{colSpec: colSpec{name, doc, tInt32},
+		put: func(d *colData, r *R) error {
+			v, ok := get(r)
+			if ok && (v < math.MinInt32 || v > math.MaxInt32) {
+				return fmt.Errorf("%d does not fit in 32 bits", v)
+			}
+			d.int(v, ok)
+			return nil
+		},
+		get: func(d *colData, i int, r *R) error {
+			if d.valid[i] {
+				return set(r, d.ints[i])
+			}
+			return nil
+		}}
+}
+
+func float64Field[R any](name, doc string, get func(*R) (float64, bool), set func(*R, float64)) field[R] {
+	return field[R]{colSpec: colSpec{name, doc, tFloat64},
+		put: func(d *colData, r *R) error { v, ok := get(r); d.flt(v, ok); return nil },
+		get: func(d *colData, i int, r *R) error {
+			if d.valid[i] {
+				set(r, d.flts[i])
+			}
+			return nil
+		}}
+}
+
+// secondsField is a double column of seconds holding a model.Time.
+func secondsField[R any](name, doc string, get func(*R) (model.Time, bool), set func(*R, model.Time)) field[R] {
+	return float64Field(name, doc,
+		func(r *R) (float64, bool) { t, ok := get(r); return secs(t), ok },
+		func(r *R, v float64) { set(r, fromSecs(v)) })
+}
+
+// stringField is a string column; set may refuse a value (an unknown name).
+func stringField[R any](name, doc string, get func(*R) (string, bool), set func(*R, string) error) field[R] {
+	return field[R]{colSpec: colSpec{name, doc, tString},
+		put: func(d *colData, r *R) error { v, ok := get(r); d.str(v, ok); return nil },
+		get: func(d *colData, i int, r *R) error {
+			if d.valid[i] {
+				return set(r, d.strs[i])
+			}
+			return nil
+		}}
+}
+
+// derived marks a column as written only: its value follows from the
+// others, so it is not read back.
+func derived[R any](f field[R]) field[R] { f.get = nil; return f }
+
+// secondsListField is a list<double> column of seconds holding a
+// []model.Time; an empty list is a null.
+func secondsListField[R any](name, doc string, get func(*R) []model.Time, set func(*R, []model.Time)) field[R] {
+	return field[R]{colSpec: colSpec{name, doc, tFloat64List},
+		put: func(d *colData, r *R) error {
+			ts := get(r)
+			if len(ts) == 0 {
+				d.flist(nil, false)
+				return nil
+			}
+			v := make([]float64, len(ts))
+			for i, t := range ts {
+				v[i] = secs(t)
+			}
+			d.flist(v, true)
+			return nil
+		},
+		get: func(d *colData, i int, r *R) error {
+			if v := d.flists[i]; d.valid[i] && len(v) > 0 {
+				ts := make([]model.Time, len(v))
+				for k, s := range v {
+					ts[k] = fromSecs(s)
+				}
+				set(r, ts)
+			}
+			return nil
+		}}
+}
+
+// indexListField is a list<int32> column of non-negative indices holding
+// a []int; an empty list is a null.
+func indexListField[R any](name, doc string, get func(*R) []int, set func(*R, []int)) field[R] {
+	return field[R]{colSpec: colSpec{name, doc, tInt32List},
+		put: func(d *colData, r *R) error {
+			xs := get(r)
+			if len(xs) == 0 {
+				d.ilist(nil, false)
+				return nil
+			}
+			v := make([]int32, len(xs))
+			for i, x := range xs {
+				if x < 0 || x > math.MaxInt32 {
+					return fmt.Errorf("%d out of range", x)
+				}
+				v[i] = int32(x)
+			}
+			d.ilist(v, true)
+			return nil
+		},
+		get: func(d *colData, i int, r *R) error {
+			if v := d.ilists[i]; d.valid[i] && len(v) > 0 {
+				xs := make([]int, len(v))
+				for k, x := range v {
+					xs[k] = int(x)
+				}
+				set(r, xs)
+			}
+			return nil
+		}}
+}
+
+// enumField is a string column of a small enumeration whose values print
+// with String; names lists the values in order, so that reading maps a
+// name back to its value.
+func enumField[R any, E interface {
+	~uint8
+	String() string
+}](name, doc string, values []E, get func(*R) (E, bool), set func(*R, E)) field[R] {
+	return stringField(name, doc,
+		func(r *R) (string, bool) { e, ok := get(r); return e.String(), ok },
+		func(r *R, s string) error {
+			for _, e := range values {
+				if e.String() == s {
+					set(r, e)
+					return nil
+				}
+			}
+			names := make([]string, len(values))
+			for i, e := range values {
+				names[i] = e.String()
+			}
+			return fmt.Errorf("unknown value %q (want %s)", s, strings.Join(names, ", "))
+		})
+}
+
+// SWF fields of a trace: present when the job's Known set has the field,
+// and marking it known when read.
+
+func swfInt64(name string, f model.Field, doc string, p func(*model.Job) *int64) field[model.Job] {
+	return int64Field(name, doc,
+		func(j *model.Job) (int64, bool) { return *p(j), j.Known.Has(f) },
+		func(j *model.Job, v int64) error { *p(j) = v; j.Known = j.Known.With(f); return nil })
+}
+
+func swfInt32(name string, f model.Field, doc string, p func(*model.Job) *int) field[model.Job] {
+	return int32Field(name, doc,
+		func(j *model.Job) (int64, bool) { return int64(*p(j)), j.Known.Has(f) },
+		func(j *model.Job, v int64) error { *p(j) = int(v); j.Known = j.Known.With(f); return nil })
+}
+
+// count returns a setter of an int count, for int32Field and int64Field.
+func count[R any](p func(*R) *int) func(*R, int64) error {
+	return func(r *R, v int64) error {
+		if int64(int(v)) != v {
+			return fmt.Errorf("%d out of range", v)
+		}
+		*p(r) = int(v)
+		return nil
+	}
+}
+
+func swfSeconds(name string, f model.Field, doc string, p func(*model.Job) *model.Time) field[model.Job] {
+	return secondsField(name, doc,
+		func(j *model.Job) (model.Time, bool) { return *p(j), j.Known.Has(f) },
+		func(j *model.Job, v model.Time) { *p(j) = v; j.Known = j.Known.With(f) })
 }
 
 // colData holds one column of a batch. Values of a null row are zero.
 type colData struct {
-	valid []bool
-	ints  []int64     // tInt64, tInt32
-	flts  []float64   // tFloat64
-	strs  []string    // tString
-	flist [][]float64 // tFloat64List
-	ilist [][]int32   // tInt32List
+	valid  []bool
+	ints   []int64     // tInt64, tInt32
+	flts   []float64   // tFloat64
+	strs   []string    // tString
+	flists [][]float64 // tFloat64List
+	ilists [][]int32   // tInt32List
 }
 
-// batch is a run of rows of one kind, column by column: the unit Arrow
-// record batches and CSV blocks are written and read in.
+// Appenders: each appends one value, or a null when ok is false.
+
+func (d *colData) int(v int64, ok bool) {
+	d.valid = append(d.valid, ok)
+	if !ok {
+		v = 0
+	}
+	d.ints = append(d.ints, v)
+}
+
+func (d *colData) flt(v float64, ok bool) {
+	d.valid = append(d.valid, ok)
+	if !ok {
+		v = 0
+	}
+	d.flts = append(d.flts, v)
+}
+
+func (d *colData) str(v string, ok bool) {
+	d.valid = append(d.valid, ok)
+	if !ok {
+		v = ""
+	}
+	d.strs = append(d.strs, v)
+}
+
+func (d *colData) flist(v []float64, ok bool) {
+	d.valid = append(d.valid, ok)
+	if !ok {
+		v = nil
+	}
+	d.flists = append(d.flists, v)
+}
+
+func (d *colData) ilist(v []int32, ok bool) {
+	d.valid = append(d.valid, ok)
+	if !ok {
+		v = nil
+	}
+	d.ilists = append(d.ilists, v)
+}
+
+// null appends a null to a column of type t.
+func (d *colData) null(t colType) {
+	switch t {
+	case tInt64, tInt32:
+		d.int(0, false)
+	case tFloat64:
+		d.flt(0, false)
+	case tString:
+		d.str("", false)
+	case tFloat64List:
+		d.flist(nil, false)
+	case tInt32List:
+		d.ilist(nil, false)
+	}
+}
+
+// truncate keeps the first n values.
+func (d *colData) truncate(n int) {
+	if len(d.valid) <= n {
+		return
+	}
+	d.valid = d.valid[:n]
+	if len(d.ints) > n {
+		d.ints = d.ints[:n]
+	}
+	if len(d.flts) > n {
+		d.flts = d.flts[:n]
+	}
+	if len(d.strs) > n {
+		clear(d.strs[n:])
+		d.strs = d.strs[:n]
+	}
+	if len(d.flists) > n {
+		clear(d.flists[n:])
+		d.flists = d.flists[:n]
+	}
+	if len(d.ilists) > n {
+		clear(d.ilists[n:])
+		d.ilists = d.ilists[:n]
+	}
+}
+
+// batch is a run of rows of one kind, column by column: the unit every
+// encoding writes and reads.
 type batch struct {
 	k    *kind
 	n    int
@@ -70,109 +417,37 @@ func newBatch(k *kind, capacity int) *batch {
 		case tString:
 			d.strs = make([]string, 0, capacity)
 		case tFloat64List:
-			d.flist = make([][]float64, 0, capacity)
+			d.flists = make([][]float64, 0, capacity)
 		case tInt32List:
-			d.ilist = make([][]int32, 0, capacity)
+			d.ilists = make([][]int32, 0, capacity)
 		}
 	}
 	return b
 }
 
 // reset empties the batch, keeping its buffers.
-func (b *batch) reset() {
-	b.n = 0
+func (b *batch) reset() { b.truncate(0) }
+
+// truncate keeps the first n rows.
+func (b *batch) truncate(n int) {
+	b.n = n
 	for i := range b.cols {
-		d := &b.cols[i]
-		d.valid = d.valid[:0]
-		d.ints = d.ints[:0]
-		d.flts = d.flts[:0]
-		clear(d.strs)
-		d.strs = d.strs[:0]
-		clear(d.flist)
-		d.flist = d.flist[:0]
-		clear(d.ilist)
-		d.ilist = d.ilist[:0]
+		b.cols[i].truncate(n)
 	}
 }
-
-// Appenders: each appends one value (or a null) to column c of the row
-// being built; a row is complete when every column got one (endRow).
-
-func (b *batch) int(c int, v int64, ok bool) {
-	d := &b.cols[c]
-	d.valid = append(d.valid, ok)
-	if !ok {
-		v = 0
-	}
-	d.ints = append(d.ints, v)
-}
-
-func (b *batch) flt(c int, v float64, ok bool) {
-	d := &b.cols[c]
-	d.valid = append(d.valid, ok)
-	if !ok {
-		v = 0
-	}
-	d.flts = append(d.flts, v)
-}
-
-func (b *batch) str(c int, v string, ok bool) {
-	d := &b.cols[c]
-	d.valid = append(d.valid, ok)
-	if !ok {
-		v = ""
-	}
-	d.strs = append(d.strs, v)
-}
-
-func (b *batch) flist(c int, v []float64, ok bool) {
-	d := &b.cols[c]
-	d.valid = append(d.valid, ok)
-	if !ok {
-		v = nil
-	}
-	d.flist = append(d.flist, v)
-}
-
-func (b *batch) ilist(c int, v []int32, ok bool) {
-	d := &b.cols[c]
-	d.valid = append(d.valid, ok)
-	if !ok {
-		v = nil
-	}
-	d.ilist = append(d.ilist, v)
-}
-
-func (b *batch) endRow() { b.n++ }
 
 // nullColumn fills column c with n nulls: a column a foreign file lacks.
 func (b *batch) nullColumn(c, n int) {
+	d := &b.cols[c]
+	t := b.k.cols[c].typ
+	d.valid = slices.Grow(d.valid, n)
 	for i := 0; i < n; i++ {
-		switch b.k.cols[c].typ {
-		case tInt64, tInt32:
-			b.int(c, 0, false)
-		case tFloat64:
-			b.flt(c, 0, false)
-		case tString:
-			b.str(c, "", false)
-		case tFloat64List:
-			b.flist(c, nil, false)
-		case tInt32List:
-			b.ilist(c, nil, false)
-		}
+		d.null(t)
 	}
 }
 
-// Getters for row i of column c.
+func secs(t model.Time) float64 { return t.Seconds() }
 
-func (b *batch) getInt(c, i int) (int64, bool)   { d := &b.cols[c]; return d.ints[i], d.valid[i] }
-func (b *batch) getFlt(c, i int) (float64, bool) { d := &b.cols[c]; return d.flts[i], d.valid[i] }
-func (b *batch) getStr(c, i int) (string, bool)  { d := &b.cols[c]; return d.strs[i], d.valid[i] }
-func (b *batch) getFList(c, i int) ([]float64, bool) {
-	d := &b.cols[c]
-	return d.flist[i], d.valid[i]
-}
-func (b *batch) getIList(c, i int) ([]int32, bool) {
-	d := &b.cols[c]
-	return d.ilist[i], d.valid[i]
-}
+// fromSecs converts seconds read from a file to Time, exactly for any value
+// written by secs.
+func fromSecs(s float64) model.Time { return model.FromSecondsFloat(s) }

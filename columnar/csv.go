@@ -2,6 +2,7 @@ package columnar
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -33,6 +34,7 @@ func (e *ParseError) Unwrap() error { return e.Err }
 // header lines as "# text"), the column names, then one line per row; an
 // empty cell is a null, list cells join their values with ";".
 type csvTable struct {
+	out io.Writer
 	w   *csv.Writer
 	rec []string
 	buf []byte
@@ -41,20 +43,11 @@ type csvTable struct {
 func newCSVTable(out io.Writer, k *kind, h *model.Header) (*csvTable, error) {
 	bw := bufio.NewWriter(out)
 	fmt.Fprintf(bw, "# %s: %s\n", KeySchema, k.schema)
-	for _, l := range h.Lines {
-		switch {
-		case l.Key != "":
-			fmt.Fprintf(bw, "# %s: %s\n", l.Key, l.Value)
-		case l.Value == "":
-			bw.WriteString("#\n")
-		default:
-			fmt.Fprintf(bw, "# %s\n", l.Value)
-		}
-	}
+	writeCSVComments(bw, h.Lines)
 	if err := bw.Flush(); err != nil {
 		return nil, err
 	}
-	t := &csvTable{w: csv.NewWriter(out), rec: make([]string, len(k.cols))}
+	t := &csvTable{out: out, w: csv.NewWriter(out), rec: make([]string, len(k.cols))}
 	for i, c := range k.cols {
 		t.rec[i] = c.name
 	}
@@ -79,14 +72,14 @@ func (t *csvTable) writeBatch(b *batch) error {
 				t.rec[c] = d.strs[i]
 				continue
 			case tFloat64List:
-				for k, v := range d.flist[i] {
+				for k, v := range d.flists[i] {
 					if k > 0 {
 						t.buf = append(t.buf, ';')
 					}
 					t.buf = strconv.AppendFloat(t.buf, v, 'f', -1, 64)
 				}
 			case tInt32List:
-				for k, v := range d.ilist[i] {
+				for k, v := range d.ilists[i] {
 					if k > 0 {
 						t.buf = append(t.buf, ';')
 					}
@@ -102,9 +95,37 @@ func (t *csvTable) writeBatch(b *batch) error {
 	return nil
 }
 
-func (t *csvTable) close() error {
+func (t *csvTable) close(trailer []model.HeaderLine) error {
 	t.w.Flush()
-	return t.w.Error()
+	if err := t.w.Error(); err != nil || len(trailer) == 0 {
+		return err
+	}
+	bw := bufio.NewWriter(t.out)
+	writeCSVComments(bw, trailer)
+	return bw.Flush()
+}
+
+// writeCSVComments writes header lines as "# Key: value", "# text" or "#".
+func writeCSVComments(w *bufio.Writer, lines []model.HeaderLine) {
+	for _, l := range lines {
+		switch {
+		case l.Key != "":
+			fmt.Fprintf(w, "# %s: %s\n", l.Key, l.Value)
+		case l.Value == "":
+			w.WriteString("#\n")
+		default:
+			fmt.Fprintf(w, "# %s\n", l.Value)
+		}
+	}
+}
+
+// parseCSVComment parses the text of a "#" line.
+func parseCSVComment(line string) model.HeaderLine {
+	text := strings.TrimPrefix(strings.TrimPrefix(strings.TrimRight(line, "\r\n"), "#"), " ")
+	if key, value, ok := headerKey(text); ok {
+		return model.HeaderLine{Key: key, Value: value}
+	}
+	return model.HeaderLine{Value: text}
 }
 
 // csvSource reads batches from CSV.
@@ -118,6 +139,7 @@ type csvSource struct {
 	// lineOffset turns the csv.Reader's line numbers (from the column-name
 	// line) into file line numbers.
 	lineOffset int
+	comments   *commentFilter
 }
 
 func newCSVSource(in io.Reader, k *kind, name string) (*csvSource, error) {
@@ -140,16 +162,12 @@ func newCSVSource(in io.Reader, k *kind, name string) (*csvSource, error) {
 			first = s
 			break
 		}
-		text := strings.TrimPrefix(strings.TrimPrefix(trimmed, "#"), " ")
-		if key, value, ok := headerKey(text); ok {
-			if key == KeySchema {
-				schema = value
-				continue
-			}
-			h.Add(key, value)
-		} else {
-			h.Lines = append(h.Lines, model.HeaderLine{Value: text})
+		l := parseCSVComment(trimmed)
+		if l.Key == KeySchema {
+			schema = l.Value
+			continue
 		}
+		h.Lines = append(h.Lines, l)
 	}
 	lookup := func(key string) (string, bool) {
 		if key == KeySchema && schema != "" {
@@ -160,23 +178,22 @@ func newCSVSource(in io.Reader, k *kind, name string) (*csvSource, error) {
 	if _, err := headerFrom(k, lookup, nil); err != nil {
 		return nil, err
 	}
-	r := csv.NewReader(io.MultiReader(strings.NewReader(first), br))
+	comments := &commentFilter{r: bufio.NewReader(io.MultiReader(strings.NewReader(first), br)), start: true}
+	r := csv.NewReader(comments)
 	r.ReuseRecord = true
 	names, err := r.Read()
 	if err != nil {
 		return nil, &ParseError{Name: name, Line: line, Err: err}
 	}
-	s := &csvSource{k: k, name: name, r: r, h: h, cols: make([]int, len(k.cols)), b: newBatch(k, 4096)}
-	pos := map[string]int{}
-	for i, n := range names {
-		pos[strings.TrimSpace(n)] = i
+	for i := range names {
+		names[i] = strings.TrimSpace(names[i])
 	}
-	for c, spec := range k.cols {
-		s.cols[c] = -1
-		if i, ok := pos[spec.name]; ok {
-			s.cols[c] = i
-		}
+	idx, err := matchColumns(k, len(names), func(i int) string { return names[i] },
+		func(int, colType) (string, bool) { return "", true })
+	if err != nil {
+		return nil, &ParseError{Name: name, Line: line, Err: err}
 	}
+	s := &csvSource{k: k, name: name, r: r, h: h, cols: idx, b: newBatch(k, 4096), comments: comments}
 	// The csv.Reader counts lines from the column-name line.
 	s.r.FieldsPerRecord = len(names)
 	s.lineOffset = line - 1
@@ -226,11 +243,11 @@ func (s *csvSource) readBatch() (*batch, error) {
 			if s.cols[c] >= 0 {
 				cell = strings.TrimSpace(rec[s.cols[c]])
 			}
-			if err := s.parseCell(b, c, spec, cell); err != nil {
+			if err := parseCell(&b.cols[c], spec.typ, cell); err != nil {
 				return nil, &ParseError{Name: s.name, Line: line, Column: spec.name, Err: err}
 			}
 		}
-		b.endRow()
+		b.n++
 	}
 	if b.n == 0 {
 		return nil, io.EOF
@@ -238,36 +255,29 @@ func (s *csvSource) readBatch() (*batch, error) {
 	return b, nil
 }
 
-func (s *csvSource) parseCell(b *batch, c int, spec colSpec, cell string) error {
-	null := cell == ""
-	switch spec.typ {
+// parseCell appends a cell's value to a column of type t; an empty cell
+// is a null.
+func parseCell(d *colData, t colType, cell string) error {
+	if cell == "" {
+		d.null(t)
+		return nil
+	}
+	switch t {
 	case tInt64, tInt32:
-		if null {
-			b.int(c, 0, false)
-			return nil
-		}
-		v, err := parseInt(cell, spec.typ)
+		v, err := parseInt(cell, t)
 		if err != nil {
 			return err
 		}
-		b.int(c, v, true)
+		d.int(v, true)
 	case tFloat64:
-		if null {
-			b.flt(c, 0, false)
-			return nil
-		}
 		v, err := strconv.ParseFloat(cell, 64)
 		if err != nil {
 			return fmt.Errorf("invalid number %q", cell)
 		}
-		b.flt(c, v, true)
+		d.flt(v, true)
 	case tString:
-		b.str(c, cell, !null)
+		d.str(cell, true)
 	case tFloat64List:
-		if null {
-			b.flist(c, nil, false)
-			return nil
-		}
 		parts := strings.Split(cell, ";")
 		v := make([]float64, len(parts))
 		for i, p := range parts {
@@ -277,12 +287,8 @@ func (s *csvSource) parseCell(b *batch, c int, spec colSpec, cell string) error 
 			}
 			v[i] = f
 		}
-		b.flist(c, v, true)
+		d.flist(v, true)
 	case tInt32List:
-		if null {
-			b.ilist(c, nil, false)
-			return nil
-		}
 		parts := strings.Split(cell, ";")
 		v := make([]int32, len(parts))
 		for i, p := range parts {
@@ -292,7 +298,7 @@ func (s *csvSource) parseCell(b *batch, c int, spec colSpec, cell string) error 
 			}
 			v[i] = int32(n)
 		}
-		b.ilist(c, v, true)
+		d.ilist(v, true)
 	}
 	return nil
 }
@@ -313,4 +319,59 @@ func parseInt(s string, t colType) (int64, error) {
 	return v, nil
 }
 
+func (s *csvSource) trailer() []model.HeaderLine { return s.comments.lines }
+
 func (s *csvSource) close() error { return nil }
+
+// commentFilter passes CSV text through, except "#" lines outside quoted
+// fields, which it keeps (the trailer) and replaces by empty lines, which
+// encoding/csv skips while still counting them.
+type commentFilter struct {
+	r       *bufio.Reader
+	pending []byte // rest of the current line, to hand out
+	start   bool   // at the start of a line
+	quoted  bool   // inside a quoted field
+	lines   []model.HeaderLine
+}
+
+func (f *commentFilter) Read(p []byte) (int, error) {
+	for len(f.pending) == 0 {
+		line, err := f.r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			err = nil
+		}
+		if len(line) == 0 {
+			if err == nil {
+				err = io.EOF
+			}
+			return 0, err
+		}
+		if f.start && !f.quoted && line[0] == '#' {
+			full := string(line)
+			for err == nil && full[len(full)-1] != '\n' {
+				var more []byte
+				more, err = f.r.ReadSlice('\n')
+				if err == bufio.ErrBufferFull {
+					err = nil
+				}
+				full += string(more)
+				if len(more) == 0 {
+					break
+				}
+			}
+			f.lines = append(f.lines, parseCSVComment(full))
+			f.pending = []byte("\n")
+			f.start = true
+			continue
+		}
+		f.quoted = f.quoted != (bytes.Count(line, []byte{'"'})%2 == 1)
+		f.start = line[len(line)-1] == '\n'
+		f.pending = line
+		if err != nil && err != io.EOF {
+			return 0, err
+		}
+	}
+	n := copy(p, f.pending)
+	f.pending = f.pending[n:]
+	return n, nil
+}

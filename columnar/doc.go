@@ -40,10 +40,10 @@
 //	imbalance         double        the slowest process computes (1+imbalance) x granularity
 //	proc_compute_s    list<double>  computation per iteration of each process
 //	mem_per_proc_kb   int64         memory per process
-//	priority          int32         scheduling priority (PBCS)
-//	pin               list<int32>   processor of each process, for hand-placed jobs
+//	priority          int32         scheduling priority (PBCS); null = normal
+//	pin               list<int32>   processor of each process (0-based), for hand-placed jobs
 //
-// Outcomes ("gangsim.outcomes/1"), one row per job of a simulated run, in
+// Outcomes ("gangsim.outcomes/2"), one row per job of a simulated run, in
 // completion order (a rejected job at its arrival):
 //
 //	job_id            int64         job number in the input trace
@@ -60,8 +60,17 @@
 //	bounded_slowdown  double        max(response / max(runtime, 10 s), 1); null if rejected
 //	status            string        completed or rejected
 //	reason            string        too-wide, no-size, no-runtime, too-long; null if completed
+//	sharing           string        time sharing measured: none, job or process
+//	switches          int64         gang switches that switched the job in; null without time sharing
+//	switch_loss_s     double        time its processors spent switching it in; null without time sharing
+//	cpu_s             double        processor time computing, summed over its processes; null unless process level
+//	spin_s            double        processor time spinning for messages or barriers; null unless process level
+//	blocked_s         double        time its processes spent blocked, summed; null unless process level
+//	class_cs          double        share of its process-time in FCS class CS; null unless FCS
+//	class_f           double        share in FCS class F (frustrated); null unless FCS
+//	class_dc          double        share in FCS class DC (don't care); null unless FCS
 //
-// Time series ("gangsim.timeseries/1"), the state of the system from each
+// Time series ("gangsim.timeseries/2"), the state of the system from each
 // row's time until the next row's:
 //
 //	time_s            double        start of the interval
@@ -70,6 +79,17 @@
 //	running           int64         jobs progressing
 //	suspended         int64         jobs started and descheduled
 //	busy_procs        double        processors in use
+//	sharing           string        time sharing measured: none, job or process
+//	rows              int64         occupied rows of the gang matrix; null without time sharing
+//	switching         double        share of processor time in gang switches; null without time sharing
+//	computing         double        processes computing, averaged; null unless process level
+//	spinning          double        processes spinning, averaged; null unless process level
+//	blocked_procs     double        processes blocked, averaged; null unless process level
+//	ready             double        processes ready but not running, averaged; null unless process level
+//
+// Version 2 of outcomes and time series added the columns from sharing
+// on; files of version 1 still read, those columns null (no time sharing
+// measured).
 //
 // # Metadata
 //
@@ -84,9 +104,26 @@
 // with "# gangsim.schema: ..." and one "# Key: value" line per header line
 // ("# text" for free-form lines), then the column names.
 //
-// Files of other tools are read too: columns are matched by name, missing
-// columns read as nulls, extra ones are ignored, integer and float widths
-// convert; a file of another table kind is refused.
+// Header lines known only once the rows are written (the digest of an
+// input read as a stream, what cleaning dropped) form a trailer
+// (AppendHeader): in Parquet they are simply part of the footer's
+// metadata; in CSV they are "# Key: value" lines after the rows; in an
+// Arrow stream they are the custom metadata (key "gangsim.trailer", a JSON
+// array of [key, value] pairs) of a last record batch of no rows, a
+// message every Arrow reader accepts and ignores. Readers add the trailer
+// to the header when the last row has been read.
+//
+// Files of other tools are read too: columns are matched by name, extra
+// ones are ignored, integer and float widths convert (an integer that does
+// not fit its column is an error), lists may be in any of Parquet's list
+// encodings, and missing columns read as nulls, except the ones a table
+// cannot do without: job_id, submit_s, runtime_s and alloc_procs or
+// req_procs of a trace; job_id, submit_s, start_s, end_s and procs of
+// outcomes; the six counts of a time series. A file lacking any
+// of those, or with a column of a type that does not convert, fails with a
+// *SchemaError naming every such column; a file of another table kind is
+// refused. An Arrow stream must end with its end-of-stream marker: one cut
+// short, even between batches, fails with ErrTruncated.
 //
 // # Encodings
 //

@@ -95,9 +95,10 @@ func TestDuckDBConformance(t *testing.T) {
 
 	outs := []model.Outcome{
 		{JobID: 1, Submit: 0, Start: 10 * model.Second, End: 110 * model.Second, Procs: 4, Estimate: model.Hour,
-			Runtime: 100 * model.Second, Dedicated: 50 * model.Second},
+			Runtime: 100 * model.Second, Dedicated: 50 * model.Second, Sharing: model.JobLevel, Switches: 4, SwitchLoss: 8 * model.Millisecond},
 		{JobID: 2, Submit: 5, Start: model.Never, End: model.Never, Procs: 4096, Dedicated: 7, Reason: model.RejectTooWide},
-		{JobID: 3, Submit: 6, Start: 6, End: 9, Procs: 1, Runtime: 3, Dedicated: 3},
+		{JobID: 3, Submit: 6, Start: 6, End: 9, Procs: 1, Runtime: 3, Dedicated: 3, Sharing: model.ProcessLevel, Switches: 1,
+			CPU: 2, Spin: 1, Classes: model.FCSClasses{CS: 1}},
 	}
 	outcomes := write("outcomes.parquet", func(f *os.File) error {
 		w, err := NewOutcomeWriter(f, FormatParquet, &h)
@@ -117,7 +118,8 @@ func TestDuckDBConformance(t *testing.T) {
 			return err
 		}
 		for i := 0; i < 100_000; i++ { // more than one row group
-			s := model.Sample{At: model.Time(i) * model.Second, InSystem: i % 7, Queued: i % 3, Running: i%7 - i%3, BusyProcs: float64(i%5) / 2}
+			s := model.Sample{At: model.Time(i) * model.Second, InSystem: i % 7, Queued: i % 3, Running: i%7 - i%3, BusyProcs: float64(i%5) / 2,
+				Sharing: model.Sharing(i % 3), Rows: i % 4, Switching: 0.01, Computing: 1, Spinning: 0.5, Ready: 2}
 			if err := w.WriteSample(&s); err != nil {
 				return err
 			}
@@ -130,8 +132,11 @@ func TestDuckDBConformance(t *testing.T) {
 		expect(outcomes, outcomeKind, 3, map[string]int{
 			"start_s": 2, "end_s": 2, "wait_s": 2, "response_s": 2, "runtime_s": 2, "slowdown": 2,
 			"bounded_slowdown": 2, "estimate_s": 1, "reason": 1,
+			"switches": 2, "switch_loss_s": 2, "cpu_s": 1, "spin_s": 1, "blocked_s": 1, "class_cs": 1, "class_f": 1, "class_dc": 1,
 		}),
-		expect(samples, sampleKind, 100_000, nil),
+		// Sharing cycles none, job, process: 33,334, 33,333 and 33,333 rows.
+		expect(samples, sampleKind, 100_000, map[string]int{"rows": 66_666, "switching": 66_666,
+			"computing": 33_333, "spinning": 33_333, "blocked_procs": 33_333, "ready": 33_333}),
 	}
 	specFile := filepath.Join(tmp, "expect.json")
 	b, _ := json.MarshalIndent(specs, "", " ")

@@ -64,8 +64,9 @@ func FormatFromName(name string) Format {
 // IPC continuation marker 0xFFFFFFFF is an Arrow stream, 1f 8b is gzip
 // (gzipped SWF), text that starts with the "# gangsim.schema:" line this
 // package's CSV writer puts first, or whose first line that is not a "#"
-// comment starts with a column name of one of this package's tables, is
-// CSV; other text is SWF.
+// comment is a header of comma-separated column names (commas never appear
+// in SWF), is CSV; other text is SWF. A CSV file of another tool is thus
+// read as CSV, and fails naming the columns it lacks, rather than as SWF.
 func DetectFormat(prefix []byte) Format {
 	switch {
 	case bytes.HasPrefix(prefix, []byte("PAR1")):
@@ -85,10 +86,8 @@ func DetectFormat(prefix []byte) Format {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		for _, k := range kinds {
-			if strings.HasPrefix(line, k.cols[0].name+",") {
-				return FormatCSV
-			}
+		if !strings.HasPrefix(line, ";") && strings.Contains(line, ",") {
+			return FormatCSV
 		}
 		break
 	}

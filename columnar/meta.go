@@ -23,16 +23,8 @@ const (
 // tools that show key-value metadata (DuckDB's parquet_kv_metadata,
 // pyarrow's schema.metadata).
 func metadata(k *kind, h *model.Header) (keys, values []string) {
-	pairs := make([][2]string, len(h.Lines))
-	for i, l := range h.Lines {
-		pairs[i] = [2]string{l.Key, l.Value}
-	}
-	js, err := json.Marshal(pairs)
-	if err != nil {
-		panic(err) // strings always marshal
-	}
 	keys = append(keys, KeySchema, KeyHeader)
-	values = append(values, k.schema, string(js))
+	values = append(values, k.schema, headerJSON(h.Lines))
 	seen := map[string]bool{KeySchema: true, KeyHeader: true}
 	for _, l := range h.Lines {
 		if l.Key == "" || seen[l.Key] {
@@ -54,17 +46,15 @@ func headerFrom(k *kind, lookup func(string) (string, bool), keys []string) (mod
 		kindName, _, _ := strings.Cut(s, "/")
 		want, _, _ := strings.Cut(k.schema, "/")
 		if kindName != want {
-			return h, fmt.Errorf("holds a %s table, not a %s table", strings.TrimPrefix(kindName, "gangsim."), k.name)
+			return h, fmt.Errorf("holds %s, not %s", aTable(strings.TrimPrefix(kindName, "gangsim.")), aTable(k.name))
 		}
 	}
 	if js, ok := lookup(KeyHeader); ok {
-		var pairs [][2]string
-		if err := json.Unmarshal([]byte(js), &pairs); err != nil {
+		lines, err := headerFromJSON(js)
+		if err != nil {
 			return h, fmt.Errorf("metadata %s: %w", KeyHeader, err)
 		}
-		for _, p := range pairs {
-			h.Lines = append(h.Lines, model.HeaderLine{Key: p[0], Value: p[1]})
-		}
+		h.Lines = lines
 		return h, nil
 	}
 	for _, key := range keys {
@@ -76,4 +66,39 @@ func headerFrom(k *kind, lookup func(string) (string, bool), keys []string) (mod
 		}
 	}
 	return h, nil
+}
+
+// aTable names a table kind with its article: "a trace table", "an
+// outcomes table".
+func aTable(name string) string {
+	if name != "" && strings.ContainsRune("aeiou", rune(name[0])) {
+		return "an " + name + " table"
+	}
+	return "a " + name + " table"
+}
+
+// headerJSON encodes header lines, lossless and in order, as a JSON array
+// of [key, value] pairs.
+func headerJSON(lines []model.HeaderLine) string {
+	pairs := make([][2]string, len(lines))
+	for i, l := range lines {
+		pairs[i] = [2]string{l.Key, l.Value}
+	}
+	js, err := json.Marshal(pairs)
+	if err != nil {
+		panic(err) // strings always marshal
+	}
+	return string(js)
+}
+
+func headerFromJSON(js string) ([]model.HeaderLine, error) {
+	var pairs [][2]string
+	if err := json.Unmarshal([]byte(js), &pairs); err != nil {
+		return nil, err
+	}
+	var lines []model.HeaderLine
+	for _, p := range pairs {
+		lines = append(lines, model.HeaderLine{Key: p[0], Value: p[1]})
+	}
+	return lines, nil
 }

@@ -4,6 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
 
 	"github.com/klauspost/compress/s2"
 	"github.com/parquet-go/parquet-go"
@@ -18,256 +22,44 @@ import (
 // many rows in memory.
 const parquetRowGroupRows = 65536
 
-// The Parquet row types, one per table kind. Their fields follow the kind's
-// columns in order (TestParquetSchemas checks names and types); a nil
-// pointer or nil list is a null.
-
-type traceRow struct {
-	JobID        *int64    `parquet:"job_id,optional"`
-	SubmitS      *float64  `parquet:"submit_s,optional"`
-	WaitS        *float64  `parquet:"wait_s,optional"`
-	RuntimeS     *float64  `parquet:"runtime_s,optional"`
-	AllocProcs   *int32    `parquet:"alloc_procs,optional"`
-	AvgCPUS      *float64  `parquet:"avg_cpu_s,optional"`
-	UsedMemKB    *int64    `parquet:"used_mem_kb,optional"`
-	ReqProcs     *int32    `parquet:"req_procs,optional"`
-	EstimateS    *float64  `parquet:"estimate_s,optional"`
-	ReqMemKB     *int64    `parquet:"req_mem_kb,optional"`
-	Status       *int32    `parquet:"status,optional"`
-	UserID       *int32    `parquet:"user_id,optional"`
-	GroupID      *int32    `parquet:"group_id,optional"`
-	ExecutableID *int32    `parquet:"executable_id,optional"`
-	QueueID      *int32    `parquet:"queue_id,optional"`
-	PartitionID  *int32    `parquet:"partition_id,optional"`
-	PrecedingID  *int64    `parquet:"preceding_job_id,optional"`
-	ThinkTimeS   *float64  `parquet:"think_time_s,optional"`
-	Granularity  *float64  `parquet:"granularity_s,optional"`
-	Pattern      *string   `parquet:"pattern,optional"`
-	Comm         *string   `parquet:"comm,optional"`
-	MessageBytes *int64    `parquet:"message_bytes,optional"`
-	Imbalance    *float64  `parquet:"imbalance,optional"`
-	ProcCompute  []float64 `parquet:"proc_compute_s,optional,list"`
-	MemPerProcKB *int64    `parquet:"mem_per_proc_kb,optional"`
-	Priority     *int32    `parquet:"priority,optional"`
-	Pin          []int32   `parquet:"pin,optional,list"`
-}
-
-type outcomeRow struct {
-	JobID     *int64   `parquet:"job_id,optional"`
-	SubmitS   *float64 `parquet:"submit_s,optional"`
-	StartS    *float64 `parquet:"start_s,optional"`
-	EndS      *float64 `parquet:"end_s,optional"`
-	WaitS     *float64 `parquet:"wait_s,optional"`
-	ResponseS *float64 `parquet:"response_s,optional"`
-	RuntimeS  *float64 `parquet:"runtime_s,optional"`
-	Dedicated *float64 `parquet:"dedicated_s,optional"`
-	Procs     *int32   `parquet:"procs,optional"`
-	EstimateS *float64 `parquet:"estimate_s,optional"`
-	Slowdown  *float64 `parquet:"slowdown,optional"`
-	BSld      *float64 `parquet:"bounded_slowdown,optional"`
-	Status    *string  `parquet:"status,optional"`
-	Reason    *string  `parquet:"reason,optional"`
-}
-
-type sampleRow struct {
-	TimeS     *float64 `parquet:"time_s,optional"`
-	InSystem  *int64   `parquet:"in_system,optional"`
-	Queued    *int64   `parquet:"queued,optional"`
-	Running   *int64   `parquet:"running,optional"`
-	Suspended *int64   `parquet:"suspended,optional"`
-	BusyProcs *float64 `parquet:"busy_procs,optional"`
-}
-
-// rowPointers gives the row structs pointers into a batch's columns.
-// int32 columns need their own storage (the batch keeps 64 bits).
-type rowPointers struct {
-	b   *batch
-	i32 [][]int32 // per column, for int32 columns
-}
-
-func (p *rowPointers) load(b *batch) {
-	p.b = b
-	if len(p.i32) != len(b.cols) {
-		p.i32 = make([][]int32, len(b.cols))
-	}
-	for c, spec := range b.k.cols {
-		if spec.typ != tInt32 {
-			continue
+// parquetSchema derives a kind's Parquet schema from its columns, in their
+// order: every scalar column optional, every list column an optional LIST
+// group (repeated group "list" of a required "element"). It is built as
+// the schema of a Go struct type made for the purpose (reflect.StructOf),
+// which keeps the field order (a parquet.Group would sort it by name).
+func parquetSchema(k *kind) *parquet.Schema {
+	fields := make([]reflect.StructField, len(k.cols))
+	for i, c := range k.cols {
+		var t reflect.Type
+		tag := c.name + ",optional"
+		switch c.typ {
+		case tInt64:
+			t = reflect.TypeFor[*int64]()
+		case tInt32:
+			t = reflect.TypeFor[*int32]()
+		case tFloat64:
+			t = reflect.TypeFor[*float64]()
+		case tString:
+			t = reflect.TypeFor[*string]()
+		case tFloat64List:
+			t, tag = reflect.TypeFor[[]float64](), tag+",list"
+		case tInt32List:
+			t, tag = reflect.TypeFor[[]int32](), tag+",list"
 		}
-		s := p.i32[c][:0]
-		for _, v := range b.cols[c].ints {
-			s = append(s, int32(v))
-		}
-		p.i32[c] = s
+		fields[i] = reflect.StructField{Name: "C" + strconv.Itoa(i), Type: t, Tag: reflect.StructTag(`parquet:"` + tag + `"`)}
 	}
+	return parquet.NewSchema(k.parquetRoot, parquet.SchemaOf(reflect.New(reflect.StructOf(fields)).Elem().Interface()))
 }
 
-func (p *rowPointers) i64(c, i int) *int64 {
-	if d := &p.b.cols[c]; d.valid[i] {
-		return &d.ints[i]
-	}
-	return nil
-}
-
-func (p *rowPointers) i32p(c, i int) *int32 {
-	if p.b.cols[c].valid[i] {
-		return &p.i32[c][i]
-	}
-	return nil
-}
-
-func (p *rowPointers) f64(c, i int) *float64 {
-	if d := &p.b.cols[c]; d.valid[i] {
-		return &d.flts[i]
-	}
-	return nil
-}
-
-func (p *rowPointers) str(c, i int) *string {
-	if d := &p.b.cols[c]; d.valid[i] {
-		return &d.strs[i]
-	}
-	return nil
-}
-
-// nonNil returns v, or an empty non-nil slice for a valid empty list.
-func nonNilF(v []float64, ok bool) []float64 {
-	if !ok {
-		return nil
-	}
-	if v == nil {
-		return []float64{}
-	}
-	return v
-}
-
-func nonNilI(v []int32, ok bool) []int32 {
-	if !ok {
-		return nil
-	}
-	if v == nil {
-		return []int32{}
-	}
-	return v
-}
-
-func (r *traceRow) from(p *rowPointers, i int) {
-	*r = traceRow{
-		JobID: p.i64(0, i), SubmitS: p.f64(1, i), WaitS: p.f64(2, i), RuntimeS: p.f64(3, i),
-		AllocProcs: p.i32p(4, i), AvgCPUS: p.f64(5, i), UsedMemKB: p.i64(6, i), ReqProcs: p.i32p(7, i),
-		EstimateS: p.f64(8, i), ReqMemKB: p.i64(9, i), Status: p.i32p(10, i), UserID: p.i32p(11, i),
-		GroupID: p.i32p(12, i), ExecutableID: p.i32p(13, i), QueueID: p.i32p(14, i), PartitionID: p.i32p(15, i),
-		PrecedingID: p.i64(16, i), ThinkTimeS: p.f64(17, i), Granularity: p.f64(cGranularity, i),
-		Pattern: p.str(cPattern, i), Comm: p.str(cComm, i), MessageBytes: p.i64(cMessage, i),
-		Imbalance: p.f64(cImbalance, i), ProcCompute: nonNilF(p.b.getFList(cProcCompute, i)),
-		MemPerProcKB: p.i64(cMem, i), Priority: p.i32p(cPriority, i), Pin: nonNilI(p.b.getIList(cPin, i)),
-	}
-}
-
-func (r *traceRow) to(b *batch) {
-	putI64(b, 0, r.JobID)
-	putF64(b, 1, r.SubmitS)
-	putF64(b, 2, r.WaitS)
-	putF64(b, 3, r.RuntimeS)
-	putI32(b, 4, r.AllocProcs)
-	putF64(b, 5, r.AvgCPUS)
-	putI64(b, 6, r.UsedMemKB)
-	putI32(b, 7, r.ReqProcs)
-	putF64(b, 8, r.EstimateS)
-	putI64(b, 9, r.ReqMemKB)
-	putI32(b, 10, r.Status)
-	putI32(b, 11, r.UserID)
-	putI32(b, 12, r.GroupID)
-	putI32(b, 13, r.ExecutableID)
-	putI32(b, 14, r.QueueID)
-	putI32(b, 15, r.PartitionID)
-	putI64(b, 16, r.PrecedingID)
-	putF64(b, 17, r.ThinkTimeS)
-	putF64(b, cGranularity, r.Granularity)
-	putStr(b, cPattern, r.Pattern)
-	putStr(b, cComm, r.Comm)
-	putI64(b, cMessage, r.MessageBytes)
-	putF64(b, cImbalance, r.Imbalance)
-	b.flist(cProcCompute, r.ProcCompute, r.ProcCompute != nil)
-	putI64(b, cMem, r.MemPerProcKB)
-	putI32(b, cPriority, r.Priority)
-	b.ilist(cPin, r.Pin, r.Pin != nil)
-	b.endRow()
-}
-
-func (r *outcomeRow) from(p *rowPointers, i int) {
-	*r = outcomeRow{
-		JobID: p.i64(0, i), SubmitS: p.f64(1, i), StartS: p.f64(2, i), EndS: p.f64(3, i),
-		WaitS: p.f64(4, i), ResponseS: p.f64(5, i), RuntimeS: p.f64(6, i), Dedicated: p.f64(7, i),
-		Procs: p.i32p(8, i), EstimateS: p.f64(9, i), Slowdown: p.f64(10, i), BSld: p.f64(11, i),
-		Status: p.str(12, i), Reason: p.str(13, i),
-	}
-}
-
-func (r *outcomeRow) to(b *batch) {
-	putI64(b, 0, r.JobID)
-	putF64(b, 1, r.SubmitS)
-	putF64(b, 2, r.StartS)
-	putF64(b, 3, r.EndS)
-	putF64(b, 4, r.WaitS)
-	putF64(b, 5, r.ResponseS)
-	putF64(b, 6, r.RuntimeS)
-	putF64(b, 7, r.Dedicated)
-	putI32(b, 8, r.Procs)
-	putF64(b, 9, r.EstimateS)
-	putF64(b, 10, r.Slowdown)
-	putF64(b, 11, r.BSld)
-	putStr(b, 12, r.Status)
-	putStr(b, 13, r.Reason)
-	b.endRow()
-}
-
-func (r *sampleRow) from(p *rowPointers, i int) {
-	*r = sampleRow{TimeS: p.f64(0, i), InSystem: p.i64(1, i), Queued: p.i64(2, i), Running: p.i64(3, i),
-		Suspended: p.i64(4, i), BusyProcs: p.f64(5, i)}
-}
-
-func (r *sampleRow) to(b *batch) {
-	putF64(b, 0, r.TimeS)
-	putI64(b, 1, r.InSystem)
-	putI64(b, 2, r.Queued)
-	putI64(b, 3, r.Running)
-	putI64(b, 4, r.Suspended)
-	putF64(b, 5, r.BusyProcs)
-	b.endRow()
-}
-
-func putI64(b *batch, c int, v *int64) {
-	if v == nil {
-		b.int(c, 0, false)
-		return
-	}
-	b.int(c, *v, true)
-}
-
-func putI32(b *batch, c int, v *int32) {
-	if v == nil {
-		b.int(c, 0, false)
-		return
-	}
-	b.int(c, int64(*v), true)
-}
-
-func putF64(b *batch, c int, v *float64) {
-	if v == nil {
-		b.flt(c, 0, false)
-		return
-	}
-	b.flt(c, *v, true)
-}
-
-func putStr(b *batch, c int, v *string) {
-	if v == nil {
-		b.str(c, "", false)
-		return
-	}
-	b.str(c, *v, true)
-}
+// Definition levels of the written schema: a scalar is null at 0 and
+// present at 1; a list is null at 0, empty at 1 (one value at that
+// level), and each element is at 2, the first with repetition level 0 and
+// the others at 1.
+const (
+	defNull    = 0
+	defPresent = 1
+	defElement = 2
+)
 
 // fastSnappy is Parquet's SNAPPY codec with klauspost's fast Snappy encoder
 // (s2.EncodeSnappy, standard Snappy output) instead of parquet-go's default
@@ -281,22 +73,29 @@ func (fastSnappy) Encode(dst, src []byte) ([]byte, error) {
 	return s2.EncodeSnappy(dst[:cap(dst)], src), nil
 }
 
-// parquetRow is implemented by the row types (through their pointers).
-type parquetRow[T any] interface {
-	*T
-	from(p *rowPointers, i int)
-	to(b *batch)
+// parquetTable writes batches as a Parquet file: column by column, in
+// runs of parquetChunkRows rows of parquet.Value (with their definition
+// and repetition levels), cutting a row group every parquetRowGroupRows
+// rows. This is what parquet-go's row writers do inside (they cut pages
+// only between such runs), so the bytes are those a parquet-go row writer
+// gives, without its per-row overhead.
+type parquetTable struct {
+	w         *parquet.Writer
+	k         *kind
+	h         model.Header
+	groupRows int // rows in the current row group
+	vals      []parquet.Value
+	strs      map[string][]byte // the bytes of the strings written, a small vocabulary
 }
 
-// parquetTable writes batches as a Parquet file.
-type parquetTable[T any, P parquetRow[T]] struct {
-	w    *parquet.GenericWriter[T]
-	rows []T
-	ptrs rowPointers
-}
+// parquetChunkRows is how many rows of a column go to the column writer at
+// once: parquet-go's own run length, so pages end where its writers end
+// them.
+const parquetChunkRows = 64
 
-func newParquetTable[T any, P parquetRow[T]](out io.Writer, k *kind, h *model.Header) *parquetTable[T, P] {
+func newParquetTable(out io.Writer, k *kind, h *model.Header) *parquetTable {
 	opts := []parquet.WriterOption{
+		parquetSchema(k),
 		parquet.CreatedBy("gangsim", version.Version, ""),
 		parquet.MaxRowsPerRowGroup(parquetRowGroupRows),
 		parquet.Compression(&fastSnappy{}),
@@ -305,34 +104,156 @@ func newParquetTable[T any, P parquetRow[T]](out io.Writer, k *kind, h *model.He
 	for i := range keys {
 		opts = append(opts, parquet.KeyValueMetadata(keys[i], values[i]))
 	}
-	return &parquetTable[T, P]{w: parquet.NewGenericWriter[T](out, opts...)}
+	return &parquetTable{w: parquet.NewWriter(out, opts...), k: k, h: h.Clone(), strs: map[string][]byte{}}
 }
 
-func (t *parquetTable[T, P]) writeBatch(b *batch) error {
-	t.ptrs.load(b)
-	t.rows = t.rows[:0]
-	for i := 0; i < b.n; i++ {
-		var r T
-		P(&r).from(&t.ptrs, i)
-		t.rows = append(t.rows, r)
+// maxCachedStrings bounds parquetTable.strs; strings beyond it are copied.
+const maxCachedStrings = 256
+
+func (t *parquetTable) bytesOf(s string) []byte {
+	if p, ok := t.strs[s]; ok {
+		return p
 	}
-	_, err := t.w.Write(t.rows)
-	clear(t.rows) // drop the pointers into the batch
-	return err
+	p := []byte(s)
+	if len(t.strs) < maxCachedStrings {
+		t.strs[s] = p
+	}
+	return p
 }
 
-func (t *parquetTable[T, P]) close() error { return t.w.Close() }
-
-// parquetSource reads batches from a Parquet file.
-type parquetSource[T any, P parquetRow[T]] struct {
-	r    *parquet.GenericReader[T]
-	h    model.Header
-	b    *batch
-	rows []T
+func (t *parquetTable) writeBatch(b *batch) error {
+	for start := 0; start < b.n; {
+		end := min(b.n, start+parquetRowGroupRows-t.groupRows)
+		cols := t.w.ColumnWriters()
+		for c := range b.k.cols {
+			for lo := start; lo < end; lo += parquetChunkRows {
+				t.vals = t.appendValues(t.vals[:0], b, c, lo, min(end, lo+parquetChunkRows))
+				if _, err := cols[c].WriteRowValues(t.vals); err != nil {
+					return err
+				}
+			}
+		}
+		clear(t.vals) // drop the references to the batch's strings
+		t.groupRows += end - start
+		start = end
+		if t.groupRows == parquetRowGroupRows {
+			if err := t.w.Flush(); err != nil {
+				return err
+			}
+			t.groupRows = 0
+		}
+	}
+	return nil
 }
 
-func newParquetSource[T any, P parquetRow[T]](in io.ReaderAt, size int64, k *kind) (*parquetSource[T, P], error) {
-	f, err := parquet.OpenFile(in, size)
+// appendValues appends the values of rows lo to hi of column c: one loop
+// per type, this being the hottest loop of writing Parquet.
+func (t *parquetTable) appendValues(vals []parquet.Value, b *batch, c, lo, hi int) []parquet.Value {
+	d := &b.cols[c]
+	null := parquet.NullValue().Level(0, defNull, c)
+	switch b.k.cols[c].typ {
+	case tInt64:
+		for i := lo; i < hi; i++ {
+			if d.valid[i] {
+				vals = append(vals, parquet.Int64Value(d.ints[i]).Level(0, defPresent, c))
+			} else {
+				vals = append(vals, null)
+			}
+		}
+	case tInt32:
+		for i := lo; i < hi; i++ {
+			if d.valid[i] {
+				vals = append(vals, parquet.Int32Value(int32(d.ints[i])).Level(0, defPresent, c))
+			} else {
+				vals = append(vals, null)
+			}
+		}
+	case tFloat64:
+		for i := lo; i < hi; i++ {
+			if d.valid[i] {
+				vals = append(vals, parquet.DoubleValue(d.flts[i]).Level(0, defPresent, c))
+			} else {
+				vals = append(vals, null)
+			}
+		}
+	case tString:
+		for i := lo; i < hi; i++ {
+			if d.valid[i] {
+				vals = append(vals, parquet.ByteArrayValue(t.bytesOf(d.strs[i])).Level(0, defPresent, c))
+			} else {
+				vals = append(vals, null)
+			}
+		}
+	case tFloat64List:
+		for i := lo; i < hi; i++ {
+			switch {
+			case !d.valid[i]:
+				vals = append(vals, null)
+			case len(d.flists[i]) == 0:
+				vals = append(vals, parquet.NullValue().Level(0, defPresent, c))
+			}
+			for k, v := range d.flists[i] {
+				vals = append(vals, parquet.DoubleValue(v).Level(min(k, 1), defElement, c))
+			}
+		}
+	case tInt32List:
+		for i := lo; i < hi; i++ {
+			switch {
+			case !d.valid[i]:
+				vals = append(vals, null)
+			case len(d.ilists[i]) == 0:
+				vals = append(vals, parquet.NullValue().Level(0, defPresent, c))
+			}
+			for k, v := range d.ilists[i] {
+				vals = append(vals, parquet.Int32Value(v).Level(min(k, 1), defElement, c))
+			}
+		}
+	}
+	return vals
+}
+
+// close ends the file; a trailer joins the header in the footer's
+// metadata, which is written last anyway.
+func (t *parquetTable) close(trailer []model.HeaderLine) error {
+	if len(trailer) > 0 {
+		full := model.Header{Lines: append(t.h.Lines, trailer...)}
+		keys, values := metadata(t.k, &full)
+		for i := range keys {
+			t.w.SetKeyValueMetadata(keys[i], values[i])
+		}
+	}
+	return t.w.Close()
+}
+
+// parquetColumn is where a kind's column is in a file being read.
+type parquetColumn struct {
+	leaf int // leaf column index, -1 if the file lacks the column
+	// list columns: the definition level at which the list is present
+	// (below: null; at it, with one value: empty) and that of an element.
+	present, element int
+}
+
+// parquetSource reads batches from a Parquet file of any writer: columns
+// are found by name, and their physical types convert (int32 and int64,
+// float and double) to the kind's.
+type parquetSource struct {
+	k      *kind
+	r      *parquet.Reader
+	h      model.Header
+	cols   []parquetColumn
+	b      *batch
+	rows   []parquet.Row
+	starts []int // starts[l]: index in the current row of leaf l's first value
+	nLeaf  int
+	row    int64 // rows read before the current batch
+}
+
+func newParquetSource(in io.ReaderAt, size int64, k *kind) (src *parquetSource, err error) {
+	defer recoverAs(&err, "malformed Parquet file")
+	if err := checkParquet(in, size); err != nil {
+		return nil, fmt.Errorf("reading Parquet file: %w", err)
+	}
+	f, err := parquet.OpenFile(in, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, fmt.Errorf("reading Parquet file: %w", err)
 	}
@@ -344,40 +265,107 @@ func newParquetSource[T any, P parquetRow[T]](in io.ReaderAt, size int64, k *kin
 	if err != nil {
 		return nil, err
 	}
-	for _, spec := range k.cols {
-		col, ok := f.Schema().Lookup(spec.name)
-		if !ok {
-			continue
-		}
-		if !parquetCompatible(spec.typ, col.Node) {
-			return nil, fmt.Errorf("column %s: type %v, want %s", spec.name, col.Node.Type(), spec.typ)
+	schema := f.Schema()
+	top := schema.Fields()
+	shapes := make([]parquetShape, len(top))
+	for i, fl := range top {
+		shapes[i] = shapeOf(schema, fl)
+	}
+	idx, err := matchColumns(k, len(top), func(i int) string { return top[i].Name() },
+		func(i int, t colType) (string, bool) { return shapes[i].desc, shapes[i].readableAs(t) })
+	if err != nil {
+		return nil, err
+	}
+	s := &parquetSource{k: k, h: h, cols: make([]parquetColumn, len(k.cols)), b: newBatch(k, 4096),
+		rows: make([]parquet.Row, 4096), nLeaf: len(schema.Columns())}
+	for c, i := range idx {
+		s.cols[c] = parquetColumn{leaf: -1}
+		if i >= 0 {
+			sh := shapes[i]
+			s.cols[c] = parquetColumn{leaf: sh.leaf, present: sh.present, element: sh.element}
 		}
 	}
-	return &parquetSource[T, P]{
-		r:    parquet.NewGenericReader[T](f),
-		h:    h,
-		b:    newBatch(k, 4096),
-		rows: make([]T, 4096),
-	}, nil
+	s.starts = make([]int, s.nLeaf+1)
+	s.r = parquet.NewReader(f)
+	return s, nil
 }
 
-func parquetCompatible(t colType, n parquet.Node) bool {
-	kind := n.Type().Kind()
+// parquetShape is what a top-level field of a Parquet file holds.
+type parquetShape struct {
+	desc    string       // for errors: "int64", "list<double>", "group"
+	leaf    int          // its leaf column, -1 for a shape gangsim cannot read
+	kind    parquet.Kind // the leaf's physical type
+	list    bool
+	present int // list: definition level at which the list is present
+	element int // list: definition level of a present element
+}
+
+// shapeOf recognizes a scalar (an optional or required leaf) or a list in
+// any of Parquet's encodings: a repeated leaf, a group of one repeated leaf
+// (two levels) or a group of one repeated group of one leaf (three levels,
+// the standard LIST).
+func shapeOf(schema *parquet.Schema, f parquet.Field) parquetShape {
+	path := []string{f.Name()}
+	n := parquet.Node(f)
+	present := 0
+	if f.Optional() {
+		present = 1
+	}
+	list := false
+	switch {
+	case f.Leaf() && f.Repeated():
+		list = true
+	case !f.Leaf():
+		kids := f.Fields()
+		if len(kids) != 1 || !kids[0].Repeated() {
+			return parquetShape{desc: "group", leaf: -1}
+		}
+		list = true
+		n = kids[0]
+		path = append(path, kids[0].Name())
+		if !n.Leaf() {
+			kids = n.Fields()
+			if len(kids) != 1 || !kids[0].Leaf() || kids[0].Repeated() {
+				return parquetShape{desc: "group", leaf: -1}
+			}
+			n = kids[0]
+			path = append(path, kids[0].Name())
+		}
+	}
+	col, ok := schema.Lookup(path...)
+	if !ok {
+		return parquetShape{desc: "group", leaf: -1}
+	}
+	sh := parquetShape{leaf: col.ColumnIndex, kind: n.Type().Kind(), list: list, present: present, element: col.MaxDefinitionLevel}
+	sh.desc = strings.ToLower(sh.kind.String())
+	if list {
+		sh.desc = "list<" + sh.desc + ">"
+	}
+	return sh
+}
+
+// readableAs reports whether the shape reads as a column of type t.
+func (sh parquetShape) readableAs(t colType) bool {
+	if sh.leaf < 0 || sh.list != t.isList() {
+		return false
+	}
+	isInt := sh.kind == parquet.Int32 || sh.kind == parquet.Int64
 	switch t {
-	case tInt64, tInt32:
-		return kind == parquet.Int32 || kind == parquet.Int64
-	case tFloat64:
-		return kind == parquet.Double || kind == parquet.Float || kind == parquet.Int32 || kind == parquet.Int64
+	case tInt64, tInt32, tInt32List:
+		return isInt
+	case tFloat64, tFloat64List:
+		return isInt || sh.kind == parquet.Float || sh.kind == parquet.Double
 	case tString:
-		return kind == parquet.ByteArray
+		return sh.kind == parquet.ByteArray
 	}
-	return true // lists: parquet-go converts or reports at read time
+	return false
 }
 
-func (s *parquetSource[T, P]) header() model.Header { return s.h }
+func (s *parquetSource) header() model.Header { return s.h }
 
-func (s *parquetSource[T, P]) readBatch() (*batch, error) {
-	n, err := s.r.Read(s.rows)
+func (s *parquetSource) readBatch() (b *batch, err error) {
+	defer recoverAs(&err, "malformed Parquet file")
+	n, err := s.r.ReadRows(s.rows)
 	if n == 0 {
 		if err == nil || errors.Is(err, io.EOF) {
 			return nil, io.EOF
@@ -387,12 +375,130 @@ func (s *parquetSource[T, P]) readBatch() (*batch, error) {
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("reading Parquet rows: %w", err)
 	}
-	s.b.reset()
+	b = s.b
+	b.reset()
 	for i := 0; i < n; i++ {
-		P(&s.rows[i]).to(s.b)
+		if err := s.appendRow(b, s.rows[i]); err != nil {
+			return nil, fmt.Errorf("row %d: %w", s.row+int64(i)+1, err)
+		}
 	}
-	clear(s.rows[:n])
-	return s.b, nil
+	s.row += int64(n)
+	return b, nil
 }
 
-func (s *parquetSource[T, P]) close() error { return s.r.Close() }
+// appendRow converts one row of the file to a row of b.
+func (s *parquetSource) appendRow(b *batch, row parquet.Row) error {
+	// starts[l] is where leaf l's values begin; values come in leaf order.
+	l := 0
+	for j, v := range row {
+		for l <= v.Column() && l < s.nLeaf {
+			s.starts[l] = j
+			l++
+		}
+	}
+	for ; l <= s.nLeaf; l++ {
+		s.starts[l] = len(row)
+	}
+	for c, spec := range s.k.cols {
+		pc := s.cols[c]
+		d := &b.cols[c]
+		if pc.leaf < 0 {
+			d.null(spec.typ)
+			continue
+		}
+		vs := row[s.starts[pc.leaf]:s.starts[pc.leaf+1]]
+		if len(vs) == 0 {
+			return fmt.Errorf("column %s: no value", spec.name)
+		}
+		if !spec.typ.isList() {
+			if err := appendParquetValue(d, spec.typ, vs[0]); err != nil {
+				return fmt.Errorf("column %s: %w", spec.name, err)
+			}
+			continue
+		}
+		switch def := vs[0].DefinitionLevel(); {
+		case len(vs) == 1 && def < pc.present:
+			d.null(spec.typ)
+			continue
+		case len(vs) == 1 && def == pc.present:
+			vs = vs[:0] // an empty list
+		}
+		for _, v := range vs {
+			if v.DefinitionLevel() != pc.element || v.IsNull() {
+				return fmt.Errorf("column %s: a null element in a list", spec.name)
+			}
+		}
+		if spec.typ == tFloat64List {
+			list := make([]float64, len(vs))
+			for k, v := range vs {
+				list[k] = parquetFloat(v)
+			}
+			d.flist(list, true)
+		} else {
+			list := make([]int32, len(vs))
+			for k, v := range vs {
+				x := parquetInt(v)
+				if x < math.MinInt32 || x > math.MaxInt32 {
+					return fmt.Errorf("column %s: %d does not fit in 32 bits", spec.name, x)
+				}
+				list[k] = int32(x)
+			}
+			d.ilist(list, true)
+		}
+	}
+	b.n++
+	return nil
+}
+
+// appendParquetValue appends a scalar value (or its null) to a column of
+// type t.
+func appendParquetValue(d *colData, t colType, v parquet.Value) error {
+	if v.IsNull() {
+		d.null(t)
+		return nil
+	}
+	switch t {
+	case tInt64, tInt32:
+		x := parquetInt(v)
+		if t == tInt32 && (x < math.MinInt32 || x > math.MaxInt32) {
+			return fmt.Errorf("%d does not fit in 32 bits", x)
+		}
+		d.int(x, true)
+	case tFloat64:
+		d.flt(parquetFloat(v), true)
+	case tString:
+		d.str(string(v.ByteArray()), true)
+	}
+	return nil
+}
+
+func parquetInt(v parquet.Value) int64 {
+	if v.Kind() == parquet.Int32 {
+		return int64(v.Int32())
+	}
+	return v.Int64()
+}
+
+func parquetFloat(v parquet.Value) float64 {
+	switch v.Kind() {
+	case parquet.Float:
+		return float64(v.Float())
+	case parquet.Double:
+		return v.Double()
+	}
+	return float64(parquetInt(v))
+}
+
+// trailer is empty: a Parquet file's trailer is in its footer's header.
+func (s *parquetSource) trailer() []model.HeaderLine { return nil }
+
+func (s *parquetSource) close() error { return s.r.Close() }
+
+// recoverAs turns a panic of a decoding library on malformed input into an
+// error: what the bytes of a file cannot be allowed to do is crash the
+// command.
+func recoverAs(err *error, what string) {
+	if p := recover(); p != nil {
+		*err = fmt.Errorf("%s: %v", what, p)
+	}
+}

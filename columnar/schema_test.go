@@ -10,17 +10,15 @@ import (
 	"github.com/gangsim/gangsim/model"
 )
 
-// TestParquetSchemas checks that the Parquet row types have the kinds'
-// columns, in order, with the documented types.
+// TestParquetSchemas checks that the derived Parquet schemas have the
+// kinds' columns, in order, with the documented types, and lists as
+// standard three-level LIST groups.
 func TestParquetSchemas(t *testing.T) {
-	for _, tc := range []struct {
-		k *kind
-		s *parquet.Schema
-	}{
-		{traceKind, parquet.SchemaOf(traceRow{})},
-		{outcomeKind, parquet.SchemaOf(outcomeRow{})},
-		{sampleKind, parquet.SchemaOf(sampleRow{})},
-	} {
+	for _, k := range kinds {
+		tc := struct {
+			k *kind
+			s *parquet.Schema
+		}{k, parquetSchema(k)}
 		fields := tc.s.Fields()
 		if len(fields) != len(tc.k.cols) {
 			t.Fatalf("%s: %d Parquet fields, %d columns", tc.k.name, len(fields), len(tc.k.cols))
@@ -33,6 +31,14 @@ func TestParquetSchemas(t *testing.T) {
 			want := map[colType]string{tInt64: "INT64", tInt32: "INT32", tFloat64: "DOUBLE", tString: "BYTE_ARRAY"}[c.typ]
 			if want != "" && fmt.Sprint(f.Type().Kind()) != want {
 				t.Errorf("%s column %s: %v, want %s", tc.k.name, c.name, f.Type().Kind(), want)
+			}
+			if c.typ.isList() {
+				l, ok := tc.s.Lookup(c.name, "list", "element")
+				if !ok || l.MaxDefinitionLevel != defElement || l.MaxRepetitionLevel != 1 || l.ColumnIndex != i {
+					t.Errorf("%s column %s: not a LIST of required elements at leaf %d: %+v", tc.k.name, c.name, i, l)
+				}
+			} else if l, ok := tc.s.Lookup(c.name); !ok || l.ColumnIndex != i || l.MaxDefinitionLevel != defPresent {
+				t.Errorf("%s column %s: leaf %+v, want index %d", tc.k.name, c.name, l, i)
 			}
 		}
 	}

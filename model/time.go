@@ -93,31 +93,63 @@ func (t Time) AppendSeconds(b []byte) []byte {
 	return append(b, digits[:n]...)
 }
 
+// DurationSyntax describes what ParseDuration accepts, for flag help and
+// error messages.
+const DurationSyntax = "a duration such as 10s, 100ms, 1.5h or 1h30m (us, ms, s, m, h; a number alone is seconds), in whole microseconds"
+
 // ParseDuration parses a span of simulated time: a Go duration string with
 // units ("100ms", "1h30m", "250us" or "250µs") or a bare number of seconds
-// ("10", "0.5"). The result must be a whole number of microseconds, the
-// resolution of simulated time, and not negative.
+// ("10", "0.5"), in whole microseconds (the resolution of simulated time)
+// and not negative. It is the one parser of durations of every command,
+// flag and spec field.
 func ParseDuration(s string) (Time, error) {
 	s = strings.TrimSpace(s)
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		if f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
-			return 0, fmt.Errorf("duration %q: want a non-negative number of seconds or a number with a unit (100ms, 1h)", s)
-		}
-		us := f * 1e6
-		if us != math.Trunc(us) || us >= math.MaxInt64 {
-			return 0, fmt.Errorf("duration %q: simulated time counts whole microseconds", s)
-		}
-		return Time(us), nil
+	if isDecimal(s) {
+		return parseSeconds(s)
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
-		return 0, fmt.Errorf("duration %q: want a number with a unit (100ms, 30s, 1h) or a number of seconds", s)
+		return 0, fmt.Errorf("duration %q: want %s", s, DurationSyntax)
 	}
 	if d < 0 {
 		return 0, fmt.Errorf("duration %q is negative", s)
 	}
 	if d%time.Microsecond != 0 {
-		return 0, fmt.Errorf("duration %q: simulated time counts whole microseconds", s)
+		return 0, fmt.Errorf("duration %q is not a whole number of microseconds (the resolution of simulated time)", s)
 	}
 	return Time(d / time.Microsecond), nil
+}
+
+// isDecimal reports whether s is an unsigned decimal number (digits and at
+// most one point).
+func isDecimal(s string) bool {
+	s = strings.TrimPrefix(s, "+")
+	digits, points := 0, 0
+	for _, c := range s {
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.':
+			points++
+		default:
+			return false
+		}
+	}
+	return digits > 0 && points <= 1
+}
+
+// parseSeconds parses a decimal number of seconds exactly.
+func parseSeconds(s string) (Time, error) {
+	whole, frac, _ := strings.Cut(strings.TrimPrefix(s, "+"), ".")
+	frac = strings.TrimRight(frac, "0")
+	if len(frac) > 6 {
+		return 0, fmt.Errorf("duration %q is not a whole number of microseconds (the resolution of simulated time)", s)
+	}
+	frac += strings.Repeat("0", 6-len(frac))
+	w, err := strconv.ParseInt("0"+whole, 10, 64)
+	if err != nil || w > math.MaxInt64/int64(Second)-1 {
+		return 0, fmt.Errorf("duration %q is too long", s)
+	}
+	f, _ := strconv.ParseInt(frac, 10, 64)
+	return Time(w*int64(Second) + f), nil
 }

@@ -130,8 +130,7 @@ func (r *Replay) resolve(h *model.Header) (swf.Options, sim.Config, error) {
 	var opt swf.Options
 	switch clean {
 	case CleanDefault:
-		opt = swf.Options{DropBadSubmit: true, NoRuntime: swf.DropNoRuntime,
-			NoEstimate: swf.EstimateFromRuntime, Order: swf.FailUnsorted}
+		opt = swf.DefaultOptions()
 	case CleanPyss:
 		opt = swf.PyssOptions(cfg.Machine.Procs())
 	case CleanNone:

@@ -27,10 +27,14 @@
 // the first line that is neither a comment nor blank, even a malformed one.
 // A leading UTF-8 byte order mark is skipped.
 //
-// Comment lines after the first job line are not part of the header (a
-// header that grew while jobs stream would break model.JobReader's
-// contract). They are ignored and counted in Reader.Anomalies under
-// ErrCommentAfterJobs. Blank lines are ignored anywhere.
+// Comment lines between job lines are not part of the header (a header
+// that grew while jobs stream would break model.JobReader's contract).
+// They are ignored and counted in Reader.Anomalies under
+// ErrCommentAfterJobs. The comment lines after the last job line are the
+// header's trailer: lines known only once the jobs were written (the
+// digest of an input read as a stream, what cleaning dropped), which
+// Writer.AppendHeader writes; the Reader adds them to its header when it
+// reaches the end. Blank lines are ignored anywhere.
 //
 // # Numbers
 //
@@ -44,20 +48,41 @@
 // Negative values other than -1: a time is data (a negative submit or
 // wait time is kept as is, for normalization to judge); a count or ID
 // (job number, processors, memory, status, user, group, executable,
-// queue, partition, preceding job) is an error, ErrRange. Status must be
-// 0 to 5. A count or ID with a nonzero fraction ("32.5") is an error,
-// ErrFraction; an integral decimal ("32.00") is accepted. (pyss truncates
-// such values instead; see PyssOptions.)
+// queue, partition, preceding job) is out of range, ErrRange. Status must
+// be 0 to 5 and processors fit in 32 bits. A count or ID with a nonzero
+// fraction ("32.5") is ErrFraction; an integral decimal ("32.00") is
+// accepted. (pyss truncates such values instead; see PyssOptions.)
 //
-// # Errors and lenient mode
+// The integer header keys (MaxProcs, MaxNodes, MaxJobs, MaxRecords,
+// UnixStartTime, TimeZone, MaxRuntime, MaxMemory, MaxQueues,
+// MaxPartitions) must start with an integer followed by nothing or a
+// blank: "1e30", "12.7" and "64abc" are errors, in every mode, and so is a
+// MaxProcs or MaxNodes beyond 32 bits.
 //
-// In strict mode (the default) the first malformed line stops the Reader
-// with a *ParseError giving the file name, line, field and a sentinel
-// cause (ErrFieldCount, ErrNumber, ErrFraction, ErrRange, ErrLineTooLong).
-// With Reader.Lenient set, malformed lines are skipped instead, and
-// Reader.Anomalies reports how many were skipped per cause with the first
-// line numbers of each: nothing is dropped silently. Input errors (a
-// corrupt gzip stream) end the read in either mode.
+// # Modes
+//
+// Real logs, raw and cleaned, carry values outside SWF 2.2 in fields that
+// replay never uses. The Reader has three modes:
+//
+//   - Default: a value outside SWF 2.2 in a field not in NeededFields
+//     (submit time, run time, processors and estimate) does not stop it:
+//     the job is kept, the value kept as read when the field can hold it
+//     (a status of 9, a negative user) and marked unknown otherwise (a
+//     word, a fraction, a number too large), and it is counted by field
+//     and cause in Reader.Anomalies. A repeated job number is counted
+//     too (ErrDuplicateID). A malformed needed field stops the Reader
+//     with a *ParseError.
+//   - Strict (Reader.Strict): every value outside SWF 2.2, and every
+//     repeated job number, stops the Reader with a *ParseError giving the
+//     file name, line, field and a sentinel cause (ErrFieldCount,
+//     ErrNumber, ErrFraction, ErrRange, ErrDuplicateID, ErrLineTooLong).
+//   - Lenient (Reader.Lenient): as the default, but a line whose needed
+//     fields are malformed is skipped instead, and counted per cause with
+//     the first line numbers of each.
+//
+// Nothing is dropped or changed silently: Anomalies.Summary says it on
+// one line, Anomalies.HeaderLines as manifest lines. Input errors (a
+// corrupt gzip stream) end the read in every mode.
 //
 // # Writer
 //

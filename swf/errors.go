@@ -31,6 +31,10 @@ var (
 	// ErrLineTooLong: a line is longer than MaxLineBytes.
 	ErrLineTooLong = errors.New("line too long")
 
+	// ErrDuplicateID: a job number repeats an earlier job's. An error in
+	// strict mode; otherwise both jobs are kept and the repeat counted.
+	ErrDuplicateID = errors.New("repeated job number")
+
 	// ErrCommentAfterJobs is not a parse error: it is the cause under
 	// which Reader.Anomalies counts the ";" comment lines that come after
 	// the first job line. They are not part of the header and are

@@ -126,6 +126,16 @@ var ErrUnsorted = errors.New("submit times out of order")
 // negative.
 var ErrMachineSize = errors.New("machine size unknown")
 
+// DefaultOptions returns gangsim's own cleaning, replay's default: jobs
+// with a missing or negative submit time and jobs that never ran (run time
+// missing or <= 0) are dropped, missing estimates are set to the run time,
+// and submit times must be sorted (FailUnsorted). Too-wide and sizeless
+// jobs are left for the engine, which rejects them with a reason in the
+// outcomes; jobs that overran their estimate keep their run time.
+func DefaultOptions() Options {
+	return Options{DropBadSubmit: true, NoRuntime: DropNoRuntime, NoEstimate: EstimateFromRuntime, Order: FailUnsorted}
+}
+
 // PyssOptions returns the cleaning applied before the pyss oracle runs
 // (shared oracle SEMANTICS.md section 1, clean_swf.py with its defaults) for
 // a machine of machineProcs processors (0: the header's MaxProcs): times
@@ -174,6 +184,70 @@ type Report struct {
 	MachineProcs     int // the machine size used by DropTooWide; 0 when not used
 }
 
+// DropReason is why normalization dropped a job.
+type DropReason uint8
+
+// Reasons, in the order the rules apply.
+const (
+	ReasonBadSubmit DropReason = iota + 1 // rule 2: submit time missing or negative
+	ReasonNoSize                          // rule 3: no positive size
+	ReasonTooWide                         // rule 4: size above the machine
+	ReasonNoRuntime                       // rule 5: run time missing or <= 0
+)
+
+var dropNames = [...]string{"", "bad-submit", "no-size", "too-wide", "no-runtime"}
+
+// String returns "bad-submit", "no-size", "too-wide" or "no-runtime".
+func (r DropReason) String() string {
+	if int(r) < len(dropNames) && r > 0 {
+		return dropNames[r]
+	}
+	return "drop(" + strconv.Itoa(int(r)) + ")"
+}
+
+// Dropped is the number of jobs dropped, for every reason.
+func (r Report) Dropped() int {
+	return r.DroppedBadSubmit + r.DroppedNoSize + r.DroppedTooWide + r.DroppedNoRuntime
+}
+
+// drops lists the nonzero drop counts by reason, in rule order.
+func (r Report) drops() (reasons []DropReason, counts []int) {
+	for i, n := range []int{r.DroppedBadSubmit, r.DroppedNoSize, r.DroppedTooWide, r.DroppedNoRuntime} {
+		if n > 0 {
+			reasons, counts = append(reasons, DropReason(i+1)), append(counts, n)
+		}
+	}
+	return reasons, counts
+}
+
+// DropSummary says on one line what was dropped, e.g. "dropped 1,200 of
+// 77,222 jobs: no-runtime 1,150, bad-submit 50"; "" when nothing was.
+func (r Report) DropSummary() string {
+	reasons, counts := r.drops()
+	if len(reasons) == 0 {
+		return ""
+	}
+	parts := make([]string, len(reasons))
+	for i := range reasons {
+		parts[i] = reasons[i].String() + " " + strconv.Itoa(counts[i])
+	}
+	return "dropped " + strconv.Itoa(r.Dropped()) + " of " + strconv.Itoa(r.Read) + " jobs: " + strings.Join(parts, ", ")
+}
+
+// KeyDropped is the manifest key under which an output records the jobs
+// cleaning dropped, one line per reason: "no-runtime 1150".
+const KeyDropped = model.KeyGangsimPrefix + "Dropped"
+
+// HeaderLines returns the drop counts as manifest lines (KeyDropped).
+func (r Report) HeaderLines() []model.HeaderLine {
+	reasons, counts := r.drops()
+	lines := make([]model.HeaderLine, len(reasons))
+	for i := range reasons {
+		lines[i] = model.HeaderLine{Key: KeyDropped, Value: reasons[i].String() + " " + strconv.Itoa(counts[i])}
+	}
+	return lines
+}
+
 // String formats the report as a two-column table, one line per count.
 func (r Report) String() string {
 	rows := []struct {
@@ -210,6 +284,11 @@ func (r Report) String() string {
 // constant memory, except under SortBySubmit, which reads the whole source
 // at the first Read.
 type Normalizer struct {
+	// OnDrop, if set, is called with every job a rule drops (before the
+	// rules changed it, except truncation to whole seconds) and the
+	// reason.
+	OnDrop func(j *model.Job, reason DropReason)
+
 	src    model.JobReader
 	opt    Options
 	rep    Report
@@ -273,7 +352,10 @@ func (n *Normalizer) Read() (model.Job, error) {
 			n.err = err
 			return model.Job{}, err
 		}
-		if !n.opt.apply(&j, &n.rep) {
+		if reason := n.opt.apply(&j, &n.rep); reason != 0 {
+			if n.OnDrop != nil {
+				n.OnDrop(&j, reason)
+			}
 			continue
 		}
 		if err := n.checkOrder(&j); err != nil {
@@ -297,11 +379,15 @@ func (n *Normalizer) readSorted() (model.Job, error) {
 				}
 				break
 			}
-			if n.opt.apply(&j, &n.rep) {
-				n.checkOrder(&j) // counts only: SortBySubmit never fails
-				n.rep.Kept++
-				n.sorted = append(n.sorted, j)
+			if reason := n.opt.apply(&j, &n.rep); reason != 0 {
+				if n.OnDrop != nil {
+					n.OnDrop(&j, reason)
+				}
+				continue
 			}
+			n.checkOrder(&j) // counts only: SortBySubmit never fails
+			n.rep.Kept++
+			n.sorted = append(n.sorted, j)
 		}
 		sortBySubmit(n.sorted)
 	}
@@ -349,15 +435,8 @@ func (n *Normalizer) checkOrder(j *model.Job) error {
 	if n.opt.Order != FailUnsorted {
 		return nil
 	}
-	where := "input job " + strconv.Itoa(n.rep.Read)
-	if lr, ok := n.src.(interface{ Line() int }); ok {
-		where = "line " + strconv.Itoa(lr.Line())
-		if r, ok := n.src.(*Reader); ok && r.Name != "" {
-			where = r.Name + ":" + strconv.Itoa(lr.Line())
-		}
-	}
 	return fmt.Errorf("%s: job %d submitted at %v, before %v of an earlier job: %w",
-		where, j.ID, submitString(j), n.last, ErrUnsorted)
+		Where(n.src, n.rep.Read), j.ID, submitString(j), n.last, ErrUnsorted)
 }
 
 func submitString(j *model.Job) string {
@@ -367,29 +446,49 @@ func submitString(j *model.Job) string {
 	return j.Submit.String()
 }
 
-// apply runs rules 1 to 8 on j, counting in rep, and reports whether j is
-// kept.
-func (o *Options) apply(j *model.Job, rep *Report) bool {
+// Positioner is a job source that knows where the job it returned last
+// came from: a file name ("" if none) and a 1-based line (SWF) or row.
+type Positioner interface {
+	Position() (name string, line int)
+}
+
+// Where names the position of src's last job for an error: "name:line"
+// for a Positioner, else "input job n".
+func Where(src any, n int) string {
+	if p, ok := src.(Positioner); ok {
+		if name, line := p.Position(); line > 0 {
+			if name == "" {
+				return "line " + strconv.Itoa(line)
+			}
+			return name + ":" + strconv.Itoa(line)
+		}
+	}
+	return "input job " + strconv.Itoa(n)
+}
+
+// apply runs rules 1 to 8 on j, counting in rep, and returns why j is
+// dropped, or 0 if it is kept.
+func (o *Options) apply(j *model.Job, rep *Report) DropReason {
 	rep.Read++
 	truncated := o.WholeSeconds && truncateTimes(j)
 	if o.DropBadSubmit && (!j.Has(model.FieldSubmit) || j.Submit < 0) {
 		rep.DroppedBadSubmit++
-		return false
+		return ReasonBadSubmit
 	}
 	size := j.Size()
 	if o.DropNoSize && size <= 0 {
 		rep.DroppedNoSize++
-		return false
+		return ReasonNoSize
 	}
 	if o.DropTooWide && size > o.MachineProcs {
 		rep.DroppedTooWide++
-		return false
+		return ReasonTooWide
 	}
 	if !j.Has(model.FieldRuntime) || j.Runtime <= 0 {
 		switch o.NoRuntime {
 		case DropNoRuntime:
 			rep.DroppedNoRuntime++
-			return false
+			return ReasonNoRuntime
 		case OneSecondRuntime:
 			j.Runtime = model.Second
 			j.Known = j.Known.With(model.FieldRuntime)
@@ -422,7 +521,7 @@ func (o *Options) apply(j *model.Job, rep *Report) bool {
 			rep.EstimateRaised++
 		}
 	}
-	return true
+	return 0
 }
 
 // truncateTimes truncates every known time of j toward zero to whole
@@ -451,7 +550,7 @@ func Normalize(t *model.Trace, opt Options) (Report, error) {
 	var last model.Time
 	for i := range t.Jobs {
 		j := t.Jobs[i]
-		if !opt.apply(&j, &rep) {
+		if opt.apply(&j, &rep) != 0 {
 			continue
 		}
 		k := submitKey(&j)

@@ -365,3 +365,38 @@ func TestPyssOracle(t *testing.T) {
 		})
 	}
 }
+
+// TestDropReasons: every dropped job reaches OnDrop with its rule's
+// reason, and the report says the same on one line and in manifest lines.
+func TestDropReasons(t *testing.T) {
+	in := "; MaxProcs: 8\n" + strings.Join([]string{
+		jl(1, "0", "5", "4", "4", "5"),   // kept
+		jl(2, "-1", "5", "4", "4", "5"),  // no submit time
+		jl(3, "1", "5", "0", "0", "5"),   // no size
+		jl(4, "2", "5", "16", "16", "5"), // too wide
+		jl(5, "3", "0", "4", "4", "5"),   // never ran
+		jl(6, "4", "-1", "4", "4", "5"),  // never ran
+	}, "\n")
+	n, err := NewNormalizer(NewReader(strings.NewReader(in)), PyssOptions(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	n.OnDrop = func(j *model.Job, r DropReason) { got = append(got, fmt.Sprint(j.ID, " ", r)) }
+	if _, err := model.ReadAll(n); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"2 bad-submit", "3 no-size", "4 too-wide", "5 no-runtime", "6 no-runtime"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("OnDrop calls %q, want %q", got, want)
+	}
+	rep := n.Report()
+	if s := rep.DropSummary(); s != "dropped 5 of 6 jobs: bad-submit 1, no-size 1, too-wide 1, no-runtime 2" {
+		t.Errorf("DropSummary %q", s)
+	}
+	if hl := rep.HeaderLines(); len(hl) != 4 || hl[3] != (model.HeaderLine{Key: KeyDropped, Value: "no-runtime 2"}) {
+		t.Errorf("HeaderLines %q", hl)
+	}
+	if (Report{Read: 3, Kept: 3}).DropSummary() != "" {
+		t.Error("a report without drops has a summary")
+	}
+}

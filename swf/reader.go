@@ -24,8 +24,13 @@ type Reader struct {
 	// input). Empty errors print "line N".
 	Name string
 
-	// Lenient makes Read skip malformed lines instead of failing on the
-	// first one. Every skipped line is counted by cause in Anomalies.
+	// Strict makes every value outside SWF 2.2 an error (a *ParseError),
+	// and so a repeated job number. It takes precedence over Lenient.
+	Strict bool
+
+	// Lenient makes Read skip lines whose needed fields (NeededFields)
+	// are malformed, instead of failing on the first one. Every skipped
+	// line is counted by cause in Anomalies.
 	Lenient bool
 
 	src     io.Reader
@@ -40,13 +45,25 @@ type Reader struct {
 	err     error  // sticky: returned by every Read after the first failure
 
 	anomalies [numCauses]Anomaly
+	odd       [model.NumFields + 1][numOddCauses]Anomaly // values kept (or marked unknown), by field and cause
+	ids       seenIDs
+	dupID     Anomaly // repeated job numbers
+	// comments after the last job so far: the header's trailer if no job
+	// follows them, ErrCommentAfterJobs anomalies if one does.
+	comments []trailing
+}
+
+type trailing struct {
+	l    model.HeaderLine
+	line int
 }
 
 // NewReader returns a Reader that reads SWF from r, plain or gzipped.
 func NewReader(r io.Reader) *Reader { return &Reader{src: r} }
 
 // Header returns the header: the ";" comment lines before the first job
-// line, in file order. The first call reads ahead to the first job line; if
+// line, in file order, and, once Read has returned io.EOF, those after the
+// last job line (a trailer; see Writer.AppendHeader). The first call reads ahead to the first job line; if
 // that fails, Header returns what it read and the next Read returns the
 // error.
 func (r *Reader) Header() *model.Header {
@@ -75,22 +92,46 @@ func (r *Reader) Read() (model.Job, error) {
 		case len(text) == 0:
 			continue // blank line
 		case text[0] == ';':
-			r.note(ErrCommentAfterJobs, nil)
+			r.comments = append(r.comments, trailing{parseComment(text[1:]), r.lineNo})
 			continue
 		}
+		for _, c := range r.comments { // not a trailer: a job follows
+			r.noteAt(ErrCommentAfterJobs, nil, c.line)
+		}
+		r.comments = r.comments[:0]
 		j, perr := r.parseJob(text)
+		if perr == nil && j.Has(model.FieldJobID) && r.ids.seen(j.ID) {
+			perr = &ParseError{Name: r.Name, Line: r.lineNo, Field: int(model.FieldJobID),
+				Err: &detailError{ErrDuplicateID, " " + strconv.FormatInt(j.ID, 10)}}
+			if !r.Strict {
+				r.noteValue(&r.dupID, ErrDuplicateID, perr, false)
+				perr = nil
+			}
+		}
 		if perr == nil {
 			r.jobLine = r.lineNo
 			return j, nil
 		}
-		if !r.Lenient {
+		if !r.Lenient || r.Strict {
 			r.err = perr
 			break
 		}
 		r.note(perr.Err, perr)
 	}
+	if r.err == io.EOF && len(r.comments) > 0 {
+		// The comment lines after the last job are the trailer a Writer
+		// wrote (AppendHeader): they join the header.
+		for _, c := range r.comments {
+			r.header.Lines = append(r.header.Lines, c.l)
+		}
+		r.comments = nil
+	}
 	return model.Job{}, r.err
 }
+
+// Position returns the file name (as in errors) and the 1-based line of
+// the job last returned by Read.
+func (r *Reader) Position() (name string, line int) { return r.Name, r.jobLine }
 
 // start opens the input (detecting gzip) and reads the header, once.
 func (r *Reader) start() {
@@ -116,7 +157,12 @@ func (r *Reader) start() {
 		case len(text) == 0:
 			// Blank lines neither end the header nor belong to it.
 		case text[0] == ';':
-			r.header.Lines = append(r.header.Lines, parseComment(text[1:]))
+			l := parseComment(text[1:])
+			if err := checkHeaderNumber(l); err != nil {
+				r.err = &ParseError{Name: r.Name, Line: r.lineNo, Err: err}
+				return
+			}
+			r.header.Lines = append(r.header.Lines, l)
 		default:
 			r.pending = true
 			return
@@ -184,15 +230,37 @@ func (r *Reader) ioError(err error) error {
 const timeFields = model.FieldSet(1<<model.FieldSubmit | 1<<model.FieldWait | 1<<model.FieldRuntime |
 	1<<model.FieldAvgCPU | 1<<model.FieldEstimate | 1<<model.FieldThinkTime)
 
-// fieldMax is the largest value a count or ID field holds.
+// NeededFields are the fields a replay uses: submit time, run time, the
+// processors (allocated and requested) and the estimate. Outside strict
+// mode, a value outside SWF 2.2 in any other field does not stop the
+// Reader: the job is kept, the value kept as read when the field can hold
+// it and marked unknown otherwise, and counted in Anomalies.
+const NeededFields = model.FieldSet(1<<model.FieldSubmit | 1<<model.FieldRuntime | 1<<model.FieldAllocProcs |
+	1<<model.FieldReqProcs | 1<<model.FieldEstimate)
+
+// fieldMax is the largest value SWF 2.2 allows in a count or ID field:
+// processors fit in 32 bits, as every gangsim table holds them.
 func fieldMax(f model.Field) int64 {
 	switch f {
 	case model.FieldStatus:
 		return int64(model.StatusCancelled)
+	case model.FieldAllocProcs, model.FieldReqProcs:
+		return math.MaxInt32
 	case model.FieldJobID, model.FieldUsedMem, model.FieldReqMem, model.FieldPreceding:
 		return math.MaxInt64
 	}
 	return math.MaxInt // fields of Go type int
+}
+
+// holds reports whether field f's Go type holds v.
+func holds(f model.Field, v int64) bool {
+	switch f {
+	case model.FieldStatus:
+		return v >= math.MinInt8 && v <= math.MaxInt8
+	case model.FieldJobID, model.FieldUsedMem, model.FieldReqMem, model.FieldPreceding:
+		return true
+	}
+	return v >= math.MinInt && v <= math.MaxInt
 }
 
 // parseJob parses a job line (leading blanks already removed). It
@@ -241,6 +309,7 @@ func (r *Reader) parseJob(line []byte) (model.Job, *ParseError) {
 	}
 	var vals [model.NumFields]int64
 	var known model.FieldSet
+	var odd oddValues // values outside SWF 2.2 in fields not needed, committed if the line is kept
 	for i, tok := range toks {
 		f := model.Field(i + 1)
 		isTime := timeFields.Has(f)
@@ -249,7 +318,13 @@ func (r *Reader) parseJob(line []byte) (model.Job, *ParseError) {
 			if isTime {
 				v *= int64(model.Second) // < 10^18: at most 12 digits
 			} else if v > fieldMax(f) {
-				return model.Job{}, r.fieldError(f, numRange, tok)
+				if r.Strict || NeededFields.Has(f) {
+					return model.Job{}, r.fieldError(f, numRange, tok)
+				}
+				odd.add(f, numRange, tok, holds(f, v))
+				if !holds(f, v) {
+					continue
+				}
 			}
 			vals[i] = v
 			known |= 1 << f
@@ -267,12 +342,28 @@ func (r *Reader) parseJob(line []byte) (model.Job, *ParseError) {
 			missing = v == -1
 		}
 		if st != numOK {
-			return model.Job{}, r.fieldError(f, st, tok)
+			if r.Strict || NeededFields.Has(f) {
+				return model.Job{}, r.fieldError(f, st, tok)
+			}
+			// Kept as read if it is a number the field can hold (a
+			// negative count, a status of 9), else marked unknown.
+			v, ok := looseCount(tok)
+			ok = ok && !isTime && st == numRange && holds(f, v)
+			odd.add(f, st, tok, ok)
+			if ok {
+				vals[i] = v
+				known |= 1 << f
+			}
+			continue
 		}
 		if !missing {
 			vals[i] = v
 			known |= 1 << f
 		}
+	}
+	for k := 0; k < odd.n; k++ {
+		o := &odd.v[k]
+		r.noteOdd(o.f, o.st, r.fieldError(o.f, o.st, o.tok), o.kept)
 	}
 	return model.Job{
 		ID:         vals[0],
@@ -297,6 +388,76 @@ func (r *Reader) parseJob(line []byte) (model.Job, *ParseError) {
 	}, nil
 }
 
+// oddValues collects the values of a line outside SWF 2.2 that do not
+// stop it.
+type oddValues struct {
+	n int
+	v [model.NumFields]struct {
+		f    model.Field
+		st   numStatus
+		tok  []byte
+		kept bool // kept as read; else marked unknown
+	}
+}
+
+func (o *oddValues) add(f model.Field, st numStatus, tok []byte, kept bool) {
+	o.v[o.n].f, o.v[o.n].st, o.v[o.n].tok, o.v[o.n].kept = f, st, tok, kept
+	o.n++
+}
+
+// looseCount parses an integral decimal of any sign and size that fits
+// in an int64.
+func looseCount(tok []byte) (int64, bool) {
+	d, st := parseDecimal(tok)
+	if st != numOK || d.fraction || d.overflow || d.whole > math.MaxInt64 {
+		return 0, false
+	}
+	if d.neg {
+		return -int64(d.whole), true
+	}
+	return int64(d.whole), true
+}
+
+// headerNumbers are the SWF 2.2 header keys whose values are integers:
+// the value must start with one, followed by nothing or a blank (and then
+// any note, as in "MaxNodes: 338 (batch partition; 512 total)").
+var headerNumbers = map[string]int64{
+	model.KeyMaxJobs: math.MaxInt64, model.KeyMaxRecords: math.MaxInt64, model.KeyUnixStartTime: math.MaxInt64,
+	model.KeyTimeZone: math.MaxInt64, model.KeyMaxNodes: math.MaxInt32, model.KeyMaxProcs: math.MaxInt32,
+	model.KeyMaxRuntime: math.MaxInt64, model.KeyMaxMemory: math.MaxInt64, "MaxQueues": math.MaxInt32, "MaxPartitions": math.MaxInt32,
+}
+
+// checkHeaderNumber checks the value of an integer header key: "1e30",
+// "12.7" and "64abc" are errors, and so are machine sizes beyond 32 bits
+// or below 0.
+func checkHeaderNumber(l model.HeaderLine) error {
+	max, ok := headerNumbers[l.Key]
+	if !ok {
+		return nil
+	}
+	v := l.Value
+	end := 0
+	if end < len(v) && (v[end] == '-' || v[end] == '+') {
+		end++
+	}
+	digits := end
+	for end < len(v) && v[end] >= '0' && v[end] <= '9' {
+		end++
+	}
+	q := " " + strconv.Quote(v)
+	if end == digits || end < len(v) && !isSpace(v[end]) {
+		return &detailError{ErrNumber, q + " in header " + l.Key + " (want an integer)"}
+	}
+	n, err := strconv.ParseInt(v[:end], 10, 64)
+	switch {
+	case err != nil || n > max:
+		return &detailError{ErrRange, q + " in header " + l.Key + " (at most " + strconv.FormatInt(max, 10) + ")"}
+	case max == math.MaxInt32 && n < 0:
+		return &detailError{ErrRange, q + " in header " + l.Key + " (want 0 or more)"}
+	}
+	return nil
+}
+
 func (r *Reader) fieldError(f model.Field, st numStatus, tok []byte) *ParseError {
 	var err error
 	q := " " + strconv.Quote(string(tok))
@@ -311,6 +472,8 @@ func (r *Reader) fieldError(f model.Field, st numStatus, tok []byte) *ParseError
 			err = &detailError{ErrRange, q + " (more than 9223372036854 s)"}
 		case f == model.FieldStatus:
 			err = &detailError{ErrRange, q + " (want 0 to 5, or -1 for missing)"}
+		case tok == nil:
+			err = ErrRange
 		default:
 			err = &detailError{ErrRange, q + " (want 0 to " + strconv.FormatInt(fieldMax(f), 10) + ", or -1 for missing)"}
 		}

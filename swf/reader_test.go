@@ -8,6 +8,8 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -132,7 +134,9 @@ func TestReadErrors(t *testing.T) {
 		{"fractional minus one", line18(map[int]string{8: "-1.5"}), 1, 8, ErrFraction,
 			`t.swf:1: field 8 (requested processors): fractional value in an integer field "-1.5"`},
 		{"negative processors", line18(map[int]string{8: "-4"}), 1, 8, ErrRange,
-			`t.swf:1: field 8 (requested processors): value out of range "-4" (want 0 to 9223372036854775807, or -1 for missing)`},
+			`t.swf:1: field 8 (requested processors): value out of range "-4" (want 0 to 2147483647, or -1 for missing)`},
+		{"processors beyond 32 bits", line18(map[int]string{5: "2147483648"}), 1, 5, ErrRange,
+			`t.swf:1: field 5 (allocated processors): value out of range "2147483648" (want 0 to 2147483647, or -1 for missing)`},
 		{"status 6", line18(map[int]string{11: "6"}), 1, 11, ErrRange,
 			`t.swf:1: field 11 (status): value out of range "6" (want 0 to 5, or -1 for missing)`},
 		{"job number overflow", line18(map[int]string{1: "9223372036854775808"}), 1, 1, ErrRange,
@@ -158,6 +162,7 @@ func TestReadErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r := NewReader(strings.NewReader(tt.input))
 			r.Name = "t.swf"
+			r.Strict = true
 			var err error
 			for err == nil {
 				_, err = r.Read()
@@ -290,12 +295,14 @@ func TestReadHeaderLines(t *testing.T) {
 	if n := len(readAll(t, r)); n != 2 {
 		t.Errorf("read %d jobs, want 2", n)
 	}
-	if len(r.Header().Lines) != len(want) {
-		t.Errorf("late comments joined the header: %q", r.Header().Lines)
+	// A comment between jobs is ignored and counted; those after the last
+	// job are a trailer, which joins the header at the end.
+	if got := r.Header().Lines; !reflect.DeepEqual(got, append(want, model.HeaderLine{})) {
+		t.Errorf("header after the jobs: %q", got)
 	}
 	a := r.Anomalies()
-	if a.Count(ErrCommentAfterJobs) != 2 || a.Skipped() != 0 || !reflect.DeepEqual(a[0].Lines, []int{14, 16}) {
-		t.Errorf("anomalies %+v, want 2 late comments on lines 14 and 16", a)
+	if a.Count(ErrCommentAfterJobs) != 1 || a.Skipped() != 0 || !reflect.DeepEqual(a[0].Lines, []int{14}) {
+		t.Errorf("anomalies %+v, want 1 late comment on line 14", a)
 	}
 }
 
@@ -335,38 +342,43 @@ func TestReadLenient(t *testing.T) {
 	for _, j := range readAll(t, r) {
 		ids = append(ids, j.ID)
 	}
-	if !reflect.DeepEqual(ids, []int64{1, 5, 10}) {
-		t.Errorf("kept jobs %v, want [1 5 10]", ids)
+	// Job 8's status of 9 is outside SWF 2.2 in a field replay does not
+	// use: the job is kept, with its status as read, and counted.
+	if !reflect.DeepEqual(ids, []int64{1, 5, 8, 10}) {
+		t.Errorf("kept jobs %v, want [1 5 8 10]", ids)
 	}
 	a := r.Anomalies()
 	type row struct {
 		cause error
+		field model.Field
 		count int
 		lines []int
 	}
 	want := []row{
-		{ErrFieldCount, 2, []int{4, 10}},
-		{ErrNumber, 2, []int{5, 13}},
-		{ErrFraction, 1, []int{6}},
-		{ErrRange, 2, []int{9, 11}},
-		{ErrCommentAfterJobs, 1, []int{8}},
+		{ErrFieldCount, 0, 2, []int{4, 10}},
+		{ErrNumber, 0, 2, []int{5, 13}},
+		{ErrFraction, 0, 1, []int{6}},
+		{ErrRange, 0, 1, []int{9}},
+		{ErrRange, model.FieldStatus, 1, []int{11}},
+		{ErrCommentAfterJobs, 0, 1, []int{8}},
 	}
 	if len(a) != len(want) {
 		t.Fatalf("anomalies %+v, want %d causes", a, len(want))
 	}
 	for i, w := range want {
-		if a[i].Cause != w.cause || a[i].Count != w.count || !reflect.DeepEqual(a[i].Lines, w.lines) {
-			t.Errorf("anomaly %d = %v %d %v, want %v %d %v", i, a[i].Cause, a[i].Count, a[i].Lines, w.cause, w.count, w.lines)
+		if a[i].Cause != w.cause || a[i].Field != w.field || a[i].Count != w.count || !reflect.DeepEqual(a[i].Lines, w.lines) {
+			t.Errorf("anomaly %d = %v %d %d %v, want %v %d %d %v", i, a[i].Cause, a[i].Field, a[i].Count, a[i].Lines, w.cause, w.field, w.count, w.lines)
 		}
 	}
-	if a.Skipped() != 7 {
-		t.Errorf("Skipped = %d, want 7", a.Skipped())
+	if a.Skipped() != 6 || a.Kept() != 1 {
+		t.Errorf("Skipped = %d, Kept = %d; want 6, 1", a.Skipped(), a.Kept())
 	}
-	wantText := `7 malformed lines skipped, 1 comment line after the first job ignored
+	wantText := `6 malformed lines skipped; jobs kept with values outside SWF 2.2: 1 in field 11 (status); 1 comment line after the first job ignored
   wrong number of fields: 2 lines: 4, 10 (first: lenient.swf:4: wrong number of fields: 17, want 18)
   invalid number: 2 lines: 5, 13 (first: lenient.swf:5: field 4 (run time): invalid number "abc")
   fractional value in an integer field: 1 line: 6 (first: lenient.swf:6: field 5 (allocated processors): fractional value in an integer field "4.5")
-  value out of range: 2 lines: 9, 11 (first: lenient.swf:9: field 5 (allocated processors): value out of range "-4" (want 0 to 9223372036854775807, or -1 for missing))
+  value out of range: 1 line: 9 (first: lenient.swf:9: field 5 (allocated processors): value out of range "-4" (want 0 to 2147483647, or -1 for missing))
+  field 11 (status): value out of range: 1 line (value kept as read): 11 (first: lenient.swf:11: field 11 (status): value out of range "9" (want 0 to 5, or -1 for missing))
   comment line after the first job: 1 line: 8`
 	if got := a.String(); got != wantText {
 		t.Errorf("summary\n got:\n%s\nwant:\n%s", got, wantText)
@@ -375,6 +387,7 @@ func TestReadLenient(t *testing.T) {
 	// The same file in strict mode stops at line 4.
 	f.Seek(0, io.SeekStart)
 	strict := NewReader(f)
+	strict.Strict = true
 	if _, err := strict.Read(); err != nil {
 		t.Fatal(err)
 	}
@@ -541,6 +554,159 @@ func TestParseNumbers(t *testing.T) {
 		got, st := parseCount([]byte(tt.in), tt.max)
 		if got != tt.want || st != tt.st {
 			t.Errorf("parseCount(%q, %d) = %d, %d; want %d, %d", tt.in, tt.max, got, st, tt.want, tt.st)
+		}
+	}
+}
+
+// TestDefaultModeKeepsJobs reads a log with values outside SWF 2.2 in
+// every field replay does not use (negative counts and IDs, a status of 9,
+// fractions, words, numbers too large): in the default mode every job is
+// kept, each value kept as read when its field can hold it and marked
+// unknown otherwise, and every one counted under its field. Strict mode
+// refuses the first.
+func TestDefaultModeKeepsJobs(t *testing.T) {
+	unused := []model.Field{model.FieldJobID, model.FieldWait, model.FieldAvgCPU, model.FieldUsedMem, model.FieldReqMem,
+		model.FieldStatus, model.FieldUser, model.FieldGroup, model.FieldExecutable, model.FieldQueue, model.FieldPartition,
+		model.FieldPreceding, model.FieldThinkTime}
+	for f := model.Field(1); f <= model.NumFields; f++ {
+		if NeededFields.Has(f) == slices.Contains(unused, f) {
+			t.Fatalf("field %v: needed and unused disagree", f)
+		}
+	}
+	// Each odd value, and whether it is kept as read (else unknown).
+	odd := []struct {
+		text string
+		kept bool
+	}{{"-5", true}, {"2.5", false}, {"x7", false}, {"99999999999999999999999", false}}
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 64\n")
+	id := 0
+	for _, f := range unused {
+		for _, o := range odd {
+			id++
+			over := map[int]string{int(f): o.text}
+			if f != model.FieldJobID {
+				over[1] = strconv.Itoa(id)
+			}
+			b.WriteString(line18(over) + "\n")
+		}
+	}
+	id++
+	b.WriteString(line18(map[int]string{1: strconv.Itoa(id), 11: "9"}) + "\n") // a status outside 0-5, kept
+	r := NewReader(strings.NewReader(b.String()))
+	r.Name = "odd.swf"
+	jobs := readAll(t, r)
+	if len(jobs) != id {
+		t.Fatalf("kept %d jobs, want %d", len(jobs), id)
+	}
+	// Times may be negative or fractional: only words and huge numbers
+	// are odd in a time field.
+	isOdd := func(f model.Field, k int) bool { return !timeFields.Has(f) || k >= 2 }
+	for i, f := range unused {
+		for k, o := range odd {
+			j := jobs[i*len(odd)+k]
+			if j.Has(f) != (o.kept || !isOdd(f, k)) {
+				t.Errorf("field %v = %q: known %v, want %v", f, o.text, j.Has(f), o.kept)
+			}
+			for g := model.Field(1); g <= model.NumFields; g++ {
+				if g != f && j.Has(g) != base.Has(g) {
+					t.Errorf("field %v = %q changed field %v", f, o.text, g)
+				}
+			}
+		}
+	}
+	if last := jobs[len(jobs)-1]; last.Status != 9 || !last.Has(model.FieldStatus) {
+		t.Errorf("status 9 read as %v", last.Status)
+	}
+	if jobs[0].ID != -5 || !jobs[0].Has(model.FieldJobID) {
+		t.Errorf("negative job number read as %d", jobs[0].ID)
+	}
+	a := r.Anomalies()
+	perField := map[model.Field]int{}
+	for _, an := range a {
+		perField[an.Field] += an.Count
+	}
+	total := 0
+	for _, f := range unused {
+		want := 0
+		for k := range odd {
+			if isOdd(f, k) {
+				want++
+			}
+		}
+		if f == model.FieldStatus {
+			want++
+		}
+		total += want
+		if perField[f] != want {
+			t.Errorf("field %v: %d odd values counted, want %d", f, perField[f], want)
+		}
+	}
+	if a.Skipped() != 0 || a.Kept() != total {
+		t.Errorf("Skipped %d, Kept %d", a.Skipped(), a.Kept())
+	}
+	if hl := a.HeaderLines(); len(hl) != len(a) || hl[0].Key != KeyAnomaly {
+		t.Errorf("header lines %q", hl)
+	}
+
+	strict := NewReader(strings.NewReader(b.String()))
+	strict.Strict = true
+	if _, err := strict.Read(); !errors.Is(err, ErrRange) {
+		t.Errorf("strict: %v, want ErrRange", err)
+	}
+	// A needed field's bad value stops the default mode too.
+	r = NewReader(strings.NewReader(line18(map[int]string{4: "x"})))
+	if _, err := r.Read(); !errors.Is(err, ErrNumber) {
+		t.Errorf("bad run time in the default mode: %v", err)
+	}
+}
+
+// TestDuplicateIDs: a repeated job number is an error in strict mode, and
+// counted (both jobs kept) otherwise.
+func TestDuplicateIDs(t *testing.T) {
+	in := line18(map[int]string{1: "3"}) + "\n" + line18(map[int]string{1: "4"}) + "\n" + line18(map[int]string{1: "3"}) + "\n" +
+		line18(map[int]string{1: "300000000000"}) + "\n" + line18(map[int]string{1: "300000000000"}) + "\n"
+	r := NewReader(strings.NewReader(in))
+	r.Name = "d.swf"
+	if jobs := readAll(t, r); len(jobs) != 5 {
+		t.Errorf("kept %d jobs, want 5", len(jobs))
+	}
+	if a := r.Anomalies(); a.Count(ErrDuplicateID) != 2 || !strings.Contains(a.Summary(), "2 repeated job numbers") {
+		t.Errorf("anomalies %v", a)
+	}
+	strict := NewReader(strings.NewReader(in))
+	strict.Name = "d.swf"
+	strict.Strict = true
+	var err error
+	for err == nil {
+		_, err = strict.Read()
+	}
+	if !errors.Is(err, ErrDuplicateID) || err.Error() != "d.swf:3: field 1 (job number): repeated job number 3" {
+		t.Errorf("strict: %v", err)
+	}
+}
+
+// TestHeaderNumbers: the integer header keys parse strictly, in every
+// mode; a note after the number is fine.
+func TestHeaderNumbers(t *testing.T) {
+	for _, tt := range []struct{ header, err string }{
+		{"; MaxNodes: 338 (batch partition; 512 total)\n; MaxProcs: 338\n; TimeZone: -18000\n", ""},
+		{"; Version: 2.2\n; MaxProcs: 1e30\n", `h.swf:2: invalid number "1e30" in header MaxProcs (want an integer)`},
+		{"; MaxProcs: 12.7\n", `h.swf:1: invalid number "12.7" in header MaxProcs (want an integer)`},
+		{"; MaxNodes: 64abc\n", `h.swf:1: invalid number "64abc" in header MaxNodes (want an integer)`},
+		{"; MaxProcs: 99999999999\n", `h.swf:1: value out of range "99999999999" in header MaxProcs (at most 2147483647)`},
+		{"; MaxProcs: 99999999999999999999999\n", `h.swf:1: value out of range "99999999999999999999999" in header MaxProcs (at most 2147483647)`},
+		{"; MaxProcs: -4\n", `h.swf:1: value out of range "-4" in header MaxProcs (want 0 or more)`},
+		{"; UnixStartTime: soon\n", `h.swf:1: invalid number "soon" in header UnixStartTime (want an integer)`},
+	} {
+		for _, lenient := range []bool{false, true} {
+			r := NewReader(strings.NewReader(tt.header + line18(nil) + "\n"))
+			r.Name = "h.swf"
+			r.Lenient = lenient
+			_, err := r.Read()
+			if tt.err == "" && err != nil || tt.err != "" && (err == nil || err.Error() != tt.err) {
+				t.Errorf("%q (lenient %v): %v, want %s", tt.header, lenient, err, tt.err)
+			}
 		}
 	}
 }

@@ -39,6 +39,15 @@ type Writer struct {
 	buf         []byte
 	jobs        int
 	droppedApps int
+	trailer     []model.HeaderLine
+}
+
+// AppendHeader adds header lines known only at the end (the digest of an
+// input read as a stream, what cleaning dropped): Close writes them as ";"
+// lines after the jobs, and a Reader adds them to its header when it
+// reaches the end. Call it before Close.
+func (w *Writer) AppendHeader(lines ...model.HeaderLine) {
+	w.trailer = append(w.trailer, lines...)
 }
 
 // NewWriter returns a Writer to w with header h (nil for none). The header
@@ -110,6 +119,9 @@ func (w *Writer) Close() error {
 	if !w.started {
 		w.writeHeader()
 	}
+	if w.err == nil && len(w.trailer) > 0 {
+		w.writeLines(w.trailer)
+	}
 	w.closed = true
 	if w.err != nil {
 		return w.err
@@ -132,7 +144,12 @@ func (w *Writer) DroppedApps() int { return w.droppedApps }
 // lines and ";" for empty ones.
 func (w *Writer) writeHeader() {
 	w.started = true
-	for i, l := range w.header.Lines {
+	w.writeLines(w.header.Lines)
+}
+
+// writeLines writes header lines as ";" comment lines.
+func (w *Writer) writeLines(lines []model.HeaderLine) {
+	for i, l := range lines {
 		if l.Key != "" && !validKey(l.Key) || strings.ContainsAny(l.Key+l.Value, "\n") {
 			w.err = fmt.Errorf("header line %d %q: %w", i+1, l.Key+": "+l.Value, ErrHeader)
 			return
@@ -161,7 +178,10 @@ func (w *Writer) writeHeader() {
 }
 
 // checkJob rejects known count and ID fields that the Reader would not
-// read back.
+// read back: a needed field (NeededFields) outside SWF 2.2, or -1 (the
+// missing-value marker) in any field. Other values outside SWF 2.2 (a
+// status of 9, a negative user) are written as they are, as the Reader
+// keeps them outside strict mode.
 func checkJob(j *model.Job) error {
 	vals := [...]struct {
 		f model.Field
@@ -173,9 +193,15 @@ func checkJob(j *model.Job) error {
 		{model.FieldQueue, int64(j.Queue)}, {model.FieldPartition, int64(j.Partition)}, {model.FieldPreceding, j.Preceding},
 	}
 	for _, c := range vals {
-		if j.Has(c.f) && (c.v < 0 || c.v > fieldMax(c.f)) {
+		if !j.Has(c.f) {
+			continue
+		}
+		if NeededFields.Has(c.f) && (c.v < 0 || c.v > fieldMax(c.f)) {
 			return fmt.Errorf("writing job %d: field %d (%s): %w: %d (want 0 to %d)",
 				j.ID, c.f, c.f, ErrRange, c.v, fieldMax(c.f))
+		}
+		if c.v == -1 {
+			return fmt.Errorf("writing job %d: field %d (%s): %w: -1, which SWF reads as missing", j.ID, c.f, c.f, ErrRange)
 		}
 	}
 	return nil

@@ -7,8 +7,12 @@ import (
 	"github.com/gangsim/gangsim/swf"
 )
 
-// CleanPyss is the name of the cleaning preset equal to swf.PyssOptions.
-const CleanPyss = "pyss"
+// Cleaning presets: CleanPyss is swf.PyssOptions, CleanDefault
+// swf.DefaultOptions (replay's default cleaning).
+const (
+	CleanPyss    = "pyss"
+	CleanDefault = "default"
+)
 
 // Cleaning is the JSON form of swf.Options, the normalization rules
 // applied to a trace source before any transform (see swf.Options for what
@@ -19,7 +23,7 @@ const CleanPyss = "pyss"
 // the preset's. With no preset the rules start from swf.Options{}, which
 // leaves the jobs alone.
 type Cleaning struct {
-	// Preset is "" or CleanPyss.
+	// Preset is "", CleanPyss or CleanDefault.
 	Preset string `json:"preset,omitempty"`
 	// WholeSeconds truncates every time to whole seconds (rule 1).
 	WholeSeconds bool `json:"whole_seconds,omitempty"`
@@ -89,8 +93,10 @@ func (c *Cleaning) Options() (swf.Options, error) {
 	case "":
 	case CleanPyss:
 		opt = swf.PyssOptions(0)
+	case CleanDefault:
+		opt = swf.DefaultOptions()
 	default:
-		errs = append(errs, fmt.Errorf("unknown cleaning preset %q (want pyss)", c.Preset))
+		errs = append(errs, fmt.Errorf("unknown cleaning preset %q (want pyss or default)", c.Preset))
 	}
 	opt.WholeSeconds = opt.WholeSeconds || c.WholeSeconds
 	opt.DropBadSubmit = opt.DropBadSubmit || c.DropBadSubmit

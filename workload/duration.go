@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"strings"
 	"time"
 
 	"github.com/gangsim/gangsim/model"
@@ -15,17 +14,14 @@ import (
 // "1m30s", so that specs stay readable. A JSON number is read as seconds.
 type Duration model.Time
 
-// ParseDuration parses a Go duration string ("500ms", "1h", "2.5s") into
-// simulated time, rounded to the microsecond. It rejects negative values.
+// DurationSyntax describes what ParseDuration accepts (model's).
+const DurationSyntax = model.DurationSyntax
+
+// ParseDuration parses a span of simulated time with model.ParseDuration,
+// the one parser of durations.
 func ParseDuration(s string) (Duration, error) {
-	d, err := time.ParseDuration(strings.TrimSpace(s))
-	if err != nil {
-		return 0, fmt.Errorf("duration %q: want a number with a unit, e.g. 5ms, 30s or 1h", s)
-	}
-	if d < 0 {
-		return 0, fmt.Errorf("duration %q is negative", s)
-	}
-	return Duration(d.Round(time.Microsecond) / time.Microsecond), nil
+	t, err := model.ParseDuration(s)
+	return Duration(t), err
 }
 
 // Time returns d as model.Time.

@@ -354,6 +354,7 @@ func openSource(s *Spec, stdin io.Reader) (source, error) {
 type traceSource struct {
 	in      *fileio.Input
 	lenient bool
+	strict  bool
 	clean   *swf.Options
 	h       model.Header
 	cur     interface{ Close() error } // the current pass's table reader
@@ -367,7 +368,7 @@ func openTrace(t *TraceSource, stdin io.Reader) (*traceSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &traceSource{in: in, lenient: t.Lenient}
+	s := &traceSource{in: in, lenient: t.Lenient, strict: t.Strict}
 	if t.Clean != nil {
 		opt, err := t.Clean.Options()
 		if err != nil {
@@ -390,7 +391,14 @@ func (s *traceSource) inputs() []model.Input { return []model.Input{s.in.Manifes
 
 func (s *traceSource) pass() (sourcePass, error) {
 	s.closePass()
-	raw, err := s.in.Trace(s.lenient)
+	mode := fileio.SWFDefault
+	switch {
+	case s.strict:
+		mode = fileio.SWFStrict
+	case s.lenient:
+		mode = fileio.SWFLenient
+	}
+	raw, err := s.in.TraceMode(mode)
 	if err != nil {
 		return sourcePass{}, err
 	}

@@ -65,6 +65,10 @@ type TraceSource struct {
 	// Lenient skips malformed SWF lines (counted in Reader.Anomalies)
 	// instead of failing.
 	Lenient bool `json:"lenient,omitempty"`
+	// Strict refuses every SWF value outside SWF 2.2 (swf.Reader.Strict);
+	// by default such a value in a field replay does not use is kept and
+	// counted.
+	Strict bool `json:"strict,omitempty"`
 	// Clean, when set, normalizes the jobs before the transforms.
 	Clean *Cleaning `json:"clean,omitempty"`
 }
@@ -177,6 +181,9 @@ func (s *Spec) Validate() error {
 		t := s.Source.Trace
 		if t.Path == "" {
 			add("trace source", errors.New("no path"))
+		}
+		if t.Strict && t.Lenient {
+			add("trace source", errors.New("strict and lenient contradict each other"))
 		}
 		if t.Clean != nil {
 			_, err := t.Clean.Options()

@@ -105,7 +105,7 @@ func analyze(opt *options, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		r := runs[i]
 		if !sameRun(h, &r.header) {
-			say("%s: the time series' manifest differs from that of %s: is it the same run?", in.Name, r.name)
+			return fmt.Errorf("%s: the time series belongs to another run than %s (their manifests differ): give each run's own --timeseries, in the order of the runs", in.Name, r.name)
 		}
 		r.series, r.seriesFrom = samples, name
 		man.Inputs = append(man.Inputs, in)

@@ -26,7 +26,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/pflag"
 
@@ -34,6 +33,7 @@ import (
 	"github.com/gangsim/gangsim/metrics"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/plots"
+	"github.com/gangsim/gangsim/workload"
 )
 
 func main() {
@@ -142,7 +142,7 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 		allCols    = fs.Bool("all", false, "print every metric column (--columns all)")
 		listCols   = fs.Bool("list-columns", false, "list the metric columns and exit")
 		by         = fs.String("by", "", "group runs by these comma-separated names: manifest parameters (policy, load.target...), run, half")
-		tau        = fs.String("tau", "", "short-job bound of the bounded slowdowns, a duration such as 10s or 100ms (default: 10s, or 10s/F for a workload compressed by F)")
+		tau        = fs.String("tau", "", "short-job bound of the bounded slowdowns: "+workload.DurationSyntax+" (default: 10s, or 10s/F for a workload compressed by F)")
 		confidence = fs.Float64("confidence", 0.95, "confidence level of the intervals across the runs of a group")
 		halves     = fs.String("halves", "", "split every run into the thesis' short and long halves by runtime in this FCFS run (adds the grouping name \"half\")")
 		trim       = fs.String("trim", "", "drop fractions HEAD,TAIL of every run's jobs by submit order (warm-up and drain), e.g. 0.05,0.05")
@@ -246,12 +246,12 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 		opt.by = append(opt.by, keyHalf)
 	}
 	if *tau != "" {
-		d, err := time.ParseDuration(*tau)
-		if err != nil || d <= 0 {
-			return nil, cli.Usagef("--tau %q: want a positive duration such as 10s or 100ms", *tau)
+		d, err := workload.ParseDuration(*tau)
+		if err != nil {
+			return nil, cli.Usagef("--tau: %v", err)
 		}
-		if opt.tau = model.Time(d / time.Microsecond); opt.tau <= 0 {
-			return nil, cli.Usagef("--tau %q is under a microsecond", *tau)
+		if opt.tau = d.Time(); opt.tau <= 0 {
+			return nil, cli.Usagef("--tau %q: want a positive duration", *tau)
 		}
 	}
 	if !(opt.confidence > 0 && opt.confidence < 1) {
@@ -276,6 +276,9 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 	}
 	if opt.procs < 0 {
 		return nil, cli.Usagef("--procs %d is negative", opt.procs)
+	}
+	if opt.procs > math.MaxInt32 {
+		return nil, cli.Usagef("--procs %d: more than %d processors", opt.procs, math.MaxInt32)
 	}
 	if len(opt.timeseries) > 0 && len(opt.timeseries) != len(opt.inputs) {
 		return nil, cli.Usagef("%d --timeseries files for %d runs: give one per run, in the order of the runs", len(opt.timeseries), len(opt.inputs))

@@ -358,22 +358,16 @@ func TestFormats(t *testing.T) {
 		t.Fatal(err)
 	}
 	var doc struct {
-		Manifest struct {
-			Tool    string            `json:"tool"`
-			Version string            `json:"version"`
-			Params  map[string]string `json:"params"`
-			Inputs  []struct {
-				Name   string `json:"name"`
-				SHA256 string `json:"sha256"`
-			} `json:"inputs"`
-		} `json:"manifest"`
-		Columns []string                 `json:"columns"`
-		Rows    []map[string]interface{} `json:"rows"`
+		Manifest model.Manifest           `json:"manifest"` // the one JSON form of a manifest
+		Columns  []string                 `json:"columns"`
+		Rows     []map[string]interface{} `json:"rows"`
 	}
 	if err := json.Unmarshal(b, &doc); err != nil {
 		t.Fatalf("%v:\n%s", err, b)
 	}
-	if doc.Manifest.Tool != "analyze" || doc.Manifest.Params["by"] != "policy" || doc.Manifest.Params["format"] != "json" ||
+	by, _ := doc.Manifest.Param("by")
+	format, _ := doc.Manifest.Param("format")
+	if doc.Manifest.Tool != "analyze" || by != "policy" || format != "json" ||
 		len(doc.Manifest.Inputs) != 2 || doc.Manifest.Inputs[1].SHA256 != sha(t, files[1]) {
 		t.Errorf("manifest %+v", doc.Manifest)
 	}

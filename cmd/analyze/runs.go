@@ -158,6 +158,10 @@ func readRun(name string, stdin io.Reader, hold bool, begin func(*resultRun) err
 			each(r, &o)
 		}
 	}
+	// Again at the end: the header then has the table's trailer (what is
+	// known only once the run was written, such as the input's digest).
+	r.header = rd.Header().Clone()
+	r.chain = manifestChain(&r.header)
 	return r, nil
 }
 

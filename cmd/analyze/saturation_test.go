@@ -77,10 +77,9 @@ func TestSaturation(t *testing.T) {
 	if stderr != "" {
 		t.Errorf("stderr: %s", stderr)
 	}
-	// A time series of another run is used, with a warning.
-	_, stderr = mustAnalyze(t, nil, "--saturation", files[0], "--timeseries", ts)
-	if !strings.Contains(stderr, "the time series' manifest differs") {
-		t.Errorf("no warning for a mismatched time series: %q", stderr)
+	// A time series of another run is refused.
+	if _, _, err := analyzeCmd(t, nil, "--saturation", files[0], "--timeseries", ts); err == nil || !strings.Contains(err.Error(), "the time series belongs to another run") {
+		t.Errorf("a mismatched time series: %v", err)
 	}
 	// One that starts after the last arrival cannot judge it.
 	late := filepath.Join(dir, "late.csv")

@@ -129,36 +129,25 @@ func writeCSVRecord(w *bufio.Writer, rec []string) {
 }
 
 // writeJSON writes {"manifest": {...}, "columns": [...], "rows": [{...}]},
-// each row an object with the columns in order; NaN and infinities are
-// null.
+// the manifest in model.Manifest's JSON form, each row an object with the
+// columns in order; NaN and infinities are null.
 func (t *table) writeJSON(w *bufio.Writer, man *model.Manifest) error {
 	str := func(s string) string {
 		b, _ := json.Marshal(s) // a string always marshals
 		return string(b)
 	}
-	w.WriteString("{\n  \"manifest\": {\n")
-	fmt.Fprintf(w, "    \"tool\": %s,\n    \"version\": %s,\n", str(man.Tool), str(man.Version))
-	w.WriteString("    \"params\": {")
-	for i, p := range sortedParams(man.Params) {
-		if i > 0 {
-			w.WriteString(",")
-		}
-		fmt.Fprintf(w, "\n      %s: %s", str(p.Name), str(p.Value))
+	// The manifest in model.Manifest's one JSON form (as genwork stats
+	// --json writes it), its parameters sorted by name as in every other
+	// output.
+	m := *man
+	m.Params = sortedParams(man.Params)
+	mj, err := json.MarshalIndent(&m, "  ", "  ")
+	if err != nil {
+		return err
 	}
-	if len(man.Params) > 0 {
-		w.WriteString("\n    ")
-	}
-	w.WriteString("},\n    \"inputs\": [")
-	for i, in := range man.Inputs {
-		if i > 0 {
-			w.WriteString(",")
-		}
-		fmt.Fprintf(w, "\n      {\"name\": %s, \"sha256\": %s}", str(in.Name), str(in.SHA256))
-	}
-	if len(man.Inputs) > 0 {
-		w.WriteString("\n    ")
-	}
-	w.WriteString("]\n  },\n  \"columns\": [")
+	w.WriteString("{\n  \"manifest\": ")
+	w.Write(mj)
+	w.WriteString(",\n  \"columns\": [")
 	for i, c := range t.cols {
 		if i > 0 {
 			w.WriteString(", ")

@@ -24,10 +24,12 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -35,10 +37,12 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gangsim/gangsim/columnar"
+	"github.com/gangsim/gangsim/internal/atomicfile"
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/internal/fileio"
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/swf"
 	"github.com/gangsim/gangsim/workload"
 )
 
@@ -76,8 +80,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	cmd, rest := args[0], args[1:]
 	switch cmd {
 	case "-h", "--help", "help":
-		fmt.Fprintln(stderr, synopsis)
-		return nil
+		return &cli.Help{Text: synopsis + "\n"}
+	case "--version":
+		return cli.Version("genwork")
 	case "lublin", "synthetic", "scenario", "convert", "clean", "stats", "spec":
 		return cli.InCommand("genwork "+cmd, runCommand(cmd, rest, stdin, stdout, stderr))
 	}
@@ -158,7 +163,7 @@ func addTransformFlags(fs *pflag.FlagSet, attributes, load bool) *transformFlags
 	t := &transformFlags{fs: fs, withAttrs: attributes, withLoad: load}
 	if attributes {
 		t.app = fs.Bool("app", false, "assign application attributes: the thesis' dynamic workload (6.4.1) unless the flags below change them; any of them implies --app")
-		t.granularity = fs.String("granularity", "5ms,50ms,500ms", "computation granularities per BSP iteration to draw from, one per job")
+		t.granularity = fs.String("granularity", "5ms,50ms,500ms", "computation granularities per BSP iteration to draw from, one per job: each "+workload.DurationSyntax)
 		t.weights = fs.String("granularity-weights", "", "relative probabilities of the granularities (default: equal)")
 		t.pattern = fs.String("pattern", "ring", "communication pattern: none, ring, all-to-all or barrier")
 		t.comm = fs.String("comm", "blocking", "communication calls: blocking or non-blocking")
@@ -229,6 +234,9 @@ func (t *transformFlags) apply(spec *workload.Spec) error {
 		spec.Estimates = e
 	}
 	if t.withLoad {
+		if err := checkProcs("--load-procs", int64(*t.loadProcs)); err != nil {
+			return err
+		}
 		if fs.Changed("load") {
 			spec.Load = &workload.Load{Target: *t.load, Scale: *t.scale, Procs: *t.loadProcs}
 		} else if fs.Changed("scale") || fs.Changed("load-procs") {
@@ -299,6 +307,12 @@ func runLublin(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	if fs.NArg() > 0 {
 		return cli.Usagef("genwork lublin takes no arguments, got %q", fs.Args())
+	}
+	if err := checkProcs("--procs", int64(*procs)); err != nil {
+		return err
+	}
+	if *jobs < 0 {
+		return cli.Usagef("--jobs %d is negative", *jobs)
 	}
 	spec := &workload.Spec{}
 	src := &workload.LublinSource{Jobs: *jobs, Procs: *procs, Mix: *mix, StartHour: *startHour}
@@ -441,7 +455,11 @@ func runTrace(cmd string, args []string, stdin io.Reader, stdout, stderr io.Writ
 	if cmd == "clean" {
 		cf = addCleanFlags(fs)
 	}
-	lenient := fs.Bool("lenient", false, "skip malformed SWF lines (counted on stderr) instead of failing")
+	rf := addReadFlags(fs)
+	var dropped *string
+	if cmd == "clean" {
+		dropped = fs.String("dropped", "", "also write every dropped job to `FILE` (- for stderr) as CSV: job_id, line (SWF) or row, reason")
+	}
 	tf := addTransformFlags(fs, true, true)
 	of := addOutputFlags(fs)
 	if err := cli.Parse(fs, args); err != nil {
@@ -450,7 +468,10 @@ func runTrace(cmd string, args []string, stdin io.Reader, stdout, stderr io.Writ
 	if fs.NArg() > 1 {
 		return cli.Usagef("one trace at most, got %d", fs.NArg())
 	}
-	src := &workload.TraceSource{Path: "-", Lenient: *lenient}
+	if err := rf.check(); err != nil {
+		return err
+	}
+	src := &workload.TraceSource{Path: "-", Lenient: *rf.lenient, Strict: *rf.strict}
 	if fs.NArg() == 1 {
 		src.Path = fs.Arg(0)
 	}
@@ -465,7 +486,89 @@ func runTrace(cmd string, args []string, stdin io.Reader, stdout, stderr io.Writ
 	if err := tf.apply(spec); err != nil {
 		return err
 	}
+	if dropped != nil && *dropped != "" {
+		if src.Path == "-" {
+			return cli.Usagef("--dropped reads the trace a second time: give it as a file, not standard input")
+		}
+		if err := listDropped(src, *dropped, stderr); err != nil {
+			return err
+		}
+	}
 	return produce("genwork "+cmd, spec, of, stdin, stdout, stderr)
+}
+
+// readFlags choose how strictly an SWF input is read.
+type readFlags struct{ strict, lenient *bool }
+
+func addReadFlags(fs *pflag.FlagSet) *readFlags {
+	return &readFlags{
+		strict:  fs.Bool("strict", false, "refuse any SWF value outside SWF 2.2, and repeated job numbers (default: keep the job, count the value on stderr and in the manifest)"),
+		lenient: fs.Bool("lenient", false, "skip SWF lines whose submit, run time, processors or estimate are malformed (counted on stderr) instead of failing"),
+	}
+}
+
+func (r *readFlags) check() error {
+	if *r.strict && *r.lenient {
+		return cli.Usagef("--strict and --lenient contradict each other: choose one")
+	}
+	return nil
+}
+
+// listDropped writes every job that src's cleaning drops, with its reason,
+// as CSV to name ("-" for stderr): a second read of the trace, with the
+// same rules, before the workload is made.
+func listDropped(src *workload.TraceSource, name string, stderr io.Writer) error {
+	opt, err := src.Clean.Options()
+	if err != nil {
+		return cli.Usagef("%v", err)
+	}
+	in, err := fileio.Open(src.Path, nil)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	mode := fileio.SWFDefault
+	switch {
+	case src.Strict:
+		mode = fileio.SWFStrict
+	case src.Lenient:
+		mode = fileio.SWFLenient
+	}
+	raw, err := in.TraceMode(mode)
+	if err != nil {
+		return err
+	}
+	norm, err := swf.NewNormalizer(raw, opt)
+	if err != nil {
+		return fmt.Errorf("%s: %w", in.DisplayName(), err)
+	}
+	out, err := atomicfile.Create(name, stderr)
+	if err != nil {
+		return err
+	}
+	defer out.Abort()
+	cw := csv.NewWriter(out)
+	cw.Write([]string{"job_id", "line", "reason"})
+	norm.OnDrop = func(j *model.Job, reason swf.DropReason) {
+		line := norm.Report().Read // the row of a table
+		if p, ok := raw.(swf.Positioner); ok {
+			_, line = p.Position()
+		}
+		cw.Write([]string{strconv.FormatInt(j.ID, 10), strconv.Itoa(line), reason.String()})
+	}
+	for {
+		if _, err := norm.Read(); err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			return err
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	return out.Commit()
 }
 
 // cleanFlags are the normalization rules' flags.
@@ -480,12 +583,12 @@ type cleanFlags struct {
 
 func addCleanFlags(fs *pflag.FlagSet) *cleanFlags {
 	c := &cleanFlags{}
-	c.preset = fs.String("preset", "", "start from a preset: pyss (the pyss oracle's cleaning, swf.PyssOptions); the rule flags add to it")
+	c.preset = fs.String("preset", "", "start from a preset: default (replay's default cleaning, swf.DefaultOptions) or pyss (the pyss oracle's, swf.PyssOptions); the rule flags add to it")
 	c.wholeSeconds = fs.Bool("whole-seconds", false, "1. truncate every time to whole seconds")
 	c.dropBadSubmit = fs.Bool("drop-bad-submit", false, "2. drop jobs whose submit time is missing or negative")
 	c.dropNoSize = fs.Bool("drop-no-size", false, "3. drop jobs without a positive size")
 	c.dropTooWide = fs.Bool("drop-too-wide", false, "4. drop jobs wider than the machine (--machine-procs, or the header's MaxProcs)")
-	c.machineProcs = fs.Int("machine-procs", 0, "machine size for --drop-too-wide (default: the header's MaxProcs)")
+	c.machineProcs = fs.Int("machine-procs", 0, "machine size for --drop-too-wide, processors (default: the header's MaxProcs)")
 	c.noRuntime = fs.String("no-runtime", "", "5. jobs whose runtime is missing or <= 0: keep, drop or one-second")
 	c.unifySize = fs.Bool("unify-size", false, "6. write the size into the allocated and requested processors")
 	c.noEstimate = fs.String("no-estimate", "", "7. jobs whose estimate is missing or <= 0: keep or from-runtime")
@@ -495,6 +598,9 @@ func addCleanFlags(fs *pflag.FlagSet) *cleanFlags {
 }
 
 func (c *cleanFlags) cleaning() (*workload.Cleaning, error) {
+	if err := checkProcs("--machine-procs", int64(*c.machineProcs)); err != nil {
+		return nil, err
+	}
 	cl := &workload.Cleaning{Preset: *c.preset, WholeSeconds: *c.wholeSeconds, DropBadSubmit: *c.dropBadSubmit,
 		DropNoSize: *c.dropNoSize, DropTooWide: *c.dropTooWide, MachineProcs: *c.machineProcs,
 		NoRuntime: *c.noRuntime, UnifySize: *c.unifySize, NoEstimate: *c.noEstimate, Overrun: *c.overrun, Order: *c.order}
@@ -523,7 +629,7 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 		comm       = fs.String("comm", "", "communication of the thesis scenarios: blocking (their default) or non-blocking (thesis Table 6.5)")
 		tasks      = fs.Int("tasks", 0, "calypso: number of equal tasks (p)")
 		machines   = fs.Int("machines", 0, "calypso: number of workstations (m)")
-		taskLength = fs.String("task-length", "", "calypso: each task's sequential run time, e.g. 259s")
+		taskLength = fs.String("task-length", "", "calypso: each task's sequential run time, "+workload.DurationSyntax)
 	)
 	tf := addTransformFlags(fs, false, false)
 	of := addOutputFlags(fs)
@@ -667,17 +773,32 @@ func produce(tool string, spec *workload.Spec, of *outputFlags, stdin io.Reader,
 		n++
 	}
 	dropped := fileio.DroppedApps(w)
+	// What is known only now goes into the output's trailer: what
+	// cleaning dropped, the input's anomalies.
+	rep, cleaned := r.Cleaning()
+	anomalies := r.Anomalies()
+	out.AppendHeader(append(rep.HeaderLines(), anomalies.HeaderLines()...)...)
 	if err := out.Commit(); err != nil {
 		return err
 	}
+	// Nothing lost or changed silently: said on one line each even under
+	// -q.
 	if *of.quiet {
+		if len(anomalies) > 0 {
+			fmt.Fprintf(stderr, "%s: %s\n", tool, anomalies.Summary())
+		}
+		if s := rep.DropSummary(); s != "" {
+			fmt.Fprintf(stderr, "%s: cleaning %s\n", tool, s)
+		}
 		return nil
 	}
-	if a := r.Anomalies(); len(a) > 0 {
-		fmt.Fprintf(stderr, "%s: %v\n", tool, a)
+	if len(anomalies) > 0 {
+		fmt.Fprintf(stderr, "%s: %v\n", tool, anomalies)
 	}
-	if rep, ok := r.Cleaning(); ok && tool == "genwork clean" {
+	if cleaned && tool == "genwork clean" {
 		fmt.Fprintf(stderr, "%s: cleaning %s\n%s", tool, r.Inputs()[0].Name, rep)
+	} else if s := rep.DropSummary(); s != "" {
+		fmt.Fprintf(stderr, "%s: cleaning %s\n", tool, s)
 	}
 	if sc, ok := r.LoadScaling(); ok {
 		what := "runtimes"
@@ -716,20 +837,24 @@ Examples:
 func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("genwork stats", statsSynopsis, stderr)
 	var (
-		asJSON  = fs.Bool("json", false, "print JSON instead of text")
-		procs   = fs.Int("procs", 0, "machine size for the offered load (default: the header's MaxProcs)")
-		lenient = fs.Bool("lenient", false, "skip malformed SWF lines (counted on stderr) instead of failing")
+		asJSON = fs.Bool("json", false, "print JSON instead of text")
+		procs  = fs.Int("procs", 0, "machine size for the offered load, processors (default: the header's MaxProcs)")
 	)
+	rf := addReadFlags(fs)
+	lenient := rf.lenient
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 1 {
 		return cli.Usagef("one trace at most, got %d", fs.NArg())
 	}
-	if *procs < 0 {
-		return cli.Usagef("--procs %d is negative", *procs)
+	if err := rf.check(); err != nil {
+		return err
 	}
-	src := &workload.TraceSource{Path: "-", Lenient: *lenient}
+	if err := checkProcs("--procs", int64(*procs)); err != nil {
+		return err
+	}
+	src := &workload.TraceSource{Path: "-", Lenient: *lenient, Strict: *rf.strict}
 	if fs.NArg() == 1 {
 		src.Path = fs.Arg(0)
 	}
@@ -743,16 +868,26 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if a := r.Anomalies(); len(a) > 0 {
+	a := r.Anomalies()
+	if len(a) > 0 {
 		fmt.Fprintf(stderr, "genwork stats: %v\n", a)
+	}
+	// The input's anomalies by field are part of the statistics.
+	var anomalies []string
+	for _, l := range a.HeaderLines() {
+		anomalies = append(anomalies, l.Value)
 	}
 	if *asJSON {
 		man := model.Manifest{Tool: "genwork stats", Version: version.Version, Inputs: r.Inputs(), Params: []model.Param{
 			{Name: "lenient", Value: strconv.FormatBool(*lenient)}, {Name: "procs", Value: strconv.Itoa(*procs)}}}
+		if *rf.strict {
+			man.Params = append(man.Params, model.Param{Name: "strict", Value: "true"})
+		}
 		out := struct {
 			Manifest model.Manifest `json:"manifest"`
 			*workload.Stats
-		}{man, st}
+			Anomalies []string `json:"anomalies,omitempty"`
+		}{man, st, anomalies}
 		b, err := json.MarshalIndent(out, "", "  ")
 		if err != nil {
 			return err
@@ -760,6 +895,22 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		_, err = fmt.Fprintf(stdout, "%s\n", b)
 		return err
 	}
-	_, err = io.WriteString(stdout, st.String())
+	text := st.String()
+	for _, l := range anomalies {
+		text += "anomaly: " + l + "\n"
+	}
+	_, err = io.WriteString(stdout, text)
 	return err
+}
+
+// checkProcs refuses a processor count that is negative or beyond 32 bits
+// (every gangsim table holds processors in 32 bits).
+func checkProcs(flag string, n int64) error {
+	switch {
+	case n < 0:
+		return cli.Usagef("%s %d is negative", flag, n)
+	case n > math.MaxInt32:
+		return cli.Usagef("%s %d: more than %d processors", flag, n, math.MaxInt32)
+	}
+	return nil
 }

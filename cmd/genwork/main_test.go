@@ -314,7 +314,7 @@ func TestErrors(t *testing.T) {
 		{"lublin", "--batch-params", "uhi=3"},
 		{"lublin", "extra"},
 		{"lublin", "--no-such-flag"},
-		{"lublin", "--granularity", "5"},
+		{"lublin", "--granularity", "5ns"},
 		{"lublin", "--granularity-weights", "1,x"},
 		{"lublin", "--granularity-weights", "1,2"},
 		{"lublin", "--pattern", "mesh"},
@@ -353,12 +353,12 @@ func TestErrors(t *testing.T) {
 			t.Errorf("%v: %v", args, err)
 		}
 	}
-	// Help is not an error.
-	if _, stderr, err := runGenwork(t, nil, "--help"); err != nil || !strings.Contains(stderr, "Commands:") {
-		t.Errorf("--help: %v", err)
-	}
-	if _, _, err := runGenwork(t, nil, "lublin", "--help"); cli.Exit("genwork", err, io.Discard) != 0 {
-		t.Errorf("lublin --help: %v", err)
+	// Help and the version are not errors, and go to stdout.
+	for _, args := range [][]string{{"--help"}, {"lublin", "--help"}, {"stats", "-h"}, {"--version"}, {"convert", "--version"}} {
+		stdout, stderr, err := runGenwork(t, nil, args...)
+		if cli.Exit("genwork", err, io.Discard) != 0 || stderr != "" || !strings.Contains(stdout, "usage: genwork") && !strings.Contains(stdout, "(gangsim)") {
+			t.Errorf("%v: %v, stdout %q, stderr %q", args, err, stdout, stderr)
+		}
 	}
 }
 
@@ -507,5 +507,105 @@ func TestSynthetic(t *testing.T) {
 	m, _ := model.ManifestOf(&tr.Header)
 	if v, _ := m.Param("source.synthetic.arrivals"); v != "daily" || m.Tool != "genwork synthetic" || !m.HasSeed {
 		t.Errorf("manifest %+v", m)
+	}
+}
+
+// TestCleanDefaultDropped: genwork clean --preset default is replay's
+// default cleaning; --dropped lists every dropped job with its line and
+// reason; the drops reach stderr on one line under -q, and the manifest.
+func TestCleanDefaultDropped(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "t.swf")
+	os.WriteFile(in, []byte("; MaxProcs: 8\n"+
+		"1 0 0 10 4 -1 -1 4 -1 -1 1 1 1 1 1 1 -1 -1\n"+
+		"2 1 0 0 4 -1 -1 4 20 -1 1 1 1 1 1 1 -1 -1\n"+
+		"3 -1 0 10 4 -1 -1 4 20 -1 1 1 1 1 1 1 -1 -1\n"+
+		"4 3 0 -1 4 -1 -1 4 20 -1 1 1 1 1 1 1 -1 -1\n"), 0o644)
+	out, list := filepath.Join(dir, "c.csv"), filepath.Join(dir, "dropped.csv")
+	_, stderr := mustRun(t, nil, "clean", "--preset", "default", "-q", in, "-o", out, "--dropped", list)
+	if want := "genwork clean: cleaning dropped 3 of 4 jobs: bad-submit 1, no-runtime 2\n"; stderr != want {
+		t.Errorf("stderr under -q %q, want %q", stderr, want)
+	}
+	b, _ := os.ReadFile(list)
+	if want := "job_id,line,reason\n2,3,no-runtime\n3,4,bad-submit\n4,5,no-runtime\n"; string(b) != want {
+		t.Errorf("dropped list:\n%s\nwant:\n%s", b, want)
+	}
+	b, _ = os.ReadFile(out)
+	if !strings.Contains(string(b), "# GangsimDropped: no-runtime 2\n") || !strings.Contains(string(b), "\n1,0,0,10,4,") {
+		t.Errorf("output:\n%s", b)
+	}
+	// The kept job got its estimate from its run time, as replay's
+	// default does.
+	if !strings.Contains(string(b), ",10,") {
+		t.Errorf("estimate not filled:\n%s", b)
+	}
+}
+
+// TestOddValuesKept: a log with values outside SWF 2.2 in unused fields
+// converts with every job, the values counted in stats (text and JSON),
+// on stderr and in the output's manifest; --strict refuses it.
+func TestOddValuesKept(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "odd.swf")
+	os.WriteFile(in, []byte("; MaxProcs: 8\n1 0 0 10 4 -1 -1 4 20 -1 9 -3 1 1 1 1 -1 -1\n2 5 0 10 4 -1 -1 4 20 -1 1 1 1 1 x 1 -1 -1\n"), 0o644)
+	out := filepath.Join(dir, "o.csv")
+	_, stderr := mustRun(t, nil, "convert", "-q", in, "-o", out)
+	if !strings.Contains(stderr, "jobs kept with values outside SWF 2.2: 1 in field 11 (status), 1 in field 12 (user ID), 1 in field 15 (queue number)") {
+		t.Errorf("stderr: %s", stderr)
+	}
+	b, _ := os.ReadFile(out)
+	if strings.Count(string(b), "# GangsimAnomaly: ") != 3 || strings.Count(string(b), "\n") < 3 {
+		t.Errorf("output:\n%s", b)
+	}
+	text, _ := mustRun(t, nil, "stats", in)
+	js, _ := mustRun(t, nil, "stats", "--json", in)
+	for _, s := range []string{text, js} {
+		if !strings.Contains(s, "1 field 11 (status): value out of range") {
+			t.Errorf("stats do not count the odd status:\n%s", s)
+		}
+	}
+	if _, _, err := runGenwork(t, nil, "convert", "--strict", in, "-o", out); err == nil || !strings.Contains(err.Error(), "odd.swf:2: field 11 (status)") {
+		t.Errorf("--strict: %v", err)
+	}
+}
+
+// TestOutputDevices: genwork writes to /dev/null (as -o and as standard
+// output, which is no terminal) and fails with exit 1 on /dev/full, for
+// every kind of output: a trace, stats, a spec.
+func TestOutputDevices(t *testing.T) {
+	devNull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer devNull.Close()
+	if code := cli.Run("genwork", run, []string{"lublin", "--jobs", "50", "-q"}, nil, devNull, io.Discard); code != 0 {
+		t.Errorf("genwork lublin > /dev/null: exit %d", code)
+	}
+	if _, _, err := runGenwork(t, nil, "lublin", "--jobs", "50", "-q", "-o", os.DevNull); err != nil {
+		t.Errorf("-o /dev/null: %v", err)
+	}
+	if st, _ := os.Stat(os.DevNull); st.Mode()&os.ModeCharDevice == 0 {
+		t.Fatal("/dev/null replaced")
+	}
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer full.Close()
+	trace := filepath.Join(t.TempDir(), "t.csv")
+	mustRun(t, nil, "lublin", "--jobs", "50", "-q", "-o", trace)
+	for _, args := range [][]string{
+		{"lublin", "--jobs", "50", "-q"},
+		{"lublin", "--jobs", "50", "-q", "-o", "/dev/full"},
+		{"stats", trace},
+		{"stats", "--json", trace},
+		{"lublin", "--print-spec"},
+		{"scenario", "--list"},
+		{"--help"},
+	} {
+		var stderr bytes.Buffer
+		if code := cli.Run("genwork", run, args, nil, full, &stderr); code != 1 || !strings.Contains(stderr.String(), "no space left on device") {
+			t.Errorf("%v to /dev/full: exit %d, %q", args, code, stderr.String())
+		}
 	}
 }

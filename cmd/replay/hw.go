@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/pflag"
 
@@ -21,6 +20,7 @@ import (
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/repro/hardware"
+	"github.com/gangsim/gangsim/workload"
 )
 
 const hwSynopsis = `usage: replay hw list
@@ -80,14 +80,15 @@ Examples:
 // reproductions.
 func runHW(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	commands := []string{"list", "preset", "kinds", "curve", "items"}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 {
 		fmt.Fprintln(stderr, hwSynopsis)
-		if len(args) == 0 {
-			return cli.Usagef("hw: no command given (want one of %s)", strings.Join(commands, ", "))
-		}
-		return pflag.ErrHelp
+		return cli.Usagef("hw: no command given (want one of %s)", strings.Join(commands, ", "))
 	}
 	switch args[0] {
+	case "-h", "--help":
+		return &cli.Help{Text: hwSynopsis + "\n"}
+	case "--version":
+		return cli.Version("replay hw")
 	case "list":
 		return hwList(args[1:], stdout, stderr)
 	case "preset":
@@ -225,7 +226,7 @@ func hwCurve(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		presetFile = fs.String("preset-file", "", "read the preset from `FILE` (- for stdin), e.g. an edited copy of 'replay hw preset NAME', instead of naming one")
 		output     = fs.StringP("output", "o", "-", "write the CSV to `FILE` (atomically) instead of stdout")
 		variant    = fs.String(presets.ParamVariant, "", "model variant `NAME` (default: the family's first; see replay hw kinds)")
-		refill     = fs.Duration(presets.ParamRefillPenalty, 0, "cache and working-set refill `DURATION` added to every gang switch (default: the preset's refill_penalty_us)")
+		refill     = fs.String(presets.ParamRefillPenalty, "", "cache and working-set refill `DURATION` added to every gang switch, "+workload.DurationSyntax+" (default: the preset's refill_penalty_us)")
 		nodes      []int
 		sizes      []int64
 		contexts   []int
@@ -288,12 +289,11 @@ func hwCurve(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if !k.Takes(presets.ParamRefillPenalty) {
 			return cli.Usagef("curve %s does not take --%s: only the kinds drawn through the cost model do (switch)", k.Name, presets.ParamRefillPenalty)
 		}
-		if p.RefillPenalty, err = hwDuration(*refill); err != nil {
+		d, err := workload.ParseDuration(*refill)
+		if err != nil {
 			return cli.Usagef("--%s: %v", presets.ParamRefillPenalty, err)
 		}
-		if p.RefillPenalty < 0 {
-			return cli.Usagef("--%s %v: must not be negative", presets.ParamRefillPenalty, *refill)
-		}
+		p.RefillPenalty = d.Time()
 	}
 	a.Nodes, a.Bytes, a.Contexts, a.Occupancy, a.Quanta = nodes, sizes, contexts, occupancy, quanta
 	a.BinaryBytes, a.Cables, a.Packets, a.Jobs = binary, cables, packets, *jobs
@@ -369,11 +369,8 @@ func (l *listValue[T]) Type() string   { return "list" }
 func parseInt64(s string) (int64, error)   { return strconv.ParseInt(s, 10, 64) }
 func parseFloat(s string) (float64, error) { return strconv.ParseFloat(s, 64) }
 func parseMicroseconds(s string) (model.Time, error) {
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return 0, err
-	}
-	return hwDuration(d)
+	d, err := workload.ParseDuration(s)
+	return d.Time(), err
 }
 
 // readInput reads a whole file, or stdin for "-".
@@ -386,15 +383,6 @@ func readInput(name string, stdin io.Reader) ([]byte, error) {
 		return data, nil
 	}
 	return os.ReadFile(name)
-}
-
-// hwDuration converts a duration to simulated time, which must be a whole
-// number of microseconds.
-func hwDuration(d time.Duration) (model.Time, error) {
-	if d%time.Microsecond != 0 {
-		return 0, fmt.Errorf("%v is not a whole number of microseconds", d)
-	}
-	return model.Time(d / time.Microsecond), nil
 }
 
 // writeManifestLines writes man as "# key: value" lines.

@@ -14,8 +14,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"strconv"
-	"time"
+	"strings"
 
 	"github.com/gangsim/gangsim/columnar"
 	"github.com/gangsim/gangsim/internal/cli"
@@ -27,6 +28,7 @@ import (
 	"github.com/gangsim/gangsim/policies"
 	"github.com/gangsim/gangsim/sim"
 	"github.com/gangsim/gangsim/swf"
+	"github.com/gangsim/gangsim/workload"
 )
 
 func main() { cli.Main("replay", run) }
@@ -78,13 +80,15 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		format       = fs.String("format", "", "format of -o: parquet, arrow or csv (default: from the name)")
 		series       = fs.String("timeseries", "", "write the time series (jobs in system, queued, running, busy processors) to FILE")
 		period       = fs.String("sample-period", "", "sample the time series every DURATION of simulated time (e.g. 60s, 1h) instead of at every change")
-		lenient      = fs.Bool("lenient", false, "skip malformed SWF lines (counted on stderr) instead of failing")
-		seed         = fs.Uint64("seed", 1, "random seed of the policies that draw, recorded in the manifest (the batch policies and gs do not draw)")
+		strict       = fs.Bool("strict", false, "refuse any SWF value outside SWF 2.2, and repeated job numbers (default: keep the job, count the value)")
+		lenient      = fs.Bool("lenient", false, "skip SWF lines whose submit, run time, processors or estimate are malformed (counted on stderr) instead of failing")
+		seed         = fs.Uint64("seed", 1, "random seed of the policies that draw (local, sb), recorded in the manifest")
 		hw           = fs.String("hw", "", "charge time sharing with a hardware cost model: a preset (replay hw list) or an edited preset FILE.json (default: switches are free)")
 		mechanism    = fs.String("mechanism", "", "the preset family's switching mechanism (replay hw kinds; default: the family's first), e.g. division, switching-full, voluntary")
-		tauFlag      = fs.String("tau", "", "short-job bound of the summary's bounded slowdown, e.g. 10s (default: 10 s, or 10 s / F for a workload genwork compressed by F)")
-		quiet        = fs.BoolP("quiet", "q", false, "do not print the summary")
+		tauFlag      = fs.String("tau", "", "short-job bound of the summary's bounded slowdown: "+workload.DurationSyntax+" (default: 10s, or 10s / F for a workload genwork compressed by F)")
+		quiet        = fs.BoolP("quiet", "q", false, "do not print the summary (what cleaning dropped is still said, on one line)")
 	)
+	fs.Lookup("sample-period").Usage = "sample the time series every period of simulated time, " + workload.DurationSyntax + ", instead of at every change"
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
@@ -95,8 +99,37 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if fs.NArg() > 1 {
 		return cli.Usagef("one trace at most, got %d", fs.NArg())
 	}
+	if *strict && *lenient {
+		return cli.Usagef("--strict and --lenient contradict each other: choose one")
+	}
 	if _, err := summaryTau(*tauFlag, &model.Header{}); err != nil {
 		return err
+	}
+	if err := checkProcs("--procs", int64(*procs)); err != nil {
+		return err
+	}
+	switch pipelines.Compat(*compat) {
+	case pipelines.CompatNone, pipelines.CompatPyss:
+	default:
+		return cli.Usagef("--compat %q: want pyss (or no --compat for gangsim's own rules)", *compat)
+	}
+	if *compat != "" {
+		for _, f := range []string{"order", "passes"} {
+			if fs.Changed(f) {
+				return cli.Usagef("--%s has no effect under --compat %s, which sets the engine rules: drop one of them", f, *compat)
+			}
+		}
+	}
+	switch pipelines.Cleaning(*clean) {
+	case "", pipelines.CleanDefault, pipelines.CleanPyss, pipelines.CleanNone:
+	default:
+		return cli.Usagef("--clean %q: want default, pyss or none", *clean)
+	}
+	if *nodeAlloc && *machineFlag == "" {
+		return cli.Usagef("--node-alloc needs --machine NODESxPES: a flat machine has no nodes to allocate")
+	}
+	if *machineFlag != "" && fs.Changed("procs") {
+		return cli.Usagef("--machine and --procs both give the machine size: drop one of them")
 	}
 	spec, err := policies.ParseSpec(*policy)
 	if err != nil {
@@ -115,6 +148,10 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if r.Machine, err = model.ParseMachine(*machineFlag); err != nil {
 			return cli.Usagef("--machine: %v", err)
 		}
+		if r.Machine.Nodes > math.MaxInt32 || r.Machine.PEsPerNode > math.MaxInt32 ||
+			int64(r.Machine.Nodes)*int64(r.Machine.PEsPerNode) > math.MaxInt32 {
+			return cli.Usagef("--machine %s: more than %d processors", *machineFlag, math.MaxInt32)
+		}
 	}
 	if r.Order, err = sim.ParseOrder(*order); err != nil {
 		return cli.Usagef("--order: %v", err)
@@ -123,15 +160,18 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return cli.Usagef("--passes: %v", err)
 	}
 	if *period != "" {
-		d, err := time.ParseDuration(*period)
+		d, err := workload.ParseDuration(*period)
 		if err != nil || d <= 0 {
-			return cli.Usagef("--sample-period %q: want a positive duration such as 60s or 1h", *period)
+			return cli.Usagef("--sample-period %q: want a positive duration: %s", *period, workload.DurationSyntax)
 		}
-		r.SamplePeriod = model.Time(d / time.Microsecond)
+		r.SamplePeriod = d.Time()
 	}
 	outName := *output
 	if outName == "" && !cli.IsTerminal(stdout) {
 		outName = "-"
+	}
+	if outName == "" && fs.Changed("format") {
+		return cli.Usagef("--format %s: standard output is a terminal; give -o FILE or pipe the output", *format)
 	}
 	var outFormat columnar.Format
 	if outName != "" {
@@ -147,23 +187,43 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if seriesFormat, err = fileio.ResolveFormat(*series, "", columnar.FormatCSV); err != nil {
 			return cli.Usagef("--timeseries: %v", err)
 		}
+		if seriesFormat == columnar.FormatSWF || seriesFormat == columnar.FormatSWFGzip {
+			return cli.Usagef("--timeseries %s: a time series cannot be written as SWF: use .parquet, .arrow or .csv", *series)
+		}
+		if *series == "-" && outName == "-" {
+			return cli.Usagef("--timeseries - and the outcomes both on standard output: give one of them a file")
+		}
 	}
 
 	inName := "-"
 	if fs.NArg() == 1 {
 		inName = fs.Arg(0)
 	}
-	in, err := fileio.Open(inName, stdin)
+	in, err := fileio.OpenStream(inName, stdin) // standard input parsed as it arrives
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	raw, err := in.Trace(*lenient)
+	mode := fileio.SWFDefault
+	switch {
+	case *strict:
+		mode = fileio.SWFStrict
+	case *lenient:
+		mode = fileio.SWFLenient
+	}
+	raw, err := in.TraceMode(mode)
 	if err != nil {
 		return err
 	}
 	src := fileio.Prefetch(raw) // parse on another core
 	defer src.Close()
+	if !r.Machine.Valid() && r.Procs == 0 {
+		for _, key := range []string{model.KeyMaxProcs, model.KeyMaxNodes} {
+			if n, ok := src.Header().Int(key); ok && (n < 0 || n > math.MaxInt32) {
+				return fmt.Errorf("%s: header %s %d: want 0 to %d processors (or give --procs)", in.DisplayName(), key, n, math.MaxInt32)
+			}
+		}
+	}
 	params, err := r.Params(src.Header())
 	if err != nil {
 		return err
@@ -172,8 +232,13 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	params = append(params, model.Param{Name: "lenient", Value: strconv.FormatBool(*lenient)})
-	man := model.Manifest{Tool: "replay", Version: version.Version, Seed: *seed, HasSeed: true,
-		Params: params, Inputs: []model.Input{in.Manifest()}}
+	if *strict {
+		params = append(params, model.Param{Name: "strict", Value: "true"})
+	}
+	man := model.Manifest{Tool: "replay", Version: version.Version, Seed: *seed, HasSeed: true, Params: params}
+	if !in.Streamed() {
+		man.Inputs = []model.Input{in.Manifest()}
+	}
 	header := src.Header().Clone()
 	man.Apply(&header)
 
@@ -212,24 +277,80 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	// What is known only now goes into the outputs' trailer: the digest
+	// of a streamed input, what cleaning dropped, the input's anomalies.
+	if err := in.Finish(); err != nil {
+		return err
+	}
+	var trailer []model.HeaderLine
+	// The input's own trailer (an upstream step's late manifest lines,
+	// read now that the input is done) joins ours as the header's other
+	// upstream lines did: manifest keys prefixed.
+	for _, l := range raw.Header().Lines[len(src.Header().Lines):] {
+		trailer = append(trailer, upstream(l))
+	}
+	if in.Streamed() {
+		trailer = append(trailer, model.HeaderLine{Key: model.KeyGangsimInput, Value: in.SHA256 + " " + in.Name})
+	}
+	trailer = append(trailer, res.Clean.HeaderLines()...)
+	var anomalies swf.Anomalies
+	if sr, ok := raw.(*swf.Reader); ok {
+		anomalies = sr.Anomalies()
+		trailer = append(trailer, anomalies.HeaderLines()...)
+	}
 	for _, o := range []*fileio.Output{seriesFile, outFile} {
 		if o != nil {
+			o.AppendHeader(trailer...)
 			if err := o.Commit(); err != nil {
 				return err
 			}
 		}
 	}
-	if sr, ok := raw.(*swf.Reader); ok {
-		if a := sr.Anomalies(); len(a) > 0 {
-			fmt.Fprintf(stderr, "replay: %s: %v\n", in.DisplayName(), a)
+	// Nothing lost or changed silently: drops and anomalies are said even
+	// under -q, on one line each.
+	if len(anomalies) > 0 {
+		if *quiet {
+			fmt.Fprintf(stderr, "replay: %s: %s\n", in.DisplayName(), anomalies.Summary())
+		} else {
+			fmt.Fprintf(stderr, "replay: %s: %v\n", in.DisplayName(), anomalies)
 		}
 	}
-	if !*quiet {
-		if n := res.Clean.Read - res.Clean.Kept; n > 0 {
-			fmt.Fprintf(stderr, "replay: cleaning (%s) dropped %d of %d jobs; see genwork clean for details\n",
-				paramValue(params, "clean"), n, res.Clean.Read)
+	if s := res.Clean.DropSummary(); s != "" {
+		why := ""
+		if res.Clean.DroppedNoRuntime > 0 && paramValue(params, "clean") == string(pipelines.CleanPyss) {
+			why = " (pyss truncates run times to whole seconds: a run under 1 s becomes 0 and is dropped)"
 		}
+		fmt.Fprintf(stderr, "replay: cleaning %s %s%s; genwork clean --preset %s lists them\n",
+			paramValue(params, "clean"), s, why, paramValue(params, "clean"))
+	}
+	if !*quiet {
 		fmt.Fprintf(stderr, "replay: %s on %s: %s\n", spec, res.Machine, res.Summary.Line(res.Machine.Procs()))
+	}
+	return nil
+}
+
+// upstream returns an input's header line as a step's output carries it:
+// a manifest key ("Gangsim...", "InputGangsim...") gets the upstream
+// prefix, as model.Manifest.Apply gives the lines before it.
+func upstream(l model.HeaderLine) model.HeaderLine {
+	k := l.Key
+	for strings.HasPrefix(k, model.KeyUpstreamPrefix) {
+		k = strings.TrimPrefix(k, model.KeyUpstreamPrefix)
+	}
+	if strings.HasPrefix(k, model.KeyGangsimPrefix) {
+		l.Key = model.KeyUpstreamPrefix + l.Key
+	}
+	return l
+}
+
+// checkProcs refuses a processor count that is negative or beyond 32 bits
+// (every gangsim table holds processors in 32 bits).
+func checkProcs(flag string, n int64) error {
+	switch {
+	case n < 0:
+		return cli.Usagef("%s %d is negative", flag, n)
+	case n > math.MaxInt32:
+		return cli.Usagef("%s %d: more than %d processors", flag, n, math.MaxInt32)
 	}
 	return nil
 }
@@ -248,11 +369,14 @@ func paramValue(ps []model.Param, name string) string {
 // manifest (genwork's) records a time compression ("compress=F"), else 10 s.
 func summaryTau(flag string, h *model.Header) (model.Time, error) {
 	if flag != "" {
-		d, err := time.ParseDuration(flag)
-		if err != nil || d <= 0 {
-			return 0, cli.Usagef("--tau %q: want a positive duration such as 10s or 100ms", flag)
+		d, err := workload.ParseDuration(flag)
+		if err != nil {
+			return 0, cli.Usagef("--tau: %v", err)
 		}
-		return model.Time(d / time.Microsecond), nil
+		if d <= 0 {
+			return 0, cli.Usagef("--tau %q: want a positive duration", flag)
+		}
+		return d.Time(), nil
 	}
 	if m, ok := model.ManifestOf(h); ok {
 		if v, ok := m.Param("compress"); ok {

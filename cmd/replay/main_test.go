@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io"
 	"os"
@@ -11,8 +13,10 @@ import (
 
 	"github.com/gangsim/gangsim/columnar"
 	"github.com/gangsim/gangsim/internal/cli"
+	"github.com/gangsim/gangsim/internal/fileio"
 	"github.com/gangsim/gangsim/internal/sharedtraces"
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/swf"
 )
 
 func replayCmd(t *testing.T, stdin io.Reader, args ...string) (stdout, stderr string, err error) {
@@ -177,5 +181,253 @@ func TestSummaryTau(t *testing.T) {
 	_, stderr, _ = replayCmd(t, bytes.NewReader(in.Bytes()), "-p", "fcfs", "--tau", "10s", "-o", filepath.Join(t.TempDir(), "o.csv"))
 	if !strings.Contains(stderr, "mean bounded slowdown 1.000") {
 		t.Errorf("summary with --tau 10s: %s", stderr)
+	}
+}
+
+// arrowTrace is an Arrow trace of n one-processor jobs of the given run
+// time on a 4-processor machine, as genwork would pipe it.
+func arrowTrace(t *testing.T, n int, runtime model.Time) []byte {
+	t.Helper()
+	var in bytes.Buffer
+	h := model.Header{Lines: []model.HeaderLine{{Key: "MaxProcs", Value: "4"}}}
+	w, _ := columnar.NewTraceWriter(&in, columnar.FormatArrow, &h)
+	for i := 0; i < n; i++ {
+		j := model.Job{ID: int64(i + 1), Submit: model.Time(i) * model.Second, Runtime: runtime,
+			AllocProcs: 1, Known: model.AllFields.Without(model.FieldEstimate)}
+		w.Write(&j)
+	}
+	w.Close()
+	return in.Bytes()
+}
+
+// TestStreamedInputDigest: standard input is hashed while it is parsed;
+// the digest reaches every output's manifest (its trailer), equal to that
+// of the same bytes given as a file, in every output format.
+func TestStreamedInputDigest(t *testing.T) {
+	data := arrowTrace(t, 50, 3*model.Second)
+	sum := sha256.Sum256(data)
+	digest := hex.EncodeToString(sum[:])
+	dir := t.TempDir()
+	for _, ext := range []string{".parquet", ".arrow", ".csv"} {
+		out, series := filepath.Join(dir, "o"+ext), filepath.Join(dir, "ts"+ext)
+		if _, _, err := replayCmd(t, bytes.NewReader(data), "-p", "easy", "-q", "-o", out, "--timeseries", series); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{out, series} {
+			in, err := fileio.Open(name, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var h *model.Header
+			if name == out {
+				r, err := in.Outcomes()
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, err := r.Read(); err == nil; _, err = r.Read() {
+				}
+				h = r.Header()
+			} else {
+				r, _ := in.Samples()
+				for _, err := r.Read(); err == nil; _, err = r.Read() {
+				}
+				h = r.Header()
+			}
+			m, _ := model.ManifestOf(h)
+			if len(m.Inputs) != 1 || m.Inputs[0] != (model.Input{Name: "-", SHA256: digest}) {
+				t.Errorf("%s: inputs %+v, want the digest of standard input %s", name, m.Inputs, digest)
+			}
+			in.Close()
+		}
+	}
+}
+
+// TestNoSilentShrinking: jobs dropped by cleaning are counted by reason on
+// one stderr line even under -q, and in the manifest: pyss's whole seconds
+// drop every job of a workload whose run times are under a second.
+func TestNoSilentShrinking(t *testing.T) {
+	data := arrowTrace(t, 20, 400*model.Millisecond)
+	out := filepath.Join(t.TempDir(), "o.csv")
+	_, stderr, err := replayCmd(t, bytes.NewReader(data), "--compat", "pyss", "-p", "fcfs", "-q", "-o", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "replay: cleaning pyss dropped 20 of 20 jobs: no-runtime 20 (pyss truncates run times to whole seconds"; !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("stderr under -q:\n%s\nwant one line starting %s", stderr, want)
+	}
+	b, _ := os.ReadFile(out)
+	if !strings.Contains(string(b), "# "+swf.KeyDropped+": no-runtime 20\n") {
+		t.Errorf("the manifest does not record the drops:\n%s", b)
+	}
+}
+
+// TestOddLog replays a log with values outside SWF 2.2 in every field
+// replay does not use: every job is kept and replayed, the values counted
+// by field on stderr and in the manifest; --strict refuses the log.
+func TestOddLog(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 8\n")
+	// Fields 1, 3, 6, 7, 10-18 odd: a repeated job number, bad times and
+	// memory, status 9, negative IDs, a fractional queue, a word.
+	odd := []string{
+		"1 0 x 10 4 y -5 4 20 -7 9 -3 2.5 abc 7.5 -2 -9 z",
+		"1 5 -1 10 4 -1 -1 4 20 -1 1 1 1 1 1 1 -1 -1",
+		"3 9 1 10 4 1e999 99999999999999999999 4 20 1 300 1 1 1 1 1 1 1",
+	}
+	for _, l := range odd {
+		b.WriteString(l + "\n")
+	}
+	log := filepath.Join(t.TempDir(), "odd.swf")
+	os.WriteFile(log, []byte(b.String()), 0o644)
+	out := filepath.Join(t.TempDir(), "o.csv")
+	_, stderr, err := replayCmd(t, nil, "-p", "fcfs", log, "-o", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr, "easy") && !strings.Contains(stderr, "fcfs on 8: 3 jobs (0 rejected)") {
+		t.Errorf("not every job replayed:\n%s", stderr)
+	}
+	for _, want := range []string{"in field 3 (wait time)", "in field 11 (status)", "in field 17 (preceding job number)", "1 repeated job number"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr does not count %q:\n%s", want, stderr)
+		}
+	}
+	data, _ := os.ReadFile(out)
+	if n := strings.Count(string(data), "# "+swf.KeyAnomaly+": "); n < 10 {
+		t.Errorf("%d anomaly lines in the manifest:\n%s", n, data)
+	}
+	if _, _, err := replayCmd(t, nil, "-p", "fcfs", "--strict", log, "-o", out); err == nil || !strings.Contains(err.Error(), "odd.swf:2: field 3 (wait time): invalid number") {
+		t.Errorf("--strict: %v", err)
+	}
+}
+
+// TestUsageErrors: conflicting or meaningless flags and impossible values
+// are usage errors (exit 2) with their reason.
+func TestUsageErrors(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "t.arrow")
+	os.WriteFile(trace, arrowTrace(t, 3, model.Second), 0o644)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--format", "parquet", "-o", "x.csv"}, "--format parquet contradicts the name x.csv"},
+		{[]string{"--compat", "pyss", "--order", "pyss"}, "--order has no effect under --compat pyss"},
+		{[]string{"--compat", "pyss", "--passes", "per-event"}, "--passes has no effect under --compat pyss"},
+		{[]string{"--node-alloc"}, "--node-alloc needs --machine"},
+		{[]string{"--compat", "slurm"}, `--compat "slurm": want pyss`},
+		{[]string{"--clean", "all"}, `--clean "all": want default, pyss or none`},
+		{[]string{"--procs", "-4"}, "--procs -4 is negative"},
+		{[]string{"--procs", "99999999999"}, "--procs 99999999999: more than 2147483647 processors"},
+		{[]string{"--machine", "100000x100000"}, "more than 2147483647 processors"},
+		{[]string{"--machine", "4x2", "--procs", "8"}, "--machine and --procs both give the machine size"},
+		{[]string{"--tau", "500ns"}, "not a whole number of microseconds"},
+		{[]string{"--sample-period", "0"}, "want a positive duration"},
+		{[]string{"--strict", "--lenient"}, "--strict and --lenient contradict each other"},
+		{[]string{"--timeseries", "ts.swf"}, "a time series cannot be written as SWF"},
+	} {
+		_, _, err := replayCmd(t, nil, append(tt.args, trace)...)
+		if !errors.Is(err, cli.ErrUsage) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v: %v, want a usage error saying %q", tt.args, err, tt.want)
+		}
+	}
+	// A header machine beyond 32 bits is an input error, not a panic.
+	huge := filepath.Join(t.TempDir(), "huge.csv")
+	os.WriteFile(huge, []byte("# MaxProcs: 99999999999\njob_id,submit_s,runtime_s,req_procs\n1,0,1,1\n"), 0o644)
+	if _, _, err := replayCmd(t, nil, huge, "-o", filepath.Join(t.TempDir(), "o.csv")); err == nil || errors.Is(err, cli.ErrUsage) ||
+		!strings.Contains(err.Error(), "header MaxProcs 99999999999") {
+		t.Errorf("huge header machine: %v", err)
+	}
+}
+
+// TestOutputsToDevices: -o and --timeseries to /dev/null write through
+// (never replacing it), and standard output that is /dev/null is no
+// terminal; /dev/full fails with exit 1 for every output: outcomes,
+// time series, standard output.
+func TestOutputsToDevices(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "t.arrow")
+	os.WriteFile(trace, arrowTrace(t, 30, model.Second), 0o644)
+	devNull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer devNull.Close()
+	if code := cli.Run("replay", run, []string{"-q", "-p", "fcfs", trace}, nil, devNull, io.Discard); code != 0 {
+		t.Errorf("replay > /dev/null: exit %d", code)
+	}
+	if _, _, err := replayCmd(t, nil, "-q", trace, "-o", os.DevNull, "--timeseries", os.DevNull); err != nil {
+		t.Errorf("-o /dev/null: %v", err)
+	}
+	if st, err := os.Stat(os.DevNull); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		t.Fatalf("/dev/null replaced: %v", st.Mode())
+	}
+	if _, err := os.Stat("/dev/full"); err != nil {
+		return
+	}
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer full.Close()
+	for _, args := range [][]string{
+		{"-q", trace, "-o", "/dev/full"},
+		{"-q", trace, "-o", filepath.Join(t.TempDir(), "o.csv"), "--timeseries", "/dev/full"},
+		{"-q", trace, "--format", "csv"},
+		{"--list-policies"},
+		{"--help"},
+		{"sweep", "--print-runs", filepath.Join("..", "..", "experiments", "frachtenberg", "fig-6.11.json")},
+		{"hw", "list"},
+		{"hw", "--help"},
+		{"hw", "--version"},
+		{"sweep", "--version"},
+	} {
+		var stderr bytes.Buffer
+		if code := cli.Run("replay", run, args, nil, full, &stderr); code != 1 || !strings.Contains(stderr.String(), "no space left on device") {
+			t.Errorf("%v to /dev/full: exit %d, %q", args, code, stderr.String())
+		}
+	}
+}
+
+// TestItemsToDevices: a reproduced item whose file is a link to a device
+// is written through (a link to /dev/null: nothing replaced), and one that
+// cannot be written (/dev/full) fails with exit 1.
+func TestItemsToDevices(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	for _, dev := range []string{os.DevNull, "/dev/full"} {
+		dir := t.TempDir()
+		os.MkdirAll(filepath.Join(dir, "hori98"), 0o755)
+		item := filepath.Join(dir, "hori98", "fig-6.csv")
+		os.Symlink(dev, item)
+		var stderr bytes.Buffer
+		code := cli.Run("replay", run, []string{"hw", "items", "-o", dir, "--only", "hori98/fig-6", "-q"}, nil, io.Discard, &stderr)
+		if want := map[string]int{os.DevNull: 0, "/dev/full": 1}[dev]; code != want {
+			t.Errorf("item linked to %s: exit %d, want %d: %s", dev, code, want, stderr.String())
+		}
+		if st, err := os.Lstat(item); err != nil || st.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("item linked to %s: the link was replaced", dev)
+		}
+	}
+}
+
+// TestUpstreamTrailer: an input's trailer (here genwork clean's drops)
+// reaches the outcomes as upstream manifest lines, as its header does.
+func TestUpstreamTrailer(t *testing.T) {
+	var in bytes.Buffer
+	h := model.Header{Lines: []model.HeaderLine{{Key: "MaxProcs", Value: "4"}}}
+	(&model.Manifest{Tool: "genwork clean"}).Apply(&h)
+	w, _ := columnar.NewTraceWriter(&in, columnar.FormatArrow, &h)
+	j := model.Job{ID: 1, Runtime: model.Second, AllocProcs: 1, Known: model.AllFields.Without(model.FieldEstimate)}
+	w.Write(&j)
+	w.AppendHeader(model.HeaderLine{Key: swf.KeyDropped, Value: "no-runtime 7"}, model.HeaderLine{Value: "a note"})
+	w.Close()
+	out := filepath.Join(t.TempDir(), "o.csv")
+	if _, _, err := replayCmd(t, &in, "-q", "-o", out); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(out)
+	if !strings.Contains(string(b), "# InputGangsimTool: genwork clean\n") || !strings.Contains(string(b), "# Input"+swf.KeyDropped+": no-runtime 7\n") ||
+		!strings.Contains(string(b), "# a note\n") {
+		t.Errorf("outcomes:\n%s", b)
 	}
 }

@@ -2,6 +2,14 @@
 // leaves nothing behind: bytes go to a temporary file in the destination's
 // directory, which is renamed over the destination only on Commit.
 //
+// Only a regular file, or a name that does not exist yet, is written that
+// way; a symbolic link's final target is, so the link stays a link. Any
+// other existing file (a character device such as /dev/null or
+// /dev/stdout, a FIFO, a process substitution's /dev/fd/N) is written
+// through, in place: renaming over it would replace /dev/null, or leave
+// the reader of a pipe waiting. What is written through cannot be taken
+// back.
+//
 // On Linux the temporary file is unnamed (O_TMPFILE) until Commit, so even
 // a run killed with SIGKILL leaves no trace; elsewhere, or on file systems
 // without O_TMPFILE, it is a hidden ".NAME.tmp-*" file that Abort removes.
@@ -12,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -20,8 +29,11 @@ import (
 // it or Abort to throw it away. Abort after Commit does nothing, so
 // "defer f.Abort()" is always safe.
 type File struct {
-	name    string
-	tmp     *os.File // nil for standard output
+	name    string // as given
+	target  string // the regular file to replace: name, or its symbolic link's target
+	mode    os.FileMode
+	tmp     *os.File // nil for standard output and written-through files
+	through *os.File // an existing file that is not regular, written in place
 	unnamed bool     // tmp is an O_TMPFILE file with no name yet
 	w       *bufio.Writer
 	stdout  io.Writer
@@ -34,18 +46,72 @@ func Create(name string, stdout io.Writer) (*File, error) {
 	if name == "-" || name == "" {
 		return &File{name: "-", w: bufio.NewWriterSize(stdout, 1<<16), stdout: stdout}, nil
 	}
-	dir, base := filepath.Split(name)
+	target, mode, through, err := destination(name)
+	if err != nil {
+		return nil, fmt.Errorf("creating %s: %w", name, err)
+	}
+	if through {
+		f, err := os.OpenFile(name, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, fmt.Errorf("opening %s: %w", name, err)
+		}
+		return &File{name: name, target: name, through: f, w: bufio.NewWriterSize(f, 1<<16)}, nil
+	}
+	dir, base := filepath.Split(target)
 	if dir == "" {
 		dir = "."
 	}
 	if tmp, ok := openUnnamed(dir); ok {
-		return &File{name: name, tmp: tmp, unnamed: true, w: bufio.NewWriterSize(tmp, 1<<16)}, nil
+		return &File{name: name, target: target, mode: mode, tmp: tmp, unnamed: true, w: bufio.NewWriterSize(tmp, 1<<16)}, nil
 	}
 	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
 		return nil, fmt.Errorf("creating %s: %w", name, err)
 	}
-	return &File{name: name, tmp: tmp, w: bufio.NewWriterSize(tmp, 1<<16)}, nil
+	return &File{name: name, target: target, mode: mode, tmp: tmp, w: bufio.NewWriterSize(tmp, 1<<16)}, nil
+}
+
+// maxLinks bounds the symbolic links followed to a destination.
+const maxLinks = 40
+
+// destination resolves name: the regular file to replace (name, or the
+// final target of the symbolic links it names, existing or not) and the
+// permissions to give it (an existing file's, else 0644), or through for
+// an existing file that is not regular.
+func destination(name string) (target string, mode os.FileMode, through bool, err error) {
+	st, err := os.Stat(name)
+	switch {
+	case err == nil && st.IsDir():
+		return "", 0, false, errors.New("is a directory")
+	case err == nil && !st.Mode().IsRegular():
+		return name, 0, true, nil
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return "", 0, false, err
+	}
+	mode = 0o644
+	if err == nil {
+		mode = st.Mode().Perm()
+	}
+	// Follow the links one by one: the last one may point to a file that
+	// does not exist yet, which is then created.
+	target = name
+	for i := 0; ; i++ {
+		lst, err := os.Lstat(target)
+		if err != nil || lst.Mode()&os.ModeSymlink == 0 {
+			return target, mode, false, nil
+		}
+		if i == maxLinks {
+			return "", 0, false, errors.New("too many levels of symbolic links")
+		}
+		link, err := os.Readlink(target)
+		if err != nil {
+			return "", 0, false, err
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(target), link)
+		}
+		target = link
+	}
 }
 
 // Name returns the destination name ("-" for standard output).
@@ -69,10 +135,16 @@ func (f *File) Commit() error {
 		f.discard()
 		return fmt.Errorf("writing %s: %w", f.name, err)
 	}
+	if f.through != nil {
+		if err := f.through.Close(); err != nil {
+			return fmt.Errorf("writing %s: %w", f.name, err)
+		}
+		return nil
+	}
 	if f.tmp == nil {
 		return nil
 	}
-	if err := f.tmp.Chmod(0o644); err != nil {
+	if err := f.tmp.Chmod(f.mode); err != nil {
 		f.discard()
 		return fmt.Errorf("writing %s: %w", f.name, err)
 	}
@@ -80,7 +152,7 @@ func (f *File) Commit() error {
 	if f.unnamed {
 		// Give the file a hidden name next to the destination, then rename
 		// it over the destination (a link cannot replace a file).
-		dir, base := filepath.Split(f.name)
+		dir, base := filepath.Split(f.target)
 		tmpName = filepath.Join(dir, fmt.Sprintf(".%s.tmp-%d", base, os.Getpid()))
 		os.Remove(tmpName)
 		if err := link(f.tmp, tmpName); err != nil {
@@ -92,7 +164,7 @@ func (f *File) Commit() error {
 		os.Remove(tmpName)
 		return fmt.Errorf("writing %s: %w", f.name, err)
 	}
-	if err := os.Rename(tmpName, f.name); err != nil {
+	if err := os.Rename(tmpName, f.target); err != nil {
 		os.Remove(tmpName)
 		return fmt.Errorf("writing %s: %w", f.name, err)
 	}
@@ -109,6 +181,9 @@ func (f *File) Abort() {
 }
 
 func (f *File) discard() {
+	if f.through != nil {
+		f.through.Close()
+	}
 	if f.tmp != nil {
 		f.tmp.Close()
 		if !f.unnamed {

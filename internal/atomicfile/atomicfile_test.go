@@ -6,8 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"strings"
+	"syscall"
 	"testing"
 )
+
+func mkfifo(path string) error { return syscall.Mkfifo(path, 0o600) }
 
 func TestCommitPublishes(t *testing.T) {
 	dir := t.TempDir()
@@ -63,15 +68,15 @@ func TestStdout(t *testing.T) {
 	}
 }
 
-func assertOnly(t *testing.T, dir string, want string) {
+func assertOnly(t *testing.T, dir string, want ...string) {
 	t.Helper()
 	ents, _ := os.ReadDir(dir)
-	if len(ents) != 1 || ents[0].Name() != want {
-		var names []string
-		for _, e := range ents {
-			names = append(names, e.Name())
-		}
-		t.Fatalf("directory holds %v, want only %s", names, want)
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	if !reflect.DeepEqual(names, want) {
+		t.Fatalf("directory holds %v, want only %v", names, want)
 	}
 }
 
@@ -115,4 +120,103 @@ func unnamedSupported(dir string) bool {
 		f.Close()
 	}
 	return ok
+}
+
+// TestDestinations: a regular file or a new name is replaced atomically
+// (keeping an existing file's permissions), a symbolic link's target is
+// replaced and the link kept, a device or a FIFO is written through and
+// never replaced, a directory is an error.
+func TestDestinations(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) error {
+		f, err := Create(name, nil)
+		if err != nil {
+			return err
+		}
+		defer f.Abort()
+		f.Write([]byte(data))
+		return f.Commit()
+	}
+	// A regular file keeps its mode.
+	reg := filepath.Join(dir, "reg.csv")
+	os.WriteFile(reg, []byte("old"), 0o600)
+	if err := write(reg, "new"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(reg); string(b) != "new" {
+		t.Errorf("regular file holds %q", b)
+	}
+	if st, _ := os.Stat(reg); st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want 0600", st.Mode().Perm())
+	}
+	// A symbolic link (relative, to an existing file) stays a link.
+	link := filepath.Join(dir, "link.csv")
+	os.Symlink("reg.csv", link)
+	if err := write(link, "via link"); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Lstat(link); st.Mode()&os.ModeSymlink == 0 {
+		t.Error("the link was replaced by a file")
+	}
+	if b, _ := os.ReadFile(reg); string(b) != "via link" {
+		t.Errorf("link target holds %q", b)
+	}
+	// A dangling link's target is created.
+	dangling := filepath.Join(dir, "dangling.csv")
+	os.Symlink(filepath.Join(dir, "sub-target.csv"), dangling)
+	if err := write(dangling, "created"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "sub-target.csv")); string(b) != "created" {
+		t.Errorf("dangling link target holds %q", b)
+	}
+	if st, _ := os.Lstat(dangling); st.Mode()&os.ModeSymlink == 0 {
+		t.Error("the dangling link was replaced by a file")
+	}
+	// /dev/null is written through, never replaced, whoever runs this.
+	if err := write(os.DevNull, "discarded"); err != nil {
+		t.Errorf("writing /dev/null: %v", err)
+	}
+	if st, err := os.Stat(os.DevNull); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		t.Errorf("/dev/null is no longer a character device: %v %v", st.Mode(), err)
+	}
+	// A FIFO is written through: its reader gets the bytes.
+	fifo := filepath.Join(dir, "fifo")
+	if err := mkfifo(fifo); err == nil {
+		got := make(chan string)
+		go func() {
+			b, _ := os.ReadFile(fifo)
+			got <- string(b)
+		}()
+		if err := write(fifo, "through the pipe"); err != nil {
+			t.Fatal(err)
+		}
+		if s := <-got; s != "through the pipe" {
+			t.Errorf("FIFO reader got %q", s)
+		}
+		if st, _ := os.Lstat(fifo); st.Mode()&os.ModeNamedPipe == 0 {
+			t.Error("the FIFO was replaced")
+		}
+	}
+	// A directory is refused.
+	if err := write(dir, "x"); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("directory: %v", err)
+	}
+	assertOnly(t, dir, "dangling.csv", "fifo", "link.csv", "reg.csv", "sub-target.csv")
+}
+
+// TestWriteThroughError: a device that refuses the bytes (/dev/full) is
+// an error at Commit.
+func TestWriteThroughError(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	f, err := Create("/dev/full", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("data"))
+	if err := f.Commit(); err == nil {
+		t.Error("writing /dev/full succeeded")
+	}
 }

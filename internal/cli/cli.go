@@ -1,9 +1,11 @@
 // Package cli is the plumbing shared by gangsim's commands: exit codes,
-// error and usage reporting, flag sets, terminal detection. Commands follow
-// one shape: main only calls Main with a run(args, stdin, stdout, stderr)
-// function; flags live in a pflag set inside run; data goes to stdout,
-// messages to stderr as "prog: message"; exit status 0 on success, 1 on
-// failure, 2 on a usage error.
+// error and usage reporting, flag sets, --help and --version, terminal
+// detection. Commands follow one shape: main only calls Main with a
+// run(args, stdin, stdout, stderr) function; flags live in a pflag set
+// inside run; data goes to stdout, messages to stderr as "prog: message";
+// exit status 0 on success, 1 on failure (a failed write to standard
+// output included), 2 on a usage error. --help and --version print to
+// standard output and exit 0.
 package cli
 
 import (
@@ -12,10 +14,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
 	"github.com/spf13/pflag"
+
+	"github.com/gangsim/gangsim/internal/version"
 )
 
 // ErrUsage marks an error in how a command was invoked; Main exits 2.
@@ -55,10 +60,44 @@ func InCommand(cmd string, err error) error {
 // RunFunc is a command's body.
 type RunFunc func(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 
+// Help is the error Parse returns for --help and --version: the text to
+// print on standard output, after which the command exits 0. It matches
+// pflag.ErrHelp.
+type Help struct{ Text string }
+
+func (h *Help) Error() string { return "help requested" }
+func (h *Help) Unwrap() error { return pflag.ErrHelp }
+
+// Version returns the --version text of prog: the gangsim version, the
+// module's VCS revision and time from the build information ("unknown"
+// for a build without them, such as a test), and the Go version.
+func Version(prog string) *Help {
+	rev, at, dirty := "unknown", "", ""
+	goVersion := "unknown"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		goVersion = bi.GoVersion
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.time":
+				at = " " + s.Value
+			case "vcs.modified":
+				if s.Value == "true" {
+					dirty = " (modified)"
+				}
+			}
+		}
+	}
+	return &Help{Text: fmt.Sprintf("%s (gangsim) %s\nrevision %s%s%s\n%s\n", prog, version.Version, rev, at, dirty, goVersion)}
+}
+
 // Main runs run with the process's arguments and standard streams and exits:
 // 0 on success, 2 on a usage error, 1 on any other error, after printing
-// "prog: error" to stderr. SIGINT and SIGTERM end the process with status
-// 130 and 143; outputs written through atomicfile are left unpublished.
+// "prog: error" to stderr. A failed write to standard output (a full disk,
+// /dev/full) is an error even when run did not notice it. SIGINT and
+// SIGTERM end the process with status 130 and 143; outputs written through
+// atomicfile are left unpublished.
 func Main(prog string, run RunFunc) {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
@@ -70,7 +109,45 @@ func Main(prog string, run RunFunc) {
 		}
 		os.Exit(130)
 	}()
-	os.Exit(Exit(prog, run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr), os.Stderr))
+	os.Exit(Run(prog, run, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// Run runs run as Main does and returns the exit status: it prints the
+// text of --help and --version to stdout, and checks every write to
+// stdout.
+func Run(prog string, run RunFunc, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	out := &checkedWriter{w: stdout}
+	err := run(args, stdin, out, stderr)
+	var h *Help
+	if errors.As(err, &h) {
+		io.WriteString(out, h.Text)
+		err = nil
+	}
+	if (err == nil || errors.Is(err, pflag.ErrHelp)) && out.err != nil {
+		err = fmt.Errorf("writing standard output: %w", out.err)
+	}
+	return Exit(prog, err, stderr)
+}
+
+// checkedWriter remembers the first write error. Commands pass it on as
+// their stdout, so that it is still an *os.File for IsTerminal.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	return n, err
+}
+
+// File returns the underlying *os.File, if any.
+func (c *checkedWriter) File() (*os.File, bool) {
+	f, ok := c.w.(*os.File)
+	return f, ok
 }
 
 // Exit reports err on stderr as "prog: err" and returns the exit status:
@@ -93,48 +170,71 @@ func Exit(prog string, err error, stderr io.Writer) int {
 	return 1
 }
 
-// NewFlagSet returns a flag set that reports errors instead of exiting and
-// prints usage (the synopsis, then the flags) to stderr on --help.
+// NewFlagSet returns a flag set that reports errors instead of exiting,
+// with the flags --help (-h) and --version, which Parse turns into a
+// *Help: the synopsis and the flags, or the version.
 func NewFlagSet(name, synopsis string, stderr io.Writer) *pflag.FlagSet {
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.SortFlags = false
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "%s\n\nFlags:\n%s", synopsis, fs.FlagUsages())
-	}
+	fs.Usage = func() {} // Parse returns the help instead
+	fs.Bool("version", false, "print the version (gangsim's and the build's revision) and exit")
+	fs.BoolP("help", "h", false, "print this help and exit")
+	fs.Lookup("help").Annotations = map[string][]string{"synopsis": {synopsis}}
 	return fs
 }
 
-// Parse parses args into fs, turning flag errors into usage errors.
+// Parse parses args into fs, turning flag errors into usage errors and
+// --help and --version into a *Help.
 func Parse(fs *pflag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return err
-		}
 		return Usagef("%v", err)
+	}
+	if v, _ := fs.GetBool("help"); v {
+		syn := ""
+		if f := fs.Lookup("help"); f != nil && len(f.Annotations["synopsis"]) > 0 {
+			syn = f.Annotations["synopsis"][0]
+		}
+		return &Help{Text: fmt.Sprintf("%s\n\nFlags:\n%s", syn, fs.FlagUsages())}
+	}
+	if v, _ := fs.GetBool("version"); v {
+		return Version(fs.Name())
 	}
 	return nil
 }
 
-// IsTerminal reports whether w is a terminal (a character device), where
-// binary data must not be written.
+// IsTerminal reports whether w is a terminal (isatty: the terminal ioctl
+// succeeds), where binary data must not be written. /dev/null, a
+// character device but no terminal, is not one.
 func IsTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
+	var f *os.File
+	switch w := w.(type) {
+	case *os.File:
+		f = w
+	case interface{ File() (*os.File, bool) }:
+		var ok bool
+		if f, ok = w.File(); !ok {
+			return false
+		}
+	default:
 		return false
 	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return isTerminal(f.Fd())
 }
 
 // Call runs a command body with args and stdin (empty when nil) and returns
 // what it wrote to stdout and stderr: how tests, and programs that embed a
-// command, invoke it without a process.
+// command, invoke it without a process. The text of a *Help error goes to
+// stdout, as Main prints it.
 func Call(run RunFunc, stdin io.Reader, args ...string) (stdout, stderr string, err error) {
 	var o, e strings.Builder
 	if stdin == nil {
 		stdin = strings.NewReader("")
 	}
 	err = run(args, stdin, &o, &e)
+	var h *Help
+	if errors.As(err, &h) {
+		o.WriteString(h.Text)
+	}
 	return o.String(), e.String(), err
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"strings"
 	"testing"
 )
@@ -60,5 +62,65 @@ func TestExitNamesSubcommand(t *testing.T) {
 	}
 	if InCommand("x", nil) != nil {
 		t.Error("InCommand of nil is not nil")
+	}
+}
+
+// failWriter fails every write, as /dev/full does.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestRunHelpVersionWrites: --help and --version print to stdout and exit
+// 0, and a failed write to stdout is exit 1 with a message, even when the
+// command ignored it.
+func TestRunHelpVersionWrites(t *testing.T) {
+	body := func(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+		fs := NewFlagSet("tool", "usage: tool [flags]", stderr)
+		fs.Int("n", 0, "a number")
+		if err := Parse(fs, args); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, "data") // the error is ignored here
+		return nil
+	}
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"--version"}} {
+		var out, errs bytes.Buffer
+		if code := Run("tool", body, args, nil, &out, &errs); code != 0 || errs.Len() != 0 {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errs.String())
+		}
+		want := "usage: tool [flags]\n\nFlags:\n"
+		if args[0] == "--version" {
+			want = "tool (gangsim) "
+		}
+		if !strings.HasPrefix(out.String(), want) {
+			t.Errorf("%v: stdout %q", args, out.String())
+		}
+		var errs2 bytes.Buffer
+		if code := Run("tool", body, args, nil, failWriter{}, &errs2); code != 1 || !strings.Contains(errs2.String(), "tool: writing standard output: no space left on device") {
+			t.Errorf("%v to a full device: exit %d, %q", args, code, errs2.String())
+		}
+	}
+	var errs bytes.Buffer
+	if code := Run("tool", body, nil, nil, failWriter{}, &errs); code != 1 || errs.String() != "tool: writing standard output: no space left on device\n" {
+		t.Errorf("data to a full device: exit %d, %q", code, errs.String())
+	}
+	if code := Run("tool", body, []string{"-n", "x"}, nil, io.Discard, io.Discard); code != 2 {
+		t.Errorf("bad flag: exit %d", code)
+	}
+}
+
+// TestIsTerminal: /dev/null is a character device but no terminal, so
+// binary output may go there.
+func TestIsTerminal(t *testing.T) {
+	f, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	if IsTerminal(f) || IsTerminal(&checkedWriter{w: f}) {
+		t.Error("/dev/null is taken for a terminal")
+	}
+	if IsTerminal(&bytes.Buffer{}) {
+		t.Error("a buffer is taken for a terminal")
 	}
 }

@@ -2,16 +2,19 @@ package fileio
 
 import (
 	"io"
+	"sync/atomic"
 
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/swf"
 )
 
 // chunkJobs is how many jobs or outcomes cross between goroutines at once.
 const chunkJobs = 4096
 
 type jobChunk struct {
-	jobs []model.Job
-	err  error // after the jobs: io.EOF at the end, or the reader's error
+	jobs  []model.Job
+	lines []int // lines[i]: the source's position of jobs[i], for a swf.Positioner source
+	err   error // after the jobs: io.EOF at the end, or the reader's error
 }
 
 // Prefetcher reads a trace on its own goroutine, a chunk ahead of its
@@ -23,17 +26,38 @@ type Prefetcher struct {
 	free  chan []model.Job
 	stop  chan struct{}
 	cur   []model.Job
+	lines []int
 	i     int
 	err   error
 	spent []model.Job // the chunk being read, recycled when exhausted
+	pos   swf.Positioner
+	name  string
 }
 
 // Prefetch starts reading r ahead. The header is read first, as
 // model.JobReader promises. Call Close to stop early.
 func Prefetch(r model.JobReader) *Prefetcher {
-	p := &Prefetcher{h: r.Header(), ch: make(chan jobChunk, 2), free: make(chan []model.Job, 3), stop: make(chan struct{})}
+	// The header is copied: a reader adds its table's trailer to its own
+	// header at the end, on the reading goroutine.
+	h := r.Header().Clone()
+	p := &Prefetcher{h: &h, ch: make(chan jobChunk, 2), free: make(chan []model.Job, 3), stop: make(chan struct{})}
+	p.pos, _ = r.(swf.Positioner)
+	if p.pos != nil {
+		p.name, _ = p.pos.Position()
+	}
 	go p.fill(r)
 	return p
+}
+
+// Position returns the source's position of the job Read returned last,
+// when the source is a swf.Positioner (an SWF reader: its file name and
+// line); line 0 otherwise. Errors about a job (the out-of-order submit
+// time of cleaning) name it through Position.
+func (p *Prefetcher) Position() (name string, line int) {
+	if p.i == 0 || p.i > len(p.lines) {
+		return p.name, 0
+	}
+	return p.name, p.lines[p.i-1]
 }
 
 func (p *Prefetcher) fill(r model.JobReader) {
@@ -46,15 +70,20 @@ func (p *Prefetcher) fill(r model.JobReader) {
 			buf = make([]model.Job, 0, chunkJobs)
 		}
 		var err error
+		var lines []int
 		for len(buf) < chunkJobs {
 			var j model.Job
 			if j, err = r.Read(); err != nil {
 				break
 			}
 			buf = append(buf, j)
+			if p.pos != nil {
+				_, l := p.pos.Position()
+				lines = append(lines, l)
+			}
 		}
 		select {
-		case p.ch <- jobChunk{jobs: buf, err: err}:
+		case p.ch <- jobChunk{jobs: buf, lines: lines, err: err}:
 		case <-p.stop:
 			return
 		}
@@ -64,7 +93,9 @@ func (p *Prefetcher) fill(r model.JobReader) {
 	}
 }
 
-// Header returns the trace header.
+// Header returns the trace header as it was when Prefetch started: the
+// wrapped reader's trailer (header lines after its jobs) is read from the
+// wrapped reader once Read has returned io.EOF.
 func (p *Prefetcher) Header() *model.Header { return p.h }
 
 // Read returns the next job, or io.EOF, or the wrapped reader's error.
@@ -85,7 +116,7 @@ func (p *Prefetcher) Read() (model.Job, error) {
 			p.err = io.EOF
 			return model.Job{}, io.EOF
 		}
-		p.cur, p.i, p.err, p.spent = c.jobs, 0, c.err, c.jobs
+		p.cur, p.lines, p.i, p.err, p.spent = c.jobs, c.lines, 0, c.err, c.jobs
 	}
 	j := p.cur[p.i]
 	p.cur[p.i] = model.Job{}
@@ -104,16 +135,20 @@ func (p *Prefetcher) Close() {
 
 // AsyncOutcomes hands outcomes to another goroutine that writes them to w,
 // so that encoding overlaps with simulation. Outcomes are written in the
-// order given. An error of w is returned by Close (the writing goroutine
-// stops writing at its first error).
+// order given. The writing goroutine stops at w's first error; Write
+// returns it from the next chunk on (so the producer stops early), and
+// Close returns it.
 type AsyncOutcomes struct {
-	w    model.OutcomeWriter
-	buf  []model.Outcome
-	ch   chan []model.Outcome
-	free chan []model.Outcome
-	done chan error
-	err  error
+	w      model.OutcomeWriter
+	buf    []model.Outcome
+	ch     chan []model.Outcome
+	free   chan []model.Outcome
+	done   chan error
+	err    error        // the first error, once the producer has seen it
+	failed atomic.Value // the writing goroutine's error (an errorBox), set once
 }
+
+type errorBox struct{ err error }
 
 // NewAsyncOutcomes starts the writing goroutine.
 func NewAsyncOutcomes(w model.OutcomeWriter) *AsyncOutcomes {
@@ -129,6 +164,7 @@ func (a *AsyncOutcomes) drain(ch <-chan []model.Outcome) {
 		if err == nil {
 			for i := range chunk {
 				if err = a.w.Write(&chunk[i]); err != nil {
+					a.failed.Store(errorBox{err})
 					break
 				}
 			}
@@ -141,13 +177,18 @@ func (a *AsyncOutcomes) drain(ch <-chan []model.Outcome) {
 	a.done <- err
 }
 
-// Write queues a copy of o.
+// Write queues a copy of o. It returns the writing goroutine's error once
+// it has failed.
 func (a *AsyncOutcomes) Write(o *model.Outcome) error {
 	if a.err != nil {
 		return a.err
 	}
 	a.buf = append(a.buf, *o)
 	if len(a.buf) == chunkJobs {
+		if f, ok := a.failed.Load().(errorBox); ok {
+			a.err = f.err
+			return a.err
+		}
 		a.ch <- a.buf
 		select {
 		case a.buf = <-a.free:
@@ -164,13 +205,13 @@ func (a *AsyncOutcomes) Close() error {
 	if a.ch == nil {
 		return a.err
 	}
-	if len(a.buf) > 0 {
+	if len(a.buf) > 0 && a.err == nil {
 		a.ch <- a.buf
 	}
 	close(a.ch)
 	a.ch = nil
-	if a.err != nil {
-		return a.err
+	if err := <-a.done; a.err == nil {
+		a.err = err
 	}
-	return <-a.done
+	return a.err
 }

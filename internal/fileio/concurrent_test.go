@@ -1,6 +1,7 @@
 package fileio
 
 import (
+	"errors"
 	"runtime"
 	"testing"
 	"time"
@@ -39,5 +40,52 @@ func TestAsyncOutcomesCloseAtOnce(t *testing.T) {
 	case <-done:
 	case <-time.After(20 * time.Second):
 		t.Fatal("Close right after NewAsyncOutcomes hangs")
+	}
+}
+
+// failAfter fails every write from the n-th on.
+type failAfter struct{ n, written int }
+
+func (f *failAfter) Write(*model.Outcome) error {
+	if f.written >= f.n {
+		return errors.New("disk full")
+	}
+	f.written++
+	return nil
+}
+func (f *failAfter) Close() error { return nil }
+
+// TestAsyncOutcomesError injects a write error in the background writer:
+// Write reports it a few chunks later at most (the producer stops
+// early), Close reports it, and nothing after it is written.
+func TestAsyncOutcomesError(t *testing.T) {
+	for _, failAt := range []int{0, 1, chunkJobs + 5, 3 * chunkJobs} {
+		w := &failAfter{n: failAt}
+		a := NewAsyncOutcomes(w)
+		var werr error
+		n := 0
+		for ; n < 100*chunkJobs && werr == nil; n++ {
+			werr = a.Write(&model.Outcome{JobID: int64(n)})
+		}
+		if werr == nil || werr.Error() != "disk full" {
+			t.Errorf("fail at %d: Write never reported the error (%d written)", failAt, n)
+		}
+		if err := a.Close(); err == nil || err.Error() != "disk full" {
+			t.Errorf("fail at %d: Close = %v", failAt, err)
+		}
+		if err := a.Close(); err == nil {
+			t.Errorf("fail at %d: a second Close forgot the error", failAt)
+		}
+		if w.written != failAt {
+			t.Errorf("fail at %d: %d written", failAt, w.written)
+		}
+	}
+	// Close alone reports an error of the last, partial chunk.
+	a := NewAsyncOutcomes(&failAfter{n: 3})
+	for i := 0; i < 10; i++ {
+		a.Write(&model.Outcome{})
+	}
+	if err := a.Close(); err == nil {
+		t.Error("Close lost the error of the last chunk")
 	}
 }

@@ -2,12 +2,19 @@
 // commands, in any format: SWF (plain or gzipped) and the columnar
 // encodings (Parquet, Arrow IPC stream, CSV).
 //
-// An input is read twice: once to compute its SHA-256 digest, which every
-// output's manifest records before any data, and once to parse it. A file is
-// simply read twice; standard input is copied into an unlinked temporary
-// file while it is hashed, so a pipe works with any format (Parquet needs
-// random access) and memory stays bounded; each stage of a pipe starts once
-// the previous one has finished writing.
+// Every output's manifest records the SHA-256 digest of every input. Open
+// hashes a file before it is parsed (the file is simply read twice), so
+// the digest is in the output's header from the start, and copies standard
+// input into an unlinked temporary file while it hashes it, so that it can
+// be read any number of times (workload transforms read their source up
+// to three times) in any format (Parquet needs random access).
+//
+// OpenStream is for a single pass: standard input is parsed as it arrives
+// and hashed while it is read, without a temporary copy, so the stages of a
+// pipe overlap. Its digest is known only at the end (Finish): the output
+// records it in its trailer (Output.AppendHeader; see the columnar and swf
+// packages for where a trailer goes in each format). Parquet on standard
+// input is still spooled, as it must be.
 package fileio
 
 import (
@@ -17,6 +24,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 
@@ -29,10 +37,93 @@ import (
 // Input is an opened input file or standard input.
 type Input struct {
 	Name   string          // as given; "-" for standard input
-	SHA256 string          // digest of the bytes, lower-case hex
+	SHA256 string          // digest of the bytes, lower-case hex; "" for a stream until Finish
 	Format columnar.Format // detected from the first bytes
 	f      *os.File
 	size   int64
+	stream *bufio.Reader  // standard input read once (OpenStream), over hash
+	hash   *hashingReader // the digest of stream's bytes
+	used   bool           // stream was handed out
+}
+
+// hashingReader hashes the bytes read through it.
+type hashingReader struct {
+	r io.Reader
+	h hash.Hash
+}
+
+func (h *hashingReader) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	h.h.Write(p[:n])
+	return n, err
+}
+
+// OpenStream opens name ("-" or "" for stdin) for a single pass. A file is
+// opened as by Open. Standard input is read as a stream and hashed while
+// it is read: SHA256 is empty until Finish, which reads what the parser
+// left and sets it. Parquet on standard input is spooled as by Open (it
+// needs random access), its digest known at once.
+func OpenStream(name string, stdin io.Reader) (*Input, error) {
+	if name != "" && name != "-" {
+		return Open(name, stdin)
+	}
+	in := &Input{Name: "-", hash: &hashingReader{r: stdin, h: sha256.New()}}
+	in.stream = bufio.NewReaderSize(in.hash, 1<<16)
+	prefix, err := in.stream.Peek(512)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return nil, fmt.Errorf("reading standard input: %w", err)
+	}
+	in.Format = columnar.DetectFormat(prefix)
+	if len(prefix) == 0 {
+		in.Format = columnar.FormatSWF // an empty input is an empty SWF trace
+	}
+	if in.Format != columnar.FormatParquet {
+		return in, nil
+	}
+	tmp, err := spool(in.stream)
+	if err != nil {
+		return nil, err
+	}
+	in.stream = nil
+	in.f, in.size, in.SHA256 = tmp.f, tmp.n, hex.EncodeToString(in.hash.h.Sum(nil))
+	return in, nil
+}
+
+// Streamed reports whether the input is read as a stream, its digest known
+// only after Finish.
+func (in *Input) Streamed() bool { return in.stream != nil }
+
+// Finish reads the rest of a streamed input, so that its digest covers
+// every byte, and sets SHA256. It does nothing for other inputs.
+func (in *Input) Finish() error {
+	if in.stream == nil || in.SHA256 != "" {
+		return nil
+	}
+	if _, err := io.Copy(io.Discard, in.stream); err != nil {
+		return fmt.Errorf("reading standard input: %w", err)
+	}
+	in.SHA256 = hex.EncodeToString(in.hash.h.Sum(nil))
+	return nil
+}
+
+type spooled struct {
+	f *os.File
+	n int64
+}
+
+// spool copies r into an unlinked temporary file.
+func spool(r io.Reader) (spooled, error) {
+	tmp, err := os.CreateTemp("", "gangsim-stdin-*")
+	if err != nil {
+		return spooled{}, fmt.Errorf("spooling standard input: %w", err)
+	}
+	os.Remove(tmp.Name()) // unlinked: gone when closed, even on a crash
+	n, err := io.Copy(tmp, r)
+	if err != nil {
+		tmp.Close()
+		return spooled{}, fmt.Errorf("reading standard input: %w", err)
+	}
+	return spooled{tmp, n}, nil
 }
 
 // Open opens name ("-" or "" for stdin), hashes it and detects its format.
@@ -40,18 +131,12 @@ func Open(name string, stdin io.Reader) (*Input, error) {
 	in := &Input{Name: name}
 	if name == "" || name == "-" {
 		in.Name = "-"
-		tmp, err := os.CreateTemp("", "gangsim-stdin-*")
+		h := &hashingReader{r: stdin, h: sha256.New()}
+		tmp, err := spool(h)
 		if err != nil {
-			return nil, fmt.Errorf("spooling standard input: %w", err)
+			return nil, err
 		}
-		os.Remove(tmp.Name()) // unlinked: gone when closed, even on a crash
-		h := sha256.New()
-		n, err := io.Copy(io.MultiWriter(tmp, h), stdin)
-		if err != nil {
-			tmp.Close()
-			return nil, fmt.Errorf("reading standard input: %w", err)
-		}
-		in.f, in.size, in.SHA256 = tmp, n, hex.EncodeToString(h.Sum(nil))
+		in.f, in.size, in.SHA256 = tmp.f, tmp.n, hex.EncodeToString(h.h.Sum(nil))
 	} else {
 		f, err := os.Open(name)
 		if err != nil {
@@ -86,21 +171,60 @@ func (in *Input) DisplayName() string {
 func (in *Input) Manifest() model.Input { return model.Input{Name: in.Name, SHA256: in.SHA256} }
 
 // Close releases the input (and its spooled copy).
-func (in *Input) Close() error { return in.f.Close() }
+func (in *Input) Close() error {
+	if in.f == nil {
+		return nil
+	}
+	return in.f.Close()
+}
 
-func (in *Input) reader() *io.SectionReader { return io.NewSectionReader(in.f, 0, in.size) }
+// reader returns the input's bytes from the start: a new reader each time,
+// except for a stream, which can be read once.
+func (in *Input) reader() (io.Reader, error) {
+	if in.stream != nil {
+		if in.used {
+			return nil, errors.New("standard input read as a stream can be read once only")
+		}
+		in.used = true
+		return in.stream, nil
+	}
+	return io.NewSectionReader(in.f, 0, in.size), nil
+}
 
-// Trace opens the input as a trace. lenient applies to SWF input only: it
-// skips and counts malformed lines instead of failing (see swf.Reader).
+// SWFMode is how strictly an SWF input is read (see swf.Reader).
+type SWFMode uint8
+
+// SWF reading modes.
+const (
+	SWFDefault SWFMode = iota // values outside SWF 2.2 in unused fields kept and counted
+	SWFStrict                 // every value outside SWF 2.2 an error
+	SWFLenient                // lines with malformed needed fields skipped and counted
+)
+
+// Trace opens the input as a trace, an SWF input in the default mode or,
+// with lenient, skipping and counting malformed lines (see swf.Reader).
 func (in *Input) Trace(lenient bool) (model.JobReader, error) {
+	if lenient {
+		return in.TraceMode(SWFLenient)
+	}
+	return in.TraceMode(SWFDefault)
+}
+
+// TraceMode opens the input as a trace, an SWF input read in mode m.
+func (in *Input) TraceMode(m SWFMode) (model.JobReader, error) {
+	r, err := in.reader()
+	if err != nil {
+		return nil, err
+	}
 	switch in.Format {
 	case columnar.FormatSWF, columnar.FormatSWFGzip:
-		r := swf.NewReader(bufio.NewReaderSize(in.reader(), 1<<16))
-		r.Name = in.DisplayName()
-		r.Lenient = lenient
-		return r, nil
+		sr := swf.NewReader(r)
+		sr.Name = in.DisplayName()
+		sr.Strict = m == SWFStrict
+		sr.Lenient = m == SWFLenient
+		return sr, nil
 	}
-	return columnar.NewTraceReader(in.reader(), in.Format, in.DisplayName())
+	return columnar.NewTraceReader(r, in.Format, in.DisplayName())
 }
 
 // Outcomes opens the input as a per-job outcomes table.
@@ -108,7 +232,11 @@ func (in *Input) Outcomes() (*columnar.OutcomeReader, error) {
 	if in.Format == columnar.FormatSWF || in.Format == columnar.FormatSWFGzip {
 		return nil, fmt.Errorf("%s: not an outcomes table (Parquet, Arrow or CSV from replay); it looks like an SWF trace", in.DisplayName())
 	}
-	return columnar.NewOutcomeReader(in.reader(), in.Format, in.DisplayName())
+	r, err := in.reader()
+	if err != nil {
+		return nil, err
+	}
+	return columnar.NewOutcomeReader(r, in.Format, in.DisplayName())
 }
 
 // Samples opens the input as a time-series table.
@@ -116,7 +244,11 @@ func (in *Input) Samples() (*columnar.SampleReader, error) {
 	if in.Format == columnar.FormatSWF || in.Format == columnar.FormatSWFGzip {
 		return nil, fmt.Errorf("%s: not a time-series table", in.DisplayName())
 	}
-	return columnar.NewSampleReader(in.reader(), in.Format, in.DisplayName())
+	r, err := in.reader()
+	if err != nil {
+		return nil, err
+	}
+	return columnar.NewSampleReader(r, in.Format, in.DisplayName())
 }
 
 // Output is an output being written: a file that appears only when
@@ -128,21 +260,42 @@ type Output struct {
 	gz     *gzip.Writer
 	closer func() error // the table writer's Close, run once before commit
 	closed bool
+	// trailer and appender: header lines for the end of the table, and
+	// the table writer's AppendHeader.
+	trailer  []model.HeaderLine
+	appender func(...model.HeaderLine)
 }
 
 // ResolveFormat picks an output's format: the explicit format name if
-// given, else the name's extension, else def.
+// given, else the name's extension, else def for standard output and for
+// a device, FIFO or process substitution. A format that contradicts
+// the name's extension (--format parquet -o x.csv) is an error.
 func ResolveFormat(name, format string, def columnar.Format) (columnar.Format, error) {
 	if format != "" {
-		return columnar.ParseFormat(format)
+		f, err := columnar.ParseFormat(format)
+		if err != nil {
+			return f, err
+		}
+		if ext := columnar.FormatFromName(name); ext != columnar.FormatUnknown && ext != f {
+			return f, fmt.Errorf("--format %s contradicts the name %s, which says %s", format, name, ext)
+		}
+		return f, nil
 	}
 	if f := columnar.FormatFromName(name); f != columnar.FormatUnknown {
 		return f, nil
 	}
-	if name != "" && name != "-" {
+	if name != "" && name != "-" && !isStream(name) {
 		return columnar.FormatUnknown, fmt.Errorf("%s: cannot tell the format from the name (use .swf, .swf.gz, .parquet, .arrow or .csv, or --format)", name)
 	}
 	return def, nil
+}
+
+// isStream reports whether name is an existing file that is not regular:
+// a device (/dev/null, /dev/stdout), a FIFO or a process substitution
+// (/dev/fd/N), which take the format of standard output.
+func isStream(name string) bool {
+	st, err := os.Stat(name)
+	return err == nil && !st.Mode().IsRegular() && !st.IsDir()
 }
 
 // Create starts an output named name ("-" or "" for stdout) in format f.
@@ -172,14 +325,14 @@ func (o *Output) TraceWriter(h *model.Header) (model.JobWriter, error) {
 			o.gz = gzip.NewWriter(o.file) // no name or time in the header: deterministic
 		}
 		w := swf.NewWriter(o.w(), h)
-		o.closer = w.Close
+		o.closer, o.appender = w.Close, w.AppendHeader
 		return &traceWriter{JobWriter: w, o: o, swf: w}, nil
 	}
 	w, err := columnar.NewTraceWriter(o.w(), o.Format, h)
 	if err != nil {
 		return nil, err
 	}
-	o.closer = w.Close
+	o.closer, o.appender = w.Close, w.AppendHeader
 	return &traceWriter{JobWriter: w, o: o}, nil
 }
 
@@ -209,7 +362,7 @@ func (o *Output) OutcomeWriter(h *model.Header) (model.OutcomeWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", o.Name, err)
 	}
-	o.closer = w.Close
+	o.closer, o.appender = w.Close, w.AppendHeader
 	return &outcomeWriter{OutcomeWriter: w, o: o}, nil
 }
 
@@ -227,8 +380,16 @@ func (o *Output) SampleWriter(h *model.Header) (model.SampleWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", o.Name, err)
 	}
-	o.closer = w.Close
+	o.closer, o.appender = w.Close, w.AppendHeader
 	return w, nil
+}
+
+// AppendHeader adds lines to the header of the table being written that
+// are known only at its end: the digest of a streamed input, what cleaning
+// dropped. Call it before Commit (see columnar's and swf's AppendHeader
+// for where each format puts them).
+func (o *Output) AppendHeader(lines ...model.HeaderLine) {
+	o.trailer = append(o.trailer, lines...)
 }
 
 // closeTable closes the table writer once, whoever asks first.
@@ -237,6 +398,9 @@ func (o *Output) closeTable() error {
 		return nil
 	}
 	o.closed = true
+	if len(o.trailer) > 0 && o.appender != nil {
+		o.appender(o.trailer...)
+	}
 	return o.closer()
 }
 

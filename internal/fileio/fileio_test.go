@@ -2,6 +2,8 @@ package fileio
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -128,7 +130,10 @@ func TestResolveFormat(t *testing.T) {
 		{"-", "", columnar.FormatArrow, false},
 		{"", "", columnar.FormatArrow, false},
 		{"x.csv", "", columnar.FormatCSV, false},
-		{"x.csv", "parquet", columnar.FormatParquet, false},
+		{"x.csv", "parquet", 0, true}, // a contradiction
+		{"x.csv", "csv", columnar.FormatCSV, false},
+		{"x.out", "parquet", columnar.FormatParquet, false},
+		{"-", "swf.gz", columnar.FormatSWFGzip, false},
 		{"x.out", "", 0, true},
 		{"-", "feather", 0, true},
 	} {
@@ -152,5 +157,68 @@ func TestAbortLeavesNothing(t *testing.T) {
 	out.Abort()
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Fatalf("left %v", ents)
+	}
+}
+
+// TestOpenStream reads standard input once, in every format, as a stream
+// (Parquet spooled): the jobs are those of the file, and the digest, set
+// by Finish, is that of every byte, even those the parser left unread.
+func TestOpenStream(t *testing.T) {
+	tr := model.Trace{Header: model.Header{Lines: []model.HeaderLine{{Key: "MaxProcs", Value: "8"}}}}
+	for i := 0; i < 50; i++ {
+		tr.Jobs = append(tr.Jobs, model.Job{ID: int64(i + 1), Submit: model.Time(i) * model.Second, Runtime: model.Second,
+			AllocProcs: 2, ReqProcs: 2, Known: model.AllFields})
+	}
+	dir := t.TempDir()
+	for _, ext := range []string{".swf", ".swf.gz", ".parquet", ".arrow", ".csv"} {
+		path := filepath.Join(dir, "t"+ext)
+		f, _ := ResolveFormat(path, "", columnar.FormatArrow)
+		out, err := Create(path, f, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, _ := out.TraceWriter(&tr.Header)
+		if err := model.WriteAll(w, tr.Jobs); err != nil {
+			t.Fatal(err)
+		}
+		if err := out.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(path)
+		if f == columnar.FormatArrow {
+			data = append(data, "bytes after the end-of-stream marker"...) // never parsed
+		}
+		in, err := OpenStream("-", bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.Format != f || in.Streamed() == (f == columnar.FormatParquet) {
+			t.Errorf("%s: format %v, streamed %v", ext, in.Format, in.Streamed())
+		}
+		src, err := in.Trace(false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got model.Trace
+		for {
+			j, err := src.Read()
+			if err != nil {
+				break
+			}
+			got.Jobs = append(got.Jobs, j)
+		}
+		if len(got.Jobs) != len(tr.Jobs) {
+			t.Errorf("%s: %d jobs", ext, len(got.Jobs))
+		}
+		if err := in.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		if sum := sha256.Sum256(data); in.SHA256 != hex.EncodeToString(sum[:]) {
+			t.Errorf("%s: digest %s, want that of all %d bytes", ext, in.SHA256, len(data))
+		}
+		if _, err := in.Trace(false); err == nil && in.Streamed() {
+			t.Errorf("%s: a stream read twice", ext)
+		}
+		in.Close()
 	}
 }

@@ -1,0 +1,7 @@
+//go:build !linux && !darwin && !freebsd && !netbsd && !openbsd && !dragonfly
+
+package cli
+
+// isTerminal is false where gangsim cannot ask: binary output is then
+// written even to a console.
+func isTerminal(fd uintptr) bool { return false }

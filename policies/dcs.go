@@ -45,9 +45,6 @@ type DCSConfig struct {
 	// Speeds[i], machines past the list at 1. Nil: identical machines, as
 	// in the paper's experiments (M&D 5.2).
 	Speeds []float64
-	// Record keeps every stretch of machine time given to a task, for
-	// Segments (a Gantt chart). Memory then grows with the run.
-	Record bool
 }
 
 // DefaultDCSConfig is DCSConfig's defaults.
@@ -217,7 +214,8 @@ type DCS struct {
 	planned  model.Time   // optimal, dynamic history: the measured length, 0 before it is known
 	measured []model.Time // optimal, dynamic history: times of tasks that ran uninterrupted
 
-	segs []DCSSegment // with Record
+	record bool
+	segs   []DCSSegment // with RecordSegments
 }
 
 // DCSSegment is a stretch of one machine's time given to one task: for a
@@ -651,7 +649,7 @@ func (p *DCS) stop(t *dcsTask) {
 func (p *DCS) free(k int, now model.Time, stopped bool) {
 	m := &p.machines[k]
 	t := m.task
-	if p.cfg.Record && now > m.from {
+	if p.record && now > m.from {
 		sw := model.Time(0)
 		if p.cfg.Mode != DCSEager {
 			sw = min(t.stallEnd, now) - m.from
@@ -728,8 +726,13 @@ func (p *DCS) ReportSample(s *sim.Sample) {
 	s.Switching = float64(n) / float64(len(p.machines))
 }
 
+// RecordSegments makes the policy keep every stretch of machine time it
+// gives a task, for Segments (a Gantt chart); memory then grows with the
+// run. Call it before the run.
+func (p *DCS) RecordSegments() { p.record = true }
+
 // Segments returns the stretches of machine time given to tasks so far
-// (with Record), ordered by start, then machine.
+// (see RecordSegments), ordered by start, then machine.
 func (p *DCS) Segments() []DCSSegment {
 	out := slices.Clone(p.segs)
 	slices.SortStableFunc(out, func(a, b DCSSegment) int {

@@ -82,12 +82,12 @@ func runDCS(t *testing.T, spec string, m int, cost model.Time, passes sim.Passes
 	if err != nil {
 		t.Fatalf("%s: %v", spec, err)
 	}
-	c.Record = true
 	env := Env{Machine: model.FlatMachine(m)}
 	if cost > 0 {
 		env.Hardware = Hardware{Costs: fixedSwitch(cost), Preset: "test", Family: "test", Mechanism: "fixed"}
 	}
 	p := NewDCS(c, env)
+	p.RecordSegments()
 	out := outcomeMap{}
 	var samples sampleList
 	err = sim.New(sim.Config{Machine: env.Machine, Passes: passes}, p).

@@ -73,8 +73,8 @@ func (c DCSConfig) Validate() error {
 // dcsParams documents dcs's parameters for the registry.
 var dcsParams = map[string]string{
 	"mode":    "eager (Calypso's: no preemption, idle machines run copies, the first to finish wins), rr (round robin) or optimal (the recursive allocation, default)",
-	"quantum": "mode=rr: time slice, switch included, e.g. 5s (default 40s, the best of M&D 5.2 experiment 1)",
-	"history": "mode=optimal: task lengths from known (the trace's runtimes, default), static (the trace's estimates: an earlier run's times, M&D 4 Method 2) or dynamic (the step's first round, Method 1: needs more than 2m tasks)",
+	"quantum": "time slice of round robin, switch included, e.g. 5s (default 40s, the best of M&D 5.2 experiment 1); mode=rr only",
+	"history": "known (the trace's runtimes, default), static (its estimates: an earlier run's task times, M&D 4 Method 2) or dynamic (measured on the step's first round, Method 1: needs more than 2m tasks): the optimal allocation's task lengths; mode=optimal only",
 	"speeds":  "relative machine speeds in (0, 1], colon-separated, e.g. 1:1:0.5 (default all 1; machines past the list run at 1)",
 }
 

@@ -148,8 +148,9 @@ func dcsConfig(p Params) (DCSConfig, error) {
 // task", M&D 2) keeps the step's unfinished tasks that are not running in
 // a FIFO queue. Quanta are global, at the step's start plus multiples of
 // Quantum: at each boundary where a task waits, every running task is
-// frozen and queued behind the waiting ones, in machine order, and the
-// machines take tasks from the head of the queue in machine order. A
+// frozen and queued behind the waiting ones, in the order they got their
+// machines, and the machines take tasks from the head of the queue in
+// machine order. A
 // machine whose task ends takes the head of the queue at once, for the
 // rest of the quantum. Once no task waits, tasks run to their end.
 //
@@ -169,15 +170,16 @@ func dcsConfig(p Params) (DCSConfig, error) {
 // switches of the 4-task, 3-machine example, M&D 3.1, Fig. 3). The plan
 // is a list of steps per machine, each a task and the amount of its work
 // at which the machine leaves it (or its end); a machine whose next task
-// is still running elsewhere waits for it, and a task that ends early
-// skips its remaining steps, so a plan made from wrong lengths still
-// completes every task. The planned lengths are the trace's runtimes
+// is running elsewhere, or has an earlier step elsewhere still to run,
+// waits for it (a task's steps run in the plan's order, whichever machine
+// frees up first), and a task that ends early skips its remaining steps,
+// so a plan made from wrong lengths still completes every task. The planned lengths are the trace's runtimes
 // (history known), its estimates (static: a user puts the task times of an
 // earlier run of the same program in the estimate field, M&D 4 Method 2),
-// or the mean time the step's first tasks took, measured as they end
-// (dynamic, M&D 4 Method 1: the first round runs to completion before any
-// switch, so it needs p > 2m; a step with m < p < 2m stops the run with an
-// error). With lengths that differ the allocation is no longer optimal, as
+// or the mean time of the step's tasks that ran uninterrupted and ended by
+// the first switch point, the first round's (dynamic, M&D 4 Method 1: the
+// first round runs to completion before any switch, so it needs p > 2m; a
+// step with m < p < 2m stops the run with an error). With lengths that differ the allocation is no longer optimal, as
 // M&D 3.2 warn.
 //
 // # Switch cost
@@ -198,8 +200,8 @@ type DCS struct {
 	cost model.Time // a distributed context switch
 
 	machines []dcsMachine
-	pending  []*sim.Job // arrived, waiting for their step
-	forming  bool       // a timer at the current time forms the next step
+	pending  fifo // arrived, waiting for their step
+	forming  bool // a timer at the current time forms the next step
 
 	// The current step: its tasks in arrival order (nil between steps).
 	tasks     []*dcsTask
@@ -207,12 +209,15 @@ type DCS struct {
 	left      int        // tasks not ended
 	stepStart model.Time // when the step began
 
-	next     int          // eager: the first task never started
-	queue    []*dcsTask   // rr: tasks waiting for a machine
-	boundary model.Time   // rr: the next quantum boundary with a timer set, or Never
-	bTimer   sim.TimerID  // rr: its timer
-	planned  model.Time   // optimal, dynamic history: the measured length, 0 before it is known
-	measured []model.Time // optimal, dynamic history: times of tasks that ran uninterrupted
+	next      int          // eager: the first task never started
+	queue     []*dcsTask   // rr: tasks waiting for a machine
+	boundary  model.Time   // rr: the next quantum boundary with a timer set, or Never
+	bTimer    sim.TimerID  // rr: its timer
+	planned   model.Time   // optimal, dynamic history: the measured length, 0 before it is known
+	measuring bool         // optimal, dynamic history: a timer at the current time measures it
+	measured  []model.Time // optimal, dynamic history: times of tasks that ran uninterrupted
+
+	dispatches uint64 // tasks given a machine so far
 
 	record bool
 	segs   []DCSSegment // with RecordSegments
@@ -240,6 +245,7 @@ const (
 	dcsTagForm     = -1 // form the next step (after every arrival at this time)
 	dcsTagBoundary = -2 // round robin's quantum boundary
 	dcsTagStall    = -3 // a switch ends: the sample's switching share changes
+	dcsTagMeasure  = -4 // the dynamic history's length is measured
 )
 
 type dcsMachine struct {
@@ -256,10 +262,12 @@ type dcsMachine struct {
 }
 
 // dcsStep is one step of a machine's plan: run task until it has done segs
-// of its m segments, or to its end (segs < 0).
+// of its m segments, or to its end (segs < 0). ord is the step's place
+// among its task's steps.
 type dcsStep struct {
 	task *dcsTask
 	segs int
+	ord  int
 }
 
 type dcsTask struct {
@@ -268,6 +276,8 @@ type dcsTask struct {
 	on      int // machine running it, -1 when none
 	started bool
 	ended   bool
+
+	dispatched uint64 // rr, optimal: when it last got a machine, in dispatch order
 
 	// Progress while running under rr and optimal, mirroring the engine's
 	// accounting exactly: work done in µs × sim.FullRate as of since; the
@@ -279,6 +289,10 @@ type dcsTask struct {
 	loss     model.Time
 
 	copies []dcsCopy // eager
+
+	// Optimal: the task's steps planned, the machine of the last, and the
+	// next to run.
+	nsteps, planLast, nextStep int
 }
 
 // dcsCopy is one of eager scheduling's executions of a task.
@@ -324,14 +338,14 @@ func (p *DCS) Arrive(j *sim.Job) {
 	if n := p.e.Need(j); n != 1 {
 		p.e.Abort(fmt.Errorf("dcs: job %d needs %d allocation units; distributed context switching runs one-processor tasks, one per machine (M&D 1.2)", j.In.ID, n))
 	}
-	p.pending = append(p.pending, j)
+	p.pending.push(j)
 }
 
 // Schedule implements sim.Policy: it forms the next step when none runs,
 // and gives free machines work by the mode's rule.
 func (p *DCS) Schedule() {
 	if p.tasks == nil {
-		if len(p.pending) > 0 && !p.forming {
+		if len(p.pending.jobs) > 0 && !p.forming {
 			// Timers come after every arrival at a time: the step then
 			// holds all its tasks, whatever the pass rule.
 			p.forming = true
@@ -358,17 +372,36 @@ func (p *DCS) Timer(tag int64) {
 	case tag == dcsTagBoundary:
 		p.boundary = model.Never
 		if len(p.queue) > 0 {
+			// Every running task, in the order they got their machines
+			// (not the machines' order, which depends on the order
+			// same-time completions are processed in).
+			n := len(p.queue)
 			for k := range p.machines {
 				if t := p.machines[k].task; t != nil {
 					p.stop(t)
 					p.queue = append(p.queue, t)
 				}
 			}
+			slices.SortFunc(p.queue[n:], func(a, b *dcsTask) int { return cmp.Compare(a.dispatched, b.dispatched) })
 		}
+	case tag == dcsTagMeasure:
+		// The mean time of the tasks that ran uninterrupted, the first
+		// round's (M&D 4 Method 1).
+		p.measuring = false
+		if p.tasks == nil {
+			return
+		}
+		var sum model.Time
+		for _, d := range p.measured {
+			sum += d
+		}
+		n := model.Time(max(len(p.measured), 1))
+		p.planned = max((sum+n/2)/n, 1)
 	case tag == dcsTagStall:
 	case tag >= 0:
 		m := &p.machines[tag]
 		m.timed = false
+		m.task.nextStep++
 		p.stop(m.task)
 		m.cur++
 	}
@@ -377,17 +410,18 @@ func (p *DCS) Timer(tag int64) {
 // formStep starts the next step: the pending jobs submitted at the
 // earliest time.
 func (p *DCS) formStep() {
+	pending := p.pending.jobs
 	n := 1
-	for n < len(p.pending) && p.pending[n].In.Submit == p.pending[0].In.Submit {
+	for n < len(pending) && pending[n].In.Submit == pending[0].In.Submit {
 		n++
 	}
 	p.tasks = make([]*dcsTask, n)
 	p.byJob = make(map[*sim.Job]*dcsTask, n)
-	for i, j := range p.pending[:n] {
+	for i, j := range pending[:n] {
 		t := &dcsTask{j: j, idx: i, on: -1}
 		p.tasks[i], p.byJob[j] = t, t
 	}
-	p.pending = slices.Delete(p.pending, 0, n)
+	p.pending.popFront(n)
 	p.left, p.stepStart, p.next = n, p.e.Now(), 0
 	switch p.cfg.Mode {
 	case DCSRR:
@@ -414,7 +448,14 @@ func (p *DCS) formStep() {
 // each with len(ms) of its segments left; segs counts each task's segments
 // planned so far (M&D 3.3, see DCS).
 func (p *DCS) plan(ts []*dcsTask, ms []int, segs []int) {
-	n, m := len(ts), len(ms)
+	m := len(ms)
+	for len(ts) > 2*m && len(ts)%m != 0 { // Case 1: a round to completion, then the rest
+		for i := range m {
+			p.addStep(ms[i], ts[i], -1)
+		}
+		ts = ts[m:]
+	}
+	n := len(ts)
 	switch {
 	case n <= m:
 		for i, t := range ts {
@@ -424,11 +465,6 @@ func (p *DCS) plan(ts []*dcsTask, ms []int, segs []int) {
 		for i, t := range ts {
 			p.addStep(ms[i%m], t, -1)
 		}
-	case n > 2*m: // Case 1: a round to completion, then the rest
-		for i := range m {
-			p.addStep(ms[i], ts[i], -1)
-		}
-		p.plan(ts[m:], ms, segs)
 	default: // Case 2: m < n < 2m
 		delayed, kept := n-m, 2*m-n
 		for i := range m {
@@ -445,19 +481,26 @@ func (p *DCS) plan(ts []*dcsTask, ms []int, segs []int) {
 }
 
 // addStep appends a step to machine k's plan, merging it into the last
-// step when that runs the same task (the machine goes on without a switch).
+// step when that is the task's last so far (the machine goes on without a
+// switch).
 func (p *DCS) addStep(k int, t *dcsTask, segs int) {
 	m := &p.machines[k]
-	if n := len(m.steps); n > 0 && m.steps[n-1].task == t {
+	if n := len(m.steps); n > 0 && m.steps[n-1].task == t && t.planLast == k {
 		m.steps[n-1].segs = segs
 		return
 	}
-	m.steps = append(m.steps, dcsStep{t, segs})
+	m.steps = append(m.steps, dcsStep{task: t, segs: segs, ord: t.nsteps})
+	t.nsteps++
+	t.planLast = k
 }
+
+// unknownTarget is target's answer while the dynamic history's length is
+// being measured.
+const unknownTarget = -2
 
 // target is the work (µs at full speed) at which step st leaves its task,
 // or -1 for the task's end: segs of its m segments of its planned length,
-// rounded to the microsecond.
+// rounded to the microsecond; unknownTarget until the length is known.
 func (p *DCS) target(st dcsStep) model.Time {
 	if st.segs < 0 {
 		return -1
@@ -470,13 +513,14 @@ func (p *DCS) target(st dcsStep) model.Time {
 		length = st.task.j.Estimate
 	case HistoryDynamic:
 		if p.planned == 0 {
-			// The first switch point: the mean of the times measured so
-			// far (the first round's, M&D 4 Method 1).
-			var sum model.Time
-			for _, d := range p.measured {
-				sum += d
+			// The first switch point: measure once every task that ends
+			// now has ended, whatever the pass rule (timers come after
+			// completions).
+			if !p.measuring {
+				p.measuring = true
+				p.e.SetTimer(p.e.Now(), dcsTagMeasure)
 			}
-			p.planned = max((sum+model.Time(len(p.measured))/2)/model.Time(max(len(p.measured), 1)), 1)
+			return unknownTarget
 		}
 		length = p.planned
 	}
@@ -485,26 +529,38 @@ func (p *DCS) target(st dcsStep) model.Time {
 	return s*(length/m) + (2*s*(length%m)+m)/(2*m)
 }
 
-// fillOptimal lets every free machine take its next step.
+// fillOptimal lets every free machine take its next step. A step skipped
+// (its task ended or past it) may let a machine already looked at go on,
+// so the machines are gone over until none moves.
 func (p *DCS) fillOptimal() {
-	for k := range p.machines {
-		m := &p.machines[k]
-		for m.task == nil && m.cur < len(m.steps) {
-			st := m.steps[m.cur]
-			t := st.task
-			target := p.target(st)
-			if t.ended || (target >= 0 && t.doneFR >= int64(target)*int64(sim.FullRate)) {
-				m.cur++ // nothing left to do in this step
-				continue
-			}
-			if t.on >= 0 {
-				break // still running elsewhere: wait for it
-			}
-			p.run(t, k)
-			if target >= 0 {
-				need := int64(target)*int64(sim.FullRate) - t.doneFR
-				at := t.stallEnd + model.Time((need+int64(m.rate)-1)/int64(m.rate))
-				m.timer, m.timed = p.e.SetTimer(at, int64(k)), true
+	for moved := true; moved; {
+		moved = false
+		for k := range p.machines {
+			m := &p.machines[k]
+			for m.task == nil && m.cur < len(m.steps) {
+				st := m.steps[m.cur]
+				t := st.task
+				target := p.target(st)
+				if target == unknownTarget {
+					break
+				}
+				if t.ended || st.ord < t.nextStep || (target >= 0 && t.doneFR >= int64(target)*int64(sim.FullRate)) {
+					m.cur++ // nothing left to do in this step
+					t.nextStep = max(t.nextStep, st.ord+1)
+					moved = true
+					continue
+				}
+				if t.on >= 0 || st.ord > t.nextStep {
+					// Running elsewhere, or due to run elsewhere first: the
+					// plan's order, whatever the order machines free up in.
+					break
+				}
+				p.run(t, k)
+				if target >= 0 {
+					need := int64(target)*int64(sim.FullRate) - t.doneFR
+					at := t.stallEnd + model.Time((need+int64(m.rate)-1)/int64(m.rate))
+					m.timer, m.timed = p.e.SetTimer(at, int64(k)), true
+				}
 			}
 		}
 	}
@@ -620,6 +676,8 @@ func (p *DCS) run(t *dcsTask, k int) {
 		p.e.SetRate(t.j, m.rate)
 	}
 	t.on = k
+	p.dispatches++
+	t.dispatched = p.dispatches
 	m.task, m.copy, m.from = t, 0, now
 }
 

@@ -4,4 +4,9 @@
 // results/ are what they and the hardware models produce. `replay sweep`
 // runs them; `make figures` runs them all, writes the hardware models'
 // reproductions and rebuilds results/REPRODUCTION.md.
+//
+// Items that a sweep's tables cannot express are built in Go by a
+// subpackage named after the paper: experiments/mclaughlin replays
+// McLaughlin and Dasgupta's Calypso schedules under the dcs policy and
+// draws them as Gantt charts (written by `replay hw items`).
 package experiments

@@ -69,6 +69,17 @@ var registry = map[string]entry{
 	"fcs":   coschedEntry("fcs"),
 	"bcs":   coschedEntry("bcs"),
 	"pbcs":  coschedEntry("pbcs"),
+	"dcs": {
+		doc:    "distributed context switching of one-processor tasks, parallel step by parallel step (McLaughlin and Dasgupta): eager, round robin or the optimal recursive allocation; migrations charged by --hw (calypso-nt)",
+		params: dcsParams,
+		make: func(p Params, env Env) (sim.Policy, error) {
+			c, err := dcsConfig(p)
+			if err != nil {
+				return nil, err
+			}
+			return NewDCS(c, env), nil
+		},
+	},
 	"conservative": {
 		doc:    "conservative backfilling (a reservation for every queued job)",
 		params: map[string]string{"estimates": "user (default) or actual: the runtimes the scheduler plans with"},

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/gangsim/gangsim/experiments/mclaughlin"
 	"github.com/gangsim/gangsim/hwmodel/presets"
 	"github.com/gangsim/gangsim/internal/atomicfile"
 	"github.com/gangsim/gangsim/internal/cli"
@@ -21,6 +22,7 @@ import (
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/repro/hardware"
 	"github.com/gangsim/gangsim/workload"
+	"github.com/gangsim/gangsim/repro"
 )
 
 const hwSynopsis = `usage: replay hw list
@@ -40,7 +42,9 @@ Calypso) and their named presets, the papers' clusters:
   curve    a model's curve as CSV on stdout (or -o FILE), after "# key: value"
            manifest lines: the tool, version, preset, its SHA-256 and every
            parameter. Run "replay hw curve --help" for the flags.
-  items    writes every reproduction of the papers by the hardware models to
+  items    writes every reproduction of the papers by the hardware models,
+           and McLaughlin and Dasgupta's schedules replayed under dcs on
+           calypso-nt (mclaughlin/exp-1, exp-2, fig-3, fig-4), to
            RESULTS/<paper>/<item>.csv, and for figures RESULTS/<paper>/<item>.png,
            with a summary line per item on stderr; the gang-scheduling
            figures (etsion/fig-6, hori96/fig-8, hori98/fig-6, frachtenberg/
@@ -405,22 +409,27 @@ func hwItems(args []string, stderr io.Writer) error {
 	if err := hwArgs(fs, args, 0, 0, "no arguments (the items are chosen with --only)"); err != nil {
 		return err
 	}
-	todo := hardware.Reproductions()
+	all := hwItemList()
+	todo := all
 	if len(*only) > 0 {
 		todo = nil
 		for _, key := range *only {
-			r, err := hardware.Find(key)
-			if err != nil {
-				return cli.Usagef("--only: %v", err)
+			i := slices.IndexFunc(all, func(r hwItem) bool { return r.key == key })
+			if i < 0 {
+				keys := make([]string, len(all))
+				for k, r := range all {
+					keys[k] = r.key
+				}
+				return cli.Usagef("--only: unknown hardware reproduction %q (want one of %s)", key, strings.Join(keys, ", "))
 			}
-			if !slices.ContainsFunc(todo, func(t hardware.Reproduction) bool { return t.Key() == key }) {
-				todo = append(todo, r)
+			if !slices.ContainsFunc(todo, func(t hwItem) bool { return t.key == key }) {
+				todo = append(todo, all[i])
 			}
 		}
 	}
 	var disagree []string
 	for _, r := range todo {
-		it, written, err := r.Write(*results)
+		it, written, err := r.write(*results)
 		if err != nil {
 			return err
 		}
@@ -428,15 +437,36 @@ func hwItems(args []string, stderr io.Writer) error {
 		verdict := ""
 		if !it.Agrees() {
 			verdict = "; DISAGREES with the paper"
-			disagree = append(disagree, r.Key())
+			disagree = append(disagree, r.key)
 		}
 		if !*quiet {
 			fmt.Fprintf(stderr, "replay hw: %s (%s): cells within tolerance %d/%d, claims holding %d/%d%s -> %s\n",
-				r.Key(), r.Preset, rw, rn, ch, cn, verdict, strings.Join(written, ", "))
+				r.key, r.source, rw, rn, ch, cn, verdict, strings.Join(written, ", "))
 		}
 	}
 	if *strict && len(disagree) > 0 {
 		return fmt.Errorf("%d items disagree with their papers: %s", len(disagree), strings.Join(disagree, ", "))
 	}
 	return nil
+}
+
+// hwItem is one reproduction "replay hw items" writes: its key, what it
+// is computed on (a preset, or replays charged by one) and how.
+type hwItem struct {
+	key, source string
+	write       func(resultsDir string) (*repro.Item, []string, error)
+}
+
+// hwItemList is the hardware models' reproductions (hardware.Reproductions),
+// then McLaughlin and Dasgupta's schedules replayed under dcs
+// (mclaughlin.Reproductions).
+func hwItemList() []hwItem {
+	var out []hwItem
+	for _, r := range hardware.Reproductions() {
+		out = append(out, hwItem{key: r.Key(), source: r.Preset, write: r.Write})
+	}
+	for _, r := range mclaughlin.Reproductions() {
+		out = append(out, hwItem{key: r.Key(), source: "dcs replays on " + mclaughlin.Preset, write: r.Write})
+	}
+	return out
 }

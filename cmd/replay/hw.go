@@ -20,9 +20,9 @@ import (
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/repro"
 	"github.com/gangsim/gangsim/repro/hardware"
 	"github.com/gangsim/gangsim/workload"
-	"github.com/gangsim/gangsim/repro"
 )
 
 const hwSynopsis = `usage: replay hw list

@@ -15,7 +15,7 @@ func TestRegistry(t *testing.T) {
 		{"conservative:estimates=user", "conservative:estimates=user", ""},
 		{"easy:estimates=psychic", "", `policy easy: estimates="psychic": want user or actual`},
 		{"fcfs:estimates=actual", "", `policy fcfs has no parameter "estimates"`},
-		{"sjf", "", `unknown policy "sjf" (known: conservative, dcs, easy, fcfs, gs)`},
+		{"sjf", "", `unknown policy "sjf" (known: bcs, conservative, dcs, easy, fcfs, fcs, gs, local, pbcs, sb)`},
 		{"easy:estimates", "", `policy "easy:estimates": parameter "estimates" is not key=value`},
 	} {
 		spec, err := ParseSpec(tt.in)

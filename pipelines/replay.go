@@ -126,6 +126,23 @@ func (r *Replay) resolve(h *model.Header) (swf.Options, sim.Config, error) {
 	return opt, cfg, nil
 }
 
+// policy returns the policy to run. Under CompatPyss, conservative
+// backfilling sweeps its queue once per termination, as pyss does, unless
+// the spec sets replan.
+func (r *Replay) policy() policies.Spec {
+	if r.Compat != CompatPyss || r.Policy.Name != "conservative" {
+		return r.Policy
+	}
+	if _, ok := r.Policy.Params["replan"]; ok {
+		return r.Policy
+	}
+	s := policies.Spec{Name: r.Policy.Name, Params: map[string]string{"replan": "single"}}
+	for k, v := range r.Policy.Params {
+		s.Params[k] = v
+	}
+	return s
+}
+
 // Params lists the resolved parameters of a replay of a trace with header
 // h, for the run manifest.
 func (r *Replay) Params(h *model.Header) ([]model.Param, error) {
@@ -145,7 +162,7 @@ func (r *Replay) Params(h *model.Header) ([]model.Param, error) {
 		compat = "none"
 	}
 	return []model.Param{
-		{Name: "policy", Value: r.Policy.String()},
+		{Name: "policy", Value: r.policy().String()},
 		{Name: "machine", Value: cfg.Machine.String()},
 		{Name: "node_allocation", Value: strconv.FormatBool(cfg.NodeAllocation)},
 		{Name: "compat", Value: compat},
@@ -163,7 +180,7 @@ func (r *Replay) Run(src model.JobReader, out model.OutcomeWriter, samples sim.S
 	if err != nil {
 		return nil, err
 	}
-	pol, err := policies.New(r.Policy)
+	pol, err := policies.New(r.policy())
 	if err != nil {
 		return nil, err
 	}

@@ -1,9 +1,41 @@
 package policies
 
 import (
+	"fmt"
+
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/sim"
 )
+
+// Replan is the rule by which conservative backfilling moves the waiting
+// jobs' reservations earlier once processors come free sooner than planned.
+type Replan uint8
+
+// Replanning rules; see the package documentation.
+const (
+	// ReplanRepeat sweeps the queue in arrival order, each reservation
+	// moving to its earliest feasible start, until a sweep moves none:
+	// every hole goes to the earliest-arrived job that fits it.
+	ReplanRepeat Replan = iota
+	// ReplanSingle sweeps the queue once per job termination, as pyss
+	// does (../shared/oracle/SEMANTICS.md): a hole that a later job's move
+	// opens for an earlier one waits for the next termination.
+	ReplanSingle
+)
+
+var replanNames = [...]string{"repeat", "single"}
+
+func (r Replan) String() string { return replanNames[r] }
+
+// ParseReplan parses "repeat" or "single".
+func ParseReplan(s string) (Replan, error) {
+	for i, n := range replanNames {
+		if s == n {
+			return Replan(i), nil
+		}
+	}
+	return 0, fmt.Errorf("replan=%q: want repeat or single", s)
+}
 
 // Conservative is conservative backfilling: every queued job holds a
 // reservation, and a job may start early only if it delays no reservation
@@ -12,29 +44,58 @@ type Conservative struct {
 	// Perfect makes the scheduler use actual runtimes instead of user
 	// estimates.
 	Perfect bool
+	// Replan is how reservations move earlier when jobs end early.
+	Replan Replan
 
 	e       *sim.Engine
-	queue   fifo
-	res     map[*sim.Job]model.Time // reservation start of every queued job
+	queue   []waiting // in arrival order
 	running runningSet
 	prof    profile
-	// dirty is set when the profile no longer matches the jobs: a job ended
-	// before its expected end, or one ran past it. The next pass rebuilds
-	// the profile and compresses the reservations.
-	dirty bool
-	// wake is the time of the pending timer (model.Never when none), and
-	// wakeID its ID.
-	wake   model.Time
-	wakeID sim.TimerID
+	// unplaced counts the queued jobs without a reservation yet: they
+	// arrived while the plan was out of date and get one in the next sweep.
+	unplaced int
+	// changed is set when a job ended before its expected end: its tail was
+	// freed and the reservations have not been swept since.
+	changed bool
+	// stale is set when the profile no longer matches the running jobs: one
+	// ran past its expected end. The next pass rebuilds it.
+	stale bool
 	// rebuiltAt is the time of the last rebuild. A job still running at a
 	// rebuild at or after its expected end was taken to be overrunning.
 	rebuiltAt model.Time
+	// owed counts the terminations whose sweep has not run (ReplanSingle).
+	owed int
+	// arrivals, ends and timers count the engine's calls since the last
+	// pass: which pass belongs to which event (ReplanSingle). ends leaves
+	// out jobs that ended exactly when expected.
+	arrivals, ends, timers int
+	// sweepAt is the time of the last sweep timer (ReplanSingle).
+	sweepAt model.Time
+	// wake is the time of the pending reservation timer (model.Never when
+	// none), and wakeID its ID.
+	wake   model.Time
+	wakeID sim.TimerID
 }
 
-// NewConservative returns a conservative backfilling policy; perfect
-// selects actual runtimes instead of user estimates.
+// waiting is a queued job and its reservation.
+type waiting struct {
+	j    *sim.Job
+	res  model.Time // reservation start; model.Never while unplaced
+	dur  model.Time // the runtime the scheduler assumes
+	need int
+}
+
+// Timer tags.
+const (
+	tagWake  = 0 // a reservation is due
+	tagSweep = 1 // the pass that sweeps for a termination at its estimate
+)
+
+// NewConservative returns a conservative backfilling policy that repeats
+// its sweeps (ReplanRepeat); perfect selects actual runtimes instead of user
+// estimates.
 func NewConservative(perfect bool) *Conservative {
-	return &Conservative{Perfect: perfect, res: make(map[*sim.Job]model.Time), wake: model.Never}
+	return &Conservative{Perfect: perfect, wake: model.Never, sweepAt: model.Never, rebuiltAt: -1}
 }
 
 // Attach implements sim.Policy.
@@ -52,13 +113,19 @@ func (p *Conservative) duration(j *sim.Job) model.Time {
 
 // Arrive implements sim.Policy.
 func (p *Conservative) Arrive(j *sim.Job) {
-	p.queue.push(j)
-	if p.dirty || p.overrun() {
-		p.dirty = true
-		return // the next pass places it after compressing the others
+	p.arrivals++
+	p.queue = append(p.queue, waiting{j: j, res: model.Never, dur: p.duration(j), need: p.e.Need(j)})
+	if p.stale || p.overrun() {
+		p.stale = true
+	}
+	if p.stale || p.changed {
+		// The plan is out of date: the next sweep places it, after the
+		// jobs that came before it.
+		p.unplaced++
+		return
 	}
 	p.trim()
-	p.reserve(j)
+	p.place(&p.queue[len(p.queue)-1])
 }
 
 // overrun reports whether a running job has reached its expected end
@@ -66,38 +133,61 @@ func (p *Conservative) Arrive(j *sim.Job) {
 // event, its completion at the estimate is still to come at this instant).
 // Either way the profile, which freed its processors then, is stale.
 func (p *Conservative) overrun() bool {
-	now := p.e.Now()
-	for _, end := range p.running.ends {
-		if end <= now {
-			return true
-		}
-	}
-	return false
+	return len(p.running.ends) > 0 && p.running.ends[0] <= p.e.Now()
 }
 
-// reserve gives j the earliest reservation the profile allows.
-func (p *Conservative) reserve(j *sim.Job) {
-	d := p.duration(j)
-	t := p.prof.earliest(p.e.Need(j), d)
-	p.res[j] = t
-	if d > 0 {
-		p.prof.add(t, t+d, -p.e.Need(j))
+// place gives w the earliest reservation the profile allows.
+func (p *Conservative) place(w *waiting) {
+	t := p.prof.earliest(w.need, w.dur)
+	w.res = t
+	if w.dur > 0 {
+		p.prof.add(t, t+w.dur, -w.need)
 	}
 }
 
 // Complete implements sim.Policy.
 func (p *Conservative) Complete(j *sim.Job) {
+	now := p.e.Now()
 	end := j.Start + p.duration(j)
 	p.running.remove(j, end)
-	if p.e.Now() != end || p.rebuiltAt >= end {
-		// It ended early (its reserved tail is wrong) or late, or a rebuild
-		// at its expected end took it for overrunning: the profile is stale.
-		p.dirty = true
+	onTime := now == end && p.rebuiltAt < end
+	switch {
+	case p.stale:
+		// The next rebuild accounts for it.
+	case now < end:
+		// It ended early: free the rest of its planned time.
+		p.trim()
+		p.prof.add(now, end, p.e.Need(j))
+		p.changed = true
+	case !onTime:
+		// It ended late, or a rebuild at its expected end took it for
+		// overrunning.
+		p.stale = true
+	}
+	if p.Replan == ReplanSingle {
+		p.owed++
+		if onTime {
+			// The plan already freed its processors. Its pass may come
+			// after the arrivals of this instant (pyss's order); a timer
+			// makes sure a pass comes after them all when the engine runs
+			// one pass per instant.
+			if p.sweepAt != now {
+				p.sweepAt = now
+				p.e.SetTimer(now, tagSweep)
+			}
+		} else {
+			p.ends++
+		}
 	}
 }
 
-// Timer implements sim.Policy: a reservation is due.
-func (p *Conservative) Timer(int64) { p.wake = model.Never }
+// Timer implements sim.Policy.
+func (p *Conservative) Timer(tag int64) {
+	p.timers++
+	if tag == tagWake {
+		p.wake = model.Never
+	}
+}
 
 // trim drops the profile's past, so that it starts at now.
 func (p *Conservative) trim() {
@@ -111,9 +201,8 @@ func (p *Conservative) trim() {
 }
 
 // rebuild recomputes the profile from the running jobs and the current
-// reservations, then compresses the reservations: sweeping in arrival order,
-// each is lifted out and put back at its earliest feasible time, until a
-// sweep moves none.
+// reservations. A reservation in the past (its start failed because a job
+// overran) is treated as starting now.
 func (p *Conservative) rebuild() {
 	now := p.e.Now()
 	p.rebuiltAt = now
@@ -121,79 +210,125 @@ func (p *Conservative) rebuild() {
 	for i, j := range p.running.jobs {
 		p.prof.add(now, expectedEnd(p.running.ends[i], now), -p.e.Need(j))
 	}
-	for _, j := range p.queue.jobs {
-		if t, ok := p.res[j]; ok {
-			if d := p.duration(j); d > 0 {
-				// A reservation in the past (its start failed because a job
-				// overran) is treated as starting now.
-				t = max(t, now)
-				p.res[j] = t
-				p.prof.add(t, t+d, -p.e.Need(j))
-			}
+	for i := range p.queue {
+		w := &p.queue[i]
+		if w.res == model.Never {
+			continue
+		}
+		w.res = max(w.res, now)
+		if w.dur > 0 {
+			p.prof.add(w.res, w.res+w.dur, -w.need)
 		}
 	}
-	// One sweep is not always enough: a later job moving into a hole can
-	// open one for an earlier job. Sweep until nothing moves; reservations
-	// only move earlier, so this ends.
-	for moved := true; moved; {
-		moved = false
-		for _, j := range p.queue.jobs {
-			old, had := p.res[j]
-			if had {
-				if d := p.duration(j); d > 0 {
-					p.prof.add(old, old+d, p.e.Need(j))
-				}
-			}
-			p.reserve(j)
-			if p.res[j] != old {
-				moved = moved || had
-			}
+	p.stale = false
+}
+
+// sweep lifts every reservation out of the profile in arrival order and puts
+// it back at its earliest feasible start, placing the unplaced jobs at their
+// turn. It reports whether a reservation moved.
+func (p *Conservative) sweep() (moved bool) {
+	for i := range p.queue {
+		w := &p.queue[i]
+		old := w.res
+		if old != model.Never && w.dur > 0 {
+			p.prof.add(old, old+w.dur, w.need)
 		}
+		p.place(w)
+		moved = moved || (old != model.Never && w.res != old)
 	}
-	p.dirty = false
+	p.unplaced = 0
+	p.changed = false
+	return moved
+}
+
+// sweepsDue returns how many sweeps the terminations owe at this pass
+// (ReplanSingle). Each termination gets one at its own pass: with a pass
+// after every event, an arrival's pass sweeps none, a termination's one
+// (an engine pass with no call before it is the deferred pass of a
+// termination at its estimate); with one pass per instant, that pass
+// sweeps for all the instant's terminations.
+func (p *Conservative) sweepsDue() int {
+	switch {
+	case p.owed == 0:
+		return 0
+	case p.timers > 0:
+		return p.owed
+	case p.arrivals == 1 && p.ends == 0:
+		return 0
+	case p.arrivals == 0 && p.ends <= 1:
+		return 1
+	}
+	return p.owed
 }
 
 // Schedule implements sim.Policy.
 func (p *Conservative) Schedule() {
-	now := p.e.Now()
-	if p.dirty || p.overrun() {
+	if p.stale || p.overrun() {
 		p.rebuild()
+		p.changed = true
 	} else {
 		p.trim()
 	}
-	started := false
-	for _, j := range p.queue.jobs {
-		if p.res[j] != now {
-			continue
+	switch p.Replan {
+	case ReplanRepeat:
+		if p.changed || p.unplaced > 0 {
+			// One sweep is not always enough: a later job moving into a
+			// hole can open one for an earlier job. Reservations only
+			// move earlier, so this ends.
+			for p.sweep() {
+			}
 		}
-		if p.e.Need(j) > p.e.Free() {
+	case ReplanSingle:
+		n := p.sweepsDue()
+		p.owed -= n
+		if n == 0 && (p.changed || p.unplaced > 0) {
+			n = 1
+		}
+		// Sweeps after one that moves nothing would move nothing either.
+		for ; n > 0 && p.sweep(); n-- {
+		}
+	}
+	p.arrivals, p.ends, p.timers = 0, 0, 0
+	p.startDue()
+	p.setWake()
+}
+
+// startDue starts the jobs whose reservation is now, in arrival order.
+func (p *Conservative) startDue() {
+	now := p.e.Now()
+	out := p.queue[:0]
+	for _, w := range p.queue {
+		if w.res == now {
+			if w.need <= p.e.Free() {
+				p.e.Start(w.j)
+				p.running.add(w.j, now+w.dur)
+				continue
+			}
 			// Only possible when a job overran: its processors are still
 			// held. Re-place the reservations at the next pass.
-			p.dirty = true
-			continue
+			p.stale = true
 		}
-		p.e.Start(j)
-		delete(p.res, j)
-		p.running.add(j, now+p.duration(j))
-		started = true
+		out = append(out, w)
 	}
-	if started {
-		p.queue.removeStarted()
-	}
-	p.setWake()
+	clear(p.queue[len(out):])
+	p.queue = out
 }
 
 // setWake keeps one timer pending, at the earliest future reservation start. A
 // reservation can start where another reservation ends, a time at which no
-// arrival or completion happens. Starts at now+1 are skipped: they come only
-// from a job that overran its estimate and is expected at the next instant,
-// and its completion is an event of its own (a timer there would tick every
-// microsecond until it ends).
+// arrival or completion happens. While a job overruns its estimate, starts
+// at now+1 are skipped: they wait for that job, which the plan expects at the
+// next instant, and its completion is an event of its own (a timer there
+// would tick every microsecond until it ends).
 func (p *Conservative) setWake() {
 	now := p.e.Now()
+	first := now + 1
+	if p.overrun() {
+		first = now + 2
+	}
 	next := model.Never
-	for _, j := range p.queue.jobs {
-		if t := p.res[j]; t > now+1 && t < next {
+	for i := range p.queue {
+		if t := p.queue[i].res; t >= first && t < next {
 			next = t
 		}
 	}
@@ -205,6 +340,6 @@ func (p *Conservative) setWake() {
 	}
 	p.wake = next
 	if next != model.Never {
-		p.wakeID = p.e.SetTimer(next, 0)
+		p.wakeID = p.e.SetTimer(next, tagWake)
 	}
 }

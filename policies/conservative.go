@@ -190,15 +190,7 @@ func (p *Conservative) Timer(tag int64) {
 }
 
 // trim drops the profile's past, so that it starts at now.
-func (p *Conservative) trim() {
-	now := p.e.Now()
-	if p.prof.at[0] >= now {
-		return
-	}
-	i := p.prof.split(now)
-	p.prof.at = p.prof.at[i:]
-	p.prof.free = p.prof.free[i:]
-}
+func (p *Conservative) trim() { p.prof.trim(p.e.Now()) }
 
 // rebuild recomputes the profile from the running jobs and the current
 // reservations. A reservation in the past (its start failed because a job
@@ -223,22 +215,59 @@ func (p *Conservative) rebuild() {
 	p.stale = false
 }
 
-// sweep lifts every reservation out of the profile in arrival order and puts
-// it back at its earliest feasible start, placing the unplaced jobs at their
-// turn. It reports whether a reservation moved.
-func (p *Conservative) sweep() (moved bool) {
+// sweep goes through the queue in arrival order and moves every reservation
+// to its earliest feasible start, placing the unplaced jobs at their turn. It
+// reports whether a reservation moved.
+//
+// A full sweep lifts each reservation out of the profile and puts it back
+// at its earliest fit, which may be later than before: after a rebuild, the
+// plan may be over-committed where a job overran. Otherwise the profile is
+// feasible and a reservation can only move earlier, which earliestBefore
+// finds by scanning the profile before it, without lifting it; only the jobs
+// that move touch the profile.
+func (p *Conservative) sweep(full bool) (moved bool) {
+	now := p.e.Now()
 	for i := range p.queue {
 		w := &p.queue[i]
 		old := w.res
-		if old != model.Never && w.dur > 0 {
-			p.prof.add(old, old+w.dur, w.need)
+		switch {
+		case old == model.Never:
+			p.place(w)
+			continue
+		case full:
+			if w.dur > 0 {
+				p.prof.add(old, old+w.dur, w.need)
+			}
+			p.place(w)
+		case old > now:
+			t := p.prof.earliestBefore(w.need, w.dur, old)
+			if t == old {
+				continue
+			}
+			p.move(w, t)
 		}
-		p.place(w)
-		moved = moved || (old != model.Never && w.res != old)
+		moved = moved || w.res != old
 	}
 	p.unplaced = 0
 	p.changed = false
 	return moved
+}
+
+// move moves w's reservation to t, earlier than it is.
+func (p *Conservative) move(w *waiting, t model.Time) {
+	old := w.res
+	w.res = t
+	if w.dur == 0 {
+		return
+	}
+	if t+w.dur <= old {
+		p.prof.add(old, old+w.dur, w.need)
+		p.prof.add(t, t+w.dur, -w.need)
+		return
+	}
+	// The slots overlap on [old, t+dur): only the ends change.
+	p.prof.add(t, old, -w.need)
+	p.prof.add(t+w.dur, old+w.dur, w.need)
 }
 
 // sweepsDue returns how many sweeps the terminations owe at this pass
@@ -263,30 +292,31 @@ func (p *Conservative) sweepsDue() int {
 
 // Schedule implements sim.Policy.
 func (p *Conservative) Schedule() {
-	if p.stale || p.overrun() {
+	full := p.stale || p.overrun()
+	if full {
 		p.rebuild()
-		p.changed = true
 	} else {
 		p.trim()
 	}
+	n := 0 // sweeps to run
 	switch p.Replan {
 	case ReplanRepeat:
-		if p.changed || p.unplaced > 0 {
-			// One sweep is not always enough: a later job moving into a
-			// hole can open one for an earlier job. Reservations only
-			// move earlier, so this ends.
-			for p.sweep() {
-			}
+		// One sweep is not always enough: a later job moving into a hole
+		// can open one for an earlier job. Sweep until none moves; after a
+		// full sweep, reservations only move earlier, so this ends.
+		if full || p.changed || p.unplaced > 0 {
+			n = -1
 		}
 	case ReplanSingle:
-		n := p.sweepsDue()
+		n = p.sweepsDue()
 		p.owed -= n
-		if n == 0 && (p.changed || p.unplaced > 0) {
+		if n == 0 && (full || p.changed || p.unplaced > 0) {
 			n = 1
 		}
-		// Sweeps after one that moves nothing would move nothing either.
-		for ; n > 0 && p.sweep(); n-- {
-		}
+	}
+	// Sweeps after one that moves nothing would move nothing either.
+	for ; n != 0 && p.sweep(full); n-- {
+		full = false
 	}
 	p.arrivals, p.ends, p.timers = 0, 0, 0
 	p.startDue()

@@ -60,6 +60,12 @@ type Conservative struct {
 	// stale is set when the profile no longer matches the running jobs: one
 	// ran past its expected end. The next pass rebuilds it.
 	stale bool
+	// settled is set when a sweep moved no reservation and no capacity has
+	// come free since: another sweep would move none either.
+	settled bool
+	// first is the earliest reservation start in the queue (model.Never
+	// when none).
+	first model.Time
 	// rebuiltAt is the time of the last rebuild. A job still running at a
 	// rebuild at or after its expected end was taken to be overrunning.
 	rebuiltAt model.Time
@@ -95,7 +101,7 @@ const (
 // its sweeps (ReplanRepeat); perfect selects actual runtimes instead of user
 // estimates.
 func NewConservative(perfect bool) *Conservative {
-	return &Conservative{Perfect: perfect, wake: model.Never, sweepAt: model.Never, rebuiltAt: -1}
+	return &Conservative{Perfect: perfect, wake: model.Never, sweepAt: model.Never, rebuiltAt: -1, first: model.Never}
 }
 
 // Attach implements sim.Policy.
@@ -140,6 +146,7 @@ func (p *Conservative) overrun() bool {
 func (p *Conservative) place(w *waiting) {
 	t := p.prof.earliest(w.need, w.dur)
 	w.res = t
+	p.first = min(p.first, t)
 	if w.dur > 0 {
 		p.prof.add(t, t+w.dur, -w.need)
 	}
@@ -159,6 +166,7 @@ func (p *Conservative) Complete(j *sim.Job) {
 		p.trim()
 		p.prof.add(now, end, p.e.Need(j))
 		p.changed = true
+		p.settled = false
 	case !onTime:
 		// It ended late, or a rebuild at its expected end took it for
 		// overrunning.
@@ -213,6 +221,7 @@ func (p *Conservative) rebuild() {
 		}
 	}
 	p.stale = false
+	p.settled = false
 }
 
 // sweep goes through the queue in arrival order and moves every reservation
@@ -250,24 +259,20 @@ func (p *Conservative) sweep(full bool) (moved bool) {
 	}
 	p.unplaced = 0
 	p.changed = false
+	p.settled = !moved
+	p.first = model.Never
+	for i := range p.queue {
+		p.first = min(p.first, p.queue[i].res)
+	}
 	return moved
 }
 
 // move moves w's reservation to t, earlier than it is.
 func (p *Conservative) move(w *waiting, t model.Time) {
-	old := w.res
+	if w.dur > 0 {
+		p.prof.move(w.res, t, w.dur, w.need)
+	}
 	w.res = t
-	if w.dur == 0 {
-		return
-	}
-	if t+w.dur <= old {
-		p.prof.add(old, old+w.dur, w.need)
-		p.prof.add(t, t+w.dur, -w.need)
-		return
-	}
-	// The slots overlap on [old, t+dur): only the ends change.
-	p.prof.add(t, old, -w.need)
-	p.prof.add(t+w.dur, old+w.dur, w.need)
 }
 
 // sweepsDue returns how many sweeps the terminations owe at this pass
@@ -314,6 +319,9 @@ func (p *Conservative) Schedule() {
 			n = 1
 		}
 	}
+	if p.settled && !full && p.unplaced == 0 {
+		n = 0 // no sweep would move anything
+	}
 	// Sweeps after one that moves nothing would move nothing either.
 	for ; n != 0 && p.sweep(full); n-- {
 		full = false
@@ -326,6 +334,10 @@ func (p *Conservative) Schedule() {
 // startDue starts the jobs whose reservation is now, in arrival order.
 func (p *Conservative) startDue() {
 	now := p.e.Now()
+	if p.first > now {
+		return
+	}
+	p.first = model.Never
 	out := p.queue[:0]
 	for _, w := range p.queue {
 		if w.res == now {
@@ -338,6 +350,7 @@ func (p *Conservative) startDue() {
 			// held. Re-place the reservations at the next pass.
 			p.stale = true
 		}
+		p.first = min(p.first, w.res)
 		out = append(out, w)
 	}
 	clear(p.queue[len(out):])
@@ -352,14 +365,19 @@ func (p *Conservative) startDue() {
 // would tick every microsecond until it ends).
 func (p *Conservative) setWake() {
 	now := p.e.Now()
-	first := now + 1
+	from := now + 1
 	if p.overrun() {
-		first = now + 2
+		from = now + 2
 	}
-	next := model.Never
-	for i := range p.queue {
-		if t := p.queue[i].res; t >= first && t < next {
-			next = t
+	next := p.first
+	if next < from {
+		// A due job that could not start, or one waiting for an overrunning
+		// job: look further.
+		next = model.Never
+		for i := range p.queue {
+			if t := p.queue[i].res; t >= from && t < next {
+				next = t
+			}
 		}
 	}
 	if next == p.wake {

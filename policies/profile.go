@@ -1,42 +1,157 @@
 package policies
 
 import (
+	"slices"
+
 	"github.com/gangsim/gangsim/model"
 )
 
 // profile is the number of free allocation units over future time, a step
-// function: free[i] units are free on [at[i], at[i+1]), and free[len-1]
-// from the last breakpoint on. Adjacent segments have different levels (add
+// function: s[i].free units are free on [s[i].at, s[i+1].at), and the last
+// step's from its time on. Adjacent steps have different levels (every edit
 // drops the breakpoints that no longer change it), so the profile has at
-// most one breakpoint per distinct start and end of the jobs it plans.
+// most one step per distinct start and end of the jobs it plans.
 type profile struct {
-	at   []model.Time
-	free []int
+	s []step
+}
+
+type step struct {
+	at   model.Time
+	free int
 }
 
 // reset makes the profile flat: units free from now on.
 func (p *profile) reset(now model.Time, units int) {
-	p.at = append(p.at[:0], now)
-	p.free = append(p.free[:0], units)
+	p.s = append(p.s[:0], step{now, units})
 }
 
-// trim drops the profile's past, so that it starts at now (now >= at[0]).
+// trim drops the profile's past, so that it starts at now (now >= its
+// start).
 func (p *profile) trim(now model.Time) {
-	if p.at[0] >= now {
+	if p.s[0].at >= now {
 		return
 	}
-	i := p.split(now)
-	n := copy(p.at, p.at[i:])
-	copy(p.free, p.free[i:])
-	p.at, p.free = p.at[:n], p.free[:n]
+	i := p.search(now)
+	if i == len(p.s) || p.s[i].at != now {
+		// now falls inside step i-1, which becomes the first.
+		i--
+		p.s[i].at = now
+	}
+	p.s = p.s[:copy(p.s, p.s[i:])]
 }
 
-// search returns the index of the first breakpoint at or after t.
-func (p *profile) search(t model.Time) int {
-	lo, hi := 0, len(p.at)
+// search returns the index of the first step at or after t.
+func (p *profile) search(t model.Time) int { return searchSteps(p.s, t) }
+
+// add adds delta free units over [from, to), to > from >= the profile's
+// start.
+func (p *profile) add(from, to model.Time, delta int) {
+	p.edit([]model.Time{from, to}, []int{delta})
+}
+
+// move moves a reservation of need units and length dur > 0 from old to an
+// earlier start t: need units are taken on [t, t+dur) and come free on
+// [old, old+dur); where the two overlap nothing changes.
+func (p *profile) move(old, t, dur model.Time, need int) {
+	a, b := min(t+dur, old), max(t+dur, old)
+	if a == b {
+		p.edit([]model.Time{t, a, old + dur}, []int{-need, need})
+		return
+	}
+	p.edit([]model.Time{t, a, b, old + dur}, []int{-need, 0, need})
+}
+
+// edit adds ds[k] free units over [xs[k], xs[k+1]) for each k, the xs (at
+// most 4) strictly increasing from the profile's start on. It inserts the
+// breakpoints it needs and drops the ones it makes redundant, shifting the
+// later steps once each way, and searches only the unchanged gaps: the
+// ranges it changes it walks anyway.
+func (p *profile) edit(xs []model.Time, ds []int) {
+	s := p.s
+	var idx [4]int // first step at or after xs[k]
+	var add [4]step
+	var addAt [4]int
+	n := 0 // steps to insert
+	for k, x := range xs {
+		i := 0
+		switch {
+		case k == 0:
+			i = p.search(x)
+		case ds[k-1] != 0:
+			i = idx[k-1]
+			for ; i < len(s) && s[i].at < x; i++ {
+				s[i].free += ds[k-1]
+			}
+		default:
+			i = idx[k-1] + searchSteps(s[idx[k-1]:], x)
+		}
+		idx[k] = i
+		if i == len(s) || s[i].at != x {
+			// x falls inside step i-1; its level there, before this edit,
+			// is that step's, less what this edit already added to it.
+			level := s[i-1].free
+			for j := k - 1; j >= 0; j-- {
+				if s[i-1].at >= xs[j] {
+					level -= ds[j]
+					break
+				}
+			}
+			if k < len(ds) {
+				level += ds[k]
+			}
+			add[n], addAt[n] = step{x, level}, i
+			n++
+		}
+	}
+	if n > 0 {
+		// Merge the new steps in from the back.
+		r := len(s)
+		s = slices.Grow(s, n)[:r+n]
+		w := r + n
+		for m := n - 1; m >= 0; m-- {
+			i := addAt[m]
+			w -= r - i
+			copy(s[w:], s[i:r])
+			r = i
+			w--
+			s[w] = add[m]
+		}
+	}
+	// Only the steps at the xs can have become redundant: inside each range
+	// the levels moved together.
+	var drop [4]int
+	nd, shift := 0, 0
+	for k, x := range xs {
+		// Steps inserted before xs[k]'s position shift it right.
+		for shift < n && add[shift].at < x {
+			shift++
+		}
+		i := idx[k] + shift
+		if i > 0 && i < len(s) && s[i].free == s[i-1].free {
+			drop[nd] = i
+			nd++
+		}
+	}
+	if nd > 0 {
+		w := drop[0]
+		for d := 0; d < nd; d++ {
+			end := len(s)
+			if d+1 < nd {
+				end = drop[d+1]
+			}
+			w += copy(s[w:], s[drop[d]+1:end])
+		}
+		s = s[:w]
+	}
+	p.s = s
+}
+
+// searchSteps returns the index of the first of s at or after t.
+func searchSteps(s []step, t model.Time) int {
+	lo, hi := 0, len(s)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if p.at[m] < t {
+		if s[m].at < t {
 			lo = m + 1
 		} else {
 			hi = m
@@ -45,59 +160,21 @@ func (p *profile) search(t model.Time) int {
 	return lo
 }
 
-// split ensures a breakpoint at t (t >= at[0]) and returns its index.
-func (p *profile) split(t model.Time) int {
-	i := p.search(t)
-	if i < len(p.at) && p.at[i] == t {
-		return i
-	}
-	// t falls inside segment i-1: duplicate that segment's level at t.
-	p.at = append(p.at, 0)
-	p.free = append(p.free, 0)
-	copy(p.at[i+1:], p.at[i:])
-	copy(p.free[i+1:], p.free[i:])
-	p.at[i], p.free[i] = t, p.free[i-1]
-	return i
-}
-
-// join removes breakpoint i (i > 0) if it no longer changes the level.
-func (p *profile) join(i int) {
-	if i < len(p.at) && p.free[i] == p.free[i-1] {
-		p.at = append(p.at[:i], p.at[i+1:]...)
-		p.free = append(p.free[:i], p.free[i+1:]...)
-	}
-}
-
-// add adds delta free units over [from, to), to > from >= at[0].
-func (p *profile) add(from, to model.Time, delta int) {
-	i := p.split(from)
-	k := p.split(to)
-	for j := i; j < k; j++ {
-		p.free[j] += delta
-	}
-	// The levels inside [from, to) moved together; only the ends can have
-	// become redundant.
-	p.join(k)
-	if i > 0 {
-		p.join(i)
-	}
-}
-
-// earliest returns the earliest time t >= at[0] at which need units stay
+// earliest returns the earliest time t >= start at which need units stay
 // free for dur (dur >= 0; a zero duration needs a start instant only).
 func (p *profile) earliest(need int, dur model.Time) model.Time {
-	n := len(p.at)
-	for i := 0; i < n; i++ {
-		if p.free[i] < need {
+	s := p.s
+	for i := 0; i < len(s); i++ {
+		if s[i].free < need {
 			continue
 		}
-		start := p.at[i]
+		start := s[i].at
 		end := start + dur
 		ok := true
-		for k := i + 1; k < n && p.at[k] < end; k++ {
-			if p.free[k] < need {
+		for k := i + 1; k < len(s) && s[k].at < end; k++ {
+			if s[k].free < need {
 				ok = false
-				i = k // resume after the segment that was too full
+				i = k // resume after the step that was too full
 				break
 			}
 		}
@@ -105,37 +182,33 @@ func (p *profile) earliest(need int, dur model.Time) model.Time {
 			return start
 		}
 	}
-	// The last segment has every unit free, so this is unreachable for a
-	// job that fits the machine.
+	// The last step has every unit free, so this is unreachable for a job
+	// that fits the machine.
 	return model.Never
 }
 
-// earliestBefore returns the earliest start t in [at[0], res) to which a job
+// earliestBefore returns the earliest start t in [start, res) to which a job
 // of need units and duration dur, now reserved at res, could move: need units
 // free over [t, min(t+dur, res)). It returns res if there is none. The job's
 // own reservation is in the profile, but a start before res only needs what
 // lies before res: from res on the job holds its own units, and the profile
 // is feasible (no level below zero), so the rest of the window fits. It
-// scans only the segments before res.
+// scans only the steps before res.
 func (p *profile) earliestBefore(need int, dur, res model.Time) model.Time {
-	start := model.Never // start of the current run of segments with need units free
-	for i, at := range p.at {
-		if at >= res {
-			break
-		}
-		if p.free[i] < need {
-			start = model.Never
+	s := p.s
+	run := model.Never // start of the current run of steps with need units free
+	for i := 0; i < len(s) && s[i].at < res; i++ {
+		if s[i].free < need {
+			run = model.Never
 			continue
 		}
-		if start == model.Never {
-			start = at
+		if run == model.Never {
+			run = s[i].at
 		}
-		end := res // where segment i ends, cut at res
-		if i+1 < len(p.at) && p.at[i+1] < res {
-			end = p.at[i+1]
-		}
-		if end-start >= dur || end == res {
-			return start
+		// The run holds until the next step: far enough if that is dur
+		// away, or at or past res.
+		if i+1 == len(s) || s[i+1].at >= res || s[i+1].at-run >= dur {
+			return run
 		}
 	}
 	return res

@@ -2,6 +2,7 @@ package policies
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/sim"
@@ -66,6 +67,8 @@ type Conservative struct {
 	// first is the earliest reservation start in the queue (model.Never
 	// when none).
 	first model.Time
+	// stuck is a sweep's memory of jobs that could not move.
+	stuck stuckSet
 	// rebuiltAt is the time of the last rebuild. A job still running at a
 	// rebuild at or after its expected end was taken to be overrunning.
 	rebuiltAt model.Time
@@ -233,46 +236,117 @@ func (p *Conservative) rebuild() {
 // plan may be over-committed where a job overran. Otherwise the profile is
 // feasible and a reservation can only move earlier, which earliestBefore
 // finds by scanning the profile before it, without lifting it; only the jobs
-// that move touch the profile.
+// that move touch the profile, and the stuck jobs seen since the last move
+// (p.stuck) spare the scan the times they rule out.
 func (p *Conservative) sweep(full bool) (moved bool) {
 	now := p.e.Now()
+	p.stuck.reset()
+	first := model.Never
 	for i := range p.queue {
 		w := &p.queue[i]
 		old := w.res
 		switch {
 		case old == model.Never:
-			p.place(w)
-			continue
+			p.place(w) // takes units only: what p.stuck says still holds
 		case full:
 			if w.dur > 0 {
 				p.prof.add(old, old+w.dur, w.need)
 			}
 			p.place(w)
+			moved = moved || w.res != old
 		case old > now:
-			t := p.prof.earliestBefore(w.need, w.dur, old)
-			if t == old {
-				continue
+			from := p.stuck.bound(w)
+			if from >= old {
+				break
 			}
-			p.move(w, t)
+			t, it := p.prof.earliestBefore(w.need, w.dur, from, old)
+			if t == old {
+				p.stuck.add(w)
+				break
+			}
+			if w.dur > 0 {
+				p.prof.move(old, t, it, w.dur, w.need)
+			}
+			w.res = t
+			moved = true
+			p.stuck.reset() // the units it left may unstick anyone
 		}
-		moved = moved || w.res != old
+		first = min(first, w.res)
 	}
+	p.first = first
 	p.unplaced = 0
 	p.changed = false
 	p.settled = !moved
-	p.first = model.Never
-	for i := range p.queue {
-		p.first = min(p.first, p.queue[i].res)
-	}
 	return moved
 }
 
-// move moves w's reservation to t, earlier than it is.
-func (p *Conservative) move(w *waiting, t model.Time) {
-	if w.dur > 0 {
-		p.prof.move(w.res, t, w.dur, w.need)
+// stuckSet remembers a few jobs a sweep found could not move earlier, to rule
+// out starts for the jobs after them. If a job of n units and duration d
+// reserved at r cannot start at any s < r, then neither can a job of n' >= n
+// units and duration d' >= d reserved at r' >= r, in the same profile: at
+// every such s, [s, min(s+d, r)) has a level below n, and it lies inside
+// [s, min(s+d', r')). So that job's earliest start is r or later. Taking
+// units (placing a job) keeps this true; freeing them (a move) does not.
+type stuckSet struct {
+	jobs [4]stuck
+	n    int // entries in use
+	next int // the entry to overwrite when full
+	// need and dur are the least need and duration among the entries: a
+	// job below either is ruled out by none.
+	need int
+	dur  model.Time
+}
+
+type stuck struct {
+	need     int
+	dur, res model.Time
+}
+
+func (s *stuckSet) reset() { s.n, s.next, s.need = 0, 0, math.MaxInt }
+
+// bound returns the earliest start the remembered jobs leave w.
+func (s *stuckSet) bound(w *waiting) model.Time {
+	b := model.Time(math.MinInt64)
+	if w.need < s.need || w.dur < s.dur {
+		return b
 	}
-	w.res = t
+	for _, j := range s.jobs[:s.n] {
+		if j.need <= w.need && j.dur <= w.dur && j.res <= w.res {
+			b = max(b, j.res)
+		}
+	}
+	return b
+}
+
+// add remembers w, replacing an entry that rules out less for fewer jobs,
+// or else the oldest.
+func (s *stuckSet) add(w *waiting) {
+	e := stuck{w.need, w.dur, w.res}
+	i := -1
+	for k, j := range s.jobs[:s.n] {
+		if e.need <= j.need && e.dur <= j.dur && e.res >= j.res {
+			i = k
+			break
+		}
+	}
+	switch {
+	case i >= 0:
+	case s.n < len(s.jobs):
+		i = s.n
+		s.n++
+	default:
+		i = s.next
+		s.next = (s.next + 1) % len(s.jobs)
+	}
+	s.jobs[i] = e
+	if s.n == 1 {
+		s.need, s.dur = e.need, e.dur
+		return
+	}
+	s.need, s.dur = math.MaxInt, model.Never
+	for _, j := range s.jobs[:s.n] {
+		s.need, s.dur = min(s.need, j.need), min(s.dur, j.dur)
+	}
 }
 
 // sweepsDue returns how many sweeps the terminations owe at this pass
@@ -337,9 +411,11 @@ func (p *Conservative) startDue() {
 	if p.first > now {
 		return
 	}
-	p.first = model.Never
-	out := p.queue[:0]
-	for _, w := range p.queue {
+	q := p.queue
+	first := model.Never
+	n := 0 // jobs kept
+	for i := range q {
+		w := &q[i]
 		if w.res == now {
 			if w.need <= p.e.Free() {
 				p.e.Start(w.j)
@@ -350,11 +426,15 @@ func (p *Conservative) startDue() {
 			// held. Re-place the reservations at the next pass.
 			p.stale = true
 		}
-		p.first = min(p.first, w.res)
-		out = append(out, w)
+		first = min(first, w.res)
+		if n != i {
+			q[n] = *w
+		}
+		n++
 	}
-	clear(p.queue[len(out):])
-	p.queue = out
+	clear(q[n:])
+	p.queue = q[:n]
+	p.first = first
 }
 
 // setWake keeps one timer pending, at the earliest future reservation start. A

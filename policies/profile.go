@@ -46,27 +46,28 @@ func (p *profile) search(t model.Time) int { return searchSteps(p.s, t) }
 // add adds delta free units over [from, to), to > from >= the profile's
 // start.
 func (p *profile) add(from, to model.Time, delta int) {
-	p.edit([]model.Time{from, to}, []int{delta})
+	p.edit(-1, []model.Time{from, to}, []int{delta})
 }
 
 // move moves a reservation of need units and length dur > 0 from old to an
-// earlier start t: need units are taken on [t, t+dur) and come free on
-// [old, old+dur); where the two overlap nothing changes.
-func (p *profile) move(old, t, dur model.Time, need int) {
+// earlier start t, the time of step it: need units are taken on [t, t+dur)
+// and come free on [old, old+dur); where the two overlap nothing changes.
+func (p *profile) move(old, t model.Time, it int, dur model.Time, need int) {
 	a, b := min(t+dur, old), max(t+dur, old)
 	if a == b {
-		p.edit([]model.Time{t, a, old + dur}, []int{-need, need})
+		p.edit(it, []model.Time{t, a, old + dur}, []int{-need, need})
 		return
 	}
-	p.edit([]model.Time{t, a, b, old + dur}, []int{-need, 0, need})
+	p.edit(it, []model.Time{t, a, b, old + dur}, []int{-need, 0, need})
 }
 
 // edit adds ds[k] free units over [xs[k], xs[k+1]) for each k, the xs (at
-// most 4) strictly increasing from the profile's start on. It inserts the
-// breakpoints it needs and drops the ones it makes redundant, shifting the
-// later steps once each way, and searches only the unchanged gaps: the
-// ranges it changes it walks anyway.
-func (p *profile) edit(xs []model.Time, ds []int) {
+// most 4) strictly increasing from the profile's start on; i0 is the index
+// of the step at xs[0], or -1 if unknown. It inserts the breakpoints it
+// needs and drops the ones it makes redundant, shifting the later steps once
+// each way, and searches only the unchanged gaps: the ranges it changes it
+// walks anyway.
+func (p *profile) edit(i0 int, xs []model.Time, ds []int) {
 	s := p.s
 	var idx [4]int // first step at or after xs[k]
 	var add [4]step
@@ -75,6 +76,8 @@ func (p *profile) edit(xs []model.Time, ds []int) {
 	for k, x := range xs {
 		i := 0
 		switch {
+		case k == 0 && i0 >= 0:
+			i = i0
 		case k == 0:
 			i = p.search(x)
 		case ds[k-1] != 0:
@@ -83,7 +86,7 @@ func (p *profile) edit(xs []model.Time, ds []int) {
 				s[i].free += ds[k-1]
 			}
 		default:
-			i = idx[k-1] + searchSteps(s[idx[k-1]:], x)
+			i = gallop(s, idx[k-1], x)
 		}
 		idx[k] = i
 		if i == len(s) || s[i].at != x {
@@ -146,6 +149,20 @@ func (p *profile) edit(xs []model.Time, ds []int) {
 	p.s = s
 }
 
+// gallop returns the index of the first of s at or after t, searching
+// forward from i (s[i-1].at < t) in steps that double, then by halves: a
+// search over the distance covered, not the whole profile.
+func gallop(s []step, i int, t model.Time) int {
+	lo, hi, stride := i, i, 1
+	for hi < len(s) && s[hi].at < t {
+		lo = hi + 1
+		hi += stride
+		stride *= 2
+	}
+	hi = min(hi, len(s))
+	return lo + searchSteps(s[lo:hi], t)
+}
+
 // searchSteps returns the index of the first of s at or after t.
 func searchSteps(s []step, t model.Time) int {
 	lo, hi := 0, len(s)
@@ -187,29 +204,36 @@ func (p *profile) earliest(need int, dur model.Time) model.Time {
 	return model.Never
 }
 
-// earliestBefore returns the earliest start t in [start, res) to which a job
-// of need units and duration dur, now reserved at res, could move: need units
-// free over [t, min(t+dur, res)). It returns res if there is none. The job's
-// own reservation is in the profile, but a start before res only needs what
-// lies before res: from res on the job holds its own units, and the profile
-// is feasible (no level below zero), so the rest of the window fits. It
-// scans only the steps before res.
-func (p *profile) earliestBefore(need int, dur, res model.Time) model.Time {
+// earliestBefore returns the earliest start t in [max(from, start), res)
+// to which a job of need units and duration dur, now reserved at res, could
+// move, and the index of the step that starts at t: need units free over
+// [t, min(t+dur, res)). Only the steps' times are candidates (the earliest
+// feasible start is always one). It returns res and -1 if there is none.
+// The job's own reservation is in the profile, but a start before res only
+// needs what lies before res: from res on the job holds its own units, and
+// the profile is feasible (no level below zero), so the rest of the window
+// fits. It scans only the steps in [from, res).
+func (p *profile) earliestBefore(need int, dur, from, res model.Time) (model.Time, int) {
 	s := p.s
-	run := model.Never // start of the current run of steps with need units free
-	for i := 0; i < len(s) && s[i].at < res; i++ {
+	i := 0
+	if from > s[0].at {
+		i = p.search(from)
+	}
+	for i < len(s) && s[i].at < res {
 		if s[i].free < need {
-			run = model.Never
+			i++
 			continue
 		}
-		if run == model.Never {
-			run = s[i].at
+		// A run of steps with need units free starts here: it must last
+		// until min(start+dur, res).
+		first, start := i, s[i].at
+		end := min(start+dur, res)
+		for i++; i < len(s) && s[i].at < end && s[i].free >= need; i++ {
 		}
-		// The run holds until the next step: far enough if that is dur
-		// away, or at or past res.
-		if i+1 == len(s) || s[i+1].at >= res || s[i+1].at-run >= dur {
-			return run
+		if i == len(s) || s[i].at >= end {
+			return start, first
 		}
+		i++ // s[i] is too full: the next run starts after it
 	}
-	return res
+	return res, -1
 }

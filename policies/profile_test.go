@@ -27,8 +27,7 @@ func (d denseProfile) check(t *testing.T, p *profile, start model.Time) {
 		}
 	}
 	for x := start; x < model.Time(len(d)); x++ {
-		i := p.search(x + 1)
-		if got := p.s[i-1].free; got != d.at(x) {
+		if got := p.s[p.search(x+1)-1].free; got != d.at(x) {
 			t.Fatalf("free at %d = %d, want %d: %v", x, got, d.at(x), p.s)
 		}
 	}
@@ -71,11 +70,14 @@ func TestProfileAgainstDense(t *testing.T) {
 				if h.at <= start {
 					continue
 				}
-				to := p.earliestBefore(h.need, h.dur, h.at)
+				to, it := p.earliestBefore(h.need, h.dur, 0, h.at)
 				if to == h.at {
 					continue
 				}
-				p.move(h.at, to, h.dur, h.need)
+				if p.s[it].at != to {
+					t.Fatalf("earliestBefore gave %d at step %d: %v", to, it, p.s)
+				}
+				p.move(h.at, to, it, h.dur, h.need)
 				for x := h.at; x < h.at+h.dur; x++ {
 					d[x] += h.need
 				}
@@ -123,16 +125,20 @@ func TestProfileAgainstDense(t *testing.T) {
 				continue // earliestBefore needs a feasible profile
 			}
 			res := start + model.Time(rng.IntN(int(horizon-start)))
+			from := start + model.Time(rng.IntN(int(res-start)+1))
+			if rng.IntN(2) == 0 {
+				from = 0
+			}
 			want = res
-			for s := start; s < res; s++ {
+			for s := max(from, start); s < res; s++ {
 				// Only breakpoints are candidates, as for the scheduler.
 				if i := p.search(s); i < len(p.s) && p.s[i].at == s && fits(s, min(s+dur, res)) {
 					want = s
 					break
 				}
 			}
-			if got := p.earliestBefore(need, dur, res); got != want {
-				t.Fatalf("earliestBefore(%d, %d, %d) = %d, want %d: %v", need, dur, res, got, want, p.s)
+			if got, _ := p.earliestBefore(need, dur, from, res); got != want {
+				t.Fatalf("earliestBefore(%d, %d, %d, %d) = %d, want %d: %v", need, dur, from, res, got, want, p.s)
 			}
 		}
 	})

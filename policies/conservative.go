@@ -67,8 +67,8 @@ type Conservative struct {
 	// first is the earliest reservation start in the queue (model.Never
 	// when none).
 	first model.Time
-	// stuck is a sweep's memory of jobs that could not move.
-	stuck stuckSet
+	// stuck is a sweep's memory of a job that could not move.
+	stuck stuck
 	// rebuiltAt is the time of the last rebuild. A job still running at a
 	// rebuild at or after its expected end was taken to be overrunning.
 	rebuiltAt model.Time
@@ -236,11 +236,11 @@ func (p *Conservative) rebuild() {
 // plan may be over-committed where a job overran. Otherwise the profile is
 // feasible and a reservation can only move earlier, which earliestBefore
 // finds by scanning the profile before it, without lifting it; only the jobs
-// that move touch the profile, and the stuck jobs seen since the last move
-// (p.stuck) spare the scan the times they rule out.
+// that move touch the profile, and the last job found stuck since the last
+// move (p.stuck) spares the scan the times it rules out.
 func (p *Conservative) sweep(full bool) (moved bool) {
 	now := p.e.Now()
-	p.stuck.reset()
+	p.stuck = stuck{res: model.Never}
 	first := model.Never
 	for i := range p.queue {
 		w := &p.queue[i]
@@ -261,7 +261,7 @@ func (p *Conservative) sweep(full bool) (moved bool) {
 			}
 			t, it := p.prof.earliestBefore(w.need, w.dur, from, old)
 			if t == old {
-				p.stuck.add(w)
+				p.stuck = stuck{w.need, w.dur, old}
 				break
 			}
 			if w.dur > 0 {
@@ -269,7 +269,7 @@ func (p *Conservative) sweep(full bool) (moved bool) {
 			}
 			w.res = t
 			moved = true
-			p.stuck.reset() // the units it left may unstick anyone
+			p.stuck.res = model.Never // the units it left may unstick anyone
 		}
 		first = min(first, w.res)
 	}
@@ -280,73 +280,26 @@ func (p *Conservative) sweep(full bool) (moved bool) {
 	return moved
 }
 
-// stuckSet remembers a few jobs a sweep found could not move earlier, to rule
-// out starts for the jobs after them. If a job of n units and duration d
+// stuck remembers the last job a sweep found could not move earlier, to rule
+// out starts for the jobs after it. If a job of n units and duration d
 // reserved at r cannot start at any s < r, then neither can a job of n' >= n
 // units and duration d' >= d reserved at r' >= r, in the same profile: at
 // every such s, [s, min(s+d, r)) has a level below n, and it lies inside
 // [s, min(s+d', r')). So that job's earliest start is r or later. Taking
 // units (placing a job) keeps this true; freeing them (a move) does not.
-type stuckSet struct {
-	jobs [4]stuck
-	n    int // entries in use
-	next int // the entry to overwrite when full
-	// need and dur are the least need and duration among the entries: a
-	// job below either is ruled out by none.
-	need int
-	dur  model.Time
-}
-
+// (Batches of like jobs queue one behind the other; remembering more than
+// the last one saves less than it costs on the shared traces.)
 type stuck struct {
 	need     int
-	dur, res model.Time
+	dur, res model.Time // res is model.Never when there is none
 }
 
-func (s *stuckSet) reset() { s.n, s.next, s.need = 0, 0, math.MaxInt }
-
-// bound returns the earliest start the remembered jobs leave w.
-func (s *stuckSet) bound(w *waiting) model.Time {
-	b := model.Time(math.MinInt64)
-	if w.need < s.need || w.dur < s.dur {
-		return b
+// bound returns the earliest start the remembered job leaves w.
+func (s *stuck) bound(w *waiting) model.Time {
+	if s.need <= w.need && s.dur <= w.dur && s.res <= w.res {
+		return s.res
 	}
-	for _, j := range s.jobs[:s.n] {
-		if j.need <= w.need && j.dur <= w.dur && j.res <= w.res {
-			b = max(b, j.res)
-		}
-	}
-	return b
-}
-
-// add remembers w, replacing an entry that rules out less for fewer jobs,
-// or else the oldest.
-func (s *stuckSet) add(w *waiting) {
-	e := stuck{w.need, w.dur, w.res}
-	i := -1
-	for k, j := range s.jobs[:s.n] {
-		if e.need <= j.need && e.dur <= j.dur && e.res >= j.res {
-			i = k
-			break
-		}
-	}
-	switch {
-	case i >= 0:
-	case s.n < len(s.jobs):
-		i = s.n
-		s.n++
-	default:
-		i = s.next
-		s.next = (s.next + 1) % len(s.jobs)
-	}
-	s.jobs[i] = e
-	if s.n == 1 {
-		s.need, s.dur = e.need, e.dur
-		return
-	}
-	s.need, s.dur = math.MaxInt, model.Never
-	for _, j := range s.jobs[:s.n] {
-		s.need, s.dur = min(s.need, j.need), min(s.dur, j.dur)
-	}
+	return model.Time(math.MinInt64)
 }
 
 // sweepsDue returns how many sweeps the terminations owe at this pass

@@ -106,47 +106,97 @@ func (p *profile) edit(i0 int, xs []model.Time, ds []int) {
 			n++
 		}
 	}
-	if n > 0 {
-		// Merge the new steps in from the back.
-		r := len(s)
-		s = slices.Grow(s, n)[:r+n]
-		w := r + n
-		for m := n - 1; m >= 0; m-- {
-			i := addAt[m]
-			w -= r - i
-			copy(s[w:], s[i:r])
-			r = i
-			w--
-			s[w] = add[m]
-		}
-	}
-	// Only the steps at the xs can have become redundant: inside each range
-	// the levels moved together.
+	// Only the existing steps at the xs can have become redundant: inside
+	// each range the levels moved together, and a new step differs from
+	// the one before it (consecutive ds differ, ds[0] is not 0).
 	var drop [4]int
-	nd, shift := 0, 0
+	nd, m := 0, 0
 	for k, x := range xs {
-		// Steps inserted before xs[k]'s position shift it right.
-		for shift < n && add[shift].at < x {
-			shift++
+		for m < n && add[m].at < x {
+			m++
 		}
-		i := idx[k] + shift
-		if i > 0 && i < len(s) && s[i].free == s[i-1].free {
+		i := idx[k]
+		if m < n && add[m].at == x || i == 0 {
+			continue
+		}
+		prev := s[i-1].free
+		if m > 0 && addAt[m-1] == i {
+			prev = add[m-1].free // a new step comes right before it
+		}
+		if s[i].free == prev {
 			drop[nd] = i
 			nd++
 		}
 	}
-	if nd > 0 {
-		w := drop[0]
-		for d := 0; d < nd; d++ {
-			end := len(s)
-			if d+1 < nd {
-				end = drop[d+1]
-			}
-			w += copy(s[w:], s[drop[d]+1:end])
-		}
-		s = s[:w]
+	if n+nd > 0 {
+		p.s = splice(s, add[:n], addAt[:n], drop[:nd])
+		return
 	}
 	p.s = s
+}
+
+// splice inserts each add[j] before s[at[j]] and removes the steps at the
+// indices drop (both in increasing order; a step inserted at i goes before
+// a removed s[i]), moving each run of kept steps once, straight to its
+// place, rather than the whole tail once per change.
+func splice(s []step, add []step, at []int, drop []int) []step {
+	n := len(s) + len(add) - len(drop)
+	// The runs of kept steps between changes and how far each moves.
+	var from, to, by [9]int
+	runs := 0
+	next, shift := -1, 0 // start of the current run (-1 before the first change), its shift
+	for a, d := 0, 0; a < len(add) || d < len(drop); {
+		var pos int
+		ins := d == len(drop) || a < len(add) && at[a] <= drop[d]
+		if ins {
+			pos = at[a]
+		} else {
+			pos = drop[d]
+		}
+		if next >= 0 && pos > next && shift != 0 {
+			from[runs], to[runs], by[runs] = next, pos, shift
+			runs++
+		}
+		if next < pos {
+			next = pos
+		}
+		if ins {
+			shift++
+			a++
+		} else {
+			shift--
+			next = pos + 1
+			d++
+		}
+	}
+	if next < len(s) && shift != 0 {
+		from[runs], to[runs], by[runs] = next, len(s), shift
+		runs++
+	}
+	if n > len(s) {
+		s = slices.Grow(s, n-len(s))[:n]
+	}
+	// Runs moving right go first, the last of them first; then those
+	// moving left, the first first. Final places are in order, so no run
+	// lands on one that has yet to move.
+	for r := runs - 1; r >= 0; r-- {
+		if by[r] > 0 {
+			copy(s[from[r]+by[r]:], s[from[r]:to[r]])
+		}
+	}
+	for r := 0; r < runs; r++ {
+		if by[r] < 0 {
+			copy(s[from[r]+by[r]:], s[from[r]:to[r]])
+		}
+	}
+	for j, st := range add {
+		dropped := 0
+		for dropped < len(drop) && drop[dropped] < at[j] {
+			dropped++
+		}
+		s[at[j]+j-dropped] = st
+	}
+	return s[:n]
 }
 
 // gallop returns the index of the first of s at or after t, searching

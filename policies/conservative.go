@@ -51,17 +51,20 @@ type Conservative struct {
 	e       *sim.Engine
 	queue   []waiting // in arrival order
 	running runningSet
-	prof    profile
+	// over holds the running jobs the plan keeps past their expected end
+	// (they overran it): until when.
+	over []overrun
+	prof profile
 	// unplaced counts the queued jobs without a reservation yet: they
 	// arrived while the plan was out of date and get one in the next sweep.
 	unplaced int
-	// changed is set when a job ended before its expected end: its tail was
+	// changed is set when a job ended before its planned end: its tail was
 	// freed and the reservations have not been swept since.
 	changed bool
-	// stale is set when the profile no longer matches the running jobs: one
-	// ran past its expected end. The next pass rebuilds it.
-	stale bool
-	// settled is set when a sweep moved no reservation and no capacity has
+	// recheck is set when a job ended after its planned end: reservations
+	// placed where the plan had freed its units may have passed.
+	recheck bool
+	// settled is set when a sweep moved no reservation and no units have
 	// come free since: another sweep would move none either.
 	settled bool
 	// first is the earliest reservation start in the queue (model.Never
@@ -69,14 +72,11 @@ type Conservative struct {
 	first model.Time
 	// stuck is a sweep's memory of a job that could not move.
 	stuck stuck
-	// rebuiltAt is the time of the last rebuild. A job still running at a
-	// rebuild at or after its expected end was taken to be overrunning.
-	rebuiltAt model.Time
 	// owed counts the terminations whose sweep has not run (ReplanSingle).
 	owed int
 	// arrivals, ends and timers count the engine's calls since the last
 	// pass: which pass belongs to which event (ReplanSingle). ends leaves
-	// out jobs that ended exactly when expected.
+	// out jobs that ended exactly when planned.
 	arrivals, ends, timers int
 	// sweepAt is the time of the last sweep timer (ReplanSingle).
 	sweepAt model.Time
@@ -94,6 +94,21 @@ type waiting struct {
 	need int
 }
 
+// overrun is a running job the plan holds until a later time than its
+// expected end.
+type overrun struct {
+	j     *sim.Job
+	until model.Time
+}
+
+// span is an interval of time [lo, hi); empty when lo >= hi.
+type span struct{ lo, hi model.Time }
+
+var noSpan = span{model.Never, math.MinInt64}
+
+// add widens s to cover [lo, hi).
+func (s *span) add(lo, hi model.Time) { s.lo, s.hi = min(s.lo, lo), max(s.hi, hi) }
+
 // Timer tags.
 const (
 	tagWake  = 0 // a reservation is due
@@ -104,7 +119,7 @@ const (
 // its sweeps (ReplanRepeat); perfect selects actual runtimes instead of user
 // estimates.
 func NewConservative(perfect bool) *Conservative {
-	return &Conservative{Perfect: perfect, wake: model.Never, sweepAt: model.Never, rebuiltAt: -1, first: model.Never}
+	return &Conservative{Perfect: perfect, wake: model.Never, sweepAt: model.Never, first: model.Never}
 }
 
 // Attach implements sim.Policy.
@@ -124,10 +139,10 @@ func (p *Conservative) duration(j *sim.Job) model.Time {
 func (p *Conservative) Arrive(j *sim.Job) {
 	p.arrivals++
 	p.queue = append(p.queue, waiting{j: j, res: model.Never, dur: p.duration(j), need: p.e.Need(j)})
-	if p.stale || p.overrun() {
-		p.stale = true
+	if p.overrun() {
+		p.recheck = true
 	}
-	if p.stale || p.changed {
+	if p.recheck || p.changed {
 		// The plan is out of date: the next sweep places it, after the
 		// jobs that came before it.
 		p.unplaced++
@@ -140,7 +155,7 @@ func (p *Conservative) Arrive(j *sim.Job) {
 // overrun reports whether a running job has reached its expected end
 // without completing: it overran its estimate (or, with a pass after every
 // event, its completion at the estimate is still to come at this instant).
-// Either way the profile, which freed its processors then, is stale.
+// Either way the plan, which freed its processors then, must hold them.
 func (p *Conservative) overrun() bool {
 	return len(p.running.ends) > 0 && p.running.ends[0] <= p.e.Now()
 }
@@ -155,25 +170,40 @@ func (p *Conservative) place(w *waiting) {
 	}
 }
 
+// planned returns until when the plan holds running job j, whose expected
+// end is end, and forgets it if forget is set.
+func (p *Conservative) planned(j *sim.Job, end model.Time, forget bool) model.Time {
+	for k, o := range p.over {
+		if o.j == j {
+			if forget {
+				p.over[k] = p.over[len(p.over)-1]
+				p.over[len(p.over)-1] = overrun{}
+				p.over = p.over[:len(p.over)-1]
+			}
+			return o.until
+		}
+	}
+	return end
+}
+
 // Complete implements sim.Policy.
 func (p *Conservative) Complete(j *sim.Job) {
 	now := p.e.Now()
 	end := j.Start + p.duration(j)
 	p.running.remove(j, end)
-	onTime := now == end && p.rebuiltAt < end
+	until := p.planned(j, end, true)
+	onTime := now == end && until == end
 	switch {
-	case p.stale:
-		// The next rebuild accounts for it.
-	case now < end:
-		// It ended early: free the rest of its planned time.
+	case until > now:
+		// It ended before the plan said: free the rest of its time.
 		p.trim()
-		p.prof.add(now, end, p.e.Need(j))
+		p.prof.add(now, until, p.e.Need(j))
 		p.changed = true
 		p.settled = false
 	case !onTime:
-		// It ended late, or a rebuild at its expected end took it for
-		// overrunning.
-		p.stale = true
+		// It ended after its planned end, which the plan had already
+		// freed: reservations placed there may have passed.
+		p.recheck = true
 	}
 	if p.Replan == ReplanSingle {
 		p.owed++
@@ -203,44 +233,70 @@ func (p *Conservative) Timer(tag int64) {
 // trim drops the profile's past, so that it starts at now.
 func (p *Conservative) trim() { p.prof.trim(p.e.Now()) }
 
-// rebuild recomputes the profile from the running jobs and the current
-// reservations. A reservation in the past (its start failed because a job
-// overran) is treated as starting now.
-func (p *Conservative) rebuild() {
+// catchUp brings the plan up to date with the clock (the profile starts
+// now): a job running at or past its planned end is expected at the next
+// instant, so the plan holds its units until then; a reservation that
+// passed without its job starting (a job overran) starts now. It returns
+// the span of time where these may have over-committed the plan. The
+// profile is then what it would be rebuilt from the running jobs and the
+// reservations.
+func (p *Conservative) catchUp() span {
 	now := p.e.Now()
-	p.rebuiltAt = now
-	p.prof.reset(now, p.e.Capacity())
-	for i, j := range p.running.jobs {
-		p.prof.add(now, expectedEnd(p.running.ends[i], now), -p.e.Need(j))
-	}
-	for i := range p.queue {
-		w := &p.queue[i]
-		if w.res == model.Never {
-			continue
+	hit := noSpan
+	for i, end := range p.running.ends {
+		if end > now {
+			break
 		}
-		w.res = max(w.res, now)
-		if w.dur > 0 {
-			p.prof.add(w.res, w.res+w.dur, -w.need)
+		j := p.running.jobs[i]
+		if p.planned(j, end, false) > now {
+			continue // held until the next instant already
 		}
+		p.prof.add(now, now+1, -p.e.Need(j))
+		hit.add(now, now+1)
+		p.planned(j, end, true)
+		p.over = append(p.over, overrun{j, now + 1})
 	}
-	p.stale = false
-	p.settled = false
+	if p.first < now {
+		for i := range p.queue {
+			w := &p.queue[i]
+			if w.res == model.Never || w.res >= now {
+				continue
+			}
+			if w.dur > 0 {
+				if w.res+w.dur > now {
+					p.prof.add(now, w.res+w.dur, w.need)
+				}
+				p.prof.add(now, now+w.dur, -w.need)
+				hit.add(now, now+w.dur)
+			} else {
+				hit.add(now, now+1)
+			}
+			w.res = now
+		}
+		p.first = now
+	}
+	return hit
 }
 
 // sweep goes through the queue in arrival order and moves every reservation
-// to its earliest feasible start, placing the unplaced jobs at their turn. It
-// reports whether a reservation moved.
+// to its earliest feasible start, placing the unplaced jobs at their turn.
+// It reports whether a reservation moved, and the position of the last job
+// whose move freed units (-1 if none).
 //
-// A full sweep lifts each reservation out of the profile and puts it back
-// at its earliest fit, which may be later than before: after a rebuild, the
-// plan may be over-committed where a job overran. Otherwise the profile is
-// feasible and a reservation can only move earlier, which earliestBefore
-// finds by scanning the profile before it, without lifting it; only the jobs
-// that move touch the profile, and the last job found stuck since the last
-// move (p.stuck) spares the scan the times it rules out.
-func (p *Conservative) sweep(full bool) (moved bool) {
+// A reservation that meets hit, where catchUp may have over-committed the
+// plan, is lifted out of the profile and put back at its earliest fit,
+// which may be later than before. Elsewhere the plan is feasible and a
+// reservation can only move earlier, which earliestBefore finds by
+// scanning the profile before it, without lifting it: only the jobs that
+// move touch the profile. A job can only move if units came free since it
+// was last placed: the jobs after position quiet have seen everything freed
+// before this sweep, so they are skipped until a job moves; and the last
+// job found stuck since the last move (p.stuck) spares the scan the times
+// it rules out.
+func (p *Conservative) sweep(hit span, quiet int) (moved bool, last int) {
 	now := p.e.Now()
 	p.stuck = stuck{res: model.Never}
+	last = -1
 	first := model.Never
 	for i := range p.queue {
 		w := &p.queue[i]
@@ -248,13 +304,16 @@ func (p *Conservative) sweep(full bool) (moved bool) {
 		switch {
 		case old == model.Never:
 			p.place(w) // takes units only: what p.stuck says still holds
-		case full:
+		case old < hit.hi && max(old+w.dur, old+1) > hit.lo:
 			if w.dur > 0 {
 				p.prof.add(old, old+w.dur, w.need)
 			}
 			p.place(w)
-			moved = moved || w.res != old
-		case old > now:
+			if w.res != old {
+				moved, last = true, i
+				p.stuck.res = model.Never
+			}
+		case old > now && (i <= quiet || last >= 0):
 			from := p.stuck.bound(w)
 			if from >= old {
 				break
@@ -268,7 +327,7 @@ func (p *Conservative) sweep(full bool) (moved bool) {
 				p.prof.move(old, t, it, w.dur, w.need)
 			}
 			w.res = t
-			moved = true
+			moved, last = true, i
 			p.stuck.res = model.Never // the units it left may unstick anyone
 		}
 		first = min(first, w.res)
@@ -277,7 +336,7 @@ func (p *Conservative) sweep(full bool) (moved bool) {
 	p.unplaced = 0
 	p.changed = false
 	p.settled = !moved
-	return moved
+	return moved, last
 }
 
 // stuck remembers the last job a sweep found could not move earlier, to rule
@@ -324,18 +383,23 @@ func (p *Conservative) sweepsDue() int {
 
 // Schedule implements sim.Policy.
 func (p *Conservative) Schedule() {
-	full := p.stale || p.overrun()
+	now := p.e.Now()
+	p.trim()
+	// The plan is out of date when a job ran past its planned end (or
+	// ended past it), or a reservation passed without its job starting.
+	full := p.recheck || p.overrun() || p.first < now
+	hit := noSpan
 	if full {
-		p.rebuild()
-	} else {
-		p.trim()
+		hit = p.catchUp()
+		p.recheck = false
 	}
 	n := 0 // sweeps to run
 	switch p.Replan {
 	case ReplanRepeat:
 		// One sweep is not always enough: a later job moving into a hole
-		// can open one for an earlier job. Sweep until none moves; after a
-		// full sweep, reservations only move earlier, so this ends.
+		// can open one for an earlier job. Sweep until none moves; once
+		// the over-committed jobs are placed again, reservations only move
+		// earlier, so this ends.
 		if full || p.changed || p.unplaced > 0 {
 			n = -1
 		}
@@ -349,9 +413,21 @@ func (p *Conservative) Schedule() {
 	if p.settled && !full && p.unplaced == 0 {
 		n = 0 // no sweep would move anything
 	}
+	// A job can move only where units came free since it was last placed:
+	// none have since the plan settled, and in a later sweep of this pass,
+	// a job after the last one that moved in the previous sweep has seen
+	// them all; until a job moves in this sweep, those are left alone.
+	quiet := len(p.queue)
+	if p.settled {
+		quiet = -1
+	}
 	// Sweeps after one that moves nothing would move nothing either.
-	for ; n != 0 && p.sweep(full); n-- {
-		full = false
+	for ; n != 0; n-- {
+		moved, last := p.sweep(hit, quiet)
+		if !moved {
+			break
+		}
+		hit, quiet = noSpan, last
 	}
 	p.arrivals, p.ends, p.timers = 0, 0, 0
 	p.startDue()
@@ -375,9 +451,9 @@ func (p *Conservative) startDue() {
 				p.running.add(w.j, now+w.dur)
 				continue
 			}
-			// Only possible when a job overran: its processors are still
-			// held. Re-place the reservations at the next pass.
-			p.stale = true
+			// The plan, up to date, never leaves a job due that does not
+			// fit; should it, the next pass places it again.
+			p.recheck = true
 		}
 		first = min(first, w.res)
 		if n != i {

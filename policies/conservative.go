@@ -288,15 +288,19 @@ func (p *Conservative) catchUp() span {
 // which may be later than before. Elsewhere the plan is feasible and a
 // reservation can only move earlier, which earliestBefore finds by
 // scanning the profile before it, without lifting it: only the jobs that
-// move touch the profile. A job can only move if units came free since it
-// was last placed: the jobs after position quiet have seen everything freed
-// before this sweep, so they are skipped until a job moves; and the last
-// job found stuck since the last move (p.stuck) spares the scan the times
-// it rules out.
+// move touch the profile. A job can only move if units came free before its
+// reservation since it was last placed: the jobs after position quiet have
+// seen everything freed before this sweep, so they are skipped unless this
+// sweep freed units before their reservation; and the last job found stuck
+// (p.stuck) spares the scan the times it rules out, until units come free
+// before its reservation.
 func (p *Conservative) sweep(hit span, quiet int) (moved bool, last int) {
 	now := p.e.Now()
 	p.stuck = stuck{res: model.Never}
 	last = -1
+	// freed is the earliest time at which this sweep has freed units so
+	// far: a job reserved at or before it can use none of them.
+	freed := model.Never
 	first := model.Never
 	for i := range p.queue {
 		w := &p.queue[i]
@@ -311,9 +315,9 @@ func (p *Conservative) sweep(hit span, quiet int) (moved bool, last int) {
 			p.place(w)
 			if w.res != old {
 				moved, last = true, i
-				p.stuck.res = model.Never
+				p.freedAt(&freed, old)
 			}
-		case old > now && (i <= quiet || last >= 0):
+		case old > now && (i <= quiet || freed < old):
 			from := p.stuck.bound(w)
 			if from >= old {
 				break
@@ -328,7 +332,8 @@ func (p *Conservative) sweep(hit span, quiet int) (moved bool, last int) {
 			}
 			w.res = t
 			moved, last = true, i
-			p.stuck.res = model.Never // the units it left may unstick anyone
+			// Only [max(t+dur, old), old+dur) came free.
+			p.freedAt(&freed, max(t+w.dur, old))
 		}
 		first = min(first, w.res)
 	}
@@ -337,6 +342,15 @@ func (p *Conservative) sweep(hit span, quiet int) (moved bool, last int) {
 	p.changed = false
 	p.settled = !moved
 	return moved, last
+}
+
+// freedAt records that a sweep freed units from time at on: the remembered
+// stuck job stays stuck if that is at or after its reservation.
+func (p *Conservative) freedAt(freed *model.Time, at model.Time) {
+	*freed = min(*freed, at)
+	if at < p.stuck.res {
+		p.stuck.res = model.Never
+	}
 }
 
 // stuck remembers the last job a sweep found could not move earlier, to rule

@@ -162,11 +162,11 @@ func (p *Conservative) overrun() bool {
 
 // place gives w the earliest reservation the profile allows.
 func (p *Conservative) place(w *waiting) {
-	t := p.prof.earliest(w.need, w.dur)
+	t, it := p.prof.earliest(w.need, w.dur)
 	w.res = t
 	p.first = min(p.first, t)
 	if w.dur > 0 {
-		p.prof.add(t, t+w.dur, -w.need)
+		p.prof.take(t, it, w.dur, w.need)
 	}
 }
 

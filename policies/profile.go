@@ -49,6 +49,11 @@ func (p *profile) add(from, to model.Time, delta int) {
 	p.edit(-1, []model.Time{from, to}, []int{delta})
 }
 
+// take takes need units over [t, t+dur), dur > 0, t the time of step it.
+func (p *profile) take(t model.Time, it int, dur model.Time, need int) {
+	p.edit(it, []model.Time{t, t + dur}, []int{-need})
+}
+
 // move moves a reservation of need units and length dur > 0 from old to an
 // earlier start t, the time of step it: need units are taken on [t, t+dur)
 // and come free on [old, old+dur); where the two overlap nothing changes.
@@ -141,6 +146,26 @@ func (p *profile) edit(i0 int, xs []model.Time, ds []int) {
 // place, rather than the whole tail once per change.
 func splice(s []step, add []step, at []int, drop []int) []step {
 	n := len(s) + len(add) - len(drop)
+	switch {
+	case len(add) == 1 && len(drop) == 0:
+		s = append(s, step{})
+		copy(s[at[0]+1:], s[at[0]:])
+		s[at[0]] = add[0]
+		return s
+	case len(add) == 0 && len(drop) == 1:
+		return append(s[:drop[0]], s[drop[0]+1:]...)
+	case len(add) == 1 && len(drop) == 1 && at[0] <= drop[0]:
+		// The steps in between move right by one, into the dropped one's
+		// place.
+		copy(s[at[0]+1:], s[at[0]:drop[0]])
+		s[at[0]] = add[0]
+		return s
+	case len(add) == 1 && len(drop) == 1:
+		// The steps in between move left by one.
+		copy(s[drop[0]:], s[drop[0]+1:at[0]])
+		s[at[0]-1] = add[0]
+		return s
+	}
 	// The runs of kept steps between changes and how far each moves.
 	var from, to, by [9]int
 	runs := 0
@@ -228,8 +253,9 @@ func searchSteps(s []step, t model.Time) int {
 }
 
 // earliest returns the earliest time t >= start at which need units stay
-// free for dur (dur >= 0; a zero duration needs a start instant only).
-func (p *profile) earliest(need int, dur model.Time) model.Time {
+// free for dur (dur >= 0; a zero duration needs a start instant only), and
+// the index of the step that starts at t.
+func (p *profile) earliest(need int, dur model.Time) (model.Time, int) {
 	s := p.s
 	for i := 0; i < len(s); i++ {
 		if s[i].free < need {
@@ -246,12 +272,12 @@ func (p *profile) earliest(need int, dur model.Time) model.Time {
 			}
 		}
 		if ok {
-			return start
+			return start, i
 		}
 	}
 	// The last step has every unit free, so this is unreachable for a job
 	// that fits the machine.
-	return model.Never
+	return model.Never, -1
 }
 
 // earliestBefore returns the earliest start t in [max(from, start), res)

@@ -55,11 +55,14 @@ func TestProfileAgainstDense(t *testing.T) {
 			switch r := rng.IntN(10); {
 			case r < 4: // reserve units where they fit
 				dur, need := model.Time(1+rng.IntN(15)), 1+rng.IntN(3)
-				at := p.earliest(need, dur)
+				at, it := p.earliest(need, dur)
 				if at+dur > horizon {
 					continue
 				}
-				p.add(at, at+dur, -need)
+				if p.s[it].at != at {
+					t.Fatalf("earliest gave %d at step %d: %v", at, it, p.s)
+				}
+				p.take(at, it, dur, need)
 				for x := at; x < at+dur; x++ {
 					d[x] -= need
 				}
@@ -118,7 +121,7 @@ func TestProfileAgainstDense(t *testing.T) {
 			for !fits(want, want+dur) {
 				want++
 			}
-			if got := p.earliest(need, dur); got != want && want < horizon {
+			if got, _ := p.earliest(need, dur); got != want && want < horizon {
 				t.Fatalf("earliest(%d, %d) = %d, want %d: %v", need, dur, got, want, p.s)
 			}
 			if minFree(d, start) < 0 {

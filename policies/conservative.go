@@ -72,6 +72,8 @@ type Conservative struct {
 	first model.Time
 	// stuck is a sweep's memory of a job that could not move.
 	stuck stuck
+	// since is the sweeps' memory of where units came free: see sweep.
+	since []model.Time
 	// owed counts the terminations whose sweep has not run (ReplanSingle).
 	owed int
 	// arrivals, ends and timers count the engine's calls since the last
@@ -280,8 +282,7 @@ func (p *Conservative) catchUp() span {
 
 // sweep goes through the queue in arrival order and moves every reservation
 // to its earliest feasible start, placing the unplaced jobs at their turn.
-// It reports whether a reservation moved, and the position of the last job
-// whose move freed units (-1 if none).
+// It reports whether a reservation moved.
 //
 // A reservation that meets hit, where catchUp may have over-committed the
 // plan, is lifted out of the profile and put back at its earliest fit,
@@ -289,22 +290,25 @@ func (p *Conservative) catchUp() span {
 // reservation can only move earlier, which earliestBefore finds by
 // scanning the profile before it, without lifting it: only the jobs that
 // move touch the profile. A job can only move if units came free before its
-// reservation since it was last placed: the jobs after position quiet have
-// seen everything freed before this sweep, so they are skipped unless this
-// sweep freed units before their reservation; and the last job found stuck
-// (p.stuck) spares the scan the times it rules out, until units come free
-// before its reservation.
-func (p *Conservative) sweep(hit span, quiet int) (moved bool, last int) {
+// reservation since it was last placed: p.since[i] is the earliest time from
+// which units came free after job i was last looked at, before this sweep,
+// and a job is skipped unless that or what this sweep freed so far is
+// before its reservation. On return p.since holds the same for the next
+// sweep. The last job found stuck (p.stuck) spares the scan the times it
+// rules out, until units come free before its reservation.
+func (p *Conservative) sweep(hit span) (moved bool) {
 	now := p.e.Now()
 	p.stuck = stuck{res: model.Never}
-	last = -1
-	// freed is the earliest time at which this sweep has freed units so
+	// freed is the earliest time from which this sweep has freed units so
 	// far: a job reserved at or before it can use none of them.
 	freed := model.Never
 	first := model.Never
+	since := p.since
 	for i := range p.queue {
 		w := &p.queue[i]
 		old := w.res
+		seen := since[i]
+		since[i] = model.Never // what this sweep frees at i, for now
 		switch {
 		case old == model.Never:
 			p.place(w) // takes units only: what p.stuck says still holds
@@ -314,10 +318,11 @@ func (p *Conservative) sweep(hit span, quiet int) (moved bool, last int) {
 			}
 			p.place(w)
 			if w.res != old {
-				moved, last = true, i
+				moved = true
+				since[i] = old
 				p.freedAt(&freed, old)
 			}
-		case old > now && (i <= quiet || freed < old):
+		case old > now && (seen < old || freed < old):
 			from := p.stuck.bound(w)
 			if from >= old {
 				break
@@ -331,17 +336,23 @@ func (p *Conservative) sweep(hit span, quiet int) (moved bool, last int) {
 				p.prof.move(old, t, it, w.dur, w.need)
 			}
 			w.res = t
-			moved, last = true, i
+			moved = true
 			// Only [max(t+dur, old), old+dur) came free.
-			p.freedAt(&freed, max(t+w.dur, old))
+			since[i] = max(t+w.dur, old)
+			p.freedAt(&freed, since[i])
 		}
 		first = min(first, w.res)
+	}
+	// For the next sweep: what came free after each job was looked at.
+	after := model.Never
+	for i := len(since) - 1; i >= 0; i-- {
+		after, since[i] = min(after, since[i]), after
 	}
 	p.first = first
 	p.unplaced = 0
 	p.changed = false
 	p.settled = !moved
-	return moved, last
+	return moved
 }
 
 // freedAt records that a sweep freed units from time at on: the remembered
@@ -427,21 +438,24 @@ func (p *Conservative) Schedule() {
 	if p.settled && !full && p.unplaced == 0 {
 		n = 0 // no sweep would move anything
 	}
-	// A job can move only where units came free since it was last placed:
-	// none have since the plan settled, and in a later sweep of this pass,
-	// a job after the last one that moved in the previous sweep has seen
-	// them all; until a job moves in this sweep, those are left alone.
-	quiet := len(p.queue)
+	// A job can move only where units came free before its reservation
+	// since it was last placed: none have since the plan settled, and in a
+	// later sweep of this pass, only the jobs after it in the previous
+	// sweep can have freed some since it was last looked at.
+	seen := model.Time(math.MinInt64)
 	if p.settled {
-		quiet = -1
+		seen = model.Never
+	}
+	p.since = p.since[:0]
+	for range p.queue {
+		p.since = append(p.since, seen)
 	}
 	// Sweeps after one that moves nothing would move nothing either.
 	for ; n != 0; n-- {
-		moved, last := p.sweep(hit, quiet)
-		if !moved {
+		if !p.sweep(hit) {
 			break
 		}
-		hit, quiet = noSpan, last
+		hit = noSpan
 	}
 	p.arrivals, p.ends, p.timers = 0, 0, 0
 	p.startDue()

@@ -58,12 +58,97 @@ func (p *profile) take(t model.Time, it int, dur model.Time, need int) {
 // earlier start t, the time of step it: need units are taken on [t, t+dur)
 // and come free on [old, old+dur); where the two overlap nothing changes.
 func (p *profile) move(old, t model.Time, it int, dur model.Time, need int) {
+	if t+dur > old {
+		p.shiftOverlap(old, t, it, dur, need)
+		return
+	}
 	a, b := min(t+dur, old), max(t+dur, old)
 	if a == b {
 		p.edit(it, []model.Time{t, a, old + dur}, []int{-need, need})
 		return
 	}
 	p.edit(it, []model.Time{t, a, b, old + dur}, []int{-need, 0, need})
+}
+
+// shiftOverlap is move for the common case, a reservation moving earlier by
+// less than its length (t < old < t+dur): it takes need units on [t, old)
+// and frees them on [t+dur, old+dur), in one walk over the steps it changes
+// and a gallop over the ones between.
+func (p *profile) shiftOverlap(old, t model.Time, it int, dur model.Time, need int) {
+	s := p.s
+	i := it
+	for ; i < len(s) && s[i].at < old; i++ {
+		s[i].free -= need
+	}
+	io := i // the first step at or after old
+	td, e := t+dur, old+dur
+	j := gallop(s, io, td)
+	k := j
+	for ; k < len(s) && s[k].at < e; k++ {
+		s[k].free += need
+	}
+	// New steps where the level must change and no step is: at old (back
+	// to the level before the move), at t+dur (need more than the step
+	// before it in the final profile), at old+dur (need less).
+	var add [3]step
+	var at [3]int
+	n := 0
+	oldNew := io == len(s) || s[io].at != old
+	if oldNew {
+		add[n], at[n] = step{old, s[io-1].free + need}, io
+		n++
+	}
+	tdNew := j == len(s) || s[j].at != td
+	if tdNew {
+		lv := s[j-1].free + need // a step in [old, t+dur), unchanged
+		if j == io && oldNew {
+			lv = add[0].free + need // the new step at old comes before
+		}
+		add[n], at[n] = step{td, lv}, j
+		n++
+	}
+	eNew := k == len(s) || s[k].at != e
+	if eNew {
+		lv := s[k-1].free - need // a step in [t+dur, old+dur), which got need
+		if k == j {
+			lv = add[n-1].free - need // the new step at t+dur comes before
+		}
+		add[n], at[n] = step{e, lv}, k
+		n++
+	}
+	// The steps that were there at t, old, t+dur and old+dur may now repeat
+	// the level before them (a new step never does: it changes the level).
+	// prev is the level before step i in the final profile.
+	prev := func(i int) int {
+		lv := s[i-1].free
+		for m := 0; m < n; m++ {
+			if at[m] == i {
+				lv = add[m].free // the last new step placed right before i
+			}
+		}
+		return lv
+	}
+	var drop [4]int
+	nd := 0
+	if it > 0 && s[it].free == prev(it) {
+		drop[nd] = it
+		nd++
+	}
+	if !oldNew && s[io].free == prev(io) {
+		drop[nd] = io
+		nd++
+	}
+	if !tdNew && s[j].free == prev(j) {
+		drop[nd] = j
+		nd++
+	}
+	if !eNew && s[k].free == prev(k) {
+		drop[nd] = k
+		nd++
+	}
+	if n+nd > 0 {
+		p.s = splice(s, add[:n], at[:n], drop[:nd])
+	}
 }
 
 // edit adds ds[k] free units over [xs[k], xs[k+1]) for each k, the xs (at

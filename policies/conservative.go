@@ -370,7 +370,8 @@ func (p *Conservative) freedAt(freed *model.Time, at model.Time) {
 // units and duration d' >= d reserved at r' >= r, in the same profile: at
 // every such s, [s, min(s+d, r)) has a level below n, and it lies inside
 // [s, min(s+d', r')). So that job's earliest start is r or later. Taking
-// units (placing a job) keeps this true; freeing them (a move) does not.
+// units (placing a job) keeps this true; freeing them before r (a move)
+// does not.
 // (Batches of like jobs queue one behind the other; remembering more than
 // the last one saves less than it costs on the shared traces.)
 type stuck struct {
@@ -442,13 +443,15 @@ func (p *Conservative) Schedule() {
 	// since it was last placed: none have since the plan settled, and in a
 	// later sweep of this pass, only the jobs after it in the previous
 	// sweep can have freed some since it was last looked at.
-	seen := model.Time(math.MinInt64)
-	if p.settled {
-		seen = model.Never
-	}
-	p.since = p.since[:0]
-	for range p.queue {
-		p.since = append(p.since, seen)
+	if n != 0 {
+		seen := model.Time(math.MinInt64)
+		if p.settled {
+			seen = model.Never
+		}
+		p.since = p.since[:0]
+		for range p.queue {
+			p.since = append(p.since, seen)
+		}
 	}
 	// Sweeps after one that moves nothing would move nothing either.
 	for ; n != 0; n-- {

@@ -140,6 +140,23 @@ func (r *Replay) resolve(h *model.Header) (swf.Options, sim.Config, error) {
 	return opt, cfg, nil
 }
 
+// policy returns the policy to run. Under CompatPyss, conservative
+// backfilling sweeps its queue once per termination, as pyss does, unless
+// the spec sets replan.
+func (r *Replay) policy() policies.Spec {
+	if r.Compat != CompatPyss || r.Policy.Name != "conservative" {
+		return r.Policy
+	}
+	if _, ok := r.Policy.Params["replan"]; ok {
+		return r.Policy
+	}
+	s := policies.Spec{Name: r.Policy.Name, Params: map[string]string{"replan": "single"}}
+	for k, v := range r.Policy.Params {
+		s.Params[k] = v
+	}
+	return s
+}
+
 // Params lists the resolved parameters of a replay of a trace with header
 // h, for the run manifest.
 func (r *Replay) Params(h *model.Header) ([]model.Param, error) {
@@ -167,7 +184,7 @@ func (r *Replay) Params(h *model.Header) ([]model.Param, error) {
 		hwName, mech = hw.Preset, hw.Mechanism
 	}
 	return []model.Param{
-		{Name: "policy", Value: r.Policy.String()},
+		{Name: "policy", Value: r.policy().String()},
 		{Name: "hw", Value: hwName},
 		{Name: "mechanism", Value: mech},
 		{Name: "hw_sha256", Value: digest},
@@ -194,7 +211,7 @@ func (r *Replay) Run(src model.JobReader, out model.OutcomeWriter, samples sim.S
 	}
 	env := policies.Env{Machine: cfg.Machine, NodeAllocation: cfg.NodeAllocation, Hardware: hw,
 		Rand: rand.New(rand.NewPCG(r.Seed, 0x67616e6773696d))} // "gangsim"
-	pol, err := policies.New(r.Policy, env)
+	pol, err := policies.New(r.policy(), env)
 	if err != nil {
 		return nil, err
 	}

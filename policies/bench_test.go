@@ -79,9 +79,18 @@ func BenchmarkEASY(b *testing.B) {
 	benchPolicy(b, 1_000_000, func() sim.Policy { return NewEASY(false) })
 }
 
-// BenchmarkConservative measures engine + conservative backfilling.
+// BenchmarkConservative measures engine + conservative backfilling on the
+// same stream, with each replanning rule.
 func BenchmarkConservative(b *testing.B) {
-	benchPolicy(b, 100_000, func() sim.Policy { return NewConservative(false) })
+	for _, r := range []Replan{ReplanRepeat, ReplanSingle} {
+		b.Run(r.String(), func(b *testing.B) {
+			benchPolicy(b, 100_000, func() sim.Policy {
+				c := NewConservative(false)
+				c.Replan = r
+				return c
+			})
+		})
+	}
 }
 
 // BenchmarkEASYStream10M streams 10 million jobs through EASY and reports

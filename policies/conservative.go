@@ -1,9 +1,42 @@
 package policies
 
 import (
+	"fmt"
+	"math"
+
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/sim"
 )
+
+// Replan is the rule by which conservative backfilling moves the waiting
+// jobs' reservations earlier once processors come free sooner than planned.
+type Replan uint8
+
+// Replanning rules; see the package documentation.
+const (
+	// ReplanRepeat sweeps the queue in arrival order, each reservation
+	// moving to its earliest feasible start, until a sweep moves none:
+	// every hole goes to the earliest-arrived job that fits it.
+	ReplanRepeat Replan = iota
+	// ReplanSingle sweeps the queue once per job termination, as pyss
+	// does (../shared/oracle/SEMANTICS.md): a hole that a later job's move
+	// opens for an earlier one waits for the next termination.
+	ReplanSingle
+)
+
+var replanNames = [...]string{"repeat", "single"}
+
+func (r Replan) String() string { return replanNames[r] }
+
+// ParseReplan parses "repeat" or "single".
+func ParseReplan(s string) (Replan, error) {
+	for i, n := range replanNames {
+		if s == n {
+			return Replan(i), nil
+		}
+	}
+	return 0, fmt.Errorf("replan=%q: want repeat or single", s)
+}
 
 // Conservative is conservative backfilling: every queued job holds a
 // reservation, and a job may start early only if it delays no reservation
@@ -12,29 +45,83 @@ type Conservative struct {
 	// Perfect makes the scheduler use actual runtimes instead of user
 	// estimates.
 	Perfect bool
+	// Replan is how reservations move earlier when jobs end early.
+	Replan Replan
 
 	e       *sim.Engine
-	queue   fifo
-	res     map[*sim.Job]model.Time // reservation start of every queued job
+	queue   []waiting // in arrival order
 	running runningSet
-	prof    profile
-	// dirty is set when the profile no longer matches the jobs: a job ended
-	// before its expected end, or one ran past it. The next pass rebuilds
-	// the profile and compresses the reservations.
-	dirty bool
-	// wake is the time of the pending timer (model.Never when none), and
-	// wakeID its ID.
+	// over holds the running jobs the plan keeps past their expected end
+	// (they overran it): until when.
+	over []overrun
+	prof profile
+	// unplaced counts the queued jobs without a reservation yet: they
+	// arrived while the plan was out of date and get one in the next sweep.
+	unplaced int
+	// changed is set when a job ended before its planned end: its tail was
+	// freed and the reservations have not been swept since.
+	changed bool
+	// recheck is set when a job ended after its planned end: reservations
+	// placed where the plan had freed its units may have passed.
+	recheck bool
+	// settled is set when a sweep moved no reservation and no units have
+	// come free since: another sweep would move none either.
+	settled bool
+	// first is the earliest reservation start in the queue (model.Never
+	// when none).
+	first model.Time
+	// stuck is a sweep's memory of a job that could not move.
+	stuck stuck
+	// since is the sweeps' memory of where units came free: see sweep.
+	since []model.Time
+	// owed counts the terminations whose sweep has not run (ReplanSingle).
+	owed int
+	// arrivals, ends and timers count the engine's calls since the last
+	// pass: which pass belongs to which event (ReplanSingle). ends leaves
+	// out jobs that ended exactly when planned.
+	arrivals, ends, timers int
+	// sweepAt is the time of the last sweep timer (ReplanSingle).
+	sweepAt model.Time
+	// wake is the time of the pending reservation timer (model.Never when
+	// none), and wakeID its ID.
 	wake   model.Time
 	wakeID sim.TimerID
-	// rebuiltAt is the time of the last rebuild. A job still running at a
-	// rebuild at or after its expected end was taken to be overrunning.
-	rebuiltAt model.Time
 }
 
-// NewConservative returns a conservative backfilling policy; perfect
-// selects actual runtimes instead of user estimates.
+// waiting is a queued job and its reservation.
+type waiting struct {
+	j    *sim.Job
+	res  model.Time // reservation start; model.Never while unplaced
+	dur  model.Time // the runtime the scheduler assumes
+	need int
+}
+
+// overrun is a running job the plan holds until a later time than its
+// expected end.
+type overrun struct {
+	j     *sim.Job
+	until model.Time
+}
+
+// span is an interval of time [lo, hi); empty when lo >= hi.
+type span struct{ lo, hi model.Time }
+
+var noSpan = span{model.Never, math.MinInt64}
+
+// add widens s to cover [lo, hi).
+func (s *span) add(lo, hi model.Time) { s.lo, s.hi = min(s.lo, lo), max(s.hi, hi) }
+
+// Timer tags.
+const (
+	tagWake  = 0 // a reservation is due
+	tagSweep = 1 // the pass that sweeps for a termination at its estimate
+)
+
+// NewConservative returns a conservative backfilling policy that repeats
+// its sweeps (ReplanRepeat); perfect selects actual runtimes instead of user
+// estimates.
 func NewConservative(perfect bool) *Conservative {
-	return &Conservative{Perfect: perfect, res: make(map[*sim.Job]model.Time), wake: model.Never}
+	return &Conservative{Perfect: perfect, wake: model.Never, sweepAt: model.Never, first: model.Never}
 }
 
 // Attach implements sim.Policy.
@@ -52,149 +139,385 @@ func (p *Conservative) duration(j *sim.Job) model.Time {
 
 // Arrive implements sim.Policy.
 func (p *Conservative) Arrive(j *sim.Job) {
-	p.queue.push(j)
-	if p.dirty || p.overrun() {
-		p.dirty = true
-		return // the next pass places it after compressing the others
+	p.arrivals++
+	p.queue = append(p.queue, waiting{j: j, res: model.Never, dur: p.duration(j), need: p.e.Need(j)})
+	if p.overrun() {
+		p.recheck = true
+	}
+	if p.recheck || p.changed {
+		// The plan is out of date: the next sweep places it, after the
+		// jobs that came before it.
+		p.unplaced++
+		return
 	}
 	p.trim()
-	p.reserve(j)
+	p.place(&p.queue[len(p.queue)-1])
 }
 
 // overrun reports whether a running job has reached its expected end
 // without completing: it overran its estimate (or, with a pass after every
 // event, its completion at the estimate is still to come at this instant).
-// Either way the profile, which freed its processors then, is stale.
+// Either way the plan, which freed its processors then, must hold them.
 func (p *Conservative) overrun() bool {
-	now := p.e.Now()
-	for _, end := range p.running.ends {
-		if end <= now {
-			return true
-		}
-	}
-	return false
+	return len(p.running.ends) > 0 && p.running.ends[0] <= p.e.Now()
 }
 
-// reserve gives j the earliest reservation the profile allows.
-func (p *Conservative) reserve(j *sim.Job) {
-	d := p.duration(j)
-	t := p.prof.earliest(p.e.Need(j), d)
-	p.res[j] = t
-	if d > 0 {
-		p.prof.add(t, t+d, -p.e.Need(j))
+// place gives w the earliest reservation the profile allows.
+func (p *Conservative) place(w *waiting) {
+	t, it := p.prof.earliest(w.need, w.dur)
+	w.res = t
+	p.first = min(p.first, t)
+	if w.dur > 0 {
+		p.prof.take(t, it, w.dur, w.need)
 	}
+}
+
+// planned returns until when the plan holds running job j, whose expected
+// end is end, and forgets it if forget is set.
+func (p *Conservative) planned(j *sim.Job, end model.Time, forget bool) model.Time {
+	for k, o := range p.over {
+		if o.j == j {
+			if forget {
+				p.over[k] = p.over[len(p.over)-1]
+				p.over[len(p.over)-1] = overrun{}
+				p.over = p.over[:len(p.over)-1]
+			}
+			return o.until
+		}
+	}
+	return end
 }
 
 // Complete implements sim.Policy.
 func (p *Conservative) Complete(j *sim.Job) {
+	now := p.e.Now()
 	end := j.Start + p.duration(j)
 	p.running.remove(j, end)
-	if p.e.Now() != end || p.rebuiltAt >= end {
-		// It ended early (its reserved tail is wrong) or late, or a rebuild
-		// at its expected end took it for overrunning: the profile is stale.
-		p.dirty = true
+	until := p.planned(j, end, true)
+	onTime := now == end && until == end
+	switch {
+	case until > now:
+		// It ended before the plan said: free the rest of its time.
+		p.trim()
+		p.prof.add(now, until, p.e.Need(j))
+		p.changed = true
+		p.settled = false
+	case !onTime:
+		// It ended after its planned end, which the plan had already
+		// freed: reservations placed there may have passed.
+		p.recheck = true
+	}
+	if p.Replan == ReplanSingle {
+		p.owed++
+		if onTime {
+			// The plan already freed its processors. Its pass may come
+			// after the arrivals of this instant (pyss's order); a timer
+			// makes sure a pass comes after them all when the engine runs
+			// one pass per instant.
+			if p.sweepAt != now {
+				p.sweepAt = now
+				p.e.SetTimer(now, tagSweep)
+			}
+		} else {
+			p.ends++
+		}
 	}
 }
 
-// Timer implements sim.Policy: a reservation is due.
-func (p *Conservative) Timer(int64) { p.wake = model.Never }
+// Timer implements sim.Policy.
+func (p *Conservative) Timer(tag int64) {
+	p.timers++
+	if tag == tagWake {
+		p.wake = model.Never
+	}
+}
 
 // trim drops the profile's past, so that it starts at now.
-func (p *Conservative) trim() {
+func (p *Conservative) trim() { p.prof.trim(p.e.Now()) }
+
+// catchUp brings the plan up to date with the clock (the profile starts
+// now): a job running at or past its planned end is expected at the next
+// instant, so the plan holds its units until then; a reservation that
+// passed without its job starting (a job overran) starts now. It returns
+// the span of time where these may have over-committed the plan. The
+// profile is then what it would be rebuilt from the running jobs and the
+// reservations.
+func (p *Conservative) catchUp() span {
 	now := p.e.Now()
-	if p.prof.at[0] >= now {
-		return
+	hit := noSpan
+	for i, end := range p.running.ends {
+		if end > now {
+			break
+		}
+		j := p.running.jobs[i]
+		if p.planned(j, end, false) > now {
+			continue // held until the next instant already
+		}
+		p.prof.add(now, now+1, -p.e.Need(j))
+		hit.add(now, now+1)
+		p.planned(j, end, true)
+		p.over = append(p.over, overrun{j, now + 1})
 	}
-	i := p.prof.split(now)
-	p.prof.at = p.prof.at[i:]
-	p.prof.free = p.prof.free[i:]
+	if p.first < now {
+		for i := range p.queue {
+			w := &p.queue[i]
+			if w.res == model.Never || w.res >= now {
+				continue
+			}
+			if w.dur > 0 {
+				if w.res+w.dur > now {
+					p.prof.add(now, w.res+w.dur, w.need)
+				}
+				p.prof.add(now, now+w.dur, -w.need)
+				hit.add(now, now+w.dur)
+			} else {
+				hit.add(now, now+1)
+			}
+			w.res = now
+		}
+		p.first = now
+	}
+	return hit
 }
 
-// rebuild recomputes the profile from the running jobs and the current
-// reservations, then compresses the reservations: sweeping in arrival order,
-// each is lifted out and put back at its earliest feasible time, until a
-// sweep moves none.
-func (p *Conservative) rebuild() {
+// sweep goes through the queue in arrival order and moves every reservation
+// to its earliest feasible start, placing the unplaced jobs at their turn.
+// It reports whether a reservation moved.
+//
+// A reservation that meets hit, where catchUp may have over-committed the
+// plan, is lifted out of the profile and put back at its earliest fit,
+// which may be later than before. Elsewhere the plan is feasible and a
+// reservation can only move earlier, which earliestBefore finds by
+// scanning the profile before it, without lifting it: only the jobs that
+// move touch the profile. A job can only move if units came free before its
+// reservation since it was last placed: p.since[i] is the earliest time from
+// which units came free after job i was last looked at, before this sweep,
+// and a job is skipped unless that or what this sweep freed so far is
+// before its reservation. On return p.since holds the same for the next
+// sweep. The last job found stuck (p.stuck) spares the scan the times it
+// rules out, until units come free before its reservation.
+func (p *Conservative) sweep(hit span) (moved bool) {
 	now := p.e.Now()
-	p.rebuiltAt = now
-	p.prof.reset(now, p.e.Capacity())
-	for i, j := range p.running.jobs {
-		p.prof.add(now, expectedEnd(p.running.ends[i], now), -p.e.Need(j))
-	}
-	for _, j := range p.queue.jobs {
-		if t, ok := p.res[j]; ok {
-			if d := p.duration(j); d > 0 {
-				// A reservation in the past (its start failed because a job
-				// overran) is treated as starting now.
-				t = max(t, now)
-				p.res[j] = t
-				p.prof.add(t, t+d, -p.e.Need(j))
+	p.stuck = stuck{res: model.Never}
+	// freed is the earliest time from which this sweep has freed units so
+	// far: a job reserved at or before it can use none of them.
+	freed := model.Never
+	first := model.Never
+	since := p.since
+	for i := range p.queue {
+		w := &p.queue[i]
+		old := w.res
+		seen := since[i]
+		since[i] = model.Never // what this sweep frees at i, for now
+		switch {
+		case old == model.Never:
+			p.place(w) // takes units only: what p.stuck says still holds
+		case old < hit.hi && max(old+w.dur, old+1) > hit.lo:
+			if w.dur > 0 {
+				p.prof.add(old, old+w.dur, w.need)
 			}
+			p.place(w)
+			if w.res != old {
+				moved = true
+				since[i] = old
+				p.freedAt(&freed, old)
+			}
+		case old > now && (seen < old || freed < old):
+			from := p.stuck.bound(w)
+			if from >= old {
+				break
+			}
+			t, it := p.prof.earliestBefore(w.need, w.dur, from, old)
+			if t == old {
+				p.stuck = stuck{w.need, w.dur, old}
+				break
+			}
+			if w.dur > 0 {
+				p.prof.move(old, t, it, w.dur, w.need)
+			}
+			w.res = t
+			moved = true
+			// Only [max(t+dur, old), old+dur) came free.
+			since[i] = max(t+w.dur, old)
+			p.freedAt(&freed, since[i])
 		}
+		first = min(first, w.res)
 	}
-	// One sweep is not always enough: a later job moving into a hole can
-	// open one for an earlier job. Sweep until nothing moves; reservations
-	// only move earlier, so this ends.
-	for moved := true; moved; {
-		moved = false
-		for _, j := range p.queue.jobs {
-			old, had := p.res[j]
-			if had {
-				if d := p.duration(j); d > 0 {
-					p.prof.add(old, old+d, p.e.Need(j))
-				}
-			}
-			p.reserve(j)
-			if p.res[j] != old {
-				moved = moved || had
-			}
-		}
+	// For the next sweep: what came free after each job was looked at.
+	after := model.Never
+	for i := len(since) - 1; i >= 0; i-- {
+		after, since[i] = min(after, since[i]), after
 	}
-	p.dirty = false
+	p.first = first
+	p.unplaced = 0
+	p.changed = false
+	p.settled = !moved
+	return moved
+}
+
+// freedAt records that a sweep freed units from time at on: the remembered
+// stuck job stays stuck if that is at or after its reservation.
+func (p *Conservative) freedAt(freed *model.Time, at model.Time) {
+	*freed = min(*freed, at)
+	if at < p.stuck.res {
+		p.stuck.res = model.Never
+	}
+}
+
+// stuck remembers the last job a sweep found could not move earlier, to rule
+// out starts for the jobs after it. If a job of n units and duration d
+// reserved at r cannot start at any s < r, then neither can a job of n' >= n
+// units and duration d' >= d reserved at r' >= r, in the same profile: at
+// every such s, [s, min(s+d, r)) has a level below n, and it lies inside
+// [s, min(s+d', r')). So that job's earliest start is r or later. Taking
+// units (placing a job) keeps this true; freeing them before r (a move)
+// does not.
+// (Batches of like jobs queue one behind the other; remembering more than
+// the last one saves less than it costs on the shared traces.)
+type stuck struct {
+	need     int
+	dur, res model.Time // res is model.Never when there is none
+}
+
+// bound returns the earliest start the remembered job leaves w.
+func (s *stuck) bound(w *waiting) model.Time {
+	if s.need <= w.need && s.dur <= w.dur && s.res <= w.res {
+		return s.res
+	}
+	return model.Time(math.MinInt64)
+}
+
+// sweepsDue returns how many sweeps the terminations owe at this pass
+// (ReplanSingle). Each termination gets one at its own pass: with a pass
+// after every event, an arrival's pass sweeps none, a termination's one
+// (an engine pass with no call before it is the deferred pass of a
+// termination at its estimate); with one pass per instant, that pass
+// sweeps for all the instant's terminations.
+func (p *Conservative) sweepsDue() int {
+	switch {
+	case p.owed == 0:
+		return 0
+	case p.timers > 0:
+		return p.owed
+	case p.arrivals == 1 && p.ends == 0:
+		return 0
+	case p.arrivals == 0 && p.ends <= 1:
+		return 1
+	}
+	return p.owed
 }
 
 // Schedule implements sim.Policy.
 func (p *Conservative) Schedule() {
 	now := p.e.Now()
-	if p.dirty || p.overrun() {
-		p.rebuild()
-	} else {
-		p.trim()
+	p.trim()
+	// The plan is out of date when a job ran past its planned end (or
+	// ended past it), or a reservation passed without its job starting.
+	full := p.recheck || p.overrun() || p.first < now
+	hit := noSpan
+	if full {
+		hit = p.catchUp()
+		p.recheck = false
 	}
-	started := false
-	for _, j := range p.queue.jobs {
-		if p.res[j] != now {
-			continue
+	n := 0 // sweeps to run
+	switch p.Replan {
+	case ReplanRepeat:
+		// One sweep is not always enough: a later job moving into a hole
+		// can open one for an earlier job. Sweep until none moves; once
+		// the over-committed jobs are placed again, reservations only move
+		// earlier, so this ends.
+		if full || p.changed || p.unplaced > 0 {
+			n = -1
 		}
-		if p.e.Need(j) > p.e.Free() {
-			// Only possible when a job overran: its processors are still
-			// held. Re-place the reservations at the next pass.
-			p.dirty = true
-			continue
+	case ReplanSingle:
+		n = p.sweepsDue()
+		p.owed -= n
+		if n == 0 && (full || p.changed || p.unplaced > 0) {
+			n = 1
 		}
-		p.e.Start(j)
-		delete(p.res, j)
-		p.running.add(j, now+p.duration(j))
-		started = true
 	}
-	if started {
-		p.queue.removeStarted()
+	if p.settled && !full && p.unplaced == 0 {
+		n = 0 // no sweep would move anything
 	}
+	// A job can move only where units came free before its reservation
+	// since it was last placed: none have since the plan settled, and in a
+	// later sweep of this pass, only the jobs after it in the previous
+	// sweep can have freed some since it was last looked at.
+	if n != 0 {
+		seen := model.Time(math.MinInt64)
+		if p.settled {
+			seen = model.Never
+		}
+		p.since = p.since[:0]
+		for range p.queue {
+			p.since = append(p.since, seen)
+		}
+	}
+	// Sweeps after one that moves nothing would move nothing either.
+	for ; n != 0; n-- {
+		if !p.sweep(hit) {
+			break
+		}
+		hit = noSpan
+	}
+	p.arrivals, p.ends, p.timers = 0, 0, 0
+	p.startDue()
 	p.setWake()
+}
+
+// startDue starts the jobs whose reservation is now, in arrival order.
+func (p *Conservative) startDue() {
+	now := p.e.Now()
+	if p.first > now {
+		return
+	}
+	q := p.queue
+	first := model.Never
+	n := 0 // jobs kept
+	for i := range q {
+		w := &q[i]
+		if w.res == now {
+			if w.need <= p.e.Free() {
+				p.e.Start(w.j)
+				p.running.add(w.j, now+w.dur)
+				continue
+			}
+			// The plan, up to date, never leaves a job due that does not
+			// fit; should it, the next pass places it again.
+			p.recheck = true
+		}
+		first = min(first, w.res)
+		if n != i {
+			q[n] = *w
+		}
+		n++
+	}
+	clear(q[n:])
+	p.queue = q[:n]
+	p.first = first
 }
 
 // setWake keeps one timer pending, at the earliest future reservation start. A
 // reservation can start where another reservation ends, a time at which no
-// arrival or completion happens. Starts at now+1 are skipped: they come only
-// from a job that overran its estimate and is expected at the next instant,
-// and its completion is an event of its own (a timer there would tick every
-// microsecond until it ends).
+// arrival or completion happens. While a job overruns its estimate, starts
+// at now+1 are skipped: they wait for that job, which the plan expects at the
+// next instant, and its completion is an event of its own (a timer there
+// would tick every microsecond until it ends).
 func (p *Conservative) setWake() {
 	now := p.e.Now()
-	next := model.Never
-	for _, j := range p.queue.jobs {
-		if t := p.res[j]; t > now+1 && t < next {
-			next = t
+	from := now + 1
+	if p.overrun() {
+		from = now + 2
+	}
+	next := p.first
+	if next < from {
+		// A due job that could not start, or one waiting for an overrunning
+		// job: look further.
+		next = model.Never
+		for i := range p.queue {
+			if t := p.queue[i].res; t >= from && t < next {
+				next = t
+			}
 		}
 	}
 	if next == p.wake {
@@ -205,6 +528,6 @@ func (p *Conservative) setWake() {
 	}
 	p.wake = next
 	if next != model.Never {
-		p.wakeID = p.e.SetTimer(next, 0)
+		p.wakeID = p.e.SetTimer(next, tagWake)
 	}
 }

@@ -26,7 +26,8 @@ type naiveKind int
 const (
 	naiveFCFS naiveKind = iota
 	naiveEASY
-	naiveConservative
+	naiveConservative       // sweeps until nothing moves, at every pass
+	naiveConservativeSingle // one sweep per termination, at its pass
 )
 
 // naiveRun simulates jobs (in submit order) on m processors and returns
@@ -44,7 +45,8 @@ func naiveRun(kind naiveKind, m int, jobs []*naiveJob, pyss bool) []model.Time {
 	}
 	next := 0
 	// wake: for conservative, the earliest reservation start after the last
-	// pass, skipping the instant right after it (see Conservative.setWake).
+	// pass, skipping the instant right after it while a job overruns (see
+	// Conservative.setWake).
 	wake := model.Never
 	for now := model.Time(0); now <= horizon; now++ {
 		ends := func(onEstimate bool) []*naiveJob {
@@ -60,18 +62,37 @@ func naiveRun(kind naiveKind, m int, jobs []*naiveJob, pyss bool) []model.Time {
 			j.ended = true
 			running = remove(running, j)
 		}
-		pass := func() {
-			queue, running = naivePass(kind, m, now, queue, running)
-			if kind == naiveConservative {
+		// sweeps is the number of sweeps a pass owes (single sweeps only).
+		pass := func(sweeps int) {
+			if kind == naiveConservativeSingle {
+				queue, running = naiveSinglePass(m, now, queue, running, sweeps)
+			} else {
+				queue, running = naivePass(kind, m, now, queue, running)
+			}
+			if kind == naiveConservative || kind == naiveConservativeSingle {
 				wake = model.Never
+				first := now + 1
+				if overrunning(running, now) {
+					first = now + 2
+				}
 				for _, j := range queue {
-					if j.res > now+1 && j.res < wake {
+					if j.res >= first && j.res < wake {
 						wake = j.res
 					}
 				}
 			}
 		}
 		due := wake == now
+		// arrive queues a job; a single-sweep conservative scheduler places
+		// it at once, unless the plan is out of date (a job ended off its
+		// estimate at this instant, or one is overrunning), when the
+		// instant's sweep places it.
+		arrive := func(j *naiveJob, outOfDate bool) {
+			queue = append(queue, j)
+			if kind == naiveConservativeSingle && !outOfDate && !overrunning(running, now) {
+				naivePlace(m, now, queue, running, j)
+			}
+		}
 		if pyss {
 			// Every job ending at now, in start order (ties: the order they
 			// were started in a pass, which running preserves).
@@ -89,34 +110,36 @@ func naiveRun(kind naiveKind, m int, jobs []*naiveJob, pyss bool) []model.Time {
 				}
 			}
 			for next < len(jobs) && jobs[next].submit == now {
-				queue = append(queue, jobs[next])
+				arrive(jobs[next], false)
 				next++
-				pass()
+				pass(0)
 			}
 			// ...and each termination, in start order, triggers a pass.
 			for _, j := range ending {
 				if !j.ended {
 					end(j)
 				}
-				pass()
+				pass(1)
 			}
 			if due {
-				pass()
+				pass(0)
 			}
 		} else {
 			// A pass only when something happened: schedulers act on events.
-			acted := false
+			acted, offEstimate, ended := false, false, 0
 			for _, j := range ends(false) {
 				end(j)
 				acted = true
+				offEstimate = offEstimate || j.run != j.est
+				ended++
 			}
 			for next < len(jobs) && jobs[next].submit == now {
-				queue = append(queue, jobs[next])
+				arrive(jobs[next], offEstimate)
 				next++
 				acted = true
 			}
 			if acted || due {
-				pass()
+				pass(ended)
 			}
 		}
 	}
@@ -254,4 +277,72 @@ func naivePass(kind naiveKind, m int, now model.Time, queue, running []*naiveJob
 		return kept, running
 	}
 	panic("unknown kind")
+}
+
+func overrunning(running []*naiveJob, now model.Time) bool {
+	for _, j := range running {
+		if j.start+j.est <= now {
+			return true
+		}
+	}
+	return false
+}
+
+// reserved returns the free array with the running jobs and the
+// reservations of the queued jobs other than skip taken out.
+func reserved(m int, now model.Time, queue, running []*naiveJob, skip *naiveJob) []int {
+	const span = 4096
+	free := freeArray(m, now, span, running)
+	for _, j := range queue {
+		if j.hasRes && j != skip {
+			occupy(free, int(max(j.res, now)-now), j.est, j.size, 1)
+		}
+	}
+	return free
+}
+
+// naivePlace gives j the earliest reservation that fits around the others.
+func naivePlace(m int, now model.Time, queue, running []*naiveJob, j *naiveJob) {
+	free := reserved(m, now, queue, running, j)
+	j.res, j.hasRes = now+model.Time(earliestFit(free, j.size, j.est)), true
+}
+
+// naiveSinglePass is a pass of single-sweep conservative backfilling: it
+// sweeps the queue in arrival order the number of times owed (once if
+// none is owed but the plan is out of date), each job moving to its earliest
+// fit around all the others, and stops early after a sweep that moves
+// none; then it starts the jobs due now.
+func naiveSinglePass(m int, now model.Time, queue, running []*naiveJob, sweeps int) ([]*naiveJob, []*naiveJob) {
+	outOfDate := overrunning(running, now)
+	for _, j := range queue {
+		if j.hasRes {
+			j.res = max(j.res, now)
+		} else {
+			outOfDate = true
+		}
+	}
+	if sweeps == 0 && outOfDate {
+		sweeps = 1
+	}
+	for ; sweeps > 0; sweeps-- {
+		moved := false
+		for _, j := range queue {
+			had, old := j.hasRes, j.res
+			naivePlace(m, now, queue, running, j)
+			moved = moved || (had && j.res != old)
+		}
+		if !moved {
+			break
+		}
+	}
+	var kept []*naiveJob
+	for _, j := range queue {
+		if j.res == now && freeArray(m, now, 1, running)[0] >= j.size {
+			j.start, j.startedAt = now, true
+			running = append(running, j)
+		} else {
+			kept = append(kept, j)
+		}
+	}
+	return kept, running
 }

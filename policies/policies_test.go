@@ -132,6 +132,9 @@ func TestAgainstNaive(t *testing.T) {
 		{"conservative", naiveConservative, func() sim.Policy { return NewConservative(false) }, false, false, true},
 		{"conservative-perfect", naiveConservative, func() sim.Policy { return NewConservative(true) }, true, false, false},
 		{"conservative-pyss", naiveConservative, func() sim.Policy { return NewConservative(false) }, false, true, false},
+		{"conservative-single", naiveConservativeSingle, func() sim.Policy { return newSingle(false) }, false, false, true},
+		{"conservative-single-perfect", naiveConservativeSingle, func() sim.Policy { return newSingle(true) }, true, false, false},
+		{"conservative-single-pyss", naiveConservativeSingle, func() sim.Policy { return newSingle(false) }, false, true, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -158,4 +161,10 @@ func TestAgainstNaive(t *testing.T) {
 			})
 		})
 	}
+}
+
+func newSingle(perfect bool) *Conservative {
+	c := NewConservative(perfect)
+	c.Replan = ReplanSingle
+	return c
 }

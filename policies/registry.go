@@ -81,11 +81,22 @@ var registry = map[string]entry{
 		},
 	},
 	"conservative": {
-		doc:    "conservative backfilling (a reservation for every queued job)",
-		params: map[string]string{"estimates": "user (default) or actual: the runtimes the scheduler plans with"},
+		doc: "conservative backfilling (a reservation for every queued job)",
+		params: map[string]string{
+			"estimates": "user (default) or actual: the runtimes the scheduler plans with",
+			"replan": "repeat (default) or single: when jobs end early, sweep the queue until no reservation moves, " +
+				"or once per termination as pyss does (--compat pyss sets single)",
+		},
 		make: func(p Params, _ Env) (sim.Policy, error) {
 			perfect, err := estimates(p)
-			return NewConservative(perfect), err
+			if err != nil {
+				return nil, err
+			}
+			c := NewConservative(perfect)
+			if r := p["replan"]; r != "" {
+				c.Replan, err = ParseReplan(r)
+			}
+			return c, err
 		},
 	},
 }

@@ -13,6 +13,10 @@ func TestRegistry(t *testing.T) {
 		{"easy", "easy", ""},
 		{"easy:estimates=actual", "easy:estimates=actual", ""},
 		{"conservative:estimates=user", "conservative:estimates=user", ""},
+		{"conservative:replan=single,estimates=actual", "conservative:estimates=actual,replan=single", ""},
+		{"conservative:replan=repeat", "conservative:replan=repeat", ""},
+		{"conservative:replan=twice", "", `policy conservative: replan="twice": want repeat or single`},
+		{"easy:replan=single", "", `policy easy has no parameter "replan"`},
 		{"easy:estimates=psychic", "", `policy easy: estimates="psychic": want user or actual`},
 		{"fcfs:estimates=actual", "", `policy fcfs has no parameter "estimates"`},
 		{"sjf", "", `unknown policy "sjf" (known: bcs, conservative, dcs, easy, fcfs, fcs, gs, local, pbcs, sb)`},
@@ -31,7 +35,7 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("%s: canonical %q, want %q", tt.in, spec.String(), tt.canon)
 		}
 	}
-	if d := Describe(); !strings.Contains(d, "estimates=user (default) or actual") {
+	if d := Describe(); !strings.Contains(d, "estimates=user (default) or actual") || !strings.Contains(d, "replan=repeat (default) or single") {
 		t.Errorf("Describe lacks the parameter docs:\n%s", d)
 	}
 }

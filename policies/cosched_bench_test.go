@@ -68,3 +68,31 @@ func BenchmarkCoschedThesis(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkGangThesis replays the thesis' dynamic workload at 74% load
+// under gang scheduling at job level (MPL 6, 100 ms quantum, EASY in
+// front, Crescendo's switches), from the trace in memory: issue 11's
+// "one replay of the thesis workload under GS in under 50 ms".
+func BenchmarkGangThesis(b *testing.B) {
+	tr := thesisTrace(b, 0.74)
+	p, err := presets.Get("crescendo")
+	if err != nil {
+		b.Fatal(err)
+	}
+	costs, err := p.Costs("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	env := Env{Machine: model.FlatMachine(32), Hardware: Hardware{Costs: costs, Preset: "crescendo"}}
+	spec, _ := ParseSpec("gs:mpl=6,backfill=easy")
+	b.ReportAllocs()
+	for b.Loop() {
+		pol, err := New(spec, env)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := sim.New(sim.Config{Machine: env.Machine}, pol).Run(model.NewSliceReader(tr), nil, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

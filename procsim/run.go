@@ -35,11 +35,12 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 		}
 		pi := s.newProc()
 		p := &s.procs[pi]
-		*p = proc{job: ji, idx: int32(i), cpu: int32(c), recv: p.recv[:0], lastArrive: p.lastArrive[:0],
+		*p = proc{job: ji, idx: int32(i), cpu: int32(c), recv: p.recv[:0], lastArrive: p.lastArrive[:0], inflight: p.inflight[:0],
 			classSince: s.now}
 		for range j.prog.rounds * j.prog.fan {
 			p.recv = append(p.recv, 0)
 			p.lastArrive = append(p.lastArrive, 0)
+			p.inflight = append(p.inflight, nil)
 		}
 		j.procs = append(j.procs, pi)
 		s.cpus[c].residents = append(s.cpus[c].residents, pi)
@@ -228,10 +229,15 @@ func (s *Sim) SetOwners(on []Owner) {
 func (s *Sim) freeze(j *job) {
 	j.frozen = true
 	j.epoch++
-	for _, m := range j.inflight {
-		j.held = append(j.held, heldMsg{dst: m.dst, slot: m.slot, left: m.at - s.now})
+	for _, pi := range j.procs {
+		p := &s.procs[pi]
+		for sl, times := range p.inflight {
+			for _, at := range times {
+				j.held = append(j.held, heldMsg{dst: pi, slot: sl, left: at - s.now})
+			}
+			p.inflight[sl] = times[:0]
+		}
 	}
-	j.inflight = j.inflight[:0]
 }
 
 // thaw switches a GS job back in at from: its held messages resume.
@@ -310,8 +316,8 @@ func (s *Sim) handle(e *event) {
 			return
 		}
 		j.stats.Events++
-		j.dropInflight(e.who, int(e.arg))
-		p.recv[e.arg]++ // arg: the receive slot
+		p.inflight[e.arg] = p.inflight[e.arg][1:] // the earliest on its way: this one
+		p.recv[e.arg]++                           // arg: the receive slot
 		if p.phase != phWait || !s.satisfied(p) {
 			return
 		}

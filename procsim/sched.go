@@ -296,7 +296,7 @@ func (s *Sim) deliver(j *job, dst int32, slot int, at model.Time) {
 	d := &s.procs[dst]
 	at = max(at, d.lastArrive[slot])
 	d.lastArrive[slot] = at
-	j.inflight = append(j.inflight, inflightMsg{dst: dst, slot: slot, at: at})
+	d.inflight[slot] = append(d.inflight[slot], at)
 	s.q.push(event{at: at, kind: evArrive, who: dst, arg: int32(slot), gen: j.epoch})
 }
 

@@ -139,6 +139,7 @@ type proc struct {
 	gen              uint32 // of its compute and spin events
 	recv             []int  // messages received per receive slot (round × fan + k; cumulative)
 	lastArrive       []model.Time
+	inflight         [][]model.Time // per receive slot, the arrival times of the messages on their way, earliest first
 	class            Class
 	classSince       model.Time
 	// FCS measurements over its current own slot.
@@ -149,22 +150,21 @@ type proc struct {
 
 // job is a job's processes and program.
 type job struct {
-	id       int
-	prog     *program
-	procs    []int32
-	prio     bool
-	left     int           // processes not done
-	frozen   bool          // GS: switched out, its messages held
-	snap     snap          // its state at the last start of an iteration of process 0 (skip.go)
-	snapDue  bool          // a snapshot is due at the end of the instant
-	next     snap          // scratch for the next one
-	skipped  int64         // iterations moved over without simulating them
-	epoch    uint32        // of its message events; a freeze or thaw makes the pending ones stale
-	inflight []inflightMsg // GS: messages on their way
-	held     []heldMsg
-	stats    Stats
-	done     bool
-	doneAt   model.Time
+	id      int
+	prog    *program
+	procs   []int32
+	prio    bool
+	left    int    // processes not done
+	frozen  bool   // GS: switched out, its messages held
+	snap    snap   // its state at the last start of an iteration of process 0 (skip.go)
+	snapDue bool   // a snapshot is due at the end of the instant
+	next    snap   // scratch for the next one
+	skipped int64  // iterations moved over without simulating them
+	epoch   uint32 // of its message events; a freeze or thaw makes the pending ones stale
+	held    []heldMsg
+	stats   Stats
+	done    bool
+	doneAt  model.Time
 }
 
 // heldMsg is a message of a frozen job: its destination, receive slot and the
@@ -173,30 +173,6 @@ type heldMsg struct {
 	dst  int32
 	slot int
 	left model.Time
-}
-
-// inflightMsg is a message on its way (tracked to hold it when its job is
-// switched out under GS, and to move it when the job's iterations are
-// skipped).
-type inflightMsg struct {
-	dst  int32
-	slot int
-	at   model.Time
-}
-
-// dropInflight forgets the earliest message in flight to dst's receive
-// slot, as it arrives.
-func (j *job) dropInflight(dst int32, slot int) {
-	best := -1
-	for i, m := range j.inflight {
-		if m.dst == dst && m.slot == slot && (best < 0 || m.at < j.inflight[best].at) {
-			best = i
-		}
-	}
-	if best >= 0 {
-		j.inflight[best] = j.inflight[len(j.inflight)-1]
-		j.inflight = j.inflight[:len(j.inflight)-1]
-	}
 }
 
 // cpu is a processor.

@@ -85,18 +85,12 @@ func (s *Sim) state(j *job, k int, vec []int64) []int64 {
 			vec = append(vec, int64(n-k), rel(p.lastArrive[sl]))
 		}
 	}
-	msgs := slices.Clone(j.inflight)
-	slices.SortFunc(msgs, func(a, b inflightMsg) int {
-		if a.dst != b.dst {
-			return int(a.dst - b.dst)
+	for i, pi := range j.procs {
+		for sl, times := range s.procs[pi].inflight {
+			for _, at := range times {
+				vec = append(vec, int64(i), int64(sl), rel(at))
+			}
 		}
-		if a.slot != b.slot {
-			return a.slot - b.slot
-		}
-		return int(a.at - b.at)
-	})
-	for _, m := range msgs {
-		vec = append(vec, int64(m.dst), int64(m.slot), rel(m.at))
 	}
 	return vec
 }
@@ -257,10 +251,15 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) {
 		}
 	}
 	j.epoch++
-	msgs := j.inflight
-	j.inflight = nil
-	for _, msg := range msgs {
-		s.deliver(j, msg.dst, msg.slot, msg.at+dt)
+	for _, pi := range j.procs {
+		p := &s.procs[pi]
+		for sl, times := range p.inflight {
+			moved := append([]model.Time(nil), times...)
+			p.inflight[sl] = times[:0]
+			for _, at := range moved {
+				s.deliver(j, pi, sl, at+dt)
+			}
+		}
 	}
 	// Both snapshots describe the job before the jump: the next one must
 	// start afresh.

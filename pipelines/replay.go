@@ -88,9 +88,10 @@ type Replay struct {
 
 // Result is what a replay reports besides its outcomes.
 type Result struct {
-	Machine model.Machine   // the machine simulated
-	Clean   swf.Report      // what cleaning did
-	Summary metrics.Summary // aggregate metrics of the outcomes
+	Machine  model.Machine     // the machine simulated
+	Clean    swf.Report        // what cleaning did
+	Summary  metrics.Summary   // aggregate metrics of the outcomes
+	Hardware policies.Hardware // the cost model charged (none: free switches)
 }
 
 // resolve returns the cleaning options, engine config and machine for a
@@ -219,7 +220,7 @@ func (r *Replay) Run(src model.JobReader, out model.OutcomeWriter, samples sim.S
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Machine: cfg.Machine, Summary: metrics.Summary{Tau: r.Tau}}
+	res := &Result{Machine: cfg.Machine, Summary: metrics.Summary{Tau: r.Tau}, Hardware: hw}
 	tee := &teeOutcomes{sum: &res.Summary, next: out}
 	if err := sim.New(cfg, pol).Run(norm, tee, samples); err != nil {
 		return nil, err

@@ -49,7 +49,7 @@ func TestGangReplay(t *testing.T) {
 	}
 	// Each job is alone half the time: the time-sharing bounded slowdown
 	// is 2, a little more with the switches.
-	if !strings.Contains(stderr, "gs:mpl=2,quantum=1s on 4: 2 jobs (0 rejected)") ||
+	if !strings.Contains(stderr, "gs:mpl=2,quantum=1s on 4, charged by rwc-pc2 (pm, voluntary): 2 jobs (0 rejected)") ||
 		!strings.Contains(stderr, "mean time-sharing bounded slowdown 2.0") {
 		t.Errorf("summary: %s", stderr)
 	}

@@ -324,7 +324,11 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			paramValue(params, "clean"), s, why, paramValue(params, "clean"))
 	}
 	if !*quiet {
-		fmt.Fprintf(stderr, "replay: %s on %s: %s\n", spec, res.Machine, res.Summary.Line(res.Machine.Procs()))
+		charged := ""
+		if res.Hardware.Charged() {
+			charged = ", charged by " + res.Hardware.String()
+		}
+		fmt.Fprintf(stderr, "replay: %s on %s%s: %s\n", spec, res.Machine, charged, res.Summary.Line(res.Machine.Procs()))
 	}
 	return nil
 }

@@ -3,9 +3,11 @@ GO ?= go
 PKGS := ./...
 BIN := bin
 
-# make run: the policies compared (swap one word, e.g. POLICIES="easy gs")
-# and where the outputs go.
-POLICIES ?= fcfs easy
+# make run: the policies compared (one word each, e.g. POLICIES="easy
+# conservative"), the hardware model that charges time sharing, and where
+# the outputs go.
+POLICIES ?= fcfs easy gs:backfill=easy
+HW ?= crescendo
 OUT ?= out
 
 # make figures (and study-KEY, results/...csv): figure options passed to
@@ -25,16 +27,16 @@ build:
 # The main job on embedded defaults (no data downloaded): the thesis'
 # dynamic workload (the preset thesis: 1000 Lublin-Feitelson jobs on 32
 # processors with the thesis' statistics, loose estimates, time / 100) at
-# offered load 74%, replayed under each of POLICIES, a table comparing them
-# and the CDF of their waits ($(OUT)/waits.png).
+# offered load 74%, replayed under each of POLICIES (charged by HW), a table
+# comparing them and the CDF of their response times ($(OUT)/responses.png).
 run: build
 	@mkdir -p $(OUT)
 	$(BIN)/genwork lublin --preset thesis --load 0.74 --seed 1 -q -o $(OUT)/workload.parquet
-	@for p in $(POLICIES); do echo "$(BIN)/replay --policy $$p $(OUT)/workload.parquet -o $(OUT)/$$p.parquet"; \
-		$(BIN)/replay --policy $$p $(OUT)/workload.parquet -o $(OUT)/$$p.parquet -q || exit 1; done
+	@for p in $(POLICIES); do echo "$(BIN)/replay --policy $$p --hw $(HW) $(OUT)/workload.parquet -o $(OUT)/$$p.parquet"; \
+		$(BIN)/replay --policy $$p --hw $(HW) $(OUT)/workload.parquet -o $(OUT)/$$p.parquet -q || exit 1; done
 	$(BIN)/analyze -q --by policy --format md $(foreach p,$(POLICIES),$(OUT)/$(p).parquet)
-	$(BIN)/analyze -q --plot cdf --metric wait --by policy --logx $(foreach p,$(POLICIES),$(OUT)/$(p).parquet) -o $(OUT)/waits.png
-	@echo "figure: $(OUT)/waits.png"
+	$(BIN)/analyze -q --plot cdf --metric response --by policy --logx $(foreach p,$(POLICIES),$(OUT)/$(p).parquet) -o $(OUT)/responses.png
+	@echo "figure: $(OUT)/responses.png"
 
 # The test suite. CI (.ci/run) runs these same checks (format, vet, every
 # test) and in addition installs Node.js and DuckDB's npm package and

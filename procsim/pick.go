@@ -62,6 +62,17 @@ func (s *Sim) keepOrPick(ci int) int32 {
 func (s *Sim) pick(ci int, skip int32) int32 {
 	c := &s.cpus[ci]
 	n := len(c.residents)
+	if s.cfg.Kind == FCS {
+		// F processes are prioritized over DC ones (6.2.1): they go first,
+		// round robin among themselves.
+		for k := range n {
+			pi := c.residents[(c.rr+k)%n]
+			if pi != skip && s.procs[pi].class == F && s.candidate(ci, pi) {
+				c.rr = (c.rr + k) % n
+				return pi
+			}
+		}
+	}
 	for k := range n {
 		pi := c.residents[(c.rr+k)%n]
 		if pi != skip && s.candidate(ci, pi) {

@@ -332,6 +332,12 @@ func (s *Sim) handle(e *event) {
 				p.mWait += s.now - max(p.blockedAt, p.mStart) // waiting, coscheduled
 			}
 			p.blocked, p.woke = false, true
+			if s.cfg.Kind == SB {
+				// A process that slept gets a whole time slice back (a
+				// time-sharing scheduler recharges sleepers): one that
+				// sleeps often is not rotated out mid-burst.
+				p.budget, p.sliceEnd = s.cfg.Quantum, 0
+			}
 			s.wake(p)
 		}
 	case evCPU:

@@ -19,6 +19,19 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 	}
 	s.era++ // what a job was doing before is no guide to what it does now
 	j := &job{id: id, prog: newProgram(app, len(cpus), work, s.cfg.Costs), prio: prio, left: len(cpus)}
+	slots := j.prog.rounds * j.prog.fan
+	if s.buffered() && j.prog.rounds > 0 {
+		if j.prog.pattern == model.PatternBarrier {
+			// BCS-MPI performs collectives in the NIC (5.3.5): a barrier
+			// completes for everyone once everyone has entered it, as an
+			// all-to-all of zero bytes does.
+			j.prog.pattern = model.PatternAllToAll
+			j.prog.bytes = 0
+			j.prog.rounds, j.prog.fan, j.prog.nic = Rounds(model.PatternAllToAll, len(cpus), 0)
+			slots = j.prog.rounds * j.prog.fan
+		}
+		slots++ // the call's own completion (see sendRound)
+	}
 	ji := int32(len(s.jobs))
 	if n := len(s.freeJobs); n > 0 {
 		ji = s.freeJobs[n-1]
@@ -37,7 +50,7 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 		p := &s.procs[pi]
 		*p = proc{job: ji, idx: int32(i), cpu: int32(c), recv: p.recv[:0], lastArrive: p.lastArrive[:0], inflight: p.inflight[:0],
 			classSince: s.now}
-		for range j.prog.rounds * j.prog.fan {
+		for range slots {
 			p.recv = append(p.recv, 0)
 			p.lastArrive = append(p.lastArrive, 0)
 			p.inflight = append(p.inflight, nil)

@@ -288,6 +288,12 @@ func (s *Sim) sendRound(p *proc, r int) {
 	for k, d := range s.dsts {
 		s.deliver(j, j.procs[d], r*j.prog.fan+k, at)
 	}
+	if s.buffered() && r == 0 {
+		// A buffered call is done when the micro-timeslice that performs
+		// it ends, for the poster too, whatever has arrived (6.2.2): its
+		// own completion is the process's last receive slot.
+		s.deliver(j, s.index(p), j.prog.rounds*j.prog.fan, at)
+	}
 }
 
 // deliver schedules the arrival of a message in dst's receive slot, no

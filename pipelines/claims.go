@@ -32,8 +32,8 @@ import (
 //   - "ratio-between": the one row A's value divided by the one row B's
 //     is between Value and Max.
 //   - "increasing", "decreasing": the rows matching A, ordered by their
-//     Over coordinate (a number), rise (fall) strictly from each to the
-//     next.
+//     Over coordinate (a number), rise (fall) from each to the next by more
+//     than Value (0: strictly).
 //   - "spread-at-most": the largest and smallest of the rows matching A
 //     differ by at most Value.
 //
@@ -175,10 +175,14 @@ func (c *ClaimSpec) check(rows []repro.Row) (bool, string) {
 			seq = append(seq, fmt.Sprintf("%s: %s", repro.FormatValue(xs[i]), v(as[i].Gangsim)))
 			if k > 0 {
 				prev := as[idx[k-1]].Gangsim
-				ok = ok && (c.Kind == "increasing" && as[i].Gangsim > prev || c.Kind == "decreasing" && as[i].Gangsim < prev)
+				ok = ok && (c.Kind == "increasing" && as[i].Gangsim-prev > c.Value || c.Kind == "decreasing" && prev-as[i].Gangsim > c.Value)
 			}
 		}
-		return ok, fmt.Sprintf("%s by %s: %s", c.Kind, c.Over, strings.Join(seq, ", "))
+		step := ""
+		if c.Value > 0 {
+			step = fmt.Sprintf(" (steps of more than %s)", v(c.Value))
+		}
+		return ok, fmt.Sprintf("%s by %s%s: %s", c.Kind, c.Over, step, strings.Join(seq, ", "))
 	case "less-everywhere":
 		as := match(c.A)
 		pairs, worst := 0, math.Inf(-1)

@@ -299,6 +299,8 @@ func TestClaims(t *testing.T) {
 		{`{"text": "t", "kind": "increasing", "a": {"policy": "a"}, "over": "load"}`, true, "increasing by load: 0.5: 1, 0.7: 2, 0.9: 30"},
 		{`{"text": "t", "kind": "increasing", "a": {"policy": "b"}, "over": "load"}`, false, "0.5: 3, 0.7: 2.5"},
 		{`{"text": "t", "kind": "decreasing", "a": {"policy": "b", "load": "0.5|0.7"}, "over": "load"}`, true, "decreasing"},
+		{`{"text": "t", "kind": "increasing", "a": {"policy": "a"}, "over": "load", "value": 1}`, false, "increasing by load (steps of more than 1): 0.5: 1, 0.7: 2"},
+		{`{"text": "t", "kind": "increasing", "a": {"policy": "a"}, "over": "load", "value": 0.9}`, true, "steps of more than 0.9"},
 		{`{"text": "t", "kind": "spread-at-most", "a": {"load": "0.7"}, "value": 0.5}`, true, "from 2 to 2.5 over 2 rows: spread 0.5"},
 		{`{"text": "t", "kind": "spread-at-most", "a": {"load": "0.5"}, "value": 1}`, false, "spread 2"},
 	} {

@@ -57,6 +57,26 @@ import (
 //     mean and largest distance from Truth, the share of non-monotone
 //     sweeps, and the number of blocks. A point below the lowest load
 //     counts as the lowest load. No figure.
+//   - "jobs": the static workloads of thesis 6.3 (every job submitted at
+//     0): for every run, each job's completion time ("completion_s",
+//     coordinate job = its ID), the turnaround ("turnaround_s", the last
+//     end) and the mean response time ("mean_response_s", job = "all").
+//     With Optimum, the Series axis gains that value, the analytical
+//     optimum of each workload (package optimum); with Baseline (one axis
+//     and value), every other run's turnaround gains a "slowdown_pct"
+//     row against the baseline run at the same coordinates. With X, the
+//     figure draws Metrics (default turnaround_s and mean_response_s) a
+//     panel each (and one per Panels value): grouped bars per X value
+//     with Plot.Bars, else lines against X; a bar or line per Series
+//     value. No replicas.
+//   - "filler": the filler search of thesis 6.5 (Fig. 6.14) on a scenario
+//     whose task length is a filler's run time (sage-filler): per X value,
+//     the run without filler (length 0) times the prioritized job alone,
+//     and the filler squeezed in is the longest filler of the Length axis
+//     such that the workload, with it and every shorter one, ends within
+//     (1 + Slack) of that time. Rows give both per size, their ratio, the
+//     prioritized job's slowdown, and every trial; the figure stacks the
+//     filler on the time alone (the thesis' bars).
 type Analysis struct {
 	Kind     string   `json:"kind"`
 	X        string   `json:"x,omitempty"`        // grid axis along the figure's x axis
@@ -73,6 +93,24 @@ type Analysis struct {
 	// ReplicaCounts are the numbers of replicas a "saturation-check"
 	// votes with; empty means 1 and all of them.
 	ReplicaCounts []int `json:"replica_counts,omitempty"`
+	// Labels names grid values in the rows and figure of a "jobs" or
+	// "filler" analysis: per axis, a value's text (a string without its
+	// quotes, other JSON as written) to its name, e.g. {"policy":
+	// {"gs:mpl=1": "FCFS"}}. Paper values and claims use the names.
+	Labels map[string]map[string]string `json:"labels,omitempty"`
+	// Panels is the grid axis a "jobs" figure draws a panel per value of.
+	Panels string `json:"panels,omitempty"`
+	// Optimum is the Series value under which a "jobs" analysis adds each
+	// workload's analytical optimum (package optimum), e.g. "optimal".
+	Optimum string `json:"optimum,omitempty"`
+	// Baseline is the axis and (labelled) value of the runs a "jobs"
+	// analysis measures slowdowns against, e.g. {"policy": "MPI"}.
+	Baseline map[string]string `json:"baseline,omitempty"`
+	// Length is the grid axis of a "filler" analysis's filler run times,
+	// and Slack the share by which the workload may end later than the
+	// prioritized job alone (thesis 6.5: "1 - 3%").
+	Length string  `json:"length,omitempty"`
+	Slack  float64 `json:"slack,omitempty"`
 }
 
 // PlotSpec adjusts an analysis's figure.
@@ -83,6 +121,8 @@ type PlotSpec struct {
 	XUnit  string `json:"x_unit,omitempty"`
 	LogX   bool   `json:"log_x,omitempty"`
 	LogY   bool   `json:"log_y,omitempty"`
+	// Bars draws a "jobs" figure as grouped bars, one group per X value.
+	Bars bool `json:"bars,omitempty"`
 }
 
 // jobMetrics are the per-job metrics a "cdf" analysis draws.
@@ -93,6 +133,10 @@ func (a *Analysis) validate(axes map[string]bool) error {
 		if n.name != "" && !axes[n.name] {
 			return fmt.Errorf("%s axis %q is not in the grid", n.what, n.name)
 		}
+	}
+	static := a.Kind == "jobs" || a.Kind == "filler"
+	if !static && (len(a.Labels) > 0 || a.Panels != "" || a.Optimum != "" || len(a.Baseline) > 0 || a.Length != "" || a.Slack != 0 || a.Plot.Bars) {
+		return fmt.Errorf("labels, panels, optimum, baseline, length, slack and plot.bars belong to kinds jobs and filler, not %q", a.Kind)
 	}
 	needX := func() error {
 		if a.X == "" {
@@ -133,8 +177,10 @@ func (a *Analysis) validate(axes map[string]bool) error {
 			}
 		}
 		return nil
+	case "jobs", "filler":
+		return a.validateStatic(axes)
 	}
-	return fmt.Errorf("unknown kind %q (want metrics, saturation, jobs-in-system, cdf, workload or saturation-check)", a.Kind)
+	return fmt.Errorf("unknown kind %q (want metrics, saturation, jobs-in-system, cdf, workload, saturation-check, jobs or filler)", a.Kind)
 }
 
 // analysisContext holds one analysis in progress.
@@ -171,6 +217,12 @@ func (c *analysisContext) analyze() error {
 	case "saturation-check":
 		c.item.Unit = "offered load (share of non-monotone sweeps and blocks: as named)"
 		return c.saturationCheck()
+	case "jobs":
+		c.item.Unit = "s (slowdown_pct: percent)"
+		return c.jobRows()
+	case "filler":
+		c.item.Unit = "s (filler_share: ratio; prioritized_slowdown_pct: percent)"
+		return c.fillerRows()
 	}
 	return fmt.Errorf("unknown analysis kind %q", c.exp.Analysis.Kind)
 }

@@ -25,13 +25,19 @@ type panel struct {
 	lines []lineData
 	steps bool // piecewise-constant lines
 	cdf   bool // empirical CDFs of the lines' x values
+	// categories and bars make a bar chart instead of lines: grouped bars
+	// (a NaN value has no bar), or, with stacked, one stacked bar per
+	// category.
+	categories []string
+	bars       []plots.BarSeries
+	stacked    bool
 }
 
 // Drawing is an analysis's figure, built from plain data and drawn with
 // package plots: one panel, or a grid of panels two across.
 type Drawing struct {
 	title       string
-	kind        string // "lines", "steps", "cdf"
+	kind        string // "lines", "steps", "cdf", "bars"
 	x           axisLabel
 	panels      []panel
 	logX, logY  bool
@@ -53,6 +59,10 @@ func (d *Drawing) build() (plots.Drawer, plots.Size, error) {
 		var f *plots.Figure
 		var err error
 		switch {
+		case len(p.categories) > 0 && p.stacked:
+			f, err = plots.StackedBars(fr, p.categories, p.bars)
+		case len(p.categories) > 0:
+			f, err = plots.GroupedBars(fr, p.categories, p.bars)
 		case p.cdf:
 			var samples []plots.Sample
 			for _, l := range p.lines {

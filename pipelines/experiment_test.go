@@ -234,7 +234,17 @@ func TestExperimentOtherKinds(t *testing.T) {
 
 func TestExperimentErrors(t *testing.T) {
 	for _, tt := range []struct{ analysis, extra, err string }{
-		{`{"kind": "bars"}`, "", `analysis: unknown kind "bars" (want metrics, saturation, jobs-in-system, cdf, workload or saturation-check)`},
+		{`{"kind": "bars"}`, "", `analysis: unknown kind "bars" (want metrics, saturation, jobs-in-system, cdf, workload, saturation-check, jobs or filler)`},
+		{`{"kind": "metrics", "metrics": ["jobs"], "labels": {"policy": {"fcfs": "FCFS"}}}`, "", `labels, panels, optimum, baseline, length, slack and plot.bars belong to kinds jobs and filler, not "metrics"`},
+		{`{"kind": "jobs", "labels": {"algorithm": {"fcfs": "FCFS"}}}`, "", `labels for axis "algorithm", which is not in the grid`},
+		{`{"kind": "jobs", "replicas": "seed"}`, "", `kind jobs compares single runs: no replicas axis`},
+		{`{"kind": "jobs", "optimum": "optimal"}`, "", `the optimum is a value of the series axis`},
+		{`{"kind": "jobs", "x": "load", "metrics": ["slowdown_pct"]}`, "", `slowdown_pct needs a baseline`},
+		{`{"kind": "jobs", "metrics": ["utilization"]}`, "", `kind jobs draws "utilization"`},
+		{`{"kind": "jobs", "baseline": {"policy": "fcfs", "load": "0.5"}}`, "", `baseline: one axis and value, got 2`},
+		{`{"kind": "filler", "x": "load"}`, "", `kind filler needs an x axis (the machine sizes) and a length axis`},
+		{`{"kind": "filler", "x": "load", "length": "policy", "slack": 1.5}`, "", `slack 1.5, want a share in [0, 1)`},
+		{`{"kind": "filler", "x": "load", "length": "policy", "series": "policy"}`, "", `kind filler takes x, length, slack and labels only`},
 		{`{"kind": "metrics", "x": "load", "metrics": ["speed"]}`, "", `analysis: unknown metric "speed"`},
 		{`{"kind": "saturation"}`, "", `analysis: kind "saturation" needs an x axis`},
 		{`{"kind": "cdf", "metrics": ["utilization"]}`, "", `analysis: kind cdf needs one per-job metric`},
@@ -278,6 +288,21 @@ func TestClaims(t *testing.T) {
 		{`{"text": "t", "kind": "linear", "a": {"policy": "a"}, "over": "load", "value": 0.9}`, false, "R^2 0.77"},
 		{`{"text": "t", "kind": "linear", "a": {"policy": "b"}, "over": "load", "value": 0.5, "unsaturated": true}`, false, "too few points to fit a line: 1 of at least 3"},
 		{`{"text": "t", "kind": "less", "a": {"policy": "a"}, "b": {"policy": "b", "load": "0.5"}}`, false, "3 rows match"},
+		{`{"text": "t", "kind": "less-all", "a": {"policy": "a", "load": "0.5|0.7"}, "b": {"policy": "b", "load": "0.5|0.7"}}`, true, "largest of a 2 (policy=a,load=0.7,metric=m) vs smallest of b 2.5"},
+		{`{"text": "t", "kind": "less-all", "a": {"policy": "a"}, "b": {"policy": "b"}}`, false, "largest of a 30"},
+		{`{"text": "t", "kind": "less-all", "a": {"policy": "a", "load": "0.5"}, "b": {"policy": "b", "load": "0.5|0.7"}}`, true, "largest of a 1"},
+		{`{"text": "t", "kind": "less-all", "a": {"policy": "c"}, "b": {"policy": "b"}}`, false, "0 rows match a, 3 match b"},
+		{`{"text": "t", "kind": "at-most", "a": {"load": "0.5|0.7"}, "value": 3}`, true, "largest 3 (policy=b,load=0.5,metric=m), at most 3"},
+		{`{"text": "t", "kind": "at-most", "a": {"policy": "a"}, "value": 3}`, false, "largest 30"},
+		{`{"text": "t", "kind": "ratio-between", "a": {"policy": "b", "load": "0.7"}, "b": {"policy": "a", "load": "0.7"}, "value": 1.2, "max": 1.3}`, true, "ratio 1.25 (1.2 to 1.3)"},
+		{`{"text": "t", "kind": "ratio-between", "a": {"policy": "b", "load": "0.7"}, "b": {"policy": "a", "load": "0.7"}, "value": 0.5, "max": 1.2}`, false, "ratio 1.25"},
+		{`{"text": "t", "kind": "increasing", "a": {"policy": "a"}, "over": "load"}`, true, "increasing by load: 0.5: 1, 0.7: 2, 0.9: 30"},
+		{`{"text": "t", "kind": "increasing", "a": {"policy": "b"}, "over": "load"}`, false, "0.5: 3, 0.7: 2.5"},
+		{`{"text": "t", "kind": "decreasing", "a": {"policy": "b", "load": "0.5|0.7"}, "over": "load"}`, true, "decreasing"},
+		{`{"text": "t", "kind": "increasing", "a": {"policy": "a"}, "over": "load", "value": 1}`, false, "increasing by load (steps of more than 1): 0.5: 1, 0.7: 2"},
+		{`{"text": "t", "kind": "increasing", "a": {"policy": "a"}, "over": "load", "value": 0.9}`, true, "steps of more than 0.9"},
+		{`{"text": "t", "kind": "spread-at-most", "a": {"load": "0.7"}, "value": 0.5}`, true, "from 2 to 2.5 over 2 rows: spread 0.5"},
+		{`{"text": "t", "kind": "spread-at-most", "a": {"load": "0.5"}, "value": 1}`, false, "spread 2"},
 	} {
 		var c ClaimSpec
 		if err := json.Unmarshal([]byte(tt.spec), &c); err != nil {

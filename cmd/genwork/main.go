@@ -627,9 +627,9 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	var (
 		list       = fs.Bool("list", false, "list the scenarios and exit")
 		comm       = fs.String("comm", "", "communication of the thesis scenarios: blocking (their default) or non-blocking (thesis Table 6.5)")
-		tasks      = fs.Int("tasks", 0, "calypso: number of equal tasks (p)")
-		machines   = fs.Int("machines", 0, "calypso: number of workstations (m)")
-		taskLength = fs.String("task-length", "", "calypso: each task's sequential run time, "+workload.DurationSyntax)
+		tasks      = fs.Int("tasks", 0, "calypso: number of equal tasks (p); benchmark scenarios (sweep3d, hori*, fm-bandwidth): copies")
+		machines   = fs.Int("machines", 0, "calypso: number of workstations (m); benchmark scenarios: processors per copy; sage-filler, bcs-mpi-bench: processes")
+		taskLength = fs.String("task-length", "", "calypso: each task's sequential run time, "+workload.DurationSyntax+"; sage-filler: the filler's run time (none: SAGE alone); bcs-mpi-bench: the job's")
 	)
 	tf := addTransformFlags(fs, false, false)
 	of := addOutputFlags(fs)

@@ -1,9 +1,10 @@
 // Package scenario builds the small hand-made workloads that the papers
 // evaluate their schedulers on, as traces (model.Trace) that the
 // simulators replay: the four static synthetic scenarios of Frachtenberg's
-// thesis (section 6.3.2, Figs. 6.3-6.6, Tables 6.1-6.5) and the Calypso
-// ray-tracing runs of McLaughlin and Dasgupta (M&D, section 5.2), plus a
-// parametric Calypso computation of p equal tasks on m machines.
+// thesis (section 6.3.2, Figs. 6.3-6.6, Tables 6.1-6.5), its ASCI
+// application stand-ins (6.3.3, 6.5, 5.4.1) and the Calypso ray-tracing
+// runs of McLaughlin and Dasgupta (M&D, section 5.2), plus a parametric
+// Calypso computation of p equal tasks on m machines.
 //
 // List names the scenarios; Build makes one; Options carries the few
 // parameters (the thesis scenarios' communication mode; the parametric
@@ -196,4 +197,46 @@
 //
 // The hardware reproductions (package repro/hardware) replay them under
 // gang scheduling with the papers' presets.
+//
+// # The ASCI stand-ins
+//
+// The thesis evaluates its schedulers on two ASCI applications (6.3.3,
+// Table 6.6; 6.5, Fig. 6.14) and measures BCS-MPI with a synthetic
+// benchmark (5.4.1, Fig. 5.6). gangsim's jobs are BSP programs
+// (model.App), so each application is a stand-in that keeps what the
+// thesis says of it:
+//
+//   - SAGE: processes computing 2 to 21 ms per iteration ("varying
+//     computation granularities for different processes and times, mostly
+//     residing in the range 2 – 21ms", 6.3.3), spread evenly over the
+//     processes (Imbalance 9.5), and a blocking barrier per iteration: SAGE
+//     ends every compute step with a reduce after non-blocking neighbour
+//     messages (5.4.2); the reduce synchronizes every process and stands
+//     in as the pattern, the overlapped neighbour messages are left out.
+//     223.667 s alone on 49 PEs of Accelerando (the mean of Table 6.6's
+//     FCFS runs, 224, 224 and 223 s); 271 s in Fig. 6.14 (6.5: "for 62
+//     processors"), kept at every size (weak scaling; assumed). What the
+//     stand-in cannot keep: the model's processes compute the same every
+//     iteration, so its slowest process is always the same one and never
+//     waits, where SAGE's imbalance moves between processes over time; and
+//     the model has no memory, where the thesis ascribes part of Table
+//     6.6 to these programs' memory pressure (520 MB per process).
+//   - SWEEP3D on Accelerando: 2 ms per iteration, balanced ("≈2ms with
+//     very little variability or load imbalance", 6.3.3), the blocking
+//     ring of 4 KB messages of the Crescendo stand-in above, 218.333 s
+//     alone (the mean of Table 6.6's FCFS runs, 217, 217 and 221 s).
+//   - sage-pair, sweep3d-pair, sage-sweep3d: Table 6.6's workloads, two
+//     jobs submitted at 0 on the same 49 PEs ("the largest cubic
+//     configuration on Accelerando") of a 25-node machine.
+//   - sage-filler: Fig. 6.14's runs, SAGE on Options.Machines PEs of
+//     Accelerando (assumed; the machine of 6.3.3's SAGE runs) with
+//     PBCSPriority, and, when Options.TaskLength is positive, a filler of
+//     that dedicated run time on the same PEs: "the same synthetic
+//     application from Section 6.3.1 with a relatively coarse
+//     communication granularity of 100ms" (a blocking ring).
+//   - bcs-mpi-bench: one job of the synthetic benchmark on Options.Machines
+//     PEs of Crescendo, where 5.4's results were obtained, of dedicated run
+//     time Options.TaskLength: 10 ms and a blocking barrier by default; the
+//     workload's attributes (workload.Attributes) set the granularity and
+//     pattern of Fig. 5.6's sweeps.
 package scenario

@@ -21,8 +21,11 @@ type Info struct {
 // the thesis' static scenarios and the two Calypso experiments; "calypso"
 // needs Tasks, Machines and TaskLength, the benchmark scenarios (sweep3d,
 // hori96-fib, hori96-rt, hori98-ep, hori98-cg, fm-bandwidth) Tasks and
-// Machines, and fm-bandwidth MessageBytes. A field that a scenario does
-// not use must be left zero:
+// Machines, and fm-bandwidth MessageBytes; sage-filler and bcs-mpi-bench
+// take Machines (processes) and TaskLength (the filler's run time, 0 for
+// none; the benchmark's run time), and sage-pair, sage-sweep3d and
+// sweep3d-pair nothing. A field that a scenario does not use must be left
+// zero:
 // Build rejects it rather than ignore it, so that a manifest never records
 // a parameter that shaped nothing.
 type Options struct {
@@ -37,11 +40,14 @@ type Options struct {
 	// at most MaxCalypsoSize. For a benchmark scenario they are the
 	// copies of the program (1 to MaxCopies) and the processors each
 	// copy runs on (1 to MaxCalypsoSize; hori96-fib and hori96-rt: 1, 2,
-	// 4 or 8, the sizes of hori96 Table 1).
+	// 4 or 8, the sizes of hori96 Table 1). Machines is the processes of
+	// sage-filler's and bcs-mpi-bench's jobs (1 to 64), Tasks unused.
 	Tasks, Machines int
 
 	// TaskLength is each task's sequential run time in simulated
-	// microseconds, for "calypso"; it must be positive.
+	// microseconds, for "calypso"; it must be positive. For sage-filler it
+	// is the filler's dedicated run time (0: SAGE alone), for
+	// bcs-mpi-bench the benchmark's (positive).
 	TaskLength model.Time
 
 	// MessageBytes is the size in bytes of each message of the
@@ -104,6 +110,7 @@ const (
 	takesCalypso                   // Options.Tasks, Machines, TaskLength
 	takesCopies                    // Options.Tasks (copies) and Machines (processors)
 	takesMessage                   // Options.MessageBytes
+	takesSized                     // Options.Machines (processes) and TaskLength (a run time)
 )
 
 type entry struct {
@@ -120,6 +127,10 @@ func entries() []entry {
 			"two identical balanced 4-process BSP jobs (3 ms, ring) on 2 nodes x 2 PEs",
 			"Frachtenberg thesis 6.3.2.1, Fig. 6.3, Table 6.1"},
 			takesComm, balanced},
+		{Info{"bcs-mpi-bench",
+			"one synthetic BSP job (10 ms, blocking barrier, or the workload's attributes) on Options.Machines PEs of Crescendo, Options.TaskLength long",
+			"Frachtenberg thesis 5.4.1, Fig. 5.6 (BCS-MPI against Quadrics MPI)"},
+			takesSized, bcsMPIBench},
 		{Info{"calypso",
 			"p equal independent tasks of a given length on m workstations (Options.Tasks, Machines, TaskLength)",
 			"McLaughlin & Dasgupta 3.2-3.3 (p tasks on m machines, optimum p t / m)"},
@@ -164,10 +175,26 @@ func entries() []entry {
 			"a balanced 4-process job followed by the two complementary imbalanced jobs",
 			"Frachtenberg thesis 6.3.2.4, Fig. 6.6, Table 6.4"},
 			takesComm, mixed},
+		{Info{"sage-filler",
+			"a prioritized SAGE stand-in (2-21 ms, barrier, 271 s) on Options.Machines PEs of Accelerando, and a 100 ms filler of Options.TaskLength (0: none)",
+			"Frachtenberg thesis 6.5, Fig. 6.14"},
+			takesSized, sageFiller},
+		{Info{"sage-pair",
+			"two SAGE stand-ins (2-21 ms per process, blocking barrier, 223.7 s) on 49 PEs of Accelerando",
+			"Frachtenberg thesis 6.3.3, Table 6.6 (SAGE / SAGE)"},
+			0, asciPair("sage", "sage")},
+		{Info{"sage-sweep3d",
+			"a SAGE stand-in, then a SWEEP3D stand-in (2 ms, ring, 218.3 s), on 49 PEs of Accelerando",
+			"Frachtenberg thesis 6.3.3, Table 6.6 (SAGE / SWEEP3D)"},
+			0, asciPair("sage", "sweep3d")},
 		{Info{"sweep3d",
 			"copies (Options.Tasks) of a SWEEP3D stand-in (3.5 ms steps, neighbour exchange, 217 s) on Options.Machines PEs of Crescendo",
 			"Frachtenberg thesis 4.3.3, Figs. 4.13-4.15 (5.4.2, 5.4.3, Table 6.6 for the stand-in)"},
 			takesCopies, sweep3d},
+		{Info{"sweep3d-pair",
+			"two SWEEP3D stand-ins (2 ms, blocking ring, 218.3 s) on 49 PEs of Accelerando",
+			"Frachtenberg thesis 6.3.3, Table 6.6 (SWEEP3D / SWEEP3D)"},
+			0, asciPair("sweep3d", "sweep3d")},
 	}
 }
 
@@ -244,6 +271,23 @@ func (e entry) check(o Options) error {
 		}
 		if o.TaskLength != 0 {
 			probs = append(probs, fmt.Sprintf("task length = %s given, but %s fixes its run time", o.TaskLength, e.info.Name))
+		}
+	case e.takes&takesSized != 0:
+		most := MaxFillerProcs
+		if e.info.Name == "bcs-mpi-bench" {
+			most = MaxBenchProcs
+		}
+		if o.Machines < 1 || o.Machines > most {
+			probs = append(probs, fmt.Sprintf("machines (processes) = %d, want 1 to %d", o.Machines, most))
+		}
+		if o.Tasks != 0 {
+			probs = append(probs, fmt.Sprintf("tasks = %d given, but %s runs a fixed set of jobs", o.Tasks, e.info.Name))
+		}
+		switch {
+		case e.info.Name == "sage-filler" && o.TaskLength < 0:
+			probs = append(probs, fmt.Sprintf("task length (the filler's run time) = %s, want 0 (no filler) or a positive time", o.TaskLength))
+		case e.info.Name != "sage-filler" && o.TaskLength <= 0:
+			probs = append(probs, fmt.Sprintf("task length (the run time) = %s, want a positive time", o.TaskLength))
 		}
 	case o.Tasks != 0 || o.Machines != 0 || o.TaskLength != 0:
 		fixed := ""

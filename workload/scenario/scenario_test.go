@@ -19,13 +19,16 @@ func optionsFor(name string) Options {
 		return Options{Tasks: 3, Machines: 16, MessageBytes: 4096}
 	case "hori96-fib", "hori96-rt", "hori98-cg", "hori98-ep", "sweep3d":
 		return Options{Tasks: 2, Machines: 8}
+	case "sage-filler", "bcs-mpi-bench":
+		return Options{Machines: 7, TaskLength: 30 * model.Second}
 	}
 	return Options{}
 }
 
 func TestList(t *testing.T) {
-	want := []string{"balanced", "calypso", "calypso-3on2", "calypso-5on3", "complementing", "fm-bandwidth",
-		"hori96-fib", "hori96-rt", "hori98-cg", "hori98-ep", "imbalanced", "mixed", "sweep3d"}
+	want := []string{"balanced", "bcs-mpi-bench", "calypso", "calypso-3on2", "calypso-5on3", "complementing", "fm-bandwidth",
+		"hori96-fib", "hori96-rt", "hori98-cg", "hori98-ep", "imbalanced", "mixed", "sage-filler", "sage-pair", "sage-sweep3d",
+		"sweep3d", "sweep3d-pair"}
 	if got := Names(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("Names() = %q, want %q", got, want)
 	}
@@ -96,6 +99,8 @@ func TestDeterminism(t *testing.T) {
 		for i := range a.Jobs {
 			if len(a.Jobs[i].App.Pin) > 0 {
 				a.Jobs[i].App.Pin[0] = 99
+			}
+			if len(a.Jobs[i].App.ProcCompute) > 0 {
 				a.Jobs[i].App.ProcCompute[0] = 1
 			}
 		}
@@ -153,7 +158,7 @@ func TestBuildErrors(t *testing.T) {
 		mention  []string // substrings the message must contain
 	}{
 		{"gang", Options{}, ErrUnknownScenario,
-			[]string{`"gang"`, "balanced, calypso, calypso-3on2, calypso-5on3, complementing, fm-bandwidth, hori96-fib, hori96-rt, hori98-cg, hori98-ep, imbalanced, mixed, sweep3d"}},
+			[]string{`"gang"`, "balanced, bcs-mpi-bench, calypso, calypso-3on2, calypso-5on3, complementing, fm-bandwidth, hori96-fib, hori96-rt, hori98-cg, hori98-ep, imbalanced, mixed, sage-filler, sage-pair, sage-sweep3d, sweep3d, sweep3d-pair"}},
 		{"", Options{}, ErrUnknownScenario, []string{`""`}},
 		{"calypso", Options{}, ErrInvalidOptions,
 			[]string{"tasks = 0, want 1 to 65536", "machines = 0, want 1 to 65536", "task length = 0s, want a positive time"}},

@@ -131,8 +131,10 @@ func TestAnalysisFiller(t *testing.T) {
 	it := rep.Item
 	for _, m := range []string{"2", "4"} {
 		alone := rowValue(t, it.Rows, map[string]string{"machines": m, "quantity": "alone_s"})
-		if alone < 271 || alone > 1.01*271 {
-			t.Errorf("%s PEs: SAGE alone %v s, want about its 271 s", m, alone)
+		// Alone under PBCS, SAGE runs its 271 s and waits for the
+		// micro-timeslices that perform its blocking calls (a few percent).
+		if alone < 271 || alone > 1.05*271 {
+			t.Errorf("%s PEs: SAGE alone %v s, want its 271 s and a few percent of micro-timeslices", m, alone)
 		}
 		want := 0.0
 		for _, l := range []float64{2, 5, 20, 300} {

@@ -40,23 +40,32 @@ func (q *eventQueue) push(e event) {
 	q.seq++
 	q.h = append(q.h, e)
 	h := q.h
+	// Sift the hole up from the end: parents move down into it, and the
+	// new event goes where it stops (no swaps).
 	i := len(h) - 1
 	for i > 0 {
 		p := (i - 1) / 4
-		if !h[i].before(&h[p]) {
+		if !e.before(&h[p]) {
 			break
 		}
-		h[i], h[p] = h[p], h[i]
+		h[i] = h[p]
 		i = p
 	}
+	h[i] = e
 }
 
 func (q *eventQueue) pop() event {
 	h := q.h
 	top := h[0]
 	n := len(h) - 1
-	h[0] = h[n]
+	last := h[n]
 	h = h[:n]
+	q.h = h
+	if n == 0 {
+		return top
+	}
+	// Sift the hole down from the root: the least child moves up into it,
+	// and the last event goes where it stops.
 	i := 0
 	for {
 		c := 4*i + 1
@@ -64,18 +73,19 @@ func (q *eventQueue) pop() event {
 			break
 		}
 		m := c
-		for k := c + 1; k < c+4 && k < n; k++ {
+		end := min(c+4, n)
+		for k := c + 1; k < end; k++ {
 			if h[k].before(&h[m]) {
 				m = k
 			}
 		}
-		if !h[m].before(&h[i]) {
+		if !h[m].before(&last) {
 			break
 		}
-		h[i], h[m] = h[m], h[i]
+		h[i] = h[m]
 		i = m
 	}
-	q.h = h
+	h[i] = last
 	return top
 }
 

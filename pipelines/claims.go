@@ -1,6 +1,7 @@
 package pipelines
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -26,6 +27,13 @@ import (
 //   - "linear": the rows matching A, as points (the Over coordinate, the
 //     value), fit a straight line with a coefficient of determination R^2
 //     of at least Value.
+//   - "decreasing", "increasing": the rows matching A, in increasing order
+//     of their Over coordinate (a number), have strictly decreasing
+//     (increasing) values.
+//   - "ratio-within": the one row A's value divided by the one row B's is
+//     within Value of 1 (|a/b - 1| <= Value): "about the same level".
+//   - "least": the one row A's value is below that of every other row
+//     matching B.
 //
 // With Unsaturated set, rows whose replicas saturated by majority
 // (metrics.MajoritySaturated) are left out, as the "metrics" figures leave
@@ -55,8 +63,20 @@ func (c *ClaimSpec) validate() error {
 		if len(c.A) == 0 || c.Over == "" || c.Value <= 0 {
 			return fmt.Errorf("claim %q: kind linear needs rows a, a coordinate over and a minimum R^2 value", c.Text)
 		}
+	case "decreasing", "increasing":
+		if len(c.A) == 0 || c.Over == "" {
+			return fmt.Errorf("claim %q: kind %s needs rows a and a coordinate over", c.Text, c.Kind)
+		}
+	case "ratio-within":
+		if len(c.A) == 0 || len(c.B) == 0 || c.Value <= 0 {
+			return fmt.Errorf("claim %q: kind ratio-within needs rows a and b and a positive value", c.Text)
+		}
+	case "least":
+		if len(c.A) == 0 || len(c.B) == 0 {
+			return fmt.Errorf("claim %q: kind least needs rows a and b", c.Text)
+		}
 	default:
-		return fmt.Errorf("claim %q: unknown kind %q (want less, less-everywhere, ratio-at-least or linear)", c.Text, c.Kind)
+		return fmt.Errorf("claim %q: unknown kind %q (want less, less-everywhere, ratio-at-least, ratio-within, linear, decreasing, increasing or least)", c.Text, c.Kind)
 	}
 	return nil
 }
@@ -85,7 +105,7 @@ func (c *ClaimSpec) check(rows []repro.Row) (bool, string) {
 	}
 	v := repro.FormatValue
 	switch c.Kind {
-	case "less", "ratio-at-least":
+	case "less", "ratio-at-least", "ratio-within":
 		a, err := one(c.A)
 		if err != nil {
 			return false, err.Error()
@@ -98,6 +118,9 @@ func (c *ClaimSpec) check(rows []repro.Row) (bool, string) {
 			return a.Gangsim < b.Gangsim, fmt.Sprintf("%s < %s", v(a.Gangsim), v(b.Gangsim))
 		}
 		r := a.Gangsim / b.Gangsim
+		if c.Kind == "ratio-within" {
+			return math.Abs(r-1) <= c.Value, fmt.Sprintf("%s / %s = ratio %s (within %s of 1)", v(a.Gangsim), v(b.Gangsim), v(r), v(c.Value))
+		}
 		return r >= c.Value, fmt.Sprintf("ratio %s (at least %s)", v(r), v(c.Value))
 	case "less-everywhere":
 		as := match(c.A)
@@ -145,6 +168,57 @@ func (c *ClaimSpec) check(rows []repro.Row) (bool, string) {
 		}
 		r2, slope := linearFit(xs, ys)
 		return r2 >= c.Value, fmt.Sprintf("R^2 %s over %d points (at least %s), slope %s", v(r2), len(xs), v(c.Value), v(slope))
+	case "decreasing", "increasing":
+		type point struct{ x, y float64 }
+		var ps []point
+		for _, a := range match(c.A) {
+			x, err := strconv.ParseFloat(a.Coord(c.Over), 64)
+			if err != nil {
+				return false, fmt.Sprintf("coordinate %s = %q is not a number", c.Over, a.Coord(c.Over))
+			}
+			ps = append(ps, point{x, a.Gangsim})
+		}
+		if len(ps) < 2 {
+			return false, fmt.Sprintf("too few points: %d of at least 2", len(ps))
+		}
+		slices.SortStableFunc(ps, func(p, q point) int { return cmp.Compare(p.x, q.x) })
+		var seq, bad []string
+		for i, p := range ps {
+			seq = append(seq, fmt.Sprintf("%s: %s", v(p.x), v(p.y)))
+			if i == 0 {
+				continue
+			}
+			if down := p.y < ps[i-1].y; down != (c.Kind == "decreasing") || p.y == ps[i-1].y {
+				bad = append(bad, fmt.Sprintf("%s to %s", v(ps[i-1].x), v(p.x)))
+			}
+		}
+		note := fmt.Sprintf("by %s, %s", c.Over, strings.Join(seq, ", "))
+		if len(bad) > 0 {
+			return false, fmt.Sprintf("%s; not %s from %s", note, c.Kind, strings.Join(bad, ", "))
+		}
+		return true, note
+	case "least":
+		a, err := one(c.A)
+		if err != nil {
+			return false, err.Error()
+		}
+		others, beaten := 0, []string{}
+		for _, b := range match(c.B) {
+			if slices.Equal(b.Coords, a.Coords) {
+				continue
+			}
+			others++
+			if !(a.Gangsim < b.Gangsim) {
+				beaten = append(beaten, fmt.Sprintf("%s: %s", describeRow(b, nil), v(b.Gangsim)))
+			}
+		}
+		if others == 0 {
+			return false, fmt.Sprintf("no other rows match %v", c.B)
+		}
+		if len(beaten) > 0 {
+			return false, fmt.Sprintf("%s is not below %d of %d others: %s", v(a.Gangsim), len(beaten), others, strings.Join(beaten, "; "))
+		}
+		return true, fmt.Sprintf("%s, below all %d others", v(a.Gangsim), others)
 	}
 	return false, "unknown kind"
 }

@@ -234,7 +234,10 @@ func TestExperimentOtherKinds(t *testing.T) {
 
 func TestExperimentErrors(t *testing.T) {
 	for _, tt := range []struct{ analysis, extra, err string }{
-		{`{"kind": "bars"}`, "", `analysis: unknown kind "bars" (want metrics, saturation, jobs-in-system, cdf, workload or saturation-check)`},
+		{`{"kind": "bars"}`, "", `analysis: unknown kind "bars" (want metrics, saturation, jobs-in-system, cdf, boxes, workload or saturation-check)`},
+		{`{"kind": "boxes", "x": "load", "metrics": ["response_s_mean"]}`, "", `analysis: kind boxes: unknown per-job metric "response_s_mean"`},
+		{`{"kind": "boxes", "metrics": ["response_s"]}`, "", `analysis: kind "boxes" needs an x axis`},
+		{`{"kind": "metrics", "metrics": ["jobs"]}`, `, "claims": [{"text": "t", "kind": "decreasing", "a": {"policy": "a"}}]`, `claim "t": kind decreasing needs rows a and a coordinate over`},
 		{`{"kind": "metrics", "x": "load", "metrics": ["speed"]}`, "", `analysis: unknown metric "speed"`},
 		{`{"kind": "saturation"}`, "", `analysis: kind "saturation" needs an x axis`},
 		{`{"kind": "cdf", "metrics": ["utilization"]}`, "", `analysis: kind cdf needs one per-job metric`},
@@ -278,6 +281,16 @@ func TestClaims(t *testing.T) {
 		{`{"text": "t", "kind": "linear", "a": {"policy": "a"}, "over": "load", "value": 0.9}`, false, "R^2 0.77"},
 		{`{"text": "t", "kind": "linear", "a": {"policy": "b"}, "over": "load", "value": 0.5, "unsaturated": true}`, false, "too few points to fit a line: 1 of at least 3"},
 		{`{"text": "t", "kind": "less", "a": {"policy": "a"}, "b": {"policy": "b", "load": "0.5"}}`, false, "3 rows match"},
+		{`{"text": "t", "kind": "increasing", "a": {"policy": "a"}, "over": "load"}`, true, "by load, 0.5: 1, 0.7: 2, 0.9: 30"},
+		{`{"text": "t", "kind": "decreasing", "a": {"policy": "a"}, "over": "load"}`, false, "not decreasing from 0.5 to 0.7, 0.7 to 0.9"},
+		{`{"text": "t", "kind": "increasing", "a": {"policy": "a"}, "over": "load", "unsaturated": true}`, true, "by load, 0.5: 1, 0.7: 2"},
+		{`{"text": "t", "kind": "decreasing", "a": {"policy": "b"}, "over": "load", "unsaturated": true}`, false, "too few points: 1 of at least 2"},
+		{`{"text": "t", "kind": "increasing", "a": {"policy": "b"}, "over": "load"}`, false, "not increasing from 0.5 to 0.7"},
+		{`{"text": "t", "kind": "ratio-within", "a": {"policy": "b", "load": "0.7"}, "b": {"policy": "a", "load": "0.7"}, "value": 0.25}`, true, "2.5 / 2 = ratio 1.25 (within 0.25 of 1)"},
+		{`{"text": "t", "kind": "ratio-within", "a": {"policy": "b", "load": "0.7"}, "b": {"policy": "a", "load": "0.7"}, "value": 0.2}`, false, "ratio 1.25 (within 0.2 of 1)"},
+		{`{"text": "t", "kind": "least", "a": {"policy": "a", "load": "0.5"}, "b": {"metric": "m"}}`, true, "1, below all 5 others"},
+		{`{"text": "t", "kind": "least", "a": {"policy": "b", "load": "0.7"}, "b": {"metric": "m"}}`, false, "2.5 is not below 2 of 5 others: policy=a,load=0.5,metric=m: 1; policy=a,load=0.7,metric=m: 2"},
+		{`{"text": "t", "kind": "least", "a": {"policy": "b", "load": "0.7"}, "b": {"policy": "b", "load": "0.7"}}`, false, "no other rows match"},
 	} {
 		var c ClaimSpec
 		if err := json.Unmarshal([]byte(tt.spec), &c); err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gangsim/gangsim/metrics"
+	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/plots"
 	"github.com/gangsim/gangsim/repro"
 )
@@ -384,6 +385,35 @@ func TestExampleStudy(t *testing.T) {
 		runs, _, err := e.Runs()
 		if err != nil || len(runs) != 10 {
 			t.Errorf("%s: %d runs, %v", f, len(runs), err)
+		}
+	}
+}
+
+// TestExperimentTau: the bounded slowdowns' bound is 10 s divided by the
+// workload's compression, whether the spec sets it or its preset does
+// (the thesis' 0.1 s, 6.4.1), and the analysis's own when it gives one.
+func TestExperimentTau(t *testing.T) {
+	for _, tt := range []struct {
+		workload, analysis string
+		want               model.Time
+	}{
+		{`{"preset": "thesis", "load": {"target": 0.74}, "seed": 1}`, `{"kind": "workload"}`, 100 * model.Millisecond},
+		{`{"source": {"lublin": {"jobs": 100, "procs": 32}}, "compress": 100, "seed": 1}`, `{"kind": "workload"}`, 100 * model.Millisecond},
+		{`{"source": {"lublin": {"jobs": 100, "procs": 32}}, "seed": 1}`, `{"kind": "workload"}`, 10 * model.Second},
+		{`{"preset": "thesis", "seed": 1}`, `{"kind": "workload", "tau": "2s"}`, 2 * model.Second},
+	} {
+		path := writeExperiment(t, `{"item": "frachtenberg/t", "title": "t", "run": {"workload": `+tt.workload+
+			`, "replay": {"policy": "fcfs"}}, "analysis": `+tt.analysis+`}`)
+		e, _, err := LoadExperiment(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs, _, err := e.Runs()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.Tau(runs); got != tt.want {
+			t.Errorf("%s, %s: tau %v, want %v", tt.workload, tt.analysis, got, tt.want)
 		}
 	}
 }

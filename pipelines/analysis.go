@@ -185,18 +185,30 @@ func (c *analysisContext) analyze() error {
 	switch a := &c.exp.Analysis; a.Kind {
 	case "metrics":
 		c.item.Unit = metricUnit(a.Metrics)
+		if err := c.preload(true, true); err != nil {
+			return err
+		}
 		return c.metricRows()
 	case "saturation":
 		c.item.Unit = "offered load"
+		if err := c.preload(false, true); err != nil {
+			return err
+		}
 		return c.saturationRows()
 	case "jobs-in-system":
 		c.item.Unit = "as the quantity says"
 		return c.jobsInSystem()
 	case "cdf":
 		c.item.Unit = metricLabel(a.Metrics[0]).Unit
+		if err := c.preload(true, false); err != nil {
+			return err
+		}
 		return c.cdf()
 	case "boxes":
 		c.item.Unit = metricUnit(a.Metrics)
+		if err := c.preload(true, false); err != nil {
+			return err
+		}
 		return c.boxes()
 	case "workload":
 		c.item.Unit = "as the quantity says"
@@ -879,6 +891,14 @@ type checkCell struct {
 // decisions (a check reads thousands of runs; their outcomes are not
 // kept).
 func (c *analysisContext) judgeAll() error {
+	return c.preload(false, true)
+}
+
+// preload reads every run on all cores: its outcomes, kept when keep is
+// set, and its saturation decision when judge is set. Reading the runs
+// back (Parquet) is most of an analysis's time; the analyses then find
+// them loaded.
+func (c *analysisContext) preload(keep, judge bool) error {
 	next := make(chan int)
 	errs := make([]error, len(c.runs))
 	var wg sync.WaitGroup
@@ -887,9 +907,18 @@ func (c *analysisContext) judgeAll() error {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				o, _, err := c.runs[i].Outcomes()
-				if err != nil {
-					errs[i] = err
+				o := c.outcomes[i]
+				if o == nil {
+					var err error
+					if o, _, err = c.runs[i].Outcomes(); err != nil {
+						errs[i] = err
+						continue
+					}
+					if keep {
+						c.outcomes[i] = o
+					}
+				}
+				if !judge || c.sat[i] != nil {
 					continue
 				}
 				s, err := c.runs[i].Samples()
@@ -904,7 +933,7 @@ func (c *analysisContext) judgeAll() error {
 		}()
 	}
 	for i := range c.runs {
-		if c.sat[i] == nil {
+		if (keep && c.outcomes[i] == nil) || (judge && c.sat[i] == nil) {
 			next <- i
 		}
 	}

@@ -102,7 +102,7 @@ type PlotSpec struct {
 	KeepSaturated bool `json:"keep_saturated,omitempty"`
 }
 
-// jobMetrics are the per-job metrics a "cdf" analysis draws.
+// jobMetrics are the per-job metrics a "cdf" or "boxes" analysis draws.
 var jobMetrics = []string{"wait_s", "response_s", "bsld", "ts_bsld"}
 
 func (a *Analysis) validate(axes map[string]bool) error {

@@ -126,7 +126,7 @@ func TestRunKeyAndErrors(t *testing.T) {
 	}
 	for _, tt := range []struct{ doc, err string }{
 		{`{"workload": {"source": {"lublin": {"jobs": 10}}, "seed": 1}, "replay": {"policy": "sjf"}}`,
-			`replay: unknown policy "sjf" (known: conservative, dcs, easy, fcfs, gs)`},
+			`replay: unknown policy "sjf" (known: bcs, conservative, dcs, easy, fcfs, fcs, gs, local, pbcs, sb)`},
 		{`{"workload": {"source": {}, "seed": 1}, "replay": {"policy": "easy"}}`,
 			`workload: source: set exactly one of trace, lublin, scenario and synthetic`},
 		{`{"workload": {"source": {"lublin": {"jobs": 10}}}, "replay": {"policy": "easy"}, "extra": 1}`,

@@ -27,13 +27,20 @@ import (
 //   - "linear": the rows matching A, as points (the Over coordinate, the
 //     value), fit a straight line with a coefficient of determination R^2
 //     of at least Value.
-//   - "decreasing", "increasing": the rows matching A, in increasing order
-//     of their Over coordinate (a number), have strictly decreasing
-//     (increasing) values.
-//   - "ratio-within": the one row A's value divided by the one row B's is
-//     within Value of 1 (|a/b - 1| <= Value): "about the same level".
+//   - "less-all": every row matching A is below every row matching B.
+//   - "at-most": every row matching A is at most Value.
+//   - "ratio-between": the one row A's value divided by the one row B's
+//     is between Value and Max.
+//   - "increasing", "decreasing": the rows matching A, ordered by their
+//     Over coordinate (a number), rise (fall) from each to the next by more
+//     than Value (0: strictly).
+//   - "spread-at-most": the largest and smallest of the rows matching A
+//     differ by at most Value.
 //   - "least": the one row A's value is below that of every other row
 //     matching B.
+//
+// A coordinate's value in A or B may list alternatives separated by "|"
+// ("SB|FCS"): a row matches with any of them.
 //
 // With Unsaturated set, rows whose replicas saturated by majority
 // (metrics.MajoritySaturated) are left out, as the "metrics" figures leave
@@ -47,6 +54,7 @@ type ClaimSpec struct {
 	Over        string            `json:"over,omitempty"`
 	Except      []string          `json:"except,omitempty"`
 	Value       float64           `json:"value,omitempty"`
+	Max         float64           `json:"max,omitempty"`
 	Unsaturated bool              `json:"unsaturated,omitempty"`
 }
 
@@ -55,28 +63,32 @@ func (c *ClaimSpec) validate() error {
 		return fmt.Errorf("claim without text")
 	}
 	switch c.Kind {
-	case "less", "less-everywhere", "ratio-at-least":
+	case "less", "less-everywhere", "ratio-at-least", "less-all":
 		if len(c.A) == 0 || len(c.B) == 0 {
 			return fmt.Errorf("claim %q: kind %s needs rows a and b", c.Text, c.Kind)
 		}
-	case "linear":
-		if len(c.A) == 0 || c.Over == "" || c.Value <= 0 {
-			return fmt.Errorf("claim %q: kind linear needs rows a, a coordinate over and a minimum R^2 value", c.Text)
+	case "ratio-between":
+		if len(c.A) == 0 || len(c.B) == 0 || !(c.Value <= c.Max) {
+			return fmt.Errorf("claim %q: kind ratio-between needs rows a and b and bounds value <= max", c.Text)
 		}
-	case "decreasing", "increasing":
-		if len(c.A) == 0 || c.Over == "" {
-			return fmt.Errorf("claim %q: kind %s needs rows a and a coordinate over", c.Text, c.Kind)
-		}
-	case "ratio-within":
-		if len(c.A) == 0 || len(c.B) == 0 || c.Value <= 0 {
-			return fmt.Errorf("claim %q: kind ratio-within needs rows a and b and a positive value", c.Text)
+	case "at-most", "spread-at-most":
+		if len(c.A) == 0 {
+			return fmt.Errorf("claim %q: kind %s needs rows a", c.Text, c.Kind)
 		}
 	case "least":
 		if len(c.A) == 0 || len(c.B) == 0 {
 			return fmt.Errorf("claim %q: kind least needs rows a and b", c.Text)
 		}
+	case "increasing", "decreasing":
+		if len(c.A) == 0 || c.Over == "" {
+			return fmt.Errorf("claim %q: kind %s needs rows a and a coordinate over", c.Text, c.Kind)
+		}
+	case "linear":
+		if len(c.A) == 0 || c.Over == "" || c.Value <= 0 {
+			return fmt.Errorf("claim %q: kind linear needs rows a, a coordinate over and a minimum R^2 value", c.Text)
+		}
 	default:
-		return fmt.Errorf("claim %q: unknown kind %q (want less, less-everywhere, ratio-at-least, ratio-within, linear, decreasing, increasing or least)", c.Text, c.Kind)
+		return fmt.Errorf("claim %q: unknown kind %q (want less, less-everywhere, ratio-at-least, linear, less-all, at-most, ratio-between, increasing, decreasing, spread-at-most or least)", c.Text, c.Kind)
 	}
 	return nil
 }
@@ -90,7 +102,7 @@ func (c *ClaimSpec) check(rows []repro.Row) (bool, string) {
 	match := func(want map[string]string) []repro.Row {
 		var out []repro.Row
 		for _, r := range rows {
-			if rowMatches(r, want) && (!c.Unsaturated || unsaturated(r)) {
+			if claimMatches(r, want) && (!c.Unsaturated || unsaturated(r)) {
 				out = append(out, r)
 			}
 		}
@@ -105,7 +117,7 @@ func (c *ClaimSpec) check(rows []repro.Row) (bool, string) {
 	}
 	v := repro.FormatValue
 	switch c.Kind {
-	case "less", "ratio-at-least", "ratio-within":
+	case "less", "ratio-at-least", "ratio-between":
 		a, err := one(c.A)
 		if err != nil {
 			return false, err.Error()
@@ -118,10 +130,87 @@ func (c *ClaimSpec) check(rows []repro.Row) (bool, string) {
 			return a.Gangsim < b.Gangsim, fmt.Sprintf("%s < %s", v(a.Gangsim), v(b.Gangsim))
 		}
 		r := a.Gangsim / b.Gangsim
-		if c.Kind == "ratio-within" {
-			return math.Abs(r-1) <= c.Value, fmt.Sprintf("%s / %s = ratio %s (within %s of 1)", v(a.Gangsim), v(b.Gangsim), v(r), v(c.Value))
+		if c.Kind == "ratio-between" {
+			return c.Value <= r && r <= c.Max, fmt.Sprintf("ratio %s (%s to %s)", v(r), v(c.Value), v(c.Max))
 		}
 		return r >= c.Value, fmt.Sprintf("ratio %s (at least %s)", v(r), v(c.Value))
+	case "less-all":
+		as, bs := match(c.A), match(c.B)
+		if len(as) == 0 || len(bs) == 0 {
+			return false, fmt.Sprintf("%d rows match a, %d match b", len(as), len(bs))
+		}
+		hi, lo := slices.MaxFunc(as, byValue), slices.MinFunc(bs, byValue)
+		return hi.Gangsim < lo.Gangsim, fmt.Sprintf("largest of a %s (%s) vs smallest of b %s (%s)",
+			v(hi.Gangsim), describeRow(hi, nil), v(lo.Gangsim), describeRow(lo, nil))
+	case "at-most":
+		as := match(c.A)
+		if len(as) == 0 {
+			return false, "no rows match a"
+		}
+		hi := slices.MaxFunc(as, byValue)
+		return hi.Gangsim <= c.Value, fmt.Sprintf("largest %s (%s), at most %s", v(hi.Gangsim), describeRow(hi, nil), v(c.Value))
+	case "spread-at-most":
+		as := match(c.A)
+		if len(as) < 2 {
+			return false, fmt.Sprintf("%d rows match a, want at least 2", len(as))
+		}
+		hi, lo := slices.MaxFunc(as, byValue), slices.MinFunc(as, byValue)
+		return hi.Gangsim-lo.Gangsim <= c.Value, fmt.Sprintf("from %s to %s over %d rows: spread %s (at most %s)",
+			v(lo.Gangsim), v(hi.Gangsim), len(as), v(hi.Gangsim-lo.Gangsim), v(c.Value))
+	case "increasing", "decreasing":
+		as := match(c.A)
+		if len(as) < 2 {
+			return false, fmt.Sprintf("%d rows match a, want at least 2", len(as))
+		}
+		xs := make([]float64, len(as))
+		for i, a := range as {
+			x, err := strconv.ParseFloat(a.Coord(c.Over), 64)
+			if err != nil {
+				return false, fmt.Sprintf("coordinate %s = %q is not a number", c.Over, a.Coord(c.Over))
+			}
+			xs[i] = x
+		}
+		idx := make([]int, len(as))
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortStableFunc(idx, func(i, j int) int { return cmp.Compare(xs[i], xs[j]) })
+		var seq []string
+		ok := true
+		for k, i := range idx {
+			seq = append(seq, fmt.Sprintf("%s: %s", repro.FormatValue(xs[i]), v(as[i].Gangsim)))
+			if k > 0 {
+				prev := as[idx[k-1]].Gangsim
+				ok = ok && (c.Kind == "increasing" && as[i].Gangsim-prev > c.Value || c.Kind == "decreasing" && prev-as[i].Gangsim > c.Value)
+			}
+		}
+		step := ""
+		if c.Value > 0 {
+			step = fmt.Sprintf(" (steps of more than %s)", v(c.Value))
+		}
+		return ok, fmt.Sprintf("%s by %s%s: %s", c.Kind, c.Over, step, strings.Join(seq, ", "))
+	case "least":
+		a, err := one(c.A)
+		if err != nil {
+			return false, err.Error()
+		}
+		others, beaten := 0, []string{}
+		for _, b := range match(c.B) {
+			if slices.Equal(b.Coords, a.Coords) {
+				continue
+			}
+			others++
+			if !(a.Gangsim < b.Gangsim) {
+				beaten = append(beaten, fmt.Sprintf("%s: %s", describeRow(b, nil), v(b.Gangsim)))
+			}
+		}
+		if others == 0 {
+			return false, fmt.Sprintf("no other rows match %v", c.B)
+		}
+		if len(beaten) > 0 {
+			return false, fmt.Sprintf("%s is not below %d of %d others: %s", v(a.Gangsim), len(beaten), others, strings.Join(beaten, "; "))
+		}
+		return true, fmt.Sprintf("%s, below all %d others", v(a.Gangsim), others)
 	case "less-everywhere":
 		as := match(c.A)
 		pairs, worst := 0, math.Inf(-1)
@@ -168,60 +257,22 @@ func (c *ClaimSpec) check(rows []repro.Row) (bool, string) {
 		}
 		r2, slope := linearFit(xs, ys)
 		return r2 >= c.Value, fmt.Sprintf("R^2 %s over %d points (at least %s), slope %s", v(r2), len(xs), v(c.Value), v(slope))
-	case "decreasing", "increasing":
-		type point struct{ x, y float64 }
-		var ps []point
-		for _, a := range match(c.A) {
-			x, err := strconv.ParseFloat(a.Coord(c.Over), 64)
-			if err != nil {
-				return false, fmt.Sprintf("coordinate %s = %q is not a number", c.Over, a.Coord(c.Over))
-			}
-			ps = append(ps, point{x, a.Gangsim})
-		}
-		if len(ps) < 2 {
-			return false, fmt.Sprintf("too few points: %d of at least 2", len(ps))
-		}
-		slices.SortStableFunc(ps, func(p, q point) int { return cmp.Compare(p.x, q.x) })
-		var seq, bad []string
-		for i, p := range ps {
-			seq = append(seq, fmt.Sprintf("%s: %s", v(p.x), v(p.y)))
-			if i == 0 {
-				continue
-			}
-			if down := p.y < ps[i-1].y; down != (c.Kind == "decreasing") || p.y == ps[i-1].y {
-				bad = append(bad, fmt.Sprintf("%s to %s", v(ps[i-1].x), v(p.x)))
-			}
-		}
-		note := fmt.Sprintf("by %s, %s", c.Over, strings.Join(seq, ", "))
-		if len(bad) > 0 {
-			return false, fmt.Sprintf("%s; not %s from %s", note, c.Kind, strings.Join(bad, ", "))
-		}
-		return true, note
-	case "least":
-		a, err := one(c.A)
-		if err != nil {
-			return false, err.Error()
-		}
-		others, beaten := 0, []string{}
-		for _, b := range match(c.B) {
-			if slices.Equal(b.Coords, a.Coords) {
-				continue
-			}
-			others++
-			if !(a.Gangsim < b.Gangsim) {
-				beaten = append(beaten, fmt.Sprintf("%s: %s", describeRow(b, nil), v(b.Gangsim)))
-			}
-		}
-		if others == 0 {
-			return false, fmt.Sprintf("no other rows match %v", c.B)
-		}
-		if len(beaten) > 0 {
-			return false, fmt.Sprintf("%s is not below %d of %d others: %s", v(a.Gangsim), len(beaten), others, strings.Join(beaten, "; "))
-		}
-		return true, fmt.Sprintf("%s, below all %d others", v(a.Gangsim), others)
 	}
 	return false, "unknown kind"
 }
+
+// claimMatches reports whether r has every coordinate of want, each a
+// value or alternatives separated by "|".
+func claimMatches(r repro.Row, want map[string]string) bool {
+	for k, alts := range want {
+		if !slices.Contains(strings.Split(alts, "|"), r.Coord(k)) {
+			return false
+		}
+	}
+	return true
+}
+
+func byValue(a, b repro.Row) int { return cmp.Compare(a.Gangsim, b.Gangsim) }
 
 // unsaturated reports whether a row's replicas were not saturated by
 // majority (metrics.MajoritySaturated of its "saturated" coordinate k/n; no

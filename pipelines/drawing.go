@@ -25,9 +25,9 @@ type panel struct {
 	title string
 	y     axisLabel
 	lines []lineData
+	boxes bool // percentile boxes of the lines' boxes at their x values
 	steps bool // piecewise-constant lines
 	cdf   bool // empirical CDFs of the lines' x values
-	boxes bool // percentile boxes of the lines' boxes at their x values
 }
 
 // Drawing is an analysis's figure, built from plain data and drawn with

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gangsim/gangsim/metrics"
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/plots"
 	"github.com/gangsim/gangsim/repro"
 	"github.com/gangsim/gangsim/workload"
 )
@@ -28,7 +29,11 @@ import (
 //     Loads saturated by majority (metrics.MajoritySaturated) are left out
 //     of the lines
 //     (the thesis discards them, section 6.4.4) and kept in the rows, whose
-//     "saturated" coordinate counts the saturated replicas.
+//     "saturated" coordinate counts the saturated replicas. With Halves,
+//     every metric is given for all jobs and for the thesis' short and long
+//     halves (a "half" coordinate: all, short, long; classified as for
+//     "cdf"), and the figure has a panel per metric and half, three
+//     across.
 //   - "saturation": each run judged saturated or not (metrics.Saturated);
 //     at each X value the replicas vote (metrics.MajoritySaturated, as
 //     analyze --saturation does), and one row per Series value gives the
@@ -36,13 +41,20 @@ import (
 //     lowest X is already saturated, the highest X if none is). The notes
 //     give the votes and each replica's own point. No figure.
 //   - "jobs-in-system": the jobs in the system over time, one step line per
-//     X value (Fig. 6.11); rows give per X value the saturation evidence.
-//     Every other axis must have one value.
+//     X value (Fig. 6.11), a panel per Series value; rows give per Series
+//     and X value the saturation evidence. Every other axis must have one
+//     value.
 //   - "cdf": the cumulative distribution of Metrics[0] (a per-job metric:
 //     "response_s", "wait_s", "bsld" or "ts_bsld") per Series value,
 //     pooling the Replicas; with Halves, separately for the thesis' short
 //     and long halves of the jobs (section 6.4.1: by their FCFS runtime,
 //     which is their dedicated runtime). Rows give percentiles.
+//   - "boxes": the distribution of each of Metrics (per-job metrics, as
+//     for "cdf") per X value and Series value, pooling the Replicas, as
+//     Figs. 6.9 and 6.10 draw it: rows give the 5th, 25th, 50th, 75th
+//     and 95th percentiles and the mean; the figure has a panel per metric
+//     with a box per X value and series (the box from the 25th to the
+//     75th percentile, the median, whiskers to the 5th and the 95th).
 //   - "workload": the Profile of each run's workload before load scaling
 //     and time compression (workload.MeasureProfile: arrival span, median
 //     size, power-of-two share, offered load, inter-arrival variation),
@@ -123,9 +135,14 @@ type PlotSpec struct {
 	LogY   bool   `json:"log_y,omitempty"`
 	// Bars draws a "jobs" figure as grouped bars, one group per X value.
 	Bars bool `json:"bars,omitempty"`
+	// KeepSaturated draws the points of a "metrics" figure that most of
+	// their replicas saturated, which are otherwise left out: for an x
+	// axis other than the load (Fig. 6.8's MPL at one load), where a
+	// saturated point is a result, not a load to discard.
+	KeepSaturated bool `json:"keep_saturated,omitempty"`
 }
 
-// jobMetrics are the per-job metrics a "cdf" analysis draws.
+// jobMetrics are the per-job metrics a "cdf" or "boxes" analysis draws.
 var jobMetrics = []string{"wait_s", "response_s", "bsld", "ts_bsld"}
 
 func (a *Analysis) validate(axes map[string]bool) error {
@@ -162,6 +179,19 @@ func (a *Analysis) validate(axes map[string]bool) error {
 			return fmt.Errorf("kind cdf needs one per-job metric (one of %s)", strings.Join(jobMetrics, ", "))
 		}
 		return nil
+	case "boxes":
+		if err := needX(); err != nil {
+			return err
+		}
+		if len(a.Metrics) == 0 {
+			return fmt.Errorf("kind boxes needs per-job metrics (any of %s)", strings.Join(jobMetrics, ", "))
+		}
+		for _, m := range a.Metrics {
+			if !slices.Contains(jobMetrics, m) {
+				return fmt.Errorf("kind boxes: unknown per-job metric %q (want one of %s)", m, strings.Join(jobMetrics, ", "))
+			}
+		}
+		return nil
 	case "workload":
 		return nil
 	case "saturation-check":
@@ -180,7 +210,7 @@ func (a *Analysis) validate(axes map[string]bool) error {
 	case "jobs", "filler":
 		return a.validateStatic(axes)
 	}
-	return fmt.Errorf("unknown kind %q (want metrics, saturation, jobs-in-system, cdf, workload, saturation-check, jobs or filler)", a.Kind)
+	return fmt.Errorf("unknown kind %q (want metrics, saturation, jobs-in-system, cdf, boxes, workload, saturation-check, jobs or filler)", a.Kind)
 }
 
 // analysisContext holds one analysis in progress.
@@ -201,16 +231,31 @@ func (c *analysisContext) analyze() error {
 	switch a := &c.exp.Analysis; a.Kind {
 	case "metrics":
 		c.item.Unit = metricUnit(a.Metrics)
+		if err := c.preload(true, true); err != nil {
+			return err
+		}
 		return c.metricRows()
 	case "saturation":
 		c.item.Unit = "offered load"
+		if err := c.preload(false, true); err != nil {
+			return err
+		}
 		return c.saturationRows()
 	case "jobs-in-system":
 		c.item.Unit = "as the quantity says"
 		return c.jobsInSystem()
 	case "cdf":
 		c.item.Unit = metricLabel(a.Metrics[0]).Unit
+		if err := c.preload(true, false); err != nil {
+			return err
+		}
 		return c.cdf()
+	case "boxes":
+		c.item.Unit = metricUnit(a.Metrics)
+		if err := c.preload(true, false); err != nil {
+			return err
+		}
+		return c.boxes()
 	case "workload":
 		c.item.Unit = "as the quantity says"
 		return c.workloadRows()
@@ -321,16 +366,21 @@ func (c *analysisContext) metricRows() error {
 	a := &c.exp.Analysis
 	cols := metrics.RunColumns()
 	coords, members := c.groups()
+	halves := c.halves()
 	type cell struct {
 		coords    []repro.Coord
+		half      metrics.Length
 		value     float64
 		saturated int
 		runs      int
 	}
 	var cells []cell
 	for g, runs := range members {
-		sums := make([]float64, len(a.Metrics))
-		counts := make([]int, len(a.Metrics))
+		sums := make([][]float64, len(halves))
+		counts := make([][]int, len(halves))
+		for h := range halves {
+			sums[h], counts[h] = make([]float64, len(a.Metrics)), make([]int, len(a.Metrics))
+		}
 		saturated := 0
 		for _, i := range runs {
 			o, err := c.load(i)
@@ -348,20 +398,33 @@ func (c *analysisContext) metricRows() error {
 			if s.Saturated {
 				saturated++
 			}
-			sum := metrics.Summarize(o, procs, c.tau)
-			vals := sum.Values()
-			for k, m := range a.Metrics {
-				v := vals[slices.Index(cols, m)]
-				if !math.IsNaN(v) {
-					sums[k] += v
-					counts[k]++
+			for h, half := range halves {
+				jobs := o
+				if half != metrics.Unclassified {
+					jobs = byDedicated(o).Select(o, half)
+				}
+				sum := metrics.Summarize(jobs, procs, c.tau)
+				vals := sum.Values()
+				for k, m := range a.Metrics {
+					v := vals[slices.Index(cols, m)]
+					if !math.IsNaN(v) {
+						sums[h][k] += v
+						counts[h][k]++
+					}
 				}
 			}
 		}
-		for k, m := range a.Metrics {
-			cs := append(slices.Clone(coords[g]), repro.Coord{Name: "saturated", Value: fmt.Sprintf("%d/%d", saturated, len(runs))},
-				repro.Coord{Name: "metric", Value: m})
-			cells = append(cells, cell{coords: cs, value: sums[k] / float64(counts[k]), saturated: saturated, runs: len(runs)})
+		for h, half := range halves {
+			for k, m := range a.Metrics {
+				cs := slices.Clone(coords[g])
+				if a.Halves {
+					cs = append(cs, repro.Coord{Name: "half", Value: halfName(half)})
+				}
+				cs = append(cs, repro.Coord{Name: "saturated", Value: fmt.Sprintf("%d/%d", saturated, len(runs))},
+					repro.Coord{Name: "metric", Value: m})
+				cells = append(cells, cell{coords: cs, half: half, value: sums[h][k] / float64(counts[h][k]),
+					saturated: saturated, runs: len(runs)})
+			}
 		}
 	}
 	for _, cl := range cells {
@@ -373,36 +436,64 @@ func (c *analysisContext) metricRows() error {
 	if err := c.singleValued("the figure draws the metric against x, a line per series", a.X, a.Series, a.Replicas); err != nil {
 		return err
 	}
-	// One panel per metric: the metric against X, a line per Series value,
-	// saturated points left out.
+	// One panel per metric (and half): the metric against X, a line per
+	// Series value, saturated points left out unless the plot keeps them.
 	var panels []panel
 	for _, m := range a.Metrics {
-		p := panel{y: metricLabel(m)}
-		for _, s := range c.seriesValues() {
-			line := lineData{name: seriesName(a.Series, s)}
-			for _, cl := range cells {
-				if coordOf(cl.coords, "metric") != m || (a.Series != "" && coordOf(cl.coords, a.Series) != s) {
-					continue
-				}
-				if metrics.MajoritySaturated(cl.saturated, cl.runs) {
-					continue
-				}
-				x, err := strconv.ParseFloat(coordOf(cl.coords, a.X), 64)
-				if err != nil {
-					return fmt.Errorf("x axis %q value %q is not a number", a.X, coordOf(cl.coords, a.X))
-				}
-				line.x = append(line.x, x)
-				line.y = append(line.y, cl.value)
+		for _, half := range halves {
+			p := panel{y: metricLabel(m)}
+			if a.Halves {
+				p.title = halfTitle(half)
 			}
-			if len(line.x) > 0 {
-				p.lines = append(p.lines, line)
+			for _, s := range c.seriesValues() {
+				line := lineData{name: seriesName(a.Series, s)}
+				for _, cl := range cells {
+					if coordOf(cl.coords, "metric") != m || cl.half != half || (a.Series != "" && coordOf(cl.coords, a.Series) != s) {
+						continue
+					}
+					if !a.Plot.KeepSaturated && metrics.MajoritySaturated(cl.saturated, cl.runs) {
+						continue
+					}
+					x, err := strconv.ParseFloat(coordOf(cl.coords, a.X), 64)
+					if err != nil {
+						return fmt.Errorf("x axis %q value %q is not a number", a.X, coordOf(cl.coords, a.X))
+					}
+					line.x = append(line.x, x)
+					line.y = append(line.y, cl.value)
+				}
+				if len(line.x) > 0 {
+					p.lines = append(p.lines, line)
+				}
 			}
+			panels = append(panels, p)
 		}
-		panels = append(panels, p)
+	}
+	note := "loads saturated by majority are left out"
+	if a.Plot.KeepSaturated {
+		note = ""
 	}
 	c.figure = &Drawing{title: c.exp.Title, kind: "lines", x: c.xLabel(), panels: panels, logX: a.Plot.LogX, logY: a.Plot.LogY,
-		note: "loads saturated by majority are left out"}
+		note: note, cols: len(halves)}
 	return nil
+}
+
+// halves returns the job groups an analysis summarizes: all jobs, and
+// with Halves the thesis' short and long halves too.
+func (c *analysisContext) halves() []metrics.Length {
+	if c.exp.Analysis.Halves {
+		return []metrics.Length{metrics.Unclassified, metrics.Short, metrics.Long}
+	}
+	return []metrics.Length{metrics.Unclassified}
+}
+
+// halfTitle is the title of a panel of one half: "All jobs", "Short
+// half" or "Long half".
+func halfTitle(h metrics.Length) string {
+	if h == metrics.Unclassified {
+		return "All jobs"
+	}
+	t := h.String()
+	return strings.ToUpper(t[:1]) + t[1:] + " half"
 }
 
 // seriesValues returns the Series axis's values, or one empty value when
@@ -551,50 +642,62 @@ func (c *analysisContext) singleValued(what string, except ...string) error {
 
 func (c *analysisContext) jobsInSystem() error {
 	a := &c.exp.Analysis
-	if err := c.singleValued(fmt.Sprintf("jobs-in-system draws one line per %s value", a.X), a.X); err != nil {
+	if err := c.singleValued(fmt.Sprintf("jobs-in-system draws one line per %s value (a panel per series)", a.X), a.X, a.Series); err != nil {
 		return err
 	}
-	p := panel{y: axisLabel{Label: "Jobs in the system"}, steps: true}
-	for i, f := range c.runs {
-		xv := f.Point.Text(a.X)
-		s, err := f.Samples()
-		if err != nil {
-			return err
+	var panels []panel
+	for _, sv := range c.seriesValues() {
+		p := panel{y: axisLabel{Label: "Jobs in the system"}, steps: true}
+		if a.Series != "" {
+			p.title = sv
 		}
-		d, err := c.saturation(i)
-		if err != nil {
-			return err
+		for i, f := range c.runs {
+			if a.Series != "" && f.Point.Text(a.Series) != sv {
+				continue
+			}
+			xv := f.Point.Text(a.X)
+			s, err := f.Samples()
+			if err != nil {
+				return err
+			}
+			d, err := c.saturation(i)
+			if err != nil {
+				return err
+			}
+			line := lineData{name: xv}
+			peak := 0
+			for _, smp := range s {
+				line.x = append(line.x, smp.At.Seconds())
+				line.y = append(line.y, float64(smp.InSystem))
+				peak = max(peak, smp.InSystem)
+			}
+			p.lines = append(p.lines, line)
+			satv := 0.0
+			if d.Saturated {
+				satv = 1
+			}
+			for _, q := range []struct {
+				name string
+				v    float64
+			}{
+				{"peak_in_system", float64(peak)},
+				{"in_system_at_last_arrival", float64(d.AtLastArrival)},
+				{"median_in_system", float64(d.MedianInSystem)},
+				{"cleared_at", d.ClearedAt},
+				{"drain", d.Drain},
+				{"saturated", satv},
+			} {
+				var cs []repro.Coord
+				if a.Series != "" {
+					cs = append(cs, repro.Coord{Name: a.Series, Value: sv})
+				}
+				cs = append(cs, repro.Coord{Name: a.X, Value: xv}, repro.Coord{Name: "quantity", Value: q.name})
+				c.item.Rows = append(c.item.Rows, repro.Row{Coords: cs, Gangsim: q.v})
+			}
 		}
-		line := lineData{name: xv}
-		peak := 0
-		for _, smp := range s {
-			line.x = append(line.x, smp.At.Seconds())
-			line.y = append(line.y, float64(smp.InSystem))
-			peak = max(peak, smp.InSystem)
-		}
-		p.lines = append(p.lines, line)
-		satv := 0.0
-		if d.Saturated {
-			satv = 1
-		}
-		for _, q := range []struct {
-			name string
-			v    float64
-		}{
-			{"peak_in_system", float64(peak)},
-			{"in_system_at_last_arrival", float64(d.AtLastArrival)},
-			{"median_in_system", float64(d.MedianInSystem)},
-			{"cleared_at", d.ClearedAt},
-			{"drain", d.Drain},
-			{"saturated", satv},
-		} {
-			c.item.Rows = append(c.item.Rows, repro.Row{
-				Coords:  []repro.Coord{{Name: a.X, Value: xv}, {Name: "quantity", Value: q.name}},
-				Gangsim: q.v,
-			})
-		}
+		panels = append(panels, p)
 	}
-	c.figure = &Drawing{title: c.exp.Title, kind: "steps", x: axisLabel{Label: "Time", Unit: "s"}, panels: []panel{p},
+	c.figure = &Drawing{title: c.exp.Title, kind: "steps", x: axisLabel{Label: "Time", Unit: "s"}, panels: panels,
 		legendTitle: c.xLabel().Label}
 	return nil
 }
@@ -628,17 +731,7 @@ func (c *analysisContext) cdf() error {
 				if h != metrics.Unclassified {
 					o = byDedicated(o).Select(o, h)
 				}
-				m := metrics.PerJob(o, c.tau)
-				switch metric {
-				case "wait_s":
-					values = append(values, m.Wait...)
-				case "response_s":
-					values = append(values, m.Response...)
-				case "bsld":
-					values = append(values, m.BoundedSlowdown...)
-				case "ts_bsld":
-					values = append(values, m.TimeSharingBoundedSlowdown...)
-				}
+				values = append(values, jobValues(metrics.PerJob(o, c.tau), metric)...)
 			}
 			d := metrics.Describe(values)
 			for _, st := range []struct {
@@ -658,6 +751,76 @@ func (c *analysisContext) cdf() error {
 	}
 	l := metricLabel(metric)
 	c.figure = &Drawing{title: c.exp.Title, kind: "cdf", x: l, panels: panels, logX: a.Plot.LogX}
+	return nil
+}
+
+// jobValues returns one per-job metric (one of jobMetrics) of m.
+func jobValues(m metrics.JobMetrics, metric string) []float64 {
+	switch metric {
+	case "wait_s":
+		return m.Wait
+	case "response_s":
+		return m.Response
+	case "bsld":
+		return m.BoundedSlowdown
+	case "ts_bsld":
+		return m.TimeSharingBoundedSlowdown
+	}
+	panic(fmt.Sprintf("pipelines: unknown per-job metric %q", metric))
+}
+
+// boxes gives the percentiles of per-job metrics per X and Series value,
+// pooling the replicas.
+func (c *analysisContext) boxes() error {
+	a := &c.exp.Analysis
+	if err := c.singleValued("the boxes pool the replicas of each x and series value", a.X, a.Series, a.Replicas); err != nil {
+		return err
+	}
+	xs := c.values(a.X)
+	var panels []panel
+	for _, metric := range a.Metrics {
+		p := panel{y: metricLabel(metric), boxes: true}
+		for _, s := range c.seriesValues() {
+			line := lineData{name: seriesName(a.Series, s)}
+			for _, xv := range xs {
+				var values []float64
+				for i, f := range c.runs {
+					if f.Point.Text(a.X) != xv || (a.Series != "" && f.Point.Text(a.Series) != s) {
+						continue
+					}
+					o, err := c.load(i)
+					if err != nil {
+						return err
+					}
+					values = append(values, jobValues(metrics.PerJob(o, c.tau), metric)...)
+				}
+				if len(values) == 0 {
+					continue
+				}
+				x, err := strconv.ParseFloat(xv, 64)
+				if err != nil {
+					return fmt.Errorf("x axis %q value %q is not a number", a.X, xv)
+				}
+				d := metrics.Describe(values)
+				for _, st := range []struct {
+					name string
+					v    float64
+				}{{"p5", d.P5}, {"p25", d.P25}, {"median", d.Median}, {"p75", d.P75}, {"p95", d.P95}, {"mean", d.Mean}} {
+					cs := []repro.Coord{{Name: a.X, Value: xv}}
+					if a.Series != "" {
+						cs = append(cs, repro.Coord{Name: a.Series, Value: s})
+					}
+					cs = append(cs, repro.Coord{Name: "metric", Value: metric}, repro.Coord{Name: "statistic", Value: st.name})
+					c.item.Rows = append(c.item.Rows, repro.Row{Coords: cs, Gangsim: st.v})
+				}
+				line.x = append(line.x, x)
+				line.boxes = append(line.boxes, plots.Percentiles{P5: d.P5, P25: d.P25, P50: d.Median, P75: d.P75, P95: d.P95})
+			}
+			p.lines = append(p.lines, line)
+		}
+		panels = append(panels, p)
+	}
+	c.figure = &Drawing{title: c.exp.Title, kind: "boxes", x: c.xLabel(), panels: panels, logX: a.Plot.LogX, logY: a.Plot.LogY}
 	return nil
 }
 
@@ -780,6 +943,14 @@ type checkCell struct {
 // decisions (a check reads thousands of runs; their outcomes are not
 // kept).
 func (c *analysisContext) judgeAll() error {
+	return c.preload(false, true)
+}
+
+// preload reads every run on all cores: its outcomes, kept when keep is
+// set, and its saturation decision when judge is set. Reading the runs
+// back (Parquet) is most of an analysis's time; the analyses then find
+// them loaded.
+func (c *analysisContext) preload(keep, judge bool) error {
 	next := make(chan int)
 	errs := make([]error, len(c.runs))
 	var wg sync.WaitGroup
@@ -788,9 +959,18 @@ func (c *analysisContext) judgeAll() error {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				o, _, err := c.runs[i].Outcomes()
-				if err != nil {
-					errs[i] = err
+				o := c.outcomes[i]
+				if o == nil {
+					var err error
+					if o, _, err = c.runs[i].Outcomes(); err != nil {
+						errs[i] = err
+						continue
+					}
+					if keep {
+						c.outcomes[i] = o
+					}
+				}
+				if !judge || c.sat[i] != nil {
 					continue
 				}
 				s, err := c.runs[i].Samples()
@@ -805,7 +985,7 @@ func (c *analysisContext) judgeAll() error {
 		}()
 	}
 	for i := range c.runs {
-		if c.sat[i] == nil {
+		if (keep && c.outcomes[i] == nil) || (judge && c.sat[i] == nil) {
 			next <- i
 		}
 	}

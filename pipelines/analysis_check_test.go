@@ -1,13 +1,16 @@
 package pipelines
 
 import (
+	"cmp"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gangsim/gangsim/metrics"
+	"github.com/gangsim/gangsim/repro"
 	"github.com/gangsim/gangsim/workload"
 )
 
@@ -155,5 +158,142 @@ func TestAnalysisSaturationCheck(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.err) {
 			t.Errorf("%s: %v, want %s", tt.analysis, err, tt.err)
 		}
+	}
+}
+
+// TestAnalysisHalves: a "metrics" analysis with halves gives every metric
+// for all jobs and for the short and long halves by dedicated runtime,
+// recomputed here from the runs; the all-jobs rows are those of the
+// analysis without halves; the figure has a panel per metric and half.
+func TestAnalysisHalves(t *testing.T) {
+	cache := &Cache{Dir: t.TempDir()}
+	rep := reproduce(t, smallExperiment(t, `{"kind": "metrics", "x": "load", "series": "policy", "replicas": "seed",
+    "metrics": ["response_s_mean", "wait_s_median"], "halves": true, "plot": {"keep_saturated": true}}`, ""), cache)
+	plain := reproduce(t, smallExperiment(t, `{"kind": "metrics", "x": "load", "series": "policy", "replicas": "seed",
+    "metrics": ["response_s_mean", "wait_s_median"]}`, ""), cache)
+	if len(rep.Item.Rows) != 2*2*3*2 || len(plain.Item.Rows) != 2*2*2 {
+		t.Fatalf("%d rows with halves, %d without", len(rep.Item.Rows), len(plain.Item.Rows))
+	}
+	value := func(rows []repro.Row, pol, load, half, metric string) float64 {
+		for _, r := range rows {
+			if r.Coord("policy") == pol && r.Coord("load") == load && r.Coord("half") == half && r.Coord("metric") == metric {
+				return r.Gangsim
+			}
+		}
+		t.Fatalf("no row %s %s %s %s", pol, load, half, metric)
+		return 0
+	}
+	for _, pol := range []string{"fcfs", "easy"} {
+		for _, load := range []string{"0.5", "0.9"} {
+			for _, m := range []string{"response_s_mean", "wait_s_median"} {
+				if a, b := value(rep.Item.Rows, pol, load, "all", m), value(plain.Item.Rows, pol, load, "", m); a != b {
+					t.Errorf("%s %s %s: all jobs %v, without halves %v", pol, load, m, a, b)
+				}
+			}
+			// The short half's mean response, over the jobs with the 150
+			// shortest dedicated runtimes of each seed's run, averaged
+			// over the two seeds.
+			want := 0.0
+			for _, f := range rep.Runs {
+				if f.Point.Text("policy") != pol || f.Point.Text("load") != load {
+					continue
+				}
+				o, _, err := f.Outcomes()
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Shortest first, ties by job ID; the first half is short.
+				idx := make([]int, len(o))
+				for i := range idx {
+					idx[i] = i
+				}
+				slices.SortFunc(idx, func(a, b int) int {
+					if o[a].Dedicated != o[b].Dedicated {
+						return cmp.Compare(o[a].Dedicated, o[b].Dedicated)
+					}
+					return cmp.Compare(o[a].JobID, o[b].JobID)
+				})
+				sum := 0.0
+				for _, i := range idx[:len(o)/2] {
+					sum += o[i].Response().Seconds()
+				}
+				want += sum / float64(len(o)/2) / 2
+			}
+			if got := value(rep.Item.Rows, pol, load, "short", "response_s_mean"); math.Abs(got-want) > 1e-9*want {
+				t.Errorf("%s %s: short half's mean response %v, want %v", pol, load, got, want)
+			}
+		}
+	}
+	f := rep.Figure
+	if f == nil || len(f.panels) != 2*3 || f.cols != 3 || f.panels[1].title != "Short half" {
+		t.Fatalf("figure %+v", f)
+	}
+	for _, p := range f.panels {
+		for _, l := range p.lines {
+			if len(l.x) != 2 {
+				t.Errorf("panel %q line %q: %d points, want both loads (saturated kept)", p.title, l.name, len(l.x))
+			}
+		}
+	}
+	if _, err := rep.Write(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAnalysisBoxes: the boxes pool the replicas of each x and series
+// value; their percentiles are recomputed here from the pooled jobs.
+func TestAnalysisBoxes(t *testing.T) {
+	rep := reproduce(t, smallExperiment(t, `{"kind": "boxes", "x": "load", "series": "policy", "replicas": "seed",
+    "metrics": ["response_s", "ts_bsld"], "plot": {"log_y": true}}`, ""), &Cache{Dir: t.TempDir()})
+	if len(rep.Item.Rows) != 2*2*2*6 {
+		t.Fatalf("%d rows", len(rep.Item.Rows))
+	}
+	var pooled []float64
+	for _, f := range rep.Runs {
+		if f.Point.Text("policy") == "easy" && f.Point.Text("load") == "0.9" {
+			o, _, err := f.Outcomes()
+			if err != nil {
+				t.Fatal(err)
+			}
+			pooled = append(pooled, metrics.PerJob(o, metrics.CompressedTau(100)).Response...)
+		}
+	}
+	want := metrics.Describe(pooled)
+	for _, r := range rep.Item.Rows {
+		if r.Coord("policy") != "easy" || r.Coord("load") != "0.9" || r.Coord("metric") != "response_s" {
+			continue
+		}
+		w := map[string]float64{"p5": want.P5, "p25": want.P25, "median": want.Median, "p75": want.P75, "p95": want.P95, "mean": want.Mean}[r.Coord("statistic")]
+		if r.Gangsim != w {
+			t.Errorf("%s: %v, want %v", r.Coord("statistic"), r.Gangsim, w)
+		}
+	}
+	f := rep.Figure
+	if f == nil || len(f.panels) != 2 || !f.panels[0].boxes || len(f.panels[0].lines) != 2 || len(f.panels[0].lines[1].boxes) != 2 {
+		t.Fatalf("figure %+v", f)
+	}
+	if _, err := rep.Write(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAnalysisJobsInSystemSeries: with a series axis, jobs-in-system
+// draws a panel per series value and labels the rows with it.
+func TestAnalysisJobsInSystemSeries(t *testing.T) {
+	e, sha, err := LoadExperiment(smallExperiment(t, `{"kind": "jobs-in-system", "x": "load", "series": "policy"}`, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Grid = e.Grid[:2] // policies and loads, one seed
+	rep, err := e.Reproduce(&Sweep{Cache: &Cache{Dir: t.TempDir()}}, "e", sha)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Item.Rows) != 2*2*6 || rep.Item.Rows[0].Coord("policy") != "fcfs" || rep.Item.Rows[12].Coord("policy") != "easy" {
+		t.Fatalf("%d rows: %+v", len(rep.Item.Rows), rep.Item.Rows[0])
+	}
+	f := rep.Figure
+	if f == nil || len(f.panels) != 2 || f.panels[1].title != "easy" || len(f.panels[1].lines) != 2 {
+		t.Fatalf("figure %+v", f)
 	}
 }

@@ -36,6 +36,8 @@ import (
 //     than Value (0: strictly).
 //   - "spread-at-most": the largest and smallest of the rows matching A
 //     differ by at most Value.
+//   - "least": the one row A's value is below that of every other row
+//     matching B.
 //
 // A coordinate's value in A or B may list alternatives separated by "|"
 // ("SB|FCS"): a row matches with any of them.
@@ -73,6 +75,10 @@ func (c *ClaimSpec) validate() error {
 		if len(c.A) == 0 {
 			return fmt.Errorf("claim %q: kind %s needs rows a", c.Text, c.Kind)
 		}
+	case "least":
+		if len(c.A) == 0 || len(c.B) == 0 {
+			return fmt.Errorf("claim %q: kind least needs rows a and b", c.Text)
+		}
 	case "increasing", "decreasing":
 		if len(c.A) == 0 || c.Over == "" {
 			return fmt.Errorf("claim %q: kind %s needs rows a and a coordinate over", c.Text, c.Kind)
@@ -82,7 +88,7 @@ func (c *ClaimSpec) validate() error {
 			return fmt.Errorf("claim %q: kind linear needs rows a, a coordinate over and a minimum R^2 value", c.Text)
 		}
 	default:
-		return fmt.Errorf("claim %q: unknown kind %q (want less, less-everywhere, ratio-at-least, linear, less-all, at-most, ratio-between, increasing, decreasing or spread-at-most)", c.Text, c.Kind)
+		return fmt.Errorf("claim %q: unknown kind %q (want less, less-everywhere, ratio-at-least, linear, less-all, at-most, ratio-between, increasing, decreasing, spread-at-most or least)", c.Text, c.Kind)
 	}
 	return nil
 }
@@ -183,6 +189,28 @@ func (c *ClaimSpec) check(rows []repro.Row) (bool, string) {
 			step = fmt.Sprintf(" (steps of more than %s)", v(c.Value))
 		}
 		return ok, fmt.Sprintf("%s by %s%s: %s", c.Kind, c.Over, step, strings.Join(seq, ", "))
+	case "least":
+		a, err := one(c.A)
+		if err != nil {
+			return false, err.Error()
+		}
+		others, beaten := 0, []string{}
+		for _, b := range match(c.B) {
+			if slices.Equal(b.Coords, a.Coords) {
+				continue
+			}
+			others++
+			if !(a.Gangsim < b.Gangsim) {
+				beaten = append(beaten, fmt.Sprintf("%s: %s", describeRow(b, nil), v(b.Gangsim)))
+			}
+		}
+		if others == 0 {
+			return false, fmt.Sprintf("no other rows match %v", c.B)
+		}
+		if len(beaten) > 0 {
+			return false, fmt.Sprintf("%s is not below %d of %d others: %s", v(a.Gangsim), len(beaten), others, strings.Join(beaten, "; "))
+		}
+		return true, fmt.Sprintf("%s, below all %d others", v(a.Gangsim), others)
 	case "less-everywhere":
 		as := match(c.A)
 		pairs, worst := 0, math.Inf(-1)

@@ -12,10 +12,12 @@ import (
 type axisLabel struct{ Label, Unit string }
 
 // lineData is one line of a panel: a name, and its points (for a CDF, x
-// holds the sample and y is unused).
+// holds the sample and y is unused; for boxes, x holds the parameters and
+// boxes the distributions there).
 type lineData struct {
-	name string
-	x, y []float64
+	name  string
+	x, y  []float64
+	boxes []plots.Percentiles
 }
 
 // panel is one plot of a drawing.
@@ -23,6 +25,7 @@ type panel struct {
 	title string
 	y     axisLabel
 	lines []lineData
+	boxes bool // percentile boxes of the lines' boxes at their x values
 	steps bool // piecewise-constant lines
 	cdf   bool // empirical CDFs of the lines' x values
 	// categories and bars make a bar chart instead of lines: grouped bars
@@ -37,12 +40,13 @@ type panel struct {
 // package plots: one panel, or a grid of panels two across.
 type Drawing struct {
 	title       string
-	kind        string // "lines", "steps", "cdf", "bars"
+	kind        string // "lines", "steps", "cdf", "bars", "boxes"
 	x           axisLabel
 	panels      []panel
 	logX, logY  bool
 	note        string // said in the figure's title when it has one panel
 	legendTitle string // what the line names are ("Policy", "Offered load")
+	cols        int    // panels across; 0 is two
 }
 
 // build returns the figure and the size to draw it at.
@@ -69,6 +73,12 @@ func (d *Drawing) build() (plots.Drawer, plots.Size, error) {
 				samples = append(samples, plots.Sample{Name: l.name, Values: l.x})
 			}
 			f, err = plots.CDF(fr, samples)
+		case p.boxes:
+			var series []plots.BoxSeries
+			for _, l := range p.lines {
+				series = append(series, plots.BoxSeries{Name: l.name, Params: l.x, Boxes: l.boxes})
+			}
+			f, err = plots.PercentileBoxes(fr, series)
 		default:
 			var series []plots.Series
 			for _, l := range p.lines {
@@ -88,7 +98,10 @@ func (d *Drawing) build() (plots.Drawer, plots.Size, error) {
 	if len(figs) == 1 {
 		return figs[0], plots.DefaultSize(), nil
 	}
-	cols := 2
+	cols := d.cols
+	if cols <= 1 {
+		cols = 2
+	}
 	rows := (len(figs) + cols - 1) / cols
 	g, err := plots.NewGrid(rows, cols, figs...)
 	if err != nil {

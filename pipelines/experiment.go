@@ -193,8 +193,11 @@ func (e *Experiment) Tau(runs []*Run) model.Time {
 	if e.Analysis.Tau > 0 {
 		return e.Analysis.Tau.Time()
 	}
-	if len(runs) > 0 && runs[0].Workload.Compress > 1 {
-		return metrics.CompressedTau(runs[0].Workload.Compress)
+	// Resolved: a preset's compression (the thesis' 100) counts too.
+	if len(runs) > 0 {
+		if f := runs[0].Workload.Resolved().Compress; f > 1 {
+			return metrics.CompressedTau(f)
+		}
 	}
 	return metrics.DefaultTau
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gangsim/gangsim/metrics"
+	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/plots"
 	"github.com/gangsim/gangsim/repro"
 )
@@ -234,7 +235,7 @@ func TestExperimentOtherKinds(t *testing.T) {
 
 func TestExperimentErrors(t *testing.T) {
 	for _, tt := range []struct{ analysis, extra, err string }{
-		{`{"kind": "bars"}`, "", `analysis: unknown kind "bars" (want metrics, saturation, jobs-in-system, cdf, workload, saturation-check, jobs or filler)`},
+		{`{"kind": "bars"}`, "", `analysis: unknown kind "bars" (want metrics, saturation, jobs-in-system, cdf, boxes, workload, saturation-check, jobs or filler)`},
 		{`{"kind": "metrics", "metrics": ["jobs"], "labels": {"policy": {"fcfs": "FCFS"}}}`, "", `labels, panels, optimum, baseline, length, slack and plot.bars belong to kinds jobs and filler, not "metrics"`},
 		{`{"kind": "jobs", "labels": {"algorithm": {"fcfs": "FCFS"}}}`, "", `labels for axis "algorithm", which is not in the grid`},
 		{`{"kind": "jobs", "replicas": "seed"}`, "", `kind jobs compares single runs: no replicas axis`},
@@ -245,6 +246,9 @@ func TestExperimentErrors(t *testing.T) {
 		{`{"kind": "filler", "x": "load"}`, "", `kind filler needs an x axis (the machine sizes) and a length axis`},
 		{`{"kind": "filler", "x": "load", "length": "policy", "slack": 1.5}`, "", `slack 1.5, want a share in [0, 1)`},
 		{`{"kind": "filler", "x": "load", "length": "policy", "series": "policy"}`, "", `kind filler takes x, length, slack and labels only`},
+		{`{"kind": "boxes", "x": "load", "metrics": ["response_s_mean"]}`, "", `analysis: kind boxes: unknown per-job metric "response_s_mean"`},
+		{`{"kind": "boxes", "metrics": ["response_s"]}`, "", `analysis: kind "boxes" needs an x axis`},
+		{`{"kind": "metrics", "metrics": ["jobs"]}`, `, "claims": [{"text": "t", "kind": "decreasing", "a": {"policy": "a"}}]`, `claim "t": kind decreasing needs rows a and a coordinate over`},
 		{`{"kind": "metrics", "x": "load", "metrics": ["speed"]}`, "", `analysis: unknown metric "speed"`},
 		{`{"kind": "saturation"}`, "", `analysis: kind "saturation" needs an x axis`},
 		{`{"kind": "cdf", "metrics": ["utilization"]}`, "", `analysis: kind cdf needs one per-job metric`},
@@ -303,6 +307,9 @@ func TestClaims(t *testing.T) {
 		{`{"text": "t", "kind": "increasing", "a": {"policy": "a"}, "over": "load", "value": 0.9}`, true, "steps of more than 0.9"},
 		{`{"text": "t", "kind": "spread-at-most", "a": {"load": "0.7"}, "value": 0.5}`, true, "from 2 to 2.5 over 2 rows: spread 0.5"},
 		{`{"text": "t", "kind": "spread-at-most", "a": {"load": "0.5"}, "value": 1}`, false, "spread 2"},
+		{`{"text": "t", "kind": "least", "a": {"policy": "a", "load": "0.5"}, "b": {"metric": "m"}}`, true, "1, below all 5 others"},
+		{`{"text": "t", "kind": "least", "a": {"policy": "b", "load": "0.7"}, "b": {"metric": "m"}}`, false, "2.5 is not below 2 of 5 others: policy=a,load=0.5,metric=m: 1; policy=a,load=0.7,metric=m: 2"},
+		{`{"text": "t", "kind": "least", "a": {"policy": "b", "load": "0.7"}, "b": {"policy": "b", "load": "0.7"}}`, false, "no other rows match"},
 	} {
 		var c ClaimSpec
 		if err := json.Unmarshal([]byte(tt.spec), &c); err != nil {
@@ -396,6 +403,35 @@ func TestExampleStudy(t *testing.T) {
 		runs, _, err := e.Runs()
 		if err != nil || len(runs) != 10 {
 			t.Errorf("%s: %d runs, %v", f, len(runs), err)
+		}
+	}
+}
+
+// TestExperimentTau: the bounded slowdowns' bound is 10 s divided by the
+// workload's compression, whether the spec sets it or its preset does
+// (the thesis' 0.1 s, 6.4.1), and the analysis's own when it gives one.
+func TestExperimentTau(t *testing.T) {
+	for _, tt := range []struct {
+		workload, analysis string
+		want               model.Time
+	}{
+		{`{"preset": "thesis", "load": {"target": 0.74}, "seed": 1}`, `{"kind": "workload"}`, 100 * model.Millisecond},
+		{`{"source": {"lublin": {"jobs": 100, "procs": 32}}, "compress": 100, "seed": 1}`, `{"kind": "workload"}`, 100 * model.Millisecond},
+		{`{"source": {"lublin": {"jobs": 100, "procs": 32}}, "seed": 1}`, `{"kind": "workload"}`, 10 * model.Second},
+		{`{"preset": "thesis", "seed": 1}`, `{"kind": "workload", "tau": "2s"}`, 2 * model.Second},
+	} {
+		path := writeExperiment(t, `{"item": "frachtenberg/t", "title": "t", "run": {"workload": `+tt.workload+
+			`, "replay": {"policy": "fcfs"}}, "analysis": `+tt.analysis+`}`)
+		e, _, err := LoadExperiment(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs, _, err := e.Runs()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.Tau(runs); got != tt.want {
+			t.Errorf("%s, %s: tau %v, want %v", tt.workload, tt.analysis, got, tt.want)
 		}
 	}
 }

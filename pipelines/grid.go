@@ -13,6 +13,14 @@ import (
 // Paths are dot-separated object keys from the run description's root,
 // e.g. "replay.policy" or "workload.load.target". Setting a path creates
 // the objects on the way that do not exist yet.
+//
+// A path ending in ":KEY" sets one parameter of the policy string
+// (NAME[:KEY=VALUE,...]) at the path instead of the whole value:
+// "replay.policy:mpl" with the value 4 makes "gs:backfill=easy" into
+// "gs:backfill=easy,mpl=4" (a KEY already there takes the new value in
+// place). The value is a JSON number, string or boolean, written as its
+// text. Parameter axes apply after the axes that set whole values, so that
+// a "policy" axis and an "mpl" axis combine whatever their order.
 type Axis struct {
 	Name   string            `json:"name"`   // label in results, e.g. "policy", "load"
 	Set    string            `json:"set"`    // JSON path, e.g. "replay.policy"
@@ -85,14 +93,28 @@ func Expand(base json.RawMessage, axes []Axis) ([]json.RawMessage, []Point, erro
 	for {
 		doc := deepCopy(root)
 		var p Point
+		for _, params := range []bool{false, true} {
+			for i, a := range axes {
+				path, key, isParam := strings.Cut(a.Set, ":")
+				if isParam != params {
+					continue
+				}
+				var v any
+				if err := decodeJSON(a.Values[idx[i]], &v); err != nil {
+					return nil, nil, fmt.Errorf("grid axis %q value %d: %w", a.Name, idx[i]+1, err)
+				}
+				var err error
+				if isParam {
+					err = setParam(doc, path, key, v)
+				} else {
+					err = setPath(doc, a.Set, v)
+				}
+				if err != nil {
+					return nil, nil, fmt.Errorf("grid axis %q: %w", a.Name, err)
+				}
+			}
+		}
 		for i, a := range axes {
-			var v any
-			if err := decodeJSON(a.Values[idx[i]], &v); err != nil {
-				return nil, nil, fmt.Errorf("grid axis %q value %d: %w", a.Name, idx[i]+1, err)
-			}
-			if err := setPath(doc, a.Set, v); err != nil {
-				return nil, nil, fmt.Errorf("grid axis %q: %w", a.Name, err)
-			}
 			var c bytes.Buffer
 			if err := json.Compact(&c, a.Values[idx[i]]); err != nil {
 				return nil, nil, err
@@ -173,5 +195,51 @@ func setPath(doc any, path string, v any) error {
 		cur = m
 	}
 	cur[keys[len(keys)-1]] = v
+	return nil
+}
+
+// setParam sets the parameter key of the policy string (NAME[:K=V,...])
+// at path to v's text, in place if the string has the key, else appended.
+func setParam(doc any, path, key string, v any) error {
+	var text string
+	switch t := v.(type) {
+	case json.Number:
+		text = t.String()
+	case string:
+		text = t
+	case bool:
+		text = fmt.Sprint(t)
+	default:
+		return fmt.Errorf("path %q: parameter %s: want a number, a string or a boolean", path+":"+key, key)
+	}
+	if key == "" || strings.ContainsAny(key, ",=:") || strings.ContainsAny(text, ",=") || text == "" {
+		return fmt.Errorf("path %q: parameter %q=%q cannot be written into a policy string", path+":"+key, key, text)
+	}
+	keys := strings.Split(path, ".")
+	cur, ok := doc.(map[string]any)
+	for i, k := range keys[:len(keys)-1] {
+		if cur, ok = cur[k].(map[string]any); !ok {
+			return fmt.Errorf("path %q: %q is not an object", path+":"+key, strings.Join(keys[:i+1], "."))
+		}
+	}
+	s, ok := cur[keys[len(keys)-1]].(string)
+	if !ok {
+		return fmt.Errorf("path %q: %q is not a policy string to set a parameter of", path+":"+key, path)
+	}
+	name, rest, _ := strings.Cut(s, ":")
+	var params []string
+	found := false
+	if rest != "" {
+		params = strings.Split(rest, ",")
+	}
+	for i, kv := range params {
+		if k, _, _ := strings.Cut(kv, "="); k == key {
+			params[i], found = key+"="+text, true
+		}
+	}
+	if !found {
+		params = append(params, key+"="+text)
+	}
+	cur[keys[len(keys)-1]] = name + ":" + strings.Join(params, ",")
 	return nil
 }

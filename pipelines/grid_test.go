@@ -68,3 +68,59 @@ func TestExpandErrors(t *testing.T) {
 		t.Error("array base accepted")
 	}
 }
+
+// TestExpandParams: an axis whose path ends in ":KEY" sets one parameter
+// of the policy string, after the axes that set whole values whatever the
+// order, in place when the key is there.
+func TestExpandParams(t *testing.T) {
+	base := json.RawMessage(`{"replay": {"policy": "gs:mpl=6,backfill=easy"}}`)
+	runs, points, err := Expand(base, []Axis{
+		{Name: "mpl", Set: "replay.policy:mpl", Values: raw(`1`, `2`)},
+		{Name: "policy", Set: "replay.policy", Values: raw(`"gs"`, `"fcs:backfill=none"`)},
+		{Name: "quantum", Set: "replay.policy:quantum", Values: raw(`0.05`, `"2s"`)},
+		{Name: "alternate", Set: "replay.policy:alternate", Values: raw(`true`)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`{"replay":{"policy":"gs:mpl=1,quantum=0.05,alternate=true"}}`,
+		`{"replay":{"policy":"gs:mpl=1,quantum=2s,alternate=true"}}`,
+		`{"replay":{"policy":"fcs:backfill=none,mpl=1,quantum=0.05,alternate=true"}}`,
+		`{"replay":{"policy":"fcs:backfill=none,mpl=1,quantum=2s,alternate=true"}}`,
+		`{"replay":{"policy":"gs:mpl=2,quantum=0.05,alternate=true"}}`,
+		`{"replay":{"policy":"gs:mpl=2,quantum=2s,alternate=true"}}`,
+		`{"replay":{"policy":"fcs:backfill=none,mpl=2,quantum=0.05,alternate=true"}}`,
+		`{"replay":{"policy":"fcs:backfill=none,mpl=2,quantum=2s,alternate=true"}}`,
+	}
+	if len(runs) != len(want) {
+		t.Fatalf("%d runs, want %d", len(runs), len(want))
+	}
+	for i := range want {
+		if string(runs[i]) != want[i] {
+			t.Errorf("run %d:\n got %s\nwant %s", i, runs[i], want[i])
+		}
+	}
+	if p := points[3]; p.Text("mpl") != "1" || p.Text("quantum") != "2s" || p.Text("policy") != "fcs:backfill=none" {
+		t.Errorf("point 3 = %v", p)
+	}
+	// In place: the base's mpl=6 becomes 3 where it stands.
+	runs, _, err = Expand(base, []Axis{{Name: "mpl", Set: "replay.policy:mpl", Values: raw(`3`)}})
+	if err != nil || string(runs[0]) != `{"replay":{"policy":"gs:mpl=3,backfill=easy"}}` {
+		t.Errorf("in place: %s, %v", runs, err)
+	}
+	for _, tt := range []struct {
+		axis Axis
+		err  string
+	}{
+		{Axis{Name: "m", Set: "replay.mpl:mpl", Values: raw(`1`)}, `grid axis "m": path "replay.mpl:mpl": "replay.mpl" is not a policy string to set a parameter of`},
+		{Axis{Name: "m", Set: "run.policy:mpl", Values: raw(`1`)}, `grid axis "m": path "run.policy:mpl": "run" is not an object`},
+		{Axis{Name: "m", Set: "replay.policy:mpl", Values: raw(`[1]`)}, `grid axis "m": path "replay.policy:mpl": parameter mpl: want a number, a string or a boolean`},
+		{Axis{Name: "m", Set: "replay.policy:mpl", Values: raw(`"1,alloc=dhc"`)}, `grid axis "m": path "replay.policy:mpl": parameter "mpl"="1,alloc=dhc" cannot be written into a policy string`},
+		{Axis{Name: "m", Set: "replay.policy:", Values: raw(`1`)}, `grid axis "m": path "replay.policy:": parameter ""="1" cannot be written into a policy string`},
+	} {
+		if _, _, err := Expand(base, []Axis{tt.axis}); err == nil || err.Error() != tt.err {
+			t.Errorf("%+v: %v, want %s", tt.axis, err, tt.err)
+		}
+	}
+}

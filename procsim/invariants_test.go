@@ -229,3 +229,98 @@ func TestSkipEqualsIterations(t *testing.T) {
 	}
 	t.Logf("%d iterations skipped", skipped)
 }
+
+// TestSkipLockstep drives two simulators of the same random workload and
+// strobes, one skipping undisturbed periods and one simulating every
+// iteration, and compares every live job's whole state and measurements
+// at every strobe, not only at the end. Seeds 664 and 1455 are the ones
+// that found a stale spin timer: a spin whose wait ended by a message kept
+// its give-up event, which then cut a later wait of the same process short
+// (a block and a wake-up the skipping simulator, which re-times the
+// pending events, did not have).
+func TestSkipLockstep(t *testing.T) {
+	seeds := []uint64{664, 1455}
+	n := uint64(150)
+	if testing.Short() {
+		n = 30
+	}
+	for s := uint64(1); s <= n; s++ {
+		seeds = append(seeds, s)
+	}
+	for _, seed := range seeds {
+		if err := skipLockstep(t, seed); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+	}
+}
+
+func skipLockstep(t *testing.T, seed uint64) error {
+	r := rand.New(rand.NewPCG(seed, 3))
+	kind := Kind(r.IntN(6))
+	cfg := Config{Kind: kind, Machine: model.Machine{Nodes: 4, PEsPerNode: 2}, LocalSwitch: model.Time(r.IntN(100)), Wakeup: 5,
+		Quantum: model.Time(1+r.IntN(20)) * model.Millisecond, SpinThreshold: model.Time(r.IntN(300)),
+		MicroSlice: 250, DCGranularity: 4 * model.Millisecond, FWaitShare: 0.3}
+	if r.IntN(2) == 0 {
+		cfg.Costs = costsOf(t, "crescendo", "")
+	}
+	every, skipping := cfg, cfg
+	every.NoSkip = true
+	every.Rand, skipping.Rand = rand.New(rand.NewPCG(seed, 4)), rand.New(rand.NewPCG(seed, 4))
+	a, b := New(every), New(skipping)
+	nj := 1 + r.IntN(4)
+	for id := 1; id <= nj; id++ {
+		procs := 1 + r.IntN(8)
+		cpus := r.Perm(8)[:procs]
+		app := model.App{Granularity: model.Time(1+r.IntN(3000)) * model.Microsecond, Imbalance: float64(r.IntN(3)),
+			Pattern: []model.Pattern{model.PatternNone, model.PatternRing, model.PatternAllToAll, model.PatternBarrier}[r.IntN(4)],
+			Comm:    []model.Comm{model.CommBlocking, model.CommNonBlocking}[r.IntN(2)], MessageBytes: int64(r.IntN(4096))}
+		work, prio := model.Time(1+r.IntN(20000))*model.Millisecond, r.IntN(4) == 0
+		a.AddJob(id, cpus, &app, work, prio)
+		b.AddJob(id, cpus, &app, work, prio)
+	}
+	ended := map[int]bool{}
+	for at := model.Time(0); len(ended) < nj && at < 1000*model.Second; at += model.Time(50+r.IntN(400)) * model.Millisecond {
+		for {
+			id, when, ok := a.Run(at)
+			id2, when2, ok2 := b.Run(at)
+			if ok != ok2 || id != id2 || when != when2 {
+				return fmt.Errorf("%v, by %v: every iteration: job %d ends at %v (%v); skipping: job %d at %v (%v)", kind, at, id, when, ok, id2, when2, ok2)
+			}
+			if !ok {
+				break
+			}
+			ended[id] = true
+		}
+		var on []Owner
+		used := map[int]bool{}
+		for id := 1; id <= nj; id++ {
+			if ended[id] {
+				continue
+			}
+			ja, jb := a.jobs[a.byID[id]], b.jobs[b.byID[id]]
+			va, vb := a.state(ja, 0, nil), b.state(jb, 0, nil)
+			sa, sb := a.Stats(id), b.Stats(id)
+			sa.Events, sb.Events = 0, 0
+			if !slices.Equal(va, vb) || sa != sb {
+				return fmt.Errorf("%v, at %v: job %d (%d iterations skipped) differs:\nstate %v\n   vs %v\nstats %+v\n   vs %+v", kind, at, id, jb.skipped, va, vb, sa, sb)
+			}
+			if r.IntN(3) == 0 {
+				continue
+			}
+			clash := false
+			for _, pi := range b.jobs[b.byID[id]].procs {
+				clash = clash || used[int(b.procs[pi].cpu)]
+			}
+			if clash {
+				continue
+			}
+			for _, pi := range b.jobs[b.byID[id]].procs {
+				used[int(b.procs[pi].cpu)] = true
+			}
+			on = append(on, Owner{Job: id, From: at + model.Time(r.IntN(100))})
+		}
+		a.SetOwners(on)
+		b.SetOwners(on)
+	}
+	return nil
+}

@@ -338,6 +338,7 @@ func (s *Sim) handle(e *event) {
 		case p.running: // spinning: it goes on at once
 			s.account(p)
 			p.spun = 0
+			p.gen++ // the end of its spin, if pending, belonged to this wait only
 			s.advance(p)
 		case p.blocked: // woken: ready again
 			s.jobs[p.job].stats.Blocked += s.now - p.blockedAt

@@ -89,9 +89,10 @@
 // message arrives, a spin gives up, a processor's switch ends, a local
 // quantum ends. Idle time is never stepped. A job whose processes all run
 // without competition (the owners of a gang slot) settles into a periodic
-// pattern; once an iteration of it repeats the previous one exactly, the
-// simulator moves it forward by whole periods up to the next moment
-// anything else could happen, without simulating those iterations
-// (checked against the iteration-by-iteration simulation in
-// TestSkipEqualsIterations).
+// pattern; once its state at the start of an iteration repeats one of its
+// last four exactly (periods of one to four iterations), the simulator
+// moves it forward by whole periods up to the next moment anything else
+// could happen, without simulating those iterations (checked against the
+// iteration-by-iteration simulation in TestSkipEqualsIterations, and at
+// every strobe in TestSkipLockstep).
 package procsim

@@ -154,13 +154,13 @@ type job struct {
 	prog    *program
 	procs   []int32
 	prio    bool
-	left    int    // processes not done
-	frozen  bool   // GS: switched out, its messages held
-	snap    snap   // its state at the last start of an iteration of process 0 (skip.go)
-	snapDue bool   // a snapshot is due at the end of the instant
-	next    snap   // scratch for the next one
-	skipped int64  // iterations moved over without simulating them
-	epoch   uint32 // of its message events; a freeze or thaw makes the pending ones stale
+	left    int               // processes not done
+	frozen  bool              // GS: switched out, its messages held
+	snaps   [snapHistory]snap // its states at the last starts of an iteration of process 0, a ring (skip.go)
+	snapAt  int               // the ring's slot for the next snapshot
+	snapDue bool              // a snapshot is due at the end of the instant
+	skipped int64             // iterations moved over without simulating them
+	epoch   uint32            // of its message events; a freeze or thaw makes the pending ones stale
 	held    []heldMsg
 	stats   Stats
 	done    bool

@@ -595,6 +595,9 @@ func (c *analysisContext) saturationRows() error {
 		var per []string
 		for _, rep := range c.replicaValues() {
 			r := perReplica[rep]
+			if r == nil {
+				continue // a series of an Also grid with fewer replicas
+			}
 			per = append(per, fmt.Sprintf("%s %s: %s", a.Replicas, rep, describeBracket(metrics.SaturationPoint(r.loads, r.sat), r.loads)))
 		}
 		notes = append(notes, fmt.Sprintf("%s: point %s; saturated runs per load %s; each replica alone %s",
@@ -632,9 +635,12 @@ func (c *analysisContext) replicaValues() []string {
 // value, so that the analysis does not mix runs it cannot tell apart.
 func (c *analysisContext) singleValued(what string, except ...string) error {
 	for _, ax := range c.exp.Grid {
-		if ax.Name != "" && !slices.Contains(except, ax.Name) && len(ax.Values) > 1 {
+		if ax.Name == "" || slices.Contains(except, ax.Name) {
+			continue
+		}
+		if n := len(c.values(ax.Name)); n > 1 {
 			return fmt.Errorf("%s; axis %q has %d values (make it the series or the replicas, or give it one value)",
-				what, ax.Name, len(ax.Values))
+				what, ax.Name, n)
 		}
 	}
 	return nil

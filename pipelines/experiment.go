@@ -36,6 +36,12 @@ type Experiment struct {
 	Run json.RawMessage `json:"run"`
 	// Grid lists the axes; every combination of their values is one run.
 	Grid []Axis `json:"grid,omitempty"`
+	// Also lists further grids over the same axes (same names, same
+	// order), whose runs join the grid's: a costly policy at fewer seeds
+	// beside cheap ones at many, in one item. No point may appear twice.
+	// The analyses group runs by their coordinates, so a series with fewer
+	// replicas is averaged (and votes) over the replicas it has.
+	Also [][]Axis `json:"also,omitempty"`
 	// Analysis turns the finished runs into rows and a figure.
 	Analysis Analysis `json:"analysis"`
 	// Paper lists the paper's values for cells of the item.
@@ -171,11 +177,37 @@ func (e *Experiment) Validate() error {
 	return nil
 }
 
-// Runs expands the grid into runs, each labeled with its grid point.
+// Runs expands the grid, then each of the Also grids, into runs, each
+// labeled with its grid point.
 func (e *Experiment) Runs() ([]*Run, []Point, error) {
 	docs, points, err := Expand(e.Run, e.Grid)
 	if err != nil {
 		return nil, nil, err
+	}
+	seen := map[string]bool{}
+	for _, p := range points {
+		seen[describePoint(p)] = true
+	}
+	for k, g := range e.Also {
+		if len(g) != len(e.Grid) {
+			return nil, nil, fmt.Errorf("also[%d]: %d axes, the grid has %d (give the same axes, in the same order)", k, len(g), len(e.Grid))
+		}
+		for i, a := range g {
+			if a.Name != e.Grid[i].Name || a.Set != e.Grid[i].Set {
+				return nil, nil, fmt.Errorf("also[%d]: axis %d is %q setting %q, the grid's is %q setting %q", k, i+1, a.Name, a.Set, e.Grid[i].Name, e.Grid[i].Set)
+			}
+		}
+		d, p, err := Expand(e.Run, g)
+		if err != nil {
+			return nil, nil, fmt.Errorf("also[%d]: %w", k, err)
+		}
+		for _, pt := range p {
+			if seen[describePoint(pt)] {
+				return nil, nil, fmt.Errorf("also[%d]: point %s is already in the grid", k, describePoint(pt))
+			}
+			seen[describePoint(pt)] = true
+		}
+		docs, points = append(docs, d...), append(points, p...)
 	}
 	runs := make([]*Run, len(docs))
 	for i, d := range docs {

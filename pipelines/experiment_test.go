@@ -3,6 +3,7 @@ package pipelines
 import (
 	"encoding/json"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -432,6 +433,69 @@ func TestExperimentTau(t *testing.T) {
 		}
 		if got := e.Tau(runs); got != tt.want {
 			t.Errorf("%s, %s: tau %v, want %v", tt.workload, tt.analysis, got, tt.want)
+		}
+	}
+}
+
+// TestExperimentAlso: an Also grid adds a policy at fewer seeds; the
+// metrics average, and the saturation votes, over the seeds each series
+// has, and the grid's own rows are what they are without it.
+func TestExperimentAlso(t *testing.T) {
+	cache := &Cache{Dir: t.TempDir()}
+	also := `,
+  "also": [[
+    {"name": "policy", "set": "replay.policy", "values": ["conservative"]},
+    {"name": "load", "set": "workload.load.target", "values": [0.5, 0.9]},
+    {"name": "seed", "set": "workload.seed", "values": [2]}
+  ]]`
+	metricsAnalysis := `{"kind": "metrics", "x": "load", "series": "policy", "replicas": "seed", "metrics": ["response_s_mean"]}`
+	with := reproduce(t, smallExperiment(t, metricsAnalysis, also), cache)
+	without := reproduce(t, smallExperiment(t, metricsAnalysis, ""), cache)
+	if len(with.Runs) != 10 || len(with.Item.Rows) != 6 {
+		t.Fatalf("%d runs, %d rows; want 10 and 6", len(with.Runs), len(with.Item.Rows))
+	}
+	for i, r := range without.Item.Rows {
+		if w := with.Item.Rows[i]; w.Gangsim != r.Gangsim || w.Coord("policy") != r.Coord("policy") {
+			t.Errorf("row %d: %v with the also grid, %v without", i, w, r)
+		}
+	}
+	for _, r := range with.Item.Rows[4:] {
+		if r.Coord("policy") != "conservative" || r.Coord("saturated")[2:] != "1" {
+			t.Errorf("also row %+v: want conservative over 1 run", r)
+		}
+		// The one seed's own mean.
+		for _, f := range with.Runs {
+			if f.Point.Text("policy") == "conservative" && f.Point.Text("load") == r.Coord("load") {
+				o, _, err := f.Outcomes()
+				if err != nil {
+					t.Fatal(err)
+				}
+				sum := 0.0
+				for _, x := range o {
+					sum += x.Response().Seconds()
+				}
+				if want := sum / float64(len(o)); math.Abs(r.Gangsim-want) > 1e-9*want {
+					t.Errorf("conservative at %s: %v, want %v", r.Coord("load"), r.Gangsim, want)
+				}
+			}
+		}
+	}
+	sat := reproduce(t, smallExperiment(t, `{"kind": "saturation", "x": "load", "series": "policy", "replicas": "seed"}`, also), cache)
+	if len(sat.Item.Rows) != 3 || sat.Item.Rows[2].Coord("policy") != "conservative" {
+		t.Errorf("saturation rows %+v", sat.Item.Rows)
+	}
+
+	for _, tt := range []struct{ extra, err string }{
+		{`, "also": [[{"name": "policy", "set": "replay.policy", "values": ["easy"]}]]`, "also[0]: 1 axes, the grid has 3"},
+		{`, "also": [[{"name": "policy", "set": "replay.policy", "values": ["easy"]},
+		   {"name": "seed", "set": "workload.seed", "values": [1]},
+		   {"name": "load", "set": "workload.load.target", "values": [0.5]}]]`, `also[0]: axis 2 is "seed"`},
+		{`, "also": [[{"name": "policy", "set": "replay.policy", "values": ["easy"]},
+		   {"name": "load", "set": "workload.load.target", "values": [0.5]},
+		   {"name": "seed", "set": "workload.seed", "values": [3, 1]}]]`, "is already in the grid"},
+	} {
+		if _, _, err := LoadExperiment(smallExperiment(t, metricsAnalysis, tt.extra)); err == nil || !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("%s: %v, want %s", tt.extra, err, tt.err)
 		}
 	}
 }

@@ -43,8 +43,11 @@ run: build
 # Debian's slurm-wlm and munge, and sets GANGSIM_REQUIRE_DUCKDB=1 and
 # GANGSIM_REQUIRE_SLURM=1, so the DuckDB and Slurm tests must run there;
 # here they skip when those are missing. make ci runs .ci/run itself.
+# -timeout: TestResultsUpToDate reruns every experiment from an empty
+# cache, the process-level SB and FCS replays of the thesis' dynamic items
+# included (about 15 minutes of CPU), past go test's default 10 minutes.
 test: lint
-	$(GO) test -count=1 $(PKGS)
+	$(GO) test -count=1 -timeout 45m $(PKGS)
 
 # The Slurm sweep test alone, on the single-node cluster it starts
 # (conformance/slurm: needs root and Debian's slurm-wlm and munge). make test

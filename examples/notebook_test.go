@@ -290,6 +290,7 @@ func miniExperiment(t *testing.T, dir string) string {
 		t.Fatalf("fig-6.12.json: %d grid axes, want policy, load and seed", len(grid))
 	}
 	delete(e, "claims")
+	delete(e, "also") // the process-level policies' extra runs: the grid above is the whole sweep
 	out, err := json.MarshalIndent(e, "", "  ")
 	if err != nil {
 		t.Fatal(err)

@@ -356,6 +356,8 @@ type traceSource struct {
 	lenient bool
 	strict  bool
 	clean   *swf.Options
+	skip    int // the window: jobs left out before it, and its length (0: to the end)
+	jobs    int
 	h       model.Header
 	cur     interface{ Close() error } // the current pass's table reader
 }
@@ -368,7 +370,7 @@ func openTrace(t *TraceSource, stdin io.Reader) (*traceSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &traceSource{in: in, lenient: t.Lenient, strict: t.Strict}
+	s := &traceSource{in: in, lenient: t.Lenient, strict: t.Strict, skip: t.Skip, jobs: t.Jobs}
 	if t.Clean != nil {
 		opt, err := t.Clean.Options()
 		if err != nil {
@@ -414,7 +416,37 @@ func (s *traceSource) pass() (sourcePass, error) {
 		}
 		p.jobs, p.norm = n, n
 	}
+	if s.skip > 0 || s.jobs > 0 {
+		p.jobs = &windowReader{JobReader: p.jobs, skip: s.skip, left: s.jobs}
+	}
 	return p, nil
+}
+
+// windowReader passes on the jobs of a window of r: left jobs (0: all)
+// after the first skip.
+type windowReader struct {
+	model.JobReader
+	skip, left int
+	all        bool // left was 0: no end but r's
+	started    bool
+}
+
+func (w *windowReader) Read() (model.Job, error) {
+	if !w.started {
+		w.started, w.all = true, w.left == 0
+		for ; w.skip > 0; w.skip-- {
+			if _, err := w.JobReader.Read(); err != nil {
+				return model.Job{}, err
+			}
+		}
+	}
+	if !w.all {
+		if w.left == 0 {
+			return model.Job{}, io.EOF
+		}
+		w.left--
+	}
+	return w.JobReader.Read()
 }
 
 func (s *traceSource) closePass() error {

@@ -71,6 +71,13 @@ type TraceSource struct {
 	Strict bool `json:"strict,omitempty"`
 	// Clean, when set, normalizes the jobs before the transforms.
 	Clean *Cleaning `json:"clean,omitempty"`
+	// Skip and Jobs take a window of the trace: the Jobs jobs (0: all)
+	// after the first Skip, counted after cleaning, before the transforms
+	// (so an offered load is the window's). A process-level replay of a
+	// whole production log is out of reach; a window of the thesis'
+	// workload's size is not.
+	Skip int `json:"skip,omitempty"`
+	Jobs int `json:"jobs,omitempty"`
 }
 
 // ScenarioSource builds one of the thesis' static scenarios or a Calypso
@@ -188,6 +195,9 @@ func (s *Spec) Validate() error {
 		if t.Clean != nil {
 			_, err := t.Clean.Options()
 			add("cleaning", err)
+		}
+		if t.Skip < 0 || t.Jobs < 0 {
+			add("trace source", fmt.Errorf("window skip %d, jobs %d: want counts >= 0", t.Skip, t.Jobs))
 		}
 	case "lublin":
 		_, err := s.Source.Lublin.Config()

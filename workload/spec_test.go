@@ -3,11 +3,13 @@ package workload
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -407,5 +409,51 @@ func TestScenarioSource(t *testing.T) {
 		if _, err := (&Spec{Source: Source{Scenario: &bad}}).Open(nil); err == nil {
 			t.Errorf("%+v opened", bad)
 		}
+	}
+}
+
+// TestTraceWindow: skip and jobs take a window of the trace after
+// cleaning, and the offered load is the window's.
+func TestTraceWindow(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 4\n")
+	for i := 1; i <= 10; i++ {
+		run := 10
+		if i == 3 {
+			run = -1 // dropped by the default cleaning: not counted in the window
+		}
+		fmt.Fprintf(&b, "%d %d -1 %d 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n", i, 10*i, run)
+	}
+	path := writeSWF(t, b.String())
+	clean := &Cleaning{Preset: "default"}
+	for _, tt := range []struct {
+		skip, jobs int
+		want       []int64
+	}{
+		{0, 0, []int64{1, 2, 4, 5, 6, 7, 8, 9, 10}},
+		{2, 3, []int64{4, 5, 6}},
+		{7, 0, []int64{9, 10}},
+		{0, 2, []int64{1, 2}},
+		{8, 5, []int64{10}},
+		{20, 5, nil},
+	} {
+		_, jobs := readAll(t, Spec{Source: Source{Trace: &TraceSource{Path: path, Clean: clean, Skip: tt.skip, Jobs: tt.jobs}}})
+		var ids []int64
+		for _, j := range jobs {
+			ids = append(ids, j.ID)
+		}
+		if !slices.Equal(ids, tt.want) {
+			t.Errorf("skip %d jobs %d: %v, want %v", tt.skip, tt.jobs, ids, tt.want)
+		}
+	}
+	// The load of a window is measured over the window: 3 jobs of 2 x 10 s
+	// over 20 s of arrivals on 4 processors is 0.75; scaled to 0.375.
+	_, jobs := readAll(t, Spec{Source: Source{Trace: &TraceSource{Path: path, Clean: clean, Skip: 2, Jobs: 3}}, Load: &Load{Target: 0.375}})
+	if len(jobs) != 3 || jobs[0].Runtime != 5*model.Second {
+		t.Errorf("window scaled to half its load: %+v", jobs)
+	}
+	bad := Spec{Source: Source{Trace: &TraceSource{Path: path, Skip: -1}}}
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "window") {
+		t.Errorf("negative skip: %v", err)
 	}
 }

@@ -460,6 +460,8 @@ func runTrace(cmd string, args []string, stdin io.Reader, stdout, stderr io.Writ
 	if cmd == "clean" {
 		dropped = fs.String("dropped", "", "also write every dropped job to `FILE` (- for stderr) as CSV: job_id, line (SWF) or row, reason")
 	}
+	skip := fs.Int("skip", 0, "leave out the first `N` jobs (after cleaning, before the transforms)")
+	jobs := fs.Int("jobs", 0, "keep `N` jobs from there on (0: all): a window of a log, as the spec's trace source skip and jobs")
 	tf := addTransformFlags(fs, true, true)
 	of := addOutputFlags(fs)
 	if err := cli.Parse(fs, args); err != nil {
@@ -471,7 +473,10 @@ func runTrace(cmd string, args []string, stdin io.Reader, stdout, stderr io.Writ
 	if err := rf.check(); err != nil {
 		return err
 	}
-	src := &workload.TraceSource{Path: "-", Lenient: *rf.lenient, Strict: *rf.strict}
+	if *skip < 0 || *jobs < 0 {
+		return cli.Usagef("--skip %d, --jobs %d: want counts >= 0", *skip, *jobs)
+	}
+	src := &workload.TraceSource{Path: "-", Lenient: *rf.lenient, Strict: *rf.strict, Skip: *skip, Jobs: *jobs}
 	if fs.NArg() == 1 {
 		src.Path = fs.Arg(0)
 	}

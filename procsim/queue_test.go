@@ -1,0 +1,46 @@
+package procsim
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/gangsim/gangsim/model"
+)
+
+// TestEventQueueOrder: pushes and pops interleaved at random come out in
+// (time, push order), as a sorted list of the pending events says.
+func TestEventQueueOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var q eventQueue
+	var pending []event // the reference, sorted
+	now := model.Time(0)
+	for step := 0; step < 200000; step++ {
+		if len(pending) == 0 || r.IntN(100) < 52 {
+			// Times near now, many equal: ties are broken by push order.
+			e := event{at: now + model.Time(r.IntN(50)), who: int32(step)}
+			q.push(e)
+			e.seq = q.seq - 1
+			// Stated here, not with event.before: the reference must not
+			// share the queue's comparison.
+			i, _ := slices.BinarySearchFunc(pending, e, func(a, b event) int {
+				if a.at != b.at {
+					return int(a.at - b.at)
+				}
+				return int(a.seq) - int(b.seq)
+			})
+			pending = slices.Insert(pending, i, e)
+			continue
+		}
+		got := q.pop()
+		want := pending[0]
+		pending = pending[1:]
+		if got != want {
+			t.Fatalf("step %d: popped %+v, want %+v", step, got, want)
+		}
+		now = got.at
+		if q.len() != len(pending) {
+			t.Fatalf("step %d: %d queued, want %d", step, q.len(), len(pending))
+		}
+	}
+}

@@ -140,30 +140,78 @@ func TestInvariants(t *testing.T) {
 	}
 }
 
+// randomJob is a job of a random workload.
+type randomJob struct {
+	cpus []int
+	app  model.App
+	work model.Time
+	prio bool
+}
+
+// randomSetup draws seed's random configuration (its Rand left to the
+// caller) and jobs, and returns the stream that goes on to draw the
+// strobes.
+func randomSetup(t *testing.T, seed uint64) (Config, []randomJob, *rand.Rand) {
+	r := rand.New(rand.NewPCG(seed, 3))
+	cfg := Config{Kind: Kind(r.IntN(6)), Machine: model.Machine{Nodes: 4, PEsPerNode: 2}, LocalSwitch: model.Time(r.IntN(100)), Wakeup: 5,
+		Quantum: model.Time(1+r.IntN(20)) * model.Millisecond, SpinThreshold: model.Time(r.IntN(300)),
+		MicroSlice: 250, DCGranularity: 4 * model.Millisecond, FWaitShare: 0.3}
+	if r.IntN(2) == 0 {
+		cfg.Costs = costsOf(t, "crescendo", "")
+	}
+	jobs := make([]randomJob, 1+r.IntN(4))
+	for i := range jobs {
+		procs := 1 + r.IntN(8)
+		jobs[i].cpus = r.Perm(8)[:procs]
+		jobs[i].app = model.App{Granularity: model.Time(1+r.IntN(3000)) * model.Microsecond, Imbalance: float64(r.IntN(3)),
+			Pattern: []model.Pattern{model.PatternNone, model.PatternRing, model.PatternAllToAll, model.PatternBarrier}[r.IntN(4)],
+			Comm:    []model.Comm{model.CommBlocking, model.CommNonBlocking}[r.IntN(2)], MessageBytes: int64(r.IntN(4096))}
+		jobs[i].work, jobs[i].prio = model.Time(1+r.IntN(20000))*model.Millisecond, r.IntN(4) == 0
+	}
+	return cfg, jobs, r
+}
+
+// addRandom adds the jobs to s, numbered from 1.
+func addRandom(s *Sim, jobs []randomJob) {
+	for i := range jobs {
+		s.AddJob(i+1, jobs[i].cpus, &jobs[i].app, jobs[i].work, jobs[i].prio)
+	}
+}
+
+// randomOwners draws the next strobe's slot owners among jobs 1 to n not
+// done: each with probability 2/3, unless it shares a processor with one
+// drawn before.
+func randomOwners(r *rand.Rand, s *Sim, at model.Time, n int, done func(int) bool) []Owner {
+	var on []Owner
+	used := map[int]bool{}
+	for id := 1; id <= n; id++ {
+		if done(id) || r.IntN(3) == 0 {
+			continue
+		}
+		clash := false
+		for _, pi := range s.jobs[s.byID[id]].procs {
+			clash = clash || used[int(s.procs[pi].cpu)]
+		}
+		if clash {
+			continue
+		}
+		for _, pi := range s.jobs[s.byID[id]].procs {
+			used[int(s.procs[pi].cpu)] = true
+		}
+		on = append(on, Owner{Job: id, From: at + model.Time(r.IntN(100))})
+	}
+	return on
+}
+
 // randomRun drives a simulator with random jobs and random strobes, as
 // TestInvariants does, and returns every job's completion time and
 // measurements, and the iterations it skipped.
 func randomRun(t *testing.T, seed uint64, noSkip bool) (map[int]model.Time, map[int]Stats, int64) {
-	r := rand.New(rand.NewPCG(seed, 3))
-	kind := Kind(r.IntN(6))
-	m := model.Machine{Nodes: 4, PEsPerNode: 2}
-	cfg := Config{Kind: kind, Machine: m, LocalSwitch: model.Time(r.IntN(100)), Wakeup: 5,
-		Quantum: model.Time(1+r.IntN(20)) * model.Millisecond, SpinThreshold: model.Time(r.IntN(300)),
-		MicroSlice: 250, DCGranularity: 4 * model.Millisecond, FWaitShare: 0.3, Rand: rand.New(rand.NewPCG(seed, 4)),
-		NoSkip: noSkip}
-	if r.IntN(2) == 0 {
-		cfg.Costs = costsOf(t, "crescendo", "")
-	}
+	cfg, jobs, r := randomSetup(t, seed)
+	cfg.NoSkip, cfg.Rand = noSkip, rand.New(rand.NewPCG(seed, 4))
 	s := New(cfg)
-	nj := 1 + r.IntN(4)
-	for id := 1; id <= nj; id++ {
-		procs := 1 + r.IntN(8)
-		cpus := r.Perm(8)[:procs]
-		app := model.App{Granularity: model.Time(1+r.IntN(3000)) * model.Microsecond, Imbalance: float64(r.IntN(3)),
-			Pattern: []model.Pattern{model.PatternNone, model.PatternRing, model.PatternAllToAll, model.PatternBarrier}[r.IntN(4)],
-			Comm:    []model.Comm{model.CommBlocking, model.CommNonBlocking}[r.IntN(2)], MessageBytes: int64(r.IntN(4096))}
-		s.AddJob(id, cpus, &app, model.Time(1+r.IntN(20000))*model.Millisecond, r.IntN(4) == 0)
-	}
+	addRandom(s, jobs)
+	nj := len(jobs)
 	ends, stats := map[int]model.Time{}, map[int]Stats{}
 	for at := model.Time(0); len(ends) < nj && at < 1000*model.Second; at += model.Time(50+r.IntN(400)) * model.Millisecond {
 		for {
@@ -174,25 +222,7 @@ func randomRun(t *testing.T, seed uint64, noSkip bool) (map[int]model.Time, map[
 			ends[id], stats[id] = when, s.Stats(id)
 			stats[id] = Stats{CPU: stats[id].CPU, Spin: stats[id].Spin, Blocked: stats[id].Blocked, Class: stats[id].Class}
 		}
-		var on []Owner
-		used := map[int]bool{}
-		for id := 1; id <= nj; id++ {
-			if _, done := ends[id]; done || r.IntN(3) == 0 {
-				continue
-			}
-			clash := false
-			for _, pi := range s.jobs[s.byID[id]].procs {
-				clash = clash || used[int(s.procs[pi].cpu)]
-			}
-			if clash {
-				continue
-			}
-			for _, pi := range s.jobs[s.byID[id]].procs {
-				used[int(s.procs[pi].cpu)] = true
-			}
-			on = append(on, Owner{Job: id, From: at + model.Time(r.IntN(100))})
-		}
-		s.SetOwners(on)
+		s.SetOwners(randomOwners(r, s, at, nj, func(id int) bool { _, done := ends[id]; return done }))
 	}
 	var skipped int64
 	for _, j := range s.jobs {
@@ -255,44 +285,27 @@ func TestSkipLockstep(t *testing.T) {
 }
 
 func skipLockstep(t *testing.T, seed uint64) error {
-	r := rand.New(rand.NewPCG(seed, 3))
-	kind := Kind(r.IntN(6))
-	cfg := Config{Kind: kind, Machine: model.Machine{Nodes: 4, PEsPerNode: 2}, LocalSwitch: model.Time(r.IntN(100)), Wakeup: 5,
-		Quantum: model.Time(1+r.IntN(20)) * model.Millisecond, SpinThreshold: model.Time(r.IntN(300)),
-		MicroSlice: 250, DCGranularity: 4 * model.Millisecond, FWaitShare: 0.3}
-	if r.IntN(2) == 0 {
-		cfg.Costs = costsOf(t, "crescendo", "")
-	}
+	cfg, jobs, r := randomSetup(t, seed)
 	every, skipping := cfg, cfg
 	every.NoSkip = true
 	every.Rand, skipping.Rand = rand.New(rand.NewPCG(seed, 4)), rand.New(rand.NewPCG(seed, 4))
 	a, b := New(every), New(skipping)
-	nj := 1 + r.IntN(4)
-	for id := 1; id <= nj; id++ {
-		procs := 1 + r.IntN(8)
-		cpus := r.Perm(8)[:procs]
-		app := model.App{Granularity: model.Time(1+r.IntN(3000)) * model.Microsecond, Imbalance: float64(r.IntN(3)),
-			Pattern: []model.Pattern{model.PatternNone, model.PatternRing, model.PatternAllToAll, model.PatternBarrier}[r.IntN(4)],
-			Comm:    []model.Comm{model.CommBlocking, model.CommNonBlocking}[r.IntN(2)], MessageBytes: int64(r.IntN(4096))}
-		work, prio := model.Time(1+r.IntN(20000))*model.Millisecond, r.IntN(4) == 0
-		a.AddJob(id, cpus, &app, work, prio)
-		b.AddJob(id, cpus, &app, work, prio)
-	}
+	addRandom(a, jobs)
+	addRandom(b, jobs)
+	nj := len(jobs)
 	ended := map[int]bool{}
 	for at := model.Time(0); len(ended) < nj && at < 1000*model.Second; at += model.Time(50+r.IntN(400)) * model.Millisecond {
 		for {
 			id, when, ok := a.Run(at)
 			id2, when2, ok2 := b.Run(at)
 			if ok != ok2 || id != id2 || when != when2 {
-				return fmt.Errorf("%v, by %v: every iteration: job %d ends at %v (%v); skipping: job %d at %v (%v)", kind, at, id, when, ok, id2, when2, ok2)
+				return fmt.Errorf("%v, by %v: every iteration: job %d ends at %v (%v); skipping: job %d at %v (%v)", cfg.Kind, at, id, when, ok, id2, when2, ok2)
 			}
 			if !ok {
 				break
 			}
 			ended[id] = true
 		}
-		var on []Owner
-		used := map[int]bool{}
 		for id := 1; id <= nj; id++ {
 			if ended[id] {
 				continue
@@ -302,23 +315,10 @@ func skipLockstep(t *testing.T, seed uint64) error {
 			sa, sb := a.Stats(id), b.Stats(id)
 			sa.Events, sb.Events = 0, 0
 			if !slices.Equal(va, vb) || sa != sb {
-				return fmt.Errorf("%v, at %v: job %d (%d iterations skipped) differs:\nstate %v\n   vs %v\nstats %+v\n   vs %+v", kind, at, id, jb.skipped, va, vb, sa, sb)
+				return fmt.Errorf("%v, at %v: job %d (%d iterations skipped) differs:\nstate %v\n   vs %v\nstats %+v\n   vs %+v", cfg.Kind, at, id, jb.skipped, va, vb, sa, sb)
 			}
-			if r.IntN(3) == 0 {
-				continue
-			}
-			clash := false
-			for _, pi := range b.jobs[b.byID[id]].procs {
-				clash = clash || used[int(b.procs[pi].cpu)]
-			}
-			if clash {
-				continue
-			}
-			for _, pi := range b.jobs[b.byID[id]].procs {
-				used[int(b.procs[pi].cpu)] = true
-			}
-			on = append(on, Owner{Job: id, From: at + model.Time(r.IntN(100))})
 		}
+		on := randomOwners(r, b, at, nj, func(id int) bool { return ended[id] })
 		a.SetOwners(on)
 		b.SetOwners(on)
 	}

@@ -76,15 +76,7 @@ func TestExperimentMetrics(t *testing.T) {
 	}
 	want := 0.0
 	for _, f := range runs {
-		o, _, err := f.Outcomes()
-		if err != nil {
-			t.Fatal(err)
-		}
-		sum := 0.0
-		for _, x := range o {
-			sum += x.Response().Seconds()
-		}
-		want += sum / float64(len(o)) / 2
+		want += meanResponse(t, f) / 2
 	}
 	found := false
 	for _, r := range it.Rows {
@@ -466,15 +458,7 @@ func TestExperimentAlso(t *testing.T) {
 		// The one seed's own mean.
 		for _, f := range with.Runs {
 			if f.Point.Text("policy") == "conservative" && f.Point.Text("load") == r.Coord("load") {
-				o, _, err := f.Outcomes()
-				if err != nil {
-					t.Fatal(err)
-				}
-				sum := 0.0
-				for _, x := range o {
-					sum += x.Response().Seconds()
-				}
-				if want := sum / float64(len(o)); math.Abs(r.Gangsim-want) > 1e-9*want {
+				if want := meanResponse(t, f); math.Abs(r.Gangsim-want) > 1e-9*want {
 					t.Errorf("conservative at %s: %v, want %v", r.Coord("load"), r.Gangsim, want)
 				}
 			}
@@ -498,4 +482,19 @@ func TestExperimentAlso(t *testing.T) {
 			t.Errorf("%s: %v, want %s", tt.extra, err, tt.err)
 		}
 	}
+}
+
+// meanResponse is a finished run's mean response time in seconds,
+// recomputed from its outcomes.
+func meanResponse(t *testing.T, f *Finished) float64 {
+	t.Helper()
+	o, _, err := f.Outcomes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := 0.0
+	for _, x := range o {
+		sum += x.Response().Seconds()
+	}
+	return sum / float64(len(o))
 }

@@ -49,9 +49,9 @@ type Slurm struct {
 	// Partition, Time and Account are sbatch's --partition, --time and
 	// --account; empty leaves the site's defaults.
 	Partition, Time, Account string
-	// Options are further sbatch options, each one option as on sbatch's
-	// command line ("--mem=2G", "--qos=long", "--hold"), written into the
-	// batch script after gangsim's own.
+	// Options are further sbatch options, each one #SBATCH line's worth
+	// ("--mem=2G", "--qos long", "-H"), written into the batch script after
+	// gangsim's own; CheckOptions refuses those gangsim sets or depends on.
 	Options []string
 	// Chunk is the number of runs per array task; 0 means one run per task,
 	// or as many as keep the task count within the site's MaxArraySize.
@@ -402,22 +402,6 @@ func (s *Slurm) script(sub *Submission) string {
 // shellQuote quotes s for sh.
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// CheckOptions checks the extra sbatch options: each one option, starting
-// with a dash, on one line, and none that gangsim sets itself.
-func CheckOptions(opts []string) error {
-	for _, o := range opts {
-		if !strings.HasPrefix(o, "-") || strings.ContainsAny(o, "\n\r") {
-			return fmt.Errorf("sbatch option %q: want one option such as --mem=2G", o)
-		}
-		name, _, _ := strings.Cut(o, "=")
-		switch name {
-		case "-a", "--array", "-o", "--output", "-D", "--chdir", "--parsable", "-W", "--wait":
-			return fmt.Errorf("sbatch option %q: gangsim sets %s itself", o, name)
-		}
-	}
-	return nil
 }
 
 // Submit hands a prepared submission to sbatch and records its job ID in

@@ -3,6 +3,7 @@ package pipelines
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -162,19 +163,93 @@ func TestSlurmMaxArrayFromScontrol(t *testing.T) {
 	}
 }
 
+// TestCheckOptions reads extra sbatch options in every form sbatch's
+// #SBATCH lines and getopt_long take, and refuses each of gangsim's.
 func TestCheckOptions(t *testing.T) {
-	if err := CheckOptions([]string{"--mem=2G", "--hold", "-p", "--mail-type=END,FAIL"}); err != nil {
-		t.Error(err)
-	}
-	for _, tt := range []struct{ opt, err string }{
-		{"mem=2G", `sbatch option "mem=2G": want one option such as --mem=2G`},
-		{"--array=0-3", `sbatch option "--array=0-3": gangsim sets --array itself`},
-		{"--output=x", `sbatch option "--output=x": gangsim sets --output itself`},
-		{"--wait", `sbatch option "--wait": gangsim sets --wait itself`},
-		{"--x\n#SBATCH --y", `sbatch option "--x\n#SBATCH --y": want one option such as --mem=2G`},
+	for _, ok := range []string{
+		"--mem=2G", "--mem 2G", "--hold", "-H", "-p debug", "-pdebug", "-Hpdebug", "--mail-type=END,FAIL",
+		"--qos long --hold", `--comment="a b"`, `--comment 'see -a 0-1'`, "--comment --array", // a value, however it looks
+		"-J name", "--job-name=mine", "--parti=debug", "--cluster-constraint=x", "--wait-all-nodes=1",
+		"--exclusive", "--exclusive=user", "-k", "--tasks-per=2", "--some-later-option=1", "--some-later-option value",
+		`--comment=a\#b`,
 	} {
-		if err := CheckOptions([]string{tt.opt}); err == nil || err.Error() != tt.err {
-			t.Errorf("%q: %v, want %s", tt.opt, err, tt.err)
+		if err := CheckOptions([]string{ok}); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	array := "is not allowed: gangsim sets it: one array task per chunk of runs"
+	for _, tt := range []struct{ opt, err string }{
+		{"--array=0-3", "--array " + array},
+		{"--array 0-1", "--array " + array},
+		{"-a0-1", "-a (--array) " + array},
+		{"-a 0-1", "-a (--array) " + array},
+		{"-Ha0-1", "-a (--array) " + array},
+		{"--ar=0-1", "--ar (--array) " + array},
+		{"--arr 0-1", "--arr (--array) " + array},
+		{"--mem=1G --array=0-1", "--array " + array},
+		{"--output /x", "--output is not allowed: gangsim sets it: the tasks' logs go to the submission's logs directory, where failures are read"},
+		{"-o/x", "-o (--output) is not allowed: gangsim sets it: the tasks' logs go to the submission's logs directory, where failures are read"},
+		{"--out=/x", "--out (--output) is not allowed: gangsim sets it: the tasks' logs go to the submission's logs directory, where failures are read"},
+		{"--error=/x", "--error is not allowed: gangsim sets the tasks' --output, whose logs hold their errors too, where failures are read"},
+		{"-e /x", "-e (--error) is not allowed: gangsim sets the tasks' --output, whose logs hold their errors too, where failures are read"},
+		{"--err /x", "--err (--error) is not allowed: gangsim sets the tasks' --output, whose logs hold their errors too, where failures are read"},
+		{"--chdir /", "--chdir is not allowed: gangsim sets it: the tasks run in the submitting directory, where relative trace paths resolve"},
+		{"-D/", "-D (--chdir) is not allowed: gangsim sets it: the tasks run in the submitting directory, where relative trace paths resolve"},
+		{"--ch=/", "--ch (--chdir) is not allowed: gangsim sets it: the tasks run in the submitting directory, where relative trace paths resolve"},
+		{"--wrap 'sleep 1'", "--wrap is not allowed: the batch script is gangsim's"},
+		{"--wr=x", "--wr (--wrap) is not allowed: the batch script is gangsim's"},
+		{"--parsable", "--parsable is not allowed: gangsim sets it on sbatch's command line, to read the job ID"},
+		{"--pars", "--pars (--parsable) is not allowed: gangsim sets it on sbatch's command line, to read the job ID"},
+		{"--wait", "--wait is not allowed: gangsim waits for the tasks itself (and --no-wait returns at once)"},
+		{"-W", "-W (--wait) is not allowed: gangsim waits for the tasks itself (and --no-wait returns at once)"},
+		{"-HW", "-W (--wait) is not allowed: gangsim waits for the tasks itself (and --no-wait returns at once)"},
+		{"--test-only", "--test-only is not allowed: it submits nothing, and gangsim needs a job ID"},
+		{"--te", "--te (--test-only) is not allowed: it submits nothing, and gangsim needs a job ID"},
+		{"-M other", "-M (--clusters) is not allowed: gangsim asks the local cluster about the job (squeue, scontrol)"},
+		{"--cluster=other", "--cluster is not allowed: gangsim asks the local cluster about the job (squeue, scontrol)"},
+		{"--clusters other", "--clusters is not allowed: gangsim asks the local cluster about the job (squeue, scontrol)"},
+		{"--usage", "--usage is not allowed: it submits nothing"},
+		{"-h", "-h (--help) is not allowed: it submits nothing"},
+		{"--a=1", "--a is ambiguous: --account, --acctg-freq, --array"},
+		{"--w", "--w is ambiguous: --wait, --wait-all-nodes, --wckey, --wrap"},
+		{"--clust=x", "--clust is ambiguous: --cluster, --cluster-constraint, --clusters"},
+		{"mem=2G", "want an option such as --mem=2G"},
+		{"", "want an option such as --mem=2G"},
+		{"--mem", "--mem needs a value"},
+		{"-p", "-p (--partition) needs a value"},
+		{"--hold=yes", `--hold takes no value ("yes")`},
+		{"--hold 1", `"1" is not an option (an option's value goes after = or a space)`},
+		{"--mem=1G -- --array=0-1", `"--" is not an option (an option's value goes after = or a space)`},
+		{"-Z", "-Z is not an sbatch option"},
+		{"--x\n#SBATCH --array=1", "want one line of options, such as --mem=2G"},
+		{"--comment=x # --array=1", `an unquoted # starts a comment in an #SBATCH line, which would drop "# --array=1": quote it`},
+		{`--comment="x`, `unmatched "`},
+		{`--comment "" --array=1`, "an empty quoted word ends sbatch's reading of the line"},
+		{"--comment=hetjob", `an #SBATCH line holding "hetjob" or "packjob" starts a heterogeneous job's next component`},
+	} {
+		err := CheckOptions([]string{tt.opt})
+		if want := fmt.Sprintf("sbatch option %q: %s", tt.opt, tt.err); err == nil || err.Error() != want {
+			t.Errorf("%q: %v, want %s", tt.opt, err, want)
+		}
+	}
+}
+
+// TestSbatchWords splits #SBATCH lines as sbatch's _get_argument does.
+func TestSbatchWords(t *testing.T) {
+	for line, want := range map[string][]string{
+		"--mem=2G":              {"--mem=2G"},
+		"  --qos   long\t":      {"--qos", "long"},
+		`--comment="a b" -H`:    {"--comment=a b", "-H"},
+		`--comment='say "hi"'`:  {`--comment=say "hi"`},
+		`--comment=a\ b`:        {"--comment=a", "b"}, // a backslash does not join words
+		`--comment="a\"b"`:      {`--comment=a"b`},
+		`--export=A="x y",B=2`:  {"--export=A=x y,B=2"},
+		"--comment=\"#x\" -H":   {"--comment=#x", "-H"},
+		"\t--hold\v--requeue\f": {"--hold", "--requeue"},
+	} {
+		got, err := sbatchWords(line)
+		if err != nil || strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("%q: %q, %v; want %q", line, got, err, want)
 		}
 	}
 }

@@ -61,7 +61,7 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		partition = fs.String("slurm-partition", "", "Slurm partition (sbatch --partition)")
 		timeLimit = fs.String("slurm-time", "", "time limit of each array task (sbatch --time), e.g. 30 or 2:00:00")
 		account   = fs.String("slurm-account", "", "Slurm account to charge (sbatch --account)")
-		slurmOpts = fs.StringArray("slurm-opt", nil, "a further sbatch option, e.g. --slurm-opt=--mem=2G (repeatable)")
+		slurmOpts = fs.StringArray("slurm-opt", nil, "a further sbatch option as on an #SBATCH line, e.g. --slurm-opt=--mem=2G (repeatable; not those gangsim sets: --array, --output, --error, --chdir...)")
 		chunk     = fs.Int("slurm-chunk", 0, "runs per array task (default: 1, or more to stay within the site's MaxArraySize)")
 		replayBin = fs.String("slurm-replay", "", "replay binary the array tasks execute, on the compute nodes (default: this one)")
 		poll      = fs.Duration("slurm-poll", pipelines.DefaultPoll, "time between two looks at the array tasks while waiting")

@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -57,8 +59,8 @@ func TestSlurmSweep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a Slurm cluster")
 	}
+	dir := t.TempDir() // removed after the cluster stops: its jobs write into it
 	startSlurm(t)
-	dir := t.TempDir()
 	bin := filepath.Join(dir, "replay")
 	goTool, err := exec.LookPath("go")
 	if err != nil {
@@ -232,6 +234,18 @@ func TestSlurmSweep(t *testing.T) {
 	if m, _ := filepath.Glob(filepath.Join(cache3, "slurm", "sweep-*")); len(m) != 0 {
 		t.Errorf("a rejected submission left %v", m)
 	}
+
+	// A job still running when the test ends: the cleanup's cluster.sh
+	// stop must end it (its slurmstepd ignores the SIGTERM that stops
+	// slurmd, and would outlive the cluster with the job's processes).
+	job = strings.TrimSpace(slurmOut(t, "sbatch", "--parsable", "--output=/dev/null", "--wrap", "sleep 300"))
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if st := strings.TrimSpace(slurmOut(t, "squeue", "--noheader", "--jobs="+job, "--format=%T")); st == "RUNNING" {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("the sleeping job %s is %s, not running", job, st)
+		}
+	}
 }
 
 // startSlurm starts a single-node cluster for the test and points the Slurm
@@ -262,16 +276,53 @@ func startSlurm(t *testing.T) {
 	}
 	script, _ := filepath.Abs(filepath.Join("..", "..", "conformance", "slurm", "cluster.sh"))
 	dir := t.TempDir()
+	conf := filepath.Join(dir, "slurm.conf")
+	// Whether the test passes or fails midway, the cleanup stops the cluster
+	// and checks that nothing of it runs on: no daemon, no job.
 	t.Cleanup(func() {
 		if out, err := exec.Command("bash", script, "stop", dir).CombinedOutput(); err != nil {
 			t.Errorf("stopping the Slurm cluster: %v\n%s", err, out)
+		}
+		if left := clusterProcesses(conf); len(left) > 0 {
+			t.Errorf("processes of the Slurm cluster left running after cluster.sh stop: %s", strings.Join(left, ", "))
 		}
 	})
 	out, err := exec.Command("bash", script, "start", dir).CombinedOutput()
 	if err != nil {
 		t.Fatalf("starting the Slurm cluster: %v\n%s", err, out)
 	}
-	t.Setenv("SLURM_CONF", filepath.Join(dir, "slurm.conf"))
+	t.Setenv("SLURM_CONF", conf)
+}
+
+// clusterProcesses lists, as "PID NAME", the live processes whose
+// environment names the cluster's slurm.conf: cluster.sh starts slurmctld
+// and slurmd with SLURM_CONF exported, and slurmd's slurmstepd and the
+// jobs (submitted from the test's environment) inherit it. munged, started
+// before, is found by its PID file.
+func clusterProcesses(conf string) []string {
+	var left []string
+	entries, _ := os.ReadDir("/proc")
+	self := strconv.Itoa(os.Getpid())
+	for _, e := range entries {
+		pid := e.Name()
+		if pid[0] < '0' || pid[0] > '9' || pid == self {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", pid, "environ")) // empty for a zombie
+		if err != nil || !slices.Contains(strings.Split(string(env), "\x00"), "SLURM_CONF="+conf) {
+			continue
+		}
+		name, _ := os.ReadFile(filepath.Join("/proc", pid, "comm"))
+		left = append(left, pid+" "+strings.TrimSpace(string(name)))
+	}
+	if b, err := os.ReadFile(filepath.Join(filepath.Dir(conf), "munged.pid")); err == nil {
+		if pid := strings.TrimSpace(string(b)); pid != "" {
+			if _, err := os.Stat(filepath.Join("/proc", pid)); err == nil {
+				left = append(left, pid+" munged")
+			}
+		}
+	}
+	return left
 }
 
 // slurmOut runs a Slurm command and returns its output.

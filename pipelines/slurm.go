@@ -234,7 +234,7 @@ func (s *Slurm) submissions() ([]*Submission, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("slurm: %w", err)
+		return nil, &DirError{Dir: SubmissionDir, Path: s.Dir, Op: "read", Err: err}
 	}
 	var out []*Submission
 	for _, e := range entries {
@@ -273,12 +273,15 @@ func (s *Slurm) Prepare(runs []SlurmRun) (*Submission, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := s.Cache.CheckWritable(); err != nil {
+		return nil, &DirError{Dir: RunCacheDir, Path: s.Cache.Dir, Op: "write", Err: err}
+	}
 	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("slurm: submission directory: %w", err)
+		return nil, &DirError{Dir: SubmissionDir, Path: s.Dir, Op: "write", Err: err}
 	}
 	dir, err := os.MkdirTemp(s.Dir, "sweep-")
 	if err != nil {
-		return nil, fmt.Errorf("slurm: submission directory: %w", err)
+		return nil, &DirError{Dir: SubmissionDir, Path: s.Dir, Op: "write", Err: err}
 	}
 	// The directory appears in #SBATCH lines, which cannot quote.
 	if strings.ContainsAny(dir, " \t\n%") || strings.ContainsAny(s.Workdir, " \t\n%") {
@@ -292,6 +295,31 @@ func (s *Slurm) Prepare(runs []SlurmRun) (*Submission, error) {
 	}
 	return sub, nil
 }
+
+// DirError is a directory of a Slurm sweep that cannot be written (or
+// read) here: the run cache or the submission directory. It is found
+// before anything is submitted.
+type DirError struct {
+	Dir  SweepDir
+	Path string
+	Op   string // "write" or "read"
+	Err  error
+}
+
+// SweepDir names a directory of a Slurm sweep.
+type SweepDir string
+
+// The directories of a Slurm sweep (Slurm.Cache.Dir, Slurm.Dir).
+const (
+	RunCacheDir   SweepDir = "run cache"
+	SubmissionDir SweepDir = "submission directory"
+)
+
+func (e *DirError) Error() string {
+	return fmt.Sprintf("slurm: cannot %s the %s %s: %v", e.Op, e.Dir, e.Path, e.Err)
+}
+
+func (e *DirError) Unwrap() error { return e.Err }
 
 func (s *Slurm) writeSubmission(sub *Submission, runs []SlurmRun, chunk int) error {
 	for _, d := range []string{tasksDir, logsDir} {

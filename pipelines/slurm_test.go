@@ -404,3 +404,49 @@ func TestSlurmWaitForgottenJob(t *testing.T) {
 		t.Errorf("a job squeue no longer knows: %v", err)
 	}
 }
+
+// TestSlurmPrepareUnwritable finds a run cache or a submission directory
+// that cannot be written before anything is submitted, naming it.
+func TestSlurmPrepareUnwritable(t *testing.T) {
+	s, sr := slurmForTest(t)
+	s.Dir = filepath.Join(t.TempDir(), "slurm") // not under the cache
+	if err := os.MkdirAll(s.Cache.Dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// A file where the cache's tmp directory should be (as root, the one
+	// way to make a directory unwritable).
+	if err := os.WriteFile(filepath.Join(s.Cache.Dir, "tmp"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Prepare(sr)
+	var de *DirError
+	if !errors.As(err, &de) || de.Dir != RunCacheDir || de.Path != s.Cache.Dir ||
+		!strings.HasPrefix(err.Error(), "slurm: cannot write the run cache "+s.Cache.Dir+": mkdir "+filepath.Join(s.Cache.Dir, "tmp")+": ") {
+		t.Errorf("a cache whose tmp is a file: %v", err)
+	}
+	if _, err := os.Stat(s.Dir); !errors.Is(err, os.ErrNotExist) {
+		t.Error("a submission was written for an unwritable cache")
+	}
+
+	os.Remove(filepath.Join(s.Cache.Dir, "tmp"))
+	if err := os.WriteFile(s.Dir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Prepare(sr)
+	if !errors.As(err, &de) || de.Dir != SubmissionDir || de.Path != s.Dir ||
+		!strings.HasPrefix(err.Error(), "slurm: cannot write the submission directory "+s.Dir+": ") {
+		t.Errorf("a submission directory that is a file: %v", err)
+	}
+	if m, _ := filepath.Glob(filepath.Join(s.Cache.Dir, "*", ".write-check-*")); len(m) != 0 {
+		t.Errorf("the cache's write check left %v", m)
+	}
+
+	if os.Geteuid() != 0 {
+		os.Remove(s.Dir)
+		os.Chmod(filepath.Join(s.Cache.Dir, "tmp"), 0o555)
+		defer os.Chmod(filepath.Join(s.Cache.Dir, "tmp"), 0o755)
+		if _, err := s.Prepare(sr); !errors.As(err, &de) || de.Dir != RunCacheDir {
+			t.Errorf("a read-only cache: %v", err)
+		}
+	}
+}

@@ -461,4 +461,28 @@ func TestSweepSlurmErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "nonesuch: not an executable file") {
 		t.Errorf("missing replay binary: %v", err)
 	}
+
+	// A run cache or a submission directory that cannot be written is
+	// found before sbatch, and named with its flag.
+	submitted := filepath.Join(dir, "submitted")
+	os.WriteFile(filepath.Join(dir, "sbatch"), []byte("#!/bin/sh\ntouch "+submitted+"; echo 5\n"), 0o755)
+	os.WriteFile(filepath.Join(dir, "squeue"), []byte("#!/bin/sh\n"), 0o755)
+	cache := filepath.Join(dir, "cache")
+	os.MkdirAll(cache, 0o755)
+	os.WriteFile(filepath.Join(cache, "tmp"), nil, 0o644) // unwritable, even for root
+	_, _, err = replayCmd(t, nil, "sweep", "--slurm", "--cache", cache, "--slurm-dir", filepath.Join(dir, "subs"), exp)
+	if err == nil || !strings.HasPrefix(err.Error(), "slurm: cannot write the run cache "+cache+": mkdir "+filepath.Join(cache, "tmp")) ||
+		!strings.HasSuffix(err.Error(), " (--cache: it must be writable here and by the compute nodes, at the same path)") {
+		t.Errorf("unwritable cache: %v", err)
+	}
+	os.Remove(filepath.Join(cache, "tmp"))
+	os.WriteFile(filepath.Join(dir, "subs"), nil, 0o644)
+	_, _, err = replayCmd(t, nil, "sweep", "--slurm", "--cache", cache, "--slurm-dir", filepath.Join(dir, "subs"), exp)
+	if err == nil || !strings.HasPrefix(err.Error(), "slurm: cannot read the submission directory "+filepath.Join(dir, "subs")+": ") ||
+		!strings.HasSuffix(err.Error(), " (--slurm-dir, by default CACHE/slurm: it must be writable here and by the compute nodes, at the same path)") {
+		t.Errorf("unwritable submission directory: %v", err)
+	}
+	if _, err := os.Stat(submitted); err == nil {
+		t.Error("sbatch was run for directories that cannot be written")
+	}
 }

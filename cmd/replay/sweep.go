@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -329,7 +330,7 @@ func sweepOnSlurm(s *pipelines.Slurm, runs []pipelines.SlurmRun, mode slurmMode,
 	}
 	plan, err := s.Plan(runs, mode != slurmDryRun)
 	if err != nil {
-		return false, err
+		return false, withFlag(err)
 	}
 	if mode == slurmDryRun {
 		if len(plan.Missing) == 0 {
@@ -338,7 +339,7 @@ func sweepOnSlurm(s *pipelines.Slurm, runs []pipelines.SlurmRun, mode slurmMode,
 		}
 		sub, err := s.Prepare(plan.Missing)
 		if err != nil {
-			return false, err
+			return false, withFlag(err)
 		}
 		fmt.Fprintf(stdout, "%s\n%s\n", readScript(sub), strings.Join(sub.Command(), " "))
 		say("dry run: %s in %s written to %s; nothing submitted", plural(len(plan.Missing), "run"), plural(len(sub.Tasks), "array task"), sub.Dir)
@@ -351,7 +352,7 @@ func sweepOnSlurm(s *pipelines.Slurm, runs []pipelines.SlurmRun, mode slurmMode,
 	if len(plan.Missing) > 0 {
 		sub, err := s.Prepare(plan.Missing)
 		if err != nil {
-			return false, err
+			return false, withFlag(err)
 		}
 		if err := s.Submit(sub); err != nil {
 			return false, err
@@ -386,6 +387,20 @@ func sweepOnSlurm(s *pipelines.Slurm, runs []pipelines.SlurmRun, mode slurmMode,
 		return false, fmt.Errorf("slurm: the jobs ended but %d runs are not in the run cache %s (first: %s)", len(missing), s.Cache.Dir, missing[0])
 	}
 	return true, nil
+}
+
+// withFlag names the flag that sets a directory the Slurm sweep cannot
+// write.
+func withFlag(err error) error {
+	var de *pipelines.DirError
+	if !errors.As(err, &de) {
+		return err
+	}
+	flag := "--cache"
+	if de.Dir == pipelines.SubmissionDir {
+		flag = "--slurm-dir, by default CACHE/slurm"
+	}
+	return fmt.Errorf("%w (%s: it must be writable here and by the compute nodes, at the same path)", err, flag)
 }
 
 // plural is "1 run", "2 runs".

@@ -37,8 +37,9 @@ type Slurm struct {
 	Cache *Cache
 	// Dir is the shared directory for submissions: each one is
 	// Dir/sweep-*/ with the batch script (batch.sh), the run descriptions of
-	// every array task (tasks/N.json), the tasks' logs (logs/JOB_N.out) and
-	// what was submitted (submission.json). Absolute.
+	// every array task (tasks/N.json) and their labels for messages
+	// (tasks/N.labels), the tasks' logs (logs/JOB_N.out) and what was
+	// submitted (submission.json). Absolute.
 	Dir string
 	// Replay is the absolute path of the replay binary the tasks execute; it
 	// must be the caller's gangsim version (the tasks check).
@@ -329,15 +330,19 @@ func (s *Slurm) writeSubmission(sub *Submission, runs []SlurmRun, chunk int) err
 	}
 	for start := 0; start < len(runs); start += chunk {
 		end := min(start+chunk, len(runs))
-		var b bytes.Buffer
+		var b, labels bytes.Buffer
 		var task []TaskRun
 		for _, r := range runs[start:end] {
 			b.Write(r.Run.Canonical())
 			b.WriteByte('\n')
+			labels.WriteString(strings.ReplaceAll(r.Label, "\n", " ") + "\n")
 			task = append(task, TaskRun{Key: r.Key, Label: r.Label})
 		}
-		name := filepath.Join(sub.Dir, tasksDir, fmt.Sprintf("%d.json", len(sub.Tasks)))
-		if err := os.WriteFile(name, b.Bytes(), 0o644); err != nil {
+		name := filepath.Join(sub.Dir, tasksDir, strconv.Itoa(len(sub.Tasks)))
+		if err := os.WriteFile(name+".json", b.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("slurm: %w", err)
+		}
+		if err := os.WriteFile(name+".labels", labels.Bytes(), 0o644); err != nil {
 			return fmt.Errorf("slurm: %w", err)
 		}
 		sub.Tasks = append(sub.Tasks, task)
@@ -422,8 +427,9 @@ func (s *Slurm) script(sub *Submission) string {
 	for _, o := range opts {
 		fmt.Fprintf(&b, "#SBATCH %s\n", o)
 	}
-	fmt.Fprintf(&b, "exec %s sweep --run %s\"$SLURM_ARRAY_TASK_ID\".json --cache %s --jobs \"${SLURM_CPUS_PER_TASK:-1}\" --expect-version %s\n",
-		shellQuote(s.Replay), shellQuote(filepath.Join(sub.Dir, tasksDir)+"/"), shellQuote(sub.Cache), shellQuote(version.Version))
+	task := shellQuote(filepath.Join(sub.Dir, tasksDir)+"/") + `"$SLURM_ARRAY_TASK_ID"`
+	fmt.Fprintf(&b, "exec %s sweep --run %s.json --labels %s.labels --cache %s --jobs \"${SLURM_CPUS_PER_TASK:-1}\" --expect-version %s\n",
+		shellQuote(s.Replay), task, task, shellQuote(sub.Cache), shellQuote(version.Version))
 	return b.String()
 }
 
@@ -439,7 +445,7 @@ func (s *Slurm) Submit(sub *Submission) error {
 	out, err := slurmCommand(s.Workdir, sub.Command()[0], sub.Command()[1:]...)
 	if err != nil {
 		os.RemoveAll(sub.Dir)
-		return fmt.Errorf("slurm: submitting %s: %w", sub.Script(), err)
+		return fmt.Errorf("slurm: the job array of %s was not submitted: %w", count(sub.Runs(), "run"), err)
 	}
 	// --parsable prints "JOBID" or "JOBID;CLUSTER".
 	id, _, _ := strings.Cut(strings.TrimSpace(out), ";")
@@ -722,7 +728,14 @@ type slurmCommandError struct {
 	Msg string
 }
 
-func (e *slurmCommandError) Error() string { return e.Cmd + ": " + e.Msg }
+// Error is the command's message, prefixed with its name unless Slurm's
+// own message already is ("sbatch: error: ...").
+func (e *slurmCommandError) Error() string {
+	if strings.HasPrefix(e.Msg, e.Cmd+": ") {
+		return e.Msg
+	}
+	return e.Cmd + ": " + e.Msg
+}
 
 // slurmCommand runs a Slurm command found on PATH in dir (the current
 // directory if empty) and returns its standard output; its failure carries

@@ -93,6 +93,15 @@ func TestSlurmPrepare(t *testing.T) {
 				t.Errorf("task %d run %d: key %s, recorded %s", i, j, k, task[j].Key)
 			}
 		}
+		// and its labels, one a line, for the task's messages.
+		labels, _ := os.ReadFile(filepath.Join(sub.Dir, "tasks", []string{"0.labels", "1.labels"}[i]))
+		var want string
+		for _, r := range task {
+			want += r.Label + "\n"
+		}
+		if string(labels) != want {
+			t.Errorf("task %d labels %q, want %q", i, labels, want)
+		}
 	}
 	script, err := os.ReadFile(sub.Script())
 	if err != nil {
@@ -111,8 +120,8 @@ func TestSlurmPrepare(t *testing.T) {
 		"#SBATCH --account=proj\n",
 		"#SBATCH --mem=1G\n",
 		"#SBATCH --qos=low\n",
-		"exec '/opt/gangsim/bin/replay' sweep --run '" + sub.Dir + "/tasks/'\"$SLURM_ARRAY_TASK_ID\".json --cache '" + s.Cache.Dir +
-			"' --jobs \"${SLURM_CPUS_PER_TASK:-1}\" --expect-version '" + version.Version + "'\n",
+		"exec '/opt/gangsim/bin/replay' sweep --run '" + sub.Dir + "/tasks/'\"$SLURM_ARRAY_TASK_ID\".json --labels '" + sub.Dir +
+			"/tasks/'\"$SLURM_ARRAY_TASK_ID\".labels --cache '" + s.Cache.Dir + "' --jobs \"${SLURM_CPUS_PER_TASK:-1}\" --expect-version '" + version.Version + "'\n",
 	}
 	if got := string(script); got != strings.Join(want, "") {
 		t.Errorf("script:\n%s\nwant:\n%s", got, strings.Join(want, ""))
@@ -278,7 +287,7 @@ func TestSlurmSubmit(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = s.Submit(sub)
-	if err == nil || err.Error() != "slurm: submitting "+sub.Script()+": sbatch: sbatch: error: Batch job submission failed: Invalid account or account/partition combination specified" {
+	if err == nil || err.Error() != "slurm: the job array of 4 runs was not submitted: sbatch: error: Batch job submission failed: Invalid account or account/partition combination specified" {
 		t.Errorf("rejected: %v", err)
 	}
 	if _, err := os.Stat(sub.Dir); !errors.Is(err, os.ErrNotExist) {

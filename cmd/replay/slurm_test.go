@@ -16,6 +16,7 @@ import (
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/pipelines"
+	"github.com/gangsim/gangsim/workload"
 )
 
 // slurmSmall is an experiment of eight quick runs (300 Lublin jobs each).
@@ -409,8 +410,8 @@ func TestSweepSlurmDryRun(t *testing.T) {
 	}
 
 	// An array task's command, run here: its runs go into the cache.
-	stdout, _, err = replayCmd(t, nil, "sweep", "--run", filepath.Join(subs[0], "tasks", "2.json"), "--cache", cache,
-		"--expect-version", version.Version)
+	stdout, _, err = replayCmd(t, nil, "sweep", "--run", filepath.Join(subs[0], "tasks", "2.json"), "--labels", filepath.Join(subs[0], "tasks", "2.labels"),
+		"--cache", cache, "--expect-version", version.Version)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -425,6 +426,46 @@ func TestSweepSlurmDryRun(t *testing.T) {
 		!strings.Contains(err.Error(), "3 run descriptions; --out-dir takes one") {
 		t.Errorf("three runs into --out-dir: %v", err)
 	}
+}
+
+// TestSweepRunLabels: a failed run of --run is named by its label, as a
+// Slurm task's log shows it, not as "run 1 (no grid)".
+func TestSweepRunLabels(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.swf")
+	os.WriteFile(bad, []byte("1 0 x\n"), 0o644)
+	e, _, err := pipelines.LoadExperiment(writeFile(t, dir, "small.json", slurmSmall))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, _, _ := e.Runs()
+	broken := *runs[0]
+	broken.Workload.Source = workload.Source{Trace: &workload.TraceSource{Path: bad}}
+	tasks := writeFile(t, dir, "0.json", string(runs[1].Canonical())+"\n"+string(broken.Canonical())+"\n")
+	labels := writeFile(t, dir, "0.labels", "frachtenberg/slurm-small (policy=fcfs, load=0.5, seed=2)\nfrachtenberg/slurm-small (policy=fcfs, load=0.5, seed=1)\n")
+	cache := filepath.Join(dir, "cache")
+	_, _, err = replayCmd(t, nil, "sweep", "--run", tasks, "--labels", labels, "--cache", cache, "-j", "1")
+	if want := tasks + ": run 2, frachtenberg/slurm-small (policy=fcfs, load=0.5, seed=1): workload: "; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("labelled: %v, want %s...", err, want)
+	}
+	_, _, err = replayCmd(t, nil, "sweep", "--run", tasks, "--cache", cache)
+	if want := tasks + ": run 2: workload: "; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("unlabelled: %v, want %s...", err, want)
+	}
+	short := writeFile(t, dir, "short.labels", "one label\n")
+	_, _, err = replayCmd(t, nil, "sweep", "--run", tasks, "--labels", short, "--cache", cache)
+	if want := short + ": 1 labels for the 2 runs of " + tasks; err == nil || err.Error() != want {
+		t.Errorf("too few labels: %v, want %s", err, want)
+	}
+}
+
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 func TestSweepSlurmErrors(t *testing.T) {
@@ -442,6 +483,7 @@ func TestSweepSlurmErrors(t *testing.T) {
 		{[]string{"--slurm", "--slurm-opt=--mem=1G", "--slurm-opt", "-a0-1", exp}, `--slurm-opt: sbatch option "-a0-1": -a (--array) is not allowed: gangsim sets it: one array task per chunk of runs`},
 		{[]string{"--slurm", "--slurm-chunk=-1", exp}, "--slurm-chunk -1: want a positive number of runs per task"},
 		{[]string{"--expect-version", "v1", exp}, "--expect-version needs --run"},
+		{[]string{"--labels", "x.labels", exp}, "--labels needs --run"},
 		{[]string{"--run", "x.json", "--slurm"}, "--run takes no experiment files, --slurm or --print-runs"},
 	} {
 		_, _, err := replayCmd(t, nil, append([]string{"sweep"}, tt.args...)...)

@@ -17,7 +17,7 @@ import (
 const sweepSynopsis = `usage: replay sweep [flags] EXPERIMENT.json...
        replay sweep --slurm [--slurm-opt OPT]... [--no-wait | --dry-run] EXPERIMENT.json...
        replay sweep --print-runs EXPERIMENT.json
-       replay sweep --run RUNS.json [--out-dir DIR]
+       replay sweep --run RUNS.json [--labels FILE] [--out-dir DIR]
 
 Runs experiments described as data (experiments/<paper>/<item>.json: a base
 run, a grid of policies, loads, seeds..., an analysis, the paper's values and
@@ -71,6 +71,7 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		printRuns = fs.Bool("print-runs", false, "print the expanded run descriptions as JSON lines and exit")
 		runFile   = fs.String("run", "", "execute the run descriptions (JSON, one or more) in FILE into the run cache, or into --out-dir")
 		outDir    = fs.String("out-dir", "", "directory for --run's files (one run)")
+		labelFile = fs.String("labels", "", "with --run: FILE names the runs in messages, a line each (Slurm array tasks pass their grid points)")
 		expectVer = fs.String("expect-version", "", "with --run: fail unless this replay is gangsim VERSION (Slurm array tasks pass the submitter's)")
 		quiet     = fs.BoolP("quiet", "q", false, "print nothing but errors")
 		figSize   = fs.String("figure-size", "", "save every figure at WIDTHxHEIGHT, e.g. 6inx4in (default: each experiment's own, else 16cmx10cm)")
@@ -107,6 +108,9 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if *expectVer != "" && *runFile == "" {
 		return cli.Usagef("--expect-version needs --run")
 	}
+	if *labelFile != "" && *runFile == "" {
+		return cli.Usagef("--labels needs --run")
+	}
 	if *runFile != "" {
 		if fs.NArg() > 0 || *slurm || *printRuns {
 			return cli.Usagef("--run takes no experiment files, --slurm or --print-runs")
@@ -117,7 +121,7 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if *outDir != "" {
 			return runOne(*runFile, *outDir, stdout)
 		}
-		return runIntoCache(*runFile, *cacheDir, *workers, stdout)
+		return runIntoCache(*runFile, *labelFile, *cacheDir, *workers, stdout)
 	}
 	if *outDir != "" {
 		return cli.Usagef("--out-dir needs --run")
@@ -244,13 +248,29 @@ func runOne(name, dir string, stdout io.Writer) error {
 
 // runIntoCache executes the run descriptions in the file name into the run
 // cache (what a Slurm array task does), skipping those already there, and
-// prints each run's information as a JSON line.
-func runIntoCache(name, cacheDir string, workers int, stdout io.Writer) error {
+// prints each run's information as a JSON line. labelFile, if not empty,
+// names the runs in messages, a line each (a Slurm task's grid points).
+func runIntoCache(name, labelFile, cacheDir string, workers int, stdout io.Writer) error {
 	runs, err := readRuns(name)
 	if err != nil {
 		return err
 	}
+	var labels []string
+	if labelFile != "" {
+		b, err := os.ReadFile(labelFile)
+		if err != nil {
+			return err
+		}
+		labels = strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+		if len(labels) != len(runs) {
+			return fmt.Errorf("%s: %d labels for the %d runs of %s", labelFile, len(labels), len(runs), name)
+		}
+	}
 	done, err := (&pipelines.Sweep{Cache: &pipelines.Cache{Dir: cacheDir}, Workers: workers}).Do(runs, nil)
+	var re *pipelines.RunError
+	if errors.As(err, &re) && labels != nil {
+		return fmt.Errorf("%s: run %d, %s: %w", name, re.Index+1, labels[re.Index], re.Err)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}

@@ -114,6 +114,10 @@ type Submission struct {
 	// JobID is Slurm's job ID of the array; empty until submitted (and for
 	// a dry run, which the user submits).
 	JobID string `json:"job_id,omitempty"`
+	// Cluster is the name of the Slurm cluster the job was submitted to
+	// (slurm.conf's ClusterName), empty if unknown. A job ID means nothing
+	// on another cluster.
+	Cluster string `json:"cluster,omitempty"`
 	// Cache is the run cache directory the tasks write into.
 	Cache string `json:"cache"`
 	// Version is the gangsim version that wrote it.
@@ -175,7 +179,10 @@ type Plan struct {
 
 // Plan finds the runs to submit. With checkActive, it asks squeue which
 // earlier submissions are still active (a dry run, which may be made where
-// Slurm is not installed, does not).
+// Slurm is not installed, does not). An earlier submission is active only
+// if squeue shows its job ID on the same cluster running its batch script:
+// a job ID that a cluster with its state wiped (or another cluster) gave
+// to another job does not count.
 func (s *Slurm) Plan(runs []SlurmRun, checkActive bool) (*Plan, error) {
 	p := &Plan{}
 	missing := map[string]bool{}
@@ -195,9 +202,15 @@ func (s *Slurm) Plan(runs []SlurmRun, checkActive bool) (*Plan, error) {
 		if err != nil {
 			return nil, err
 		}
+		cluster := ""
+		if len(earlier) > 0 {
+			cluster = s.clusterName()
+		}
 		for _, sub := range earlier {
-			states, err := s.taskStates(sub.JobID)
-			if err != nil {
+			var states map[int]string
+			if sub.Cluster != "" && cluster != "" && sub.Cluster != cluster {
+				states = map[int]string{} // another cluster's job ID: not ours here
+			} else if states, err = s.ownTaskStates(sub); err != nil {
 				return nil, err
 			}
 			wanted := false
@@ -389,19 +402,30 @@ func (s *Slurm) chunk(n int) (int, error) {
 // maxArraySize asks scontrol for the site's MaxArraySize, and takes Slurm's
 // default when it cannot.
 func maxArraySize() int {
-	out, err := slurmCommand("", "scontrol", "show", "config")
-	if err != nil {
-		return defaultMaxArraySize
-	}
-	for _, line := range strings.Split(out, "\n") {
-		name, value, ok := strings.Cut(line, "=")
-		if ok && strings.TrimSpace(name) == "MaxArraySize" {
-			if n, err := strconv.Atoi(strings.TrimSpace(value)); err == nil && n > 0 {
-				return n
-			}
-		}
+	if n, err := strconv.Atoi(slurmConfig("MaxArraySize")); err == nil && n > 0 {
+		return n
 	}
 	return defaultMaxArraySize
+}
+
+// clusterName is the Slurm cluster's name (slurm.conf's ClusterName), ""
+// if scontrol cannot tell.
+func (s *Slurm) clusterName() string { return slurmConfig("ClusterName") }
+
+// slurmConfig is the value of one setting in `scontrol show config`, "" if
+// scontrol fails or does not show it.
+func slurmConfig(name string) string {
+	out, err := slurmCommand("", "scontrol", "show", "config")
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(out, "\n") {
+		n, value, ok := strings.Cut(line, "=")
+		if ok && strings.TrimSpace(n) == name {
+			return strings.TrimSpace(value)
+		}
+	}
+	return ""
 }
 
 // script is the batch script of sub: sbatch options, then the replay
@@ -448,11 +472,14 @@ func (s *Slurm) Submit(sub *Submission) error {
 		return fmt.Errorf("slurm: the job array of %s was not submitted: %w", count(sub.Runs(), "run"), err)
 	}
 	// --parsable prints "JOBID" or "JOBID;CLUSTER".
-	id, _, _ := strings.Cut(strings.TrimSpace(out), ";")
+	id, cluster, _ := strings.Cut(strings.TrimSpace(out), ";")
 	if _, err := strconv.ParseUint(id, 10, 64); err != nil {
 		return fmt.Errorf("slurm: sbatch printed %q, not a job ID; the job may have been submitted (see squeue)", strings.TrimSpace(out))
 	}
-	sub.JobID = id
+	if cluster == "" {
+		cluster = s.clusterName()
+	}
+	sub.JobID, sub.Cluster = id, cluster
 	return writeSubmission(sub)
 }
 
@@ -662,7 +689,22 @@ func logTail(name string, n int) []string {
 // jobID, by array index. Tasks squeue no longer knows (ended long ago) are
 // absent.
 func (s *Slurm) taskStates(jobID string) (map[int]string, error) {
-	out, err := slurmCommand("", "squeue", "--noheader", "--array", "--states=all", "--jobs="+jobID, "--format=%K|%T")
+	return s.squeueTasks(jobID, "")
+}
+
+// ownTaskStates is taskStates of sub's job, leaving out tasks that squeue
+// shows running another batch script than sub's: the same job ID given to
+// another job by a cluster that lost its state. (Wait, which asks about a
+// job it has just submitted, does not compare: a site whose squeue shows
+// the script under another path would see its tasks as ended.)
+func (s *Slurm) ownTaskStates(sub *Submission) (map[int]string, error) {
+	return s.squeueTasks(sub.JobID, filepath.Join(filepath.Base(sub.Dir), scriptFile))
+}
+
+// squeueTasks asks squeue for the tasks of jobID; with script not empty,
+// only those whose batch script's path ends in /script.
+func (s *Slurm) squeueTasks(jobID, script string) (map[int]string, error) {
+	out, err := slurmCommand("", "squeue", "--noheader", "--array", "--states=all", "--jobs="+jobID, "--format=%K|%T|%o")
 	if err != nil {
 		var ce *slurmCommandError
 		if errors.As(err, &ce) && strings.Contains(ce.Msg, "Invalid job id") {
@@ -670,23 +712,28 @@ func (s *Slurm) taskStates(jobID string) (map[int]string, error) {
 		}
 		return nil, err
 	}
-	return parseTaskStates(out)
+	return parseTaskStates(out, script)
 }
 
-// parseTaskStates reads squeue's "%K|%T" lines: array index and state.
-func parseTaskStates(out string) (map[int]string, error) {
+// parseTaskStates reads squeue's "%K|%T|%o" lines: array index, state and
+// command (the batch script). With script not empty, tasks whose command
+// does not end in /script are left out.
+func parseTaskStates(out, script string) (map[int]string, error) {
 	states := map[int]string{}
 	for _, line := range strings.Split(out, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" {
 			continue
 		}
-		idx, state, ok := strings.Cut(line, "|")
-		i, err := strconv.Atoi(idx)
-		if !ok || err != nil {
+		f := strings.SplitN(line, "|", 3)
+		i, err := strconv.Atoi(f[0])
+		if len(f) != 3 || err != nil {
 			return nil, fmt.Errorf("squeue: unexpected line %q", line)
 		}
-		states[i] = state
+		if script != "" && !strings.HasSuffix(f[2], "/"+script) {
+			continue
+		}
+		states[i] = f[1]
 	}
 	return states, nil
 }

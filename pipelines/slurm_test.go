@@ -30,10 +30,14 @@ func slurmForTest(t *testing.T) (*Slurm, []SlurmRun) {
 }
 
 // fakeSlurm puts scripts named after Slurm commands, with the given bodies,
-// first on PATH.
+// first on PATH; scontrol, unless given, shows the cluster's name as
+// "gangsim" or as the file scontrol.name says.
 func fakeSlurm(t *testing.T, scripts map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
+	if _, ok := scripts["scontrol"]; !ok {
+		scripts["scontrol"] = `name=$(cat "$(dirname "$0")/scontrol.name" 2>/dev/null || echo gangsim); echo "ClusterName             = $name"`
+	}
 	for name, body := range scripts {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
 			t.Fatal(err)
@@ -264,12 +268,21 @@ func TestSbatchWords(t *testing.T) {
 }
 
 func TestParseTaskStates(t *testing.T) {
-	got, err := parseTaskStates("0|COMPLETED\n3|PENDING\n  \n12|RUNNING\n")
-	if err != nil || len(got) != 3 || got[0] != "COMPLETED" || got[3] != "PENDING" || got[12] != "RUNNING" {
+	out := "0|COMPLETED|/s/sweep-1/batch.sh\n3|PENDING|/s/sweep-1/batch.sh\n  \n12|RUNNING|/x/sweep-1/batch.sh\n4|RUNNING|/s/sweep-2/batch.sh\n5|RUNNING|/a|b/sweep-1/batch.sh\n"
+	got, err := parseTaskStates(out, "")
+	if err != nil || len(got) != 5 || got[0] != "COMPLETED" || got[3] != "PENDING" || got[12] != "RUNNING" || got[4] != "RUNNING" {
 		t.Errorf("%v, %v", got, err)
 	}
-	if _, err := parseTaskStates("N/A|RUNNING\n"); err == nil || err.Error() != `squeue: unexpected line "N/A|RUNNING"` {
-		t.Errorf("bad index: %v", err)
+	// The tasks of one batch script (its directory may be seen under
+	// another path): another job's under the same ID are left out.
+	got, err = parseTaskStates(out, "sweep-1/batch.sh")
+	if err != nil || len(got) != 4 || got[4] != "" || got[5] != "RUNNING" {
+		t.Errorf("sweep-1's tasks: %v, %v", got, err)
+	}
+	for _, line := range []string{"N/A|RUNNING|/s/batch.sh", "0|RUNNING"} {
+		if _, err := parseTaskStates(line+"\n", ""); err == nil || err.Error() != fmt.Sprintf("squeue: unexpected line %q", line) {
+			t.Errorf("%q: %v", line, err)
+		}
 	}
 	for st, want := range map[string][2]bool{"PENDING": {true, false}, "RUNNING": {true, true}, "COMPLETING": {true, true},
 		"REQUEUED": {true, false}, "COMPLETED": {false, false}, "TIMEOUT": {false, false}, "": {false, false}} {
@@ -344,20 +357,50 @@ func TestSlurmWaitAndPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	if sub.Cluster != "gangsim" {
+		t.Errorf("submitted to cluster %q, want scontrol's gangsim", sub.Cluster)
+	}
+	tasks := func(script string, states ...string) string {
+		out := ""
+		for i, st := range states {
+			out += fmt.Sprintf("%d|%s|%s\n", i, st, script)
+		}
+		return out
+	}
+
 	// A rerun while the job runs: its tasks' runs are in flight, not
 	// missing; task 2 has ended (its run is still missing).
-	squeue("0|RUNNING\n1|PENDING\n2|CANCELLED\n")
+	squeue(tasks(sub.Script(), "RUNNING", "PENDING", "CANCELLED"))
 	plan, err = s.Plan(sr, true)
 	if err != nil || len(plan.Missing) != 1 || plan.Missing[0].Key != sr[3].Key || len(plan.Active) != 1 || plan.Active[0].JobID != "7" {
 		t.Fatalf("plan with the job in flight %+v, %v", plan, err)
 	}
+	// The same, with the submission directory seen under another path
+	// by squeue (a symbolic link).
+	squeue(tasks("/elsewhere/"+filepath.Base(sub.Dir)+"/batch.sh", "RUNNING", "PENDING", "CANCELLED"))
+	if plan, err = s.Plan(sr, true); err != nil || len(plan.Active) != 1 {
+		t.Fatalf("plan with the job's script under another path %+v, %v", plan, err)
+	}
+	// Job 7 is another job's now (the controller's state was wiped and
+	// its job IDs start again), or the submission was made on another
+	// cluster: its runs are missing, not in flight.
+	squeue(tasks("/home/u/other/batch.sh", "RUNNING", "PENDING", "CANCELLED"))
+	if plan, err = s.Plan(sr, true); err != nil || len(plan.Missing) != 3 || len(plan.Active) != 0 {
+		t.Fatalf("plan with job 7 another job's %+v, %v", plan, err)
+	}
+	squeue(tasks(sub.Script(), "RUNNING", "PENDING", "CANCELLED"))
+	os.WriteFile(filepath.Join(tools, "scontrol.name"), []byte("other\n"), 0o644)
+	if plan, err = s.Plan(sr, true); err != nil || len(plan.Missing) != 3 || len(plan.Active) != 0 {
+		t.Fatalf("plan on another cluster %+v, %v", plan, err)
+	}
+	os.Remove(filepath.Join(tools, "scontrol.name"))
 
 	// The job ends: task 0 completed its run; task 1 completed without its
 	// run reaching this cache; task 2 was cancelled and logged; squeue has
 	// forgotten nothing.
 	cacheRun(t, s.Cache, sr[1].Key)
 	os.WriteFile(sub.Log(2), []byte("starting\n\nslurmstepd: error: *** JOB 9 ON n1 CANCELLED ***\nreplay: interrupted\n"), 0o644)
-	squeue("0|COMPLETED\n1|COMPLETED\n2|CANCELLED\n")
+	squeue(tasks(sub.Script(), "COMPLETED", "COMPLETED", "CANCELLED"))
 	err = s.Wait([]*Submission{sub}, sr)
 	var se *SlurmError
 	if !errors.As(err, &se) || len(se.Failed) != 2 {

@@ -212,6 +212,11 @@ func TestSlurmSweep(t *testing.T) {
 	if len(states) != 2 || states[0] != "PENDING" || states[1] != "PENDING" {
 		t.Fatalf("squeue on job %q: %q, want two pending tasks", job, states)
 	}
+	if m, _ := filepath.Glob(filepath.Join(cache2, "slurm", "sweep-*", "submission.json")); len(m) != 1 {
+		t.Errorf("submissions %v", m)
+	} else if b, _ := os.ReadFile(m[0]); !strings.Contains(string(b), `"cluster": "gangsim"`) {
+		t.Errorf("submission.json does not record the cluster's name (slurm.conf's ClusterName):\n%s", b)
+	}
 	stdout, stderr, err = replayCmd(t, nil, append(noWait, "--no-wait")...)
 	if err != nil || strings.TrimSpace(stdout) != job || !strings.Contains(stderr, "still running") || strings.Contains(stderr, "submitted as") {
 		t.Fatalf("rerun with the job in flight: job %q (want %s), %v\n%s", stdout, job, err, stderr)

@@ -36,7 +36,7 @@ type Slurm struct {
 	// path.
 	Cache *Cache
 	// Dir is the shared directory for submissions: each one is
-	// Dir/sweep-*/ with the batch script (batch.sh), the run descriptions of
+	// Dir/sweep-*/ (a dry run's, Dir/dry-run/) with the batch script (batch.sh), the run descriptions of
 	// every array task (tasks/N.json) and their labels for messages
 	// (tasks/N.labels), the tasks' logs (logs/JOB_N.out) and what was
 	// submitted (submission.json). Absolute.
@@ -178,8 +178,8 @@ type Plan struct {
 }
 
 // Plan finds the runs to submit. With checkActive, it asks squeue which
-// earlier submissions are still active (a dry run, which may be made where
-// Slurm is not installed, does not). An earlier submission is active only
+// earlier submissions are still active (a dry run made where Slurm is not
+// installed cannot). An earlier submission is active only
 // if squeue shows its job ID on the same cluster running its batch script:
 // a job ID that a cluster with its state wiped (or another cluster) gave
 // to another job does not count.
@@ -274,6 +274,21 @@ func (s *Slurm) submissions() ([]*Submission, error) {
 // Prepare writes a new submission of runs into Dir: the runs of every task,
 // the batch script and submission.json. It does not submit it.
 func (s *Slurm) Prepare(runs []SlurmRun) (*Submission, error) {
+	return s.prepare(runs, false)
+}
+
+// PrepareDryRun writes a submission of runs for the user to submit by hand
+// into Dir/dry-run, replacing an earlier dry run's, unless squeue shows a
+// job of that batch script still pending or running (whose tasks would
+// read the new files).
+func (s *Slurm) PrepareDryRun(runs []SlurmRun) (*Submission, error) {
+	return s.prepare(runs, true)
+}
+
+// dryRunDir is the directory, in Dir, of the dry run's submission.
+const dryRunDir = "dry-run"
+
+func (s *Slurm) prepare(runs []SlurmRun, dry bool) (*Submission, error) {
 	if len(runs) == 0 {
 		return nil, errors.New("slurm: no runs to submit")
 	}
@@ -293,7 +308,19 @@ func (s *Slurm) Prepare(runs []SlurmRun) (*Submission, error) {
 	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
 		return nil, &DirError{Dir: SubmissionDir, Path: s.Dir, Op: "write", Err: err}
 	}
-	dir, err := os.MkdirTemp(s.Dir, "sweep-")
+	var dir string
+	if dry {
+		dir = filepath.Join(s.Dir, dryRunDir)
+		if err := s.checkDryRunIdle(dir); err != nil {
+			return nil, err
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			return nil, &DirError{Dir: SubmissionDir, Path: s.Dir, Op: "write", Err: err}
+		}
+		err = os.Mkdir(dir, 0o755)
+	} else {
+		dir, err = os.MkdirTemp(s.Dir, "sweep-")
+	}
 	if err != nil {
 		return nil, &DirError{Dir: SubmissionDir, Path: s.Dir, Op: "write", Err: err}
 	}
@@ -308,6 +335,31 @@ func (s *Slurm) Prepare(runs []SlurmRun) (*Submission, error) {
 		return nil, err
 	}
 	return sub, nil
+}
+
+// checkDryRunIdle fails if squeue (when on PATH) shows a job of the dry
+// run's batch script in dir pending or running: one the user submitted by
+// hand, which a new dry run would pull its files from under.
+func (s *Slurm) checkDryRunIdle(dir string) error {
+	script := filepath.Join(dir, scriptFile)
+	if _, err := os.Stat(script); err != nil {
+		return nil
+	}
+	if _, err := exec.LookPath("squeue"); err != nil {
+		return nil
+	}
+	out, err := slurmCommand("", "squeue", "--noheader", "--format=%A|%o")
+	if err != nil {
+		return fmt.Errorf("slurm: asking squeue whether the last dry run's job is still active: %w", err)
+	}
+	real, _ := filepath.EvalSymlinks(script)
+	for _, line := range strings.Split(out, "\n") {
+		id, cmd, _ := strings.Cut(strings.TrimSpace(line), "|")
+		if cmd != "" && (cmd == script || cmd == real) {
+			return fmt.Errorf("slurm: job %s, submitted from the last dry run's %s, is still pending or running: a new dry run would replace its files; wait for it to end or scancel it", id, script)
+		}
+	}
+	return nil
 }
 
 // DirError is a directory of a Slurm sweep that cannot be written (or
@@ -581,12 +633,28 @@ func (s *Slurm) Wait(subs []*Submission, want []SlurmRun) error {
 }
 
 // Tidy removes the directories of ended submissions whose runs are all in
-// the cache now.
+// the cache now, and the dry run's (TidyDryRun).
 func (s *Slurm) Tidy(ended []*Submission) {
 	for _, sub := range ended {
 		if s.allCached(nil, sub) {
 			os.RemoveAll(sub.Dir)
 		}
+	}
+	s.TidyDryRun()
+}
+
+// TidyDryRun removes the dry run's directory once its runs are all in the
+// cache: whether or not its script was submitted by hand, it has nothing
+// left to do.
+func (s *Slurm) TidyDryRun() {
+	dir := filepath.Join(s.Dir, dryRunDir)
+	b, err := os.ReadFile(filepath.Join(dir, submissionFile))
+	if err != nil {
+		return
+	}
+	sub := &Submission{Dir: dir}
+	if json.Unmarshal(b, sub) == nil && sub.Cache == s.Cache.Dir && s.allCached(nil, sub) {
+		os.RemoveAll(dir)
 	}
 }
 

@@ -385,37 +385,50 @@ func sameFiles(t *testing.T, want, got string) {
 }
 
 // TestSweepSlurmDryRun needs no Slurm: --dry-run writes the job array's
-// files and prints the batch script and the sbatch command.
+// files into CACHE/slurm/dry-run, which the next dry run replaces, and
+// prints the batch script and the sbatch command; it leaves out the runs
+// of active jobs (stand-ins for squeue and sbatch here).
 func TestSweepSlurmDryRun(t *testing.T) {
 	dir := t.TempDir()
 	exp := filepath.Join(dir, "small.json")
 	os.WriteFile(exp, []byte(slurmSmall), 0o644)
 	cache := filepath.Join(dir, "cache")
-	stdout, stderr, err := replayCmd(t, nil, "sweep", "--slurm", "--dry-run", "--slurm-chunk", "3", "--slurm-time", "5",
-		"--slurm-opt=--mem=1G", "--cache", cache, exp)
+	tools := filepath.Join(dir, "bin")
+	os.Mkdir(tools, 0o755)
+	// squeue shows the jobs in tools/jobs (--format=%A|%o) or the tasks
+	// in tools/tasks (--format=%K|%T|%o).
+	os.WriteFile(filepath.Join(tools, "squeue"), []byte(`#!/bin/sh
+case "$*" in *%A*) cat "$(dirname "$0")/jobs";; *) cat "$(dirname "$0")/tasks";; esac 2>/dev/null
+exit 0
+`), 0o755)
+	os.WriteFile(filepath.Join(tools, "scontrol"), []byte("#!/bin/sh\necho 'ClusterName = gangsim'\n"), 0o755)
+	os.WriteFile(filepath.Join(tools, "sbatch"), []byte("#!/bin/sh\necho 7\n"), 0o755)
+	t.Setenv("PATH", tools+":"+os.Getenv("PATH"))
+	dryRun := []string{"sweep", "--slurm", "--dry-run", "--slurm-chunk", "3", "--slurm-time", "5", "--slurm-opt=--mem=1G", "--cache", cache, exp}
+	stdout, stderr, err := replayCmd(t, nil, dryRun...)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	subs, _ := filepath.Glob(filepath.Join(cache, "slurm", "sweep-*"))
-	if len(subs) != 1 {
-		t.Fatalf("submission directories %v", subs)
+	sub := filepath.Join(cache, "slurm", "dry-run")
+	if m, _ := filepath.Glob(filepath.Join(cache, "slurm", "*")); len(m) != 1 || m[0] != sub {
+		t.Fatalf("submission directories %v, want %s", m, sub)
 	}
-	script, _ := os.ReadFile(filepath.Join(subs[0], "batch.sh"))
+	script, _ := os.ReadFile(filepath.Join(sub, "batch.sh"))
 	self, _ := os.Executable()
 	for _, want := range []string{"#SBATCH --array=0-2\n", "#SBATCH --time=5\n", "#SBATCH --mem=1G\n", "exec '" + self + "' sweep --run "} {
 		if !strings.Contains(string(script), want) {
 			t.Errorf("script lacks %q:\n%s", want, script)
 		}
 	}
-	if want := string(script) + "\nsbatch --parsable " + filepath.Join(subs[0], "batch.sh") + "\n"; stdout != want {
+	if want := string(script) + "\nsbatch --parsable " + filepath.Join(sub, "batch.sh") + "\n"; stdout != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", stdout, want)
 	}
-	if !strings.Contains(stderr, "dry run: 8 runs in 3 array tasks written to "+subs[0]+"; nothing submitted") {
+	if !strings.Contains(stderr, "dry run: 8 runs in 3 array tasks written to "+sub+"; nothing submitted") {
 		t.Errorf("stderr: %s", stderr)
 	}
 
 	// An array task's command, run here: its runs go into the cache.
-	stdout, _, err = replayCmd(t, nil, "sweep", "--run", filepath.Join(subs[0], "tasks", "2.json"), "--labels", filepath.Join(subs[0], "tasks", "2.labels"),
+	stdout, _, err = replayCmd(t, nil, "sweep", "--run", filepath.Join(sub, "tasks", "2.json"), "--labels", filepath.Join(sub, "tasks", "2.labels"),
 		"--cache", cache, "--expect-version", version.Version)
 	if err != nil {
 		t.Fatal(err)
@@ -423,13 +436,65 @@ func TestSweepSlurmDryRun(t *testing.T) {
 	if n := strings.Count(stdout, `"key"`); n != 2 {
 		t.Errorf("task 2 ran %d runs, want 2:\n%s", n, stdout)
 	}
-	if _, _, err := replayCmd(t, nil, "sweep", "--run", filepath.Join(subs[0], "tasks", "0.json"), "--cache", cache,
+	if _, _, err := replayCmd(t, nil, "sweep", "--run", filepath.Join(sub, "tasks", "0.json"), "--cache", cache,
 		"--expect-version", "v9.9.9"); err == nil || !strings.Contains(err.Error(), "not v9.9.9") {
 		t.Errorf("another version's task: %v", err)
 	}
-	if _, _, err := replayCmd(t, nil, "sweep", "--run", filepath.Join(subs[0], "tasks", "0.json"), "--out-dir", filepath.Join(dir, "one")); err == nil ||
+	if _, _, err := replayCmd(t, nil, "sweep", "--run", filepath.Join(sub, "tasks", "0.json"), "--out-dir", filepath.Join(dir, "one")); err == nil ||
 		!strings.Contains(err.Error(), "3 run descriptions; --out-dir takes one") {
 		t.Errorf("three runs into --out-dir: %v", err)
+	}
+
+	// The next dry run replaces the directory: the 6 runs still missing.
+	if _, stderr, err = replayCmd(t, nil, dryRun...); err != nil || !strings.Contains(stderr, "dry run: 6 runs in 2 array tasks written to "+sub) {
+		t.Fatalf("second dry run: %v\n%s", err, stderr)
+	}
+	if m, _ := filepath.Glob(filepath.Join(cache, "slurm", "*")); len(m) != 1 {
+		t.Errorf("submission directories %v", m)
+	}
+	// ... unless the user submitted the last one and its job is active.
+	os.WriteFile(filepath.Join(tools, "jobs"), []byte("12|"+filepath.Join(sub, "batch.sh")+"\n"), 0o644)
+	if _, _, err = replayCmd(t, nil, dryRun...); err == nil || err.Error() != "slurm: job 12, submitted from the last dry run's "+
+		filepath.Join(sub, "batch.sh")+", is still pending or running: a new dry run would replace its files; wait for it to end or scancel it" {
+		t.Errorf("dry run over an active one: %v", err)
+	}
+	os.Remove(filepath.Join(tools, "jobs"))
+
+	// A job submitted earlier still runs 3 of the missing runs: the dry run
+	// leaves them out.
+	e, _, _ := pipelines.LoadExperiment(exp)
+	runs, points, _ := e.Runs()
+	sr, _ := pipelines.SlurmRuns(e.Item, runs, points)
+	s, err := newSlurm(cache, "", self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Chunk = 3
+	earlier, err := s.Prepare(sr[:3])
+	if err == nil {
+		err = s.Submit(earlier)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(tools, "tasks"), []byte("0|RUNNING|"+earlier.Script()+"\n"), 0o644)
+	stdout, stderr, err = replayCmd(t, nil, dryRun...)
+	if err != nil || !strings.Contains(stderr, "slurm job 7, submitted earlier, is still running some of these runs: they are left out of the dry run") ||
+		!strings.Contains(stderr, "dry run: 3 runs in 1 array task written to "+sub) || !strings.Contains(stdout, "#SBATCH --array=0-0\n") {
+		t.Errorf("dry run beside an active job: %v\n%s", err, stderr)
+	}
+
+	// Once every run is in the cache, a dry run has nothing to submit and
+	// removes the last one's directory.
+	os.Remove(filepath.Join(tools, "tasks"))
+	if _, stderr, err := replayCmd(t, nil, "sweep", "--cache", cache, "-o", filepath.Join(dir, "results"), exp); err != nil {
+		t.Fatalf("local sweep: %v\n%s", err, stderr)
+	}
+	if _, stderr, err = replayCmd(t, nil, dryRun...); err != nil || !strings.Contains(stderr, "dry run: all 8 runs are in the run cache") {
+		t.Errorf("dry run with every run cached: %v\n%s", err, stderr)
+	}
+	if _, err := os.Stat(sub); !errors.Is(err, os.ErrNotExist) {
+		t.Error("the dry run's directory outlives its runs")
 	}
 }
 

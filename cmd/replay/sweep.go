@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -35,8 +36,10 @@ then builds the items from the cache exactly as a local sweep does. A task
 killed by Slurm leaves no half-written run: rerunning the same command
 resubmits only the runs still missing, and waits for runs an earlier job is
 still executing rather than submitting them again. --no-wait prints the job
-ID and returns; --dry-run writes the files and prints the batch script and
-the sbatch command without submitting.
+ID and returns; --dry-run writes the files (into SLURM-DIR/dry-run, which
+the next dry run replaces) and prints the batch script and the sbatch command
+without submitting, leaving out the runs of jobs still active if squeue is
+on PATH.
 
 --print-runs writes the expanded runs as self-contained JSON descriptions, one
 per line; --run executes the descriptions in a file into the run cache (or
@@ -348,21 +351,36 @@ func sweepOnSlurm(s *pipelines.Slurm, runs []pipelines.SlurmRun, mode slurmMode,
 			return false, err
 		}
 	}
-	plan, err := s.Plan(runs, mode != slurmDryRun)
+	// A dry run, which may be made where Slurm is not installed, leaves out
+	// the runs of active jobs when it can ask squeue.
+	checkActive := mode != slurmDryRun
+	if _, err := exec.LookPath("squeue"); err == nil {
+		checkActive = true
+	}
+	plan, err := s.Plan(runs, checkActive)
 	if err != nil {
 		return false, withFlag(err)
 	}
 	if mode == slurmDryRun {
+		for _, sub := range plan.Active {
+			say("slurm job %s, submitted earlier, is still running some of these runs: they are left out of the dry run", sub.JobID)
+		}
 		if len(plan.Missing) == 0 {
-			say("dry run: all %d runs are in the run cache %s; nothing to submit", plan.Cached, s.Cache.Dir)
+			s.TidyDryRun()
+			if len(plan.Active) == 0 {
+				say("dry run: all %d runs are in the run cache %s; nothing to submit", plan.Cached, s.Cache.Dir)
+			} else {
+				say("dry run: the runs missing from the run cache %s are all in slurm jobs still active; nothing to submit", s.Cache.Dir)
+			}
 			return false, nil
 		}
-		sub, err := s.Prepare(plan.Missing)
+		sub, err := s.PrepareDryRun(plan.Missing)
 		if err != nil {
 			return false, withFlag(err)
 		}
 		fmt.Fprintf(stdout, "%s\n%s\n", readScript(sub), strings.Join(sub.Command(), " "))
-		say("dry run: %s in %s written to %s; nothing submitted", plural(len(plan.Missing), "run"), plural(len(sub.Tasks), "array task"), sub.Dir)
+		say("dry run: %s in %s written to %s; nothing submitted (the next dry run replaces that directory, and a sweep removes it once its runs are in the run cache)",
+			plural(len(plan.Missing), "run"), plural(len(sub.Tasks), "array task"), sub.Dir)
 		return false, nil
 	}
 	subs := plan.Active

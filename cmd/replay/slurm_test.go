@@ -598,3 +598,15 @@ func TestSweepSlurmErrors(t *testing.T) {
 		t.Error("sbatch was run for directories that cannot be written")
 	}
 }
+
+// TestSlurmChunkingExperiment keeps the README's chunking measurement
+// true to its experiment: 200 runs.
+func TestSlurmChunkingExperiment(t *testing.T) {
+	e, _, err := pipelines.LoadExperiment(filepath.Join("..", "..", "conformance", "slurm", "chunking.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs, _, err := e.Runs(); err != nil || len(runs) != 200 {
+		t.Errorf("%d runs, %v; the README times 200", len(runs), err)
+	}
+}

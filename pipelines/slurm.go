@@ -36,10 +36,10 @@ type Slurm struct {
 	// path.
 	Cache *Cache
 	// Dir is the shared directory for submissions: each one is
-	// Dir/sweep-*/ (a dry run's, Dir/dry-run/) with the batch script (batch.sh), the run descriptions of
-	// every array task (tasks/N.json) and their labels for messages
-	// (tasks/N.labels), the tasks' logs (logs/JOB_N.out) and what was
-	// submitted (submission.json). Absolute.
+	// Dir/sweep-*/ (a dry run's, Dir/dry-run/) with the batch script
+	// (batch.sh), the run descriptions of every array task (tasks/N.json)
+	// and their labels for messages (tasks/N.labels), the tasks' logs
+	// (logs/JOB_N.out) and what was submitted (submission.json). Absolute.
 	Dir string
 	// Replay is the absolute path of the replay binary the tasks execute; it
 	// must be the caller's gangsim version (the tasks check).
@@ -179,10 +179,10 @@ type Plan struct {
 
 // Plan finds the runs to submit. With checkActive, it asks squeue which
 // earlier submissions are still active (a dry run made where Slurm is not
-// installed cannot). An earlier submission is active only
-// if squeue shows its job ID on the same cluster running its batch script:
-// a job ID that a cluster with its state wiped (or another cluster) gave
-// to another job does not count.
+// installed cannot). An earlier submission is active only if squeue shows
+// its job ID on the same cluster running its batch script: a job ID that a
+// cluster with its state wiped (or another cluster) gave to another job
+// does not count.
 func (s *Slurm) Plan(runs []SlurmRun, checkActive bool) (*Plan, error) {
 	p := &Plan{}
 	missing := map[string]bool{}

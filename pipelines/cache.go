@@ -74,6 +74,28 @@ func (c *Cache) Put(key string, build func(dir string) (*RunInfo, error)) (*RunI
 	return info, nil
 }
 
+// CheckWritable checks that runs can be put into the cache: that a
+// directory can be made in Dir/tmp and renamed into Dir/runs, as Put does
+// (both are made if missing). It leaves nothing behind.
+func (c *Cache) CheckWritable() error {
+	tmpRoot, runs := filepath.Join(c.Dir, "tmp"), filepath.Join(c.Dir, "runs")
+	for _, d := range []string{tmpRoot, runs} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	tmp, err := os.MkdirTemp(tmpRoot, ".write-check-*")
+	if err != nil {
+		return err
+	}
+	moved := filepath.Join(runs, filepath.Base(tmp))
+	if err := os.Rename(tmp, moved); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Remove(moved)
+}
+
 // RemoveStale deletes temporary run directories older than a day: runs a
 // killed sweep was building. Younger ones may belong to a sweep still
 // running in another process.

@@ -36,9 +36,10 @@ type Slurm struct {
 	// path.
 	Cache *Cache
 	// Dir is the shared directory for submissions: each one is
-	// Dir/sweep-*/ with the batch script (batch.sh), the run descriptions of
-	// every array task (tasks/N.json), the tasks' logs (logs/JOB_N.out) and
-	// what was submitted (submission.json). Absolute.
+	// Dir/sweep-*/ (a dry run's, Dir/dry-run/) with the batch script
+	// (batch.sh), the run descriptions of every array task (tasks/N.json)
+	// and their labels for messages (tasks/N.labels), the tasks' logs
+	// (logs/JOB_N.out) and what was submitted (submission.json). Absolute.
 	Dir string
 	// Replay is the absolute path of the replay binary the tasks execute; it
 	// must be the caller's gangsim version (the tasks check).
@@ -49,9 +50,9 @@ type Slurm struct {
 	// Partition, Time and Account are sbatch's --partition, --time and
 	// --account; empty leaves the site's defaults.
 	Partition, Time, Account string
-	// Options are further sbatch options, each one option as on sbatch's
-	// command line ("--mem=2G", "--qos=long", "--hold"), written into the
-	// batch script after gangsim's own.
+	// Options are further sbatch options, each one #SBATCH line's worth
+	// ("--mem=2G", "--qos long", "-H"), written into the batch script after
+	// gangsim's own; CheckOptions refuses those gangsim sets or depends on.
 	Options []string
 	// Chunk is the number of runs per array task; 0 means one run per task,
 	// or as many as keep the task count within the site's MaxArraySize.
@@ -113,6 +114,10 @@ type Submission struct {
 	// JobID is Slurm's job ID of the array; empty until submitted (and for
 	// a dry run, which the user submits).
 	JobID string `json:"job_id,omitempty"`
+	// Cluster is the name of the Slurm cluster the job was submitted to
+	// (slurm.conf's ClusterName), empty if unknown. A job ID means nothing
+	// on another cluster.
+	Cluster string `json:"cluster,omitempty"`
 	// Cache is the run cache directory the tasks write into.
 	Cache string `json:"cache"`
 	// Version is the gangsim version that wrote it.
@@ -173,8 +178,11 @@ type Plan struct {
 }
 
 // Plan finds the runs to submit. With checkActive, it asks squeue which
-// earlier submissions are still active (a dry run, which may be made where
-// Slurm is not installed, does not).
+// earlier submissions are still active (a dry run made where Slurm is not
+// installed cannot). An earlier submission is active only if squeue shows
+// its job ID on the same cluster running its batch script: a job ID that a
+// cluster with its state wiped (or another cluster) gave to another job
+// does not count.
 func (s *Slurm) Plan(runs []SlurmRun, checkActive bool) (*Plan, error) {
 	p := &Plan{}
 	missing := map[string]bool{}
@@ -194,9 +202,15 @@ func (s *Slurm) Plan(runs []SlurmRun, checkActive bool) (*Plan, error) {
 		if err != nil {
 			return nil, err
 		}
+		cluster := ""
+		if len(earlier) > 0 {
+			cluster = s.clusterName()
+		}
 		for _, sub := range earlier {
-			states, err := s.taskStates(sub.JobID)
-			if err != nil {
+			var states map[int]string
+			if sub.Cluster != "" && cluster != "" && sub.Cluster != cluster {
+				states = map[int]string{} // another cluster's job ID: not ours here
+			} else if states, err = s.ownTaskStates(sub); err != nil {
 				return nil, err
 			}
 			wanted := false
@@ -234,7 +248,7 @@ func (s *Slurm) submissions() ([]*Submission, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("slurm: %w", err)
+		return nil, &DirError{Dir: SubmissionDir, Path: s.Dir, Op: "read", Err: err}
 	}
 	var out []*Submission
 	for _, e := range entries {
@@ -260,6 +274,21 @@ func (s *Slurm) submissions() ([]*Submission, error) {
 // Prepare writes a new submission of runs into Dir: the runs of every task,
 // the batch script and submission.json. It does not submit it.
 func (s *Slurm) Prepare(runs []SlurmRun) (*Submission, error) {
+	return s.prepare(runs, false)
+}
+
+// PrepareDryRun writes a submission of runs for the user to submit by hand
+// into Dir/dry-run, replacing an earlier dry run's, unless squeue shows a
+// job of that batch script still pending or running (whose tasks would
+// read the new files).
+func (s *Slurm) PrepareDryRun(runs []SlurmRun) (*Submission, error) {
+	return s.prepare(runs, true)
+}
+
+// dryRunDir is the directory, in Dir, of the dry run's submission.
+const dryRunDir = "dry-run"
+
+func (s *Slurm) prepare(runs []SlurmRun, dry bool) (*Submission, error) {
 	if len(runs) == 0 {
 		return nil, errors.New("slurm: no runs to submit")
 	}
@@ -273,12 +302,27 @@ func (s *Slurm) Prepare(runs []SlurmRun) (*Submission, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("slurm: submission directory: %w", err)
+	if err := s.Cache.CheckWritable(); err != nil {
+		return nil, &DirError{Dir: RunCacheDir, Path: s.Cache.Dir, Op: "write", Err: err}
 	}
-	dir, err := os.MkdirTemp(s.Dir, "sweep-")
+	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+		return nil, &DirError{Dir: SubmissionDir, Path: s.Dir, Op: "write", Err: err}
+	}
+	var dir string
+	if dry {
+		dir = filepath.Join(s.Dir, dryRunDir)
+		if err := s.checkDryRunIdle(dir); err != nil {
+			return nil, err
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			return nil, &DirError{Dir: SubmissionDir, Path: s.Dir, Op: "write", Err: err}
+		}
+		err = os.Mkdir(dir, 0o755)
+	} else {
+		dir, err = os.MkdirTemp(s.Dir, "sweep-")
+	}
 	if err != nil {
-		return nil, fmt.Errorf("slurm: submission directory: %w", err)
+		return nil, &DirError{Dir: SubmissionDir, Path: s.Dir, Op: "write", Err: err}
 	}
 	// The directory appears in #SBATCH lines, which cannot quote.
 	if strings.ContainsAny(dir, " \t\n%") || strings.ContainsAny(s.Workdir, " \t\n%") {
@@ -293,6 +337,56 @@ func (s *Slurm) Prepare(runs []SlurmRun) (*Submission, error) {
 	return sub, nil
 }
 
+// checkDryRunIdle fails if squeue (when on PATH) shows a job of the dry
+// run's batch script in dir pending or running: one the user submitted by
+// hand, which a new dry run would pull its files from under.
+func (s *Slurm) checkDryRunIdle(dir string) error {
+	script := filepath.Join(dir, scriptFile)
+	if _, err := os.Stat(script); err != nil {
+		return nil
+	}
+	if _, err := exec.LookPath("squeue"); err != nil {
+		return nil
+	}
+	out, err := slurmCommand("", "squeue", "--noheader", "--format=%A|%o")
+	if err != nil {
+		return fmt.Errorf("slurm: asking squeue whether the last dry run's job is still active: %w", err)
+	}
+	real, _ := filepath.EvalSymlinks(script)
+	for _, line := range strings.Split(out, "\n") {
+		id, cmd, _ := strings.Cut(strings.TrimSpace(line), "|")
+		if cmd != "" && (cmd == script || cmd == real) {
+			return fmt.Errorf("slurm: job %s, submitted from the last dry run's %s, is still pending or running: a new dry run would replace its files; wait for it to end or scancel it", id, script)
+		}
+	}
+	return nil
+}
+
+// DirError is a directory of a Slurm sweep that cannot be written (or
+// read) here: the run cache or the submission directory. It is found
+// before anything is submitted.
+type DirError struct {
+	Dir  SweepDir
+	Path string
+	Op   string // "write" or "read"
+	Err  error
+}
+
+// SweepDir names a directory of a Slurm sweep.
+type SweepDir string
+
+// The directories of a Slurm sweep (Slurm.Cache.Dir, Slurm.Dir).
+const (
+	RunCacheDir   SweepDir = "run cache"
+	SubmissionDir SweepDir = "submission directory"
+)
+
+func (e *DirError) Error() string {
+	return fmt.Sprintf("slurm: cannot %s the %s %s: %v", e.Op, e.Dir, e.Path, e.Err)
+}
+
+func (e *DirError) Unwrap() error { return e.Err }
+
 func (s *Slurm) writeSubmission(sub *Submission, runs []SlurmRun, chunk int) error {
 	for _, d := range []string{tasksDir, logsDir} {
 		if err := os.Mkdir(filepath.Join(sub.Dir, d), 0o755); err != nil {
@@ -301,15 +395,19 @@ func (s *Slurm) writeSubmission(sub *Submission, runs []SlurmRun, chunk int) err
 	}
 	for start := 0; start < len(runs); start += chunk {
 		end := min(start+chunk, len(runs))
-		var b bytes.Buffer
+		var b, labels bytes.Buffer
 		var task []TaskRun
 		for _, r := range runs[start:end] {
 			b.Write(r.Run.Canonical())
 			b.WriteByte('\n')
+			labels.WriteString(strings.ReplaceAll(r.Label, "\n", " ") + "\n")
 			task = append(task, TaskRun{Key: r.Key, Label: r.Label})
 		}
-		name := filepath.Join(sub.Dir, tasksDir, fmt.Sprintf("%d.json", len(sub.Tasks)))
-		if err := os.WriteFile(name, b.Bytes(), 0o644); err != nil {
+		name := filepath.Join(sub.Dir, tasksDir, strconv.Itoa(len(sub.Tasks)))
+		if err := os.WriteFile(name+".json", b.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("slurm: %w", err)
+		}
+		if err := os.WriteFile(name+".labels", labels.Bytes(), 0o644); err != nil {
 			return fmt.Errorf("slurm: %w", err)
 		}
 		sub.Tasks = append(sub.Tasks, task)
@@ -356,19 +454,30 @@ func (s *Slurm) chunk(n int) (int, error) {
 // maxArraySize asks scontrol for the site's MaxArraySize, and takes Slurm's
 // default when it cannot.
 func maxArraySize() int {
-	out, err := slurmCommand("", "scontrol", "show", "config")
-	if err != nil {
-		return defaultMaxArraySize
-	}
-	for _, line := range strings.Split(out, "\n") {
-		name, value, ok := strings.Cut(line, "=")
-		if ok && strings.TrimSpace(name) == "MaxArraySize" {
-			if n, err := strconv.Atoi(strings.TrimSpace(value)); err == nil && n > 0 {
-				return n
-			}
-		}
+	if n, err := strconv.Atoi(slurmConfig("MaxArraySize")); err == nil && n > 0 {
+		return n
 	}
 	return defaultMaxArraySize
+}
+
+// clusterName is the Slurm cluster's name (slurm.conf's ClusterName), ""
+// if scontrol cannot tell.
+func (s *Slurm) clusterName() string { return slurmConfig("ClusterName") }
+
+// slurmConfig is the value of one setting in `scontrol show config`, "" if
+// scontrol fails or does not show it.
+func slurmConfig(name string) string {
+	out, err := slurmCommand("", "scontrol", "show", "config")
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(out, "\n") {
+		n, value, ok := strings.Cut(line, "=")
+		if ok && strings.TrimSpace(n) == name {
+			return strings.TrimSpace(value)
+		}
+	}
+	return ""
 }
 
 // script is the batch script of sub: sbatch options, then the replay
@@ -394,30 +503,15 @@ func (s *Slurm) script(sub *Submission) string {
 	for _, o := range opts {
 		fmt.Fprintf(&b, "#SBATCH %s\n", o)
 	}
-	fmt.Fprintf(&b, "exec %s sweep --run %s\"$SLURM_ARRAY_TASK_ID\".json --cache %s --jobs \"${SLURM_CPUS_PER_TASK:-1}\" --expect-version %s\n",
-		shellQuote(s.Replay), shellQuote(filepath.Join(sub.Dir, tasksDir)+"/"), shellQuote(sub.Cache), shellQuote(version.Version))
+	task := shellQuote(filepath.Join(sub.Dir, tasksDir)+"/") + `"$SLURM_ARRAY_TASK_ID"`
+	fmt.Fprintf(&b, "exec %s sweep --run %s.json --labels %s.labels --cache %s --jobs \"${SLURM_CPUS_PER_TASK:-1}\" --expect-version %s\n",
+		shellQuote(s.Replay), task, task, shellQuote(sub.Cache), shellQuote(version.Version))
 	return b.String()
 }
 
 // shellQuote quotes s for sh.
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// CheckOptions checks the extra sbatch options: each one option, starting
-// with a dash, on one line, and none that gangsim sets itself.
-func CheckOptions(opts []string) error {
-	for _, o := range opts {
-		if !strings.HasPrefix(o, "-") || strings.ContainsAny(o, "\n\r") {
-			return fmt.Errorf("sbatch option %q: want one option such as --mem=2G", o)
-		}
-		name, _, _ := strings.Cut(o, "=")
-		switch name {
-		case "-a", "--array", "-o", "--output", "-D", "--chdir", "--parsable", "-W", "--wait":
-			return fmt.Errorf("sbatch option %q: gangsim sets %s itself", o, name)
-		}
-	}
-	return nil
 }
 
 // Submit hands a prepared submission to sbatch and records its job ID in
@@ -427,14 +521,17 @@ func (s *Slurm) Submit(sub *Submission) error {
 	out, err := slurmCommand(s.Workdir, sub.Command()[0], sub.Command()[1:]...)
 	if err != nil {
 		os.RemoveAll(sub.Dir)
-		return fmt.Errorf("slurm: submitting %s: %w", sub.Script(), err)
+		return fmt.Errorf("slurm: the job array of %s was not submitted: %w", count(sub.Runs(), "run"), err)
 	}
 	// --parsable prints "JOBID" or "JOBID;CLUSTER".
-	id, _, _ := strings.Cut(strings.TrimSpace(out), ";")
+	id, cluster, _ := strings.Cut(strings.TrimSpace(out), ";")
 	if _, err := strconv.ParseUint(id, 10, 64); err != nil {
 		return fmt.Errorf("slurm: sbatch printed %q, not a job ID; the job may have been submitted (see squeue)", strings.TrimSpace(out))
 	}
-	sub.JobID = id
+	if cluster == "" {
+		cluster = s.clusterName()
+	}
+	sub.JobID, sub.Cluster = id, cluster
 	return writeSubmission(sub)
 }
 
@@ -536,12 +633,28 @@ func (s *Slurm) Wait(subs []*Submission, want []SlurmRun) error {
 }
 
 // Tidy removes the directories of ended submissions whose runs are all in
-// the cache now.
+// the cache now, and the dry run's (TidyDryRun).
 func (s *Slurm) Tidy(ended []*Submission) {
 	for _, sub := range ended {
 		if s.allCached(nil, sub) {
 			os.RemoveAll(sub.Dir)
 		}
+	}
+	s.TidyDryRun()
+}
+
+// TidyDryRun removes the dry run's directory once its runs are all in the
+// cache: whether or not its script was submitted by hand, it has nothing
+// left to do.
+func (s *Slurm) TidyDryRun() {
+	dir := filepath.Join(s.Dir, dryRunDir)
+	b, err := os.ReadFile(filepath.Join(dir, submissionFile))
+	if err != nil {
+		return
+	}
+	sub := &Submission{Dir: dir}
+	if json.Unmarshal(b, sub) == nil && sub.Cache == s.Cache.Dir && s.allCached(nil, sub) {
+		os.RemoveAll(dir)
 	}
 }
 
@@ -644,7 +757,22 @@ func logTail(name string, n int) []string {
 // jobID, by array index. Tasks squeue no longer knows (ended long ago) are
 // absent.
 func (s *Slurm) taskStates(jobID string) (map[int]string, error) {
-	out, err := slurmCommand("", "squeue", "--noheader", "--array", "--states=all", "--jobs="+jobID, "--format=%K|%T")
+	return s.squeueTasks(jobID, "")
+}
+
+// ownTaskStates is taskStates of sub's job, leaving out tasks that squeue
+// shows running another batch script than sub's: the same job ID given to
+// another job by a cluster that lost its state. (Wait, which asks about a
+// job it has just submitted, does not compare: a site whose squeue shows
+// the script under another path would see its tasks as ended.)
+func (s *Slurm) ownTaskStates(sub *Submission) (map[int]string, error) {
+	return s.squeueTasks(sub.JobID, filepath.Join(filepath.Base(sub.Dir), scriptFile))
+}
+
+// squeueTasks asks squeue for the tasks of jobID; with script not empty,
+// only those whose batch script's path ends in /script.
+func (s *Slurm) squeueTasks(jobID, script string) (map[int]string, error) {
+	out, err := slurmCommand("", "squeue", "--noheader", "--array", "--states=all", "--jobs="+jobID, "--format=%K|%T|%o")
 	if err != nil {
 		var ce *slurmCommandError
 		if errors.As(err, &ce) && strings.Contains(ce.Msg, "Invalid job id") {
@@ -652,23 +780,28 @@ func (s *Slurm) taskStates(jobID string) (map[int]string, error) {
 		}
 		return nil, err
 	}
-	return parseTaskStates(out)
+	return parseTaskStates(out, script)
 }
 
-// parseTaskStates reads squeue's "%K|%T" lines: array index and state.
-func parseTaskStates(out string) (map[int]string, error) {
+// parseTaskStates reads squeue's "%K|%T|%o" lines: array index, state and
+// command (the batch script). With script not empty, tasks whose command
+// does not end in /script are left out.
+func parseTaskStates(out, script string) (map[int]string, error) {
 	states := map[int]string{}
 	for _, line := range strings.Split(out, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" {
 			continue
 		}
-		idx, state, ok := strings.Cut(line, "|")
-		i, err := strconv.Atoi(idx)
-		if !ok || err != nil {
+		f := strings.SplitN(line, "|", 3)
+		i, err := strconv.Atoi(f[0])
+		if len(f) != 3 || err != nil {
 			return nil, fmt.Errorf("squeue: unexpected line %q", line)
 		}
-		states[i] = state
+		if script != "" && !strings.HasSuffix(f[2], "/"+script) {
+			continue
+		}
+		states[i] = f[1]
 	}
 	return states, nil
 }
@@ -710,7 +843,14 @@ type slurmCommandError struct {
 	Msg string
 }
 
-func (e *slurmCommandError) Error() string { return e.Cmd + ": " + e.Msg }
+// Error is the command's message, prefixed with its name unless Slurm's
+// own message already is ("sbatch: error: ...").
+func (e *slurmCommandError) Error() string {
+	if strings.HasPrefix(e.Msg, e.Cmd+": ") {
+		return e.Msg
+	}
+	return e.Cmd + ": " + e.Msg
+}
 
 // slurmCommand runs a Slurm command found on PATH in dir (the current
 // directory if empty) and returns its standard output; its failure carries

@@ -3,6 +3,7 @@ package pipelines
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,10 +30,14 @@ func slurmForTest(t *testing.T) (*Slurm, []SlurmRun) {
 }
 
 // fakeSlurm puts scripts named after Slurm commands, with the given bodies,
-// first on PATH.
+// first on PATH; scontrol, unless given, shows the cluster's name as
+// "gangsim" or as the file scontrol.name says.
 func fakeSlurm(t *testing.T, scripts map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
+	if _, ok := scripts["scontrol"]; !ok {
+		scripts["scontrol"] = `name=$(cat "$(dirname "$0")/scontrol.name" 2>/dev/null || echo gangsim); echo "ClusterName             = $name"`
+	}
 	for name, body := range scripts {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
 			t.Fatal(err)
@@ -92,6 +97,15 @@ func TestSlurmPrepare(t *testing.T) {
 				t.Errorf("task %d run %d: key %s, recorded %s", i, j, k, task[j].Key)
 			}
 		}
+		// and its labels, one a line, for the task's messages.
+		labels, _ := os.ReadFile(filepath.Join(sub.Dir, "tasks", []string{"0.labels", "1.labels"}[i]))
+		var want string
+		for _, r := range task {
+			want += r.Label + "\n"
+		}
+		if string(labels) != want {
+			t.Errorf("task %d labels %q, want %q", i, labels, want)
+		}
 	}
 	script, err := os.ReadFile(sub.Script())
 	if err != nil {
@@ -110,8 +124,8 @@ func TestSlurmPrepare(t *testing.T) {
 		"#SBATCH --account=proj\n",
 		"#SBATCH --mem=1G\n",
 		"#SBATCH --qos=low\n",
-		"exec '/opt/gangsim/bin/replay' sweep --run '" + sub.Dir + "/tasks/'\"$SLURM_ARRAY_TASK_ID\".json --cache '" + s.Cache.Dir +
-			"' --jobs \"${SLURM_CPUS_PER_TASK:-1}\" --expect-version '" + version.Version + "'\n",
+		"exec '/opt/gangsim/bin/replay' sweep --run '" + sub.Dir + "/tasks/'\"$SLURM_ARRAY_TASK_ID\".json --labels '" + sub.Dir +
+			"/tasks/'\"$SLURM_ARRAY_TASK_ID\".labels --cache '" + s.Cache.Dir + "' --jobs \"${SLURM_CPUS_PER_TASK:-1}\" --expect-version '" + version.Version + "'\n",
 	}
 	if got := string(script); got != strings.Join(want, "") {
 		t.Errorf("script:\n%s\nwant:\n%s", got, strings.Join(want, ""))
@@ -162,30 +176,113 @@ func TestSlurmMaxArrayFromScontrol(t *testing.T) {
 	}
 }
 
+// TestCheckOptions reads extra sbatch options in every form sbatch's
+// #SBATCH lines and getopt_long take, and refuses each of gangsim's.
 func TestCheckOptions(t *testing.T) {
-	if err := CheckOptions([]string{"--mem=2G", "--hold", "-p", "--mail-type=END,FAIL"}); err != nil {
-		t.Error(err)
-	}
-	for _, tt := range []struct{ opt, err string }{
-		{"mem=2G", `sbatch option "mem=2G": want one option such as --mem=2G`},
-		{"--array=0-3", `sbatch option "--array=0-3": gangsim sets --array itself`},
-		{"--output=x", `sbatch option "--output=x": gangsim sets --output itself`},
-		{"--wait", `sbatch option "--wait": gangsim sets --wait itself`},
-		{"--x\n#SBATCH --y", `sbatch option "--x\n#SBATCH --y": want one option such as --mem=2G`},
+	for _, ok := range []string{
+		"--mem=2G", "--mem 2G", "--hold", "-H", "-p debug", "-pdebug", "-Hpdebug", "--mail-type=END,FAIL",
+		"--qos long --hold", `--comment="a b"`, `--comment 'see -a 0-1'`, "--comment --array", // a value, however it looks
+		"-J name", "--job-name=mine", "--parti=debug", "--cluster-constraint=x", "--wait-all-nodes=1",
+		"--exclusive", "--exclusive=user", "-k", "--tasks-per=2", "--some-later-option=1", "--some-later-option value",
+		`--comment=a\#b`,
 	} {
-		if err := CheckOptions([]string{tt.opt}); err == nil || err.Error() != tt.err {
-			t.Errorf("%q: %v, want %s", tt.opt, err, tt.err)
+		if err := CheckOptions([]string{ok}); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	array := "is not allowed: gangsim sets it: one array task per chunk of runs"
+	for _, tt := range []struct{ opt, err string }{
+		{"--array=0-3", "--array " + array},
+		{"--array 0-1", "--array " + array},
+		{"-a0-1", "-a (--array) " + array},
+		{"-a 0-1", "-a (--array) " + array},
+		{"-Ha0-1", "-a (--array) " + array},
+		{"--ar=0-1", "--ar (--array) " + array},
+		{"--arr 0-1", "--arr (--array) " + array},
+		{"--mem=1G --array=0-1", "--array " + array},
+		{"--output /x", "--output is not allowed: gangsim sets it: the tasks' logs go to the submission's logs directory, where failures are read"},
+		{"-o/x", "-o (--output) is not allowed: gangsim sets it: the tasks' logs go to the submission's logs directory, where failures are read"},
+		{"--out=/x", "--out (--output) is not allowed: gangsim sets it: the tasks' logs go to the submission's logs directory, where failures are read"},
+		{"--error=/x", "--error is not allowed: gangsim sets the tasks' --output, whose logs hold their errors too, where failures are read"},
+		{"-e /x", "-e (--error) is not allowed: gangsim sets the tasks' --output, whose logs hold their errors too, where failures are read"},
+		{"--err /x", "--err (--error) is not allowed: gangsim sets the tasks' --output, whose logs hold their errors too, where failures are read"},
+		{"--chdir /", "--chdir is not allowed: gangsim sets it: the tasks run in the submitting directory, where relative trace paths resolve"},
+		{"-D/", "-D (--chdir) is not allowed: gangsim sets it: the tasks run in the submitting directory, where relative trace paths resolve"},
+		{"--ch=/", "--ch (--chdir) is not allowed: gangsim sets it: the tasks run in the submitting directory, where relative trace paths resolve"},
+		{"--wrap 'sleep 1'", "--wrap is not allowed: the batch script is gangsim's"},
+		{"--wr=x", "--wr (--wrap) is not allowed: the batch script is gangsim's"},
+		{"--parsable", "--parsable is not allowed: gangsim sets it on sbatch's command line, to read the job ID"},
+		{"--pars", "--pars (--parsable) is not allowed: gangsim sets it on sbatch's command line, to read the job ID"},
+		{"--wait", "--wait is not allowed: gangsim waits for the tasks itself (and --no-wait returns at once)"},
+		{"-W", "-W (--wait) is not allowed: gangsim waits for the tasks itself (and --no-wait returns at once)"},
+		{"-HW", "-W (--wait) is not allowed: gangsim waits for the tasks itself (and --no-wait returns at once)"},
+		{"--test-only", "--test-only is not allowed: it submits nothing, and gangsim needs a job ID"},
+		{"--te", "--te (--test-only) is not allowed: it submits nothing, and gangsim needs a job ID"},
+		{"-M other", "-M (--clusters) is not allowed: gangsim asks the local cluster about the job (squeue, scontrol)"},
+		{"--cluster=other", "--cluster is not allowed: gangsim asks the local cluster about the job (squeue, scontrol)"},
+		{"--clusters other", "--clusters is not allowed: gangsim asks the local cluster about the job (squeue, scontrol)"},
+		{"--usage", "--usage is not allowed: it submits nothing"},
+		{"-h", "-h (--help) is not allowed: it submits nothing"},
+		{"--a=1", "--a is ambiguous: --account, --acctg-freq, --array"},
+		{"--w", "--w is ambiguous: --wait, --wait-all-nodes, --wckey, --wrap"},
+		{"--clust=x", "--clust is ambiguous: --cluster, --cluster-constraint, --clusters"},
+		{"mem=2G", "want an option such as --mem=2G"},
+		{"", "want an option such as --mem=2G"},
+		{"--mem", "--mem needs a value"},
+		{"-p", "-p (--partition) needs a value"},
+		{"--hold=yes", `--hold takes no value ("yes")`},
+		{"--hold 1", `"1" is not an option (an option's value goes after = or a space)`},
+		{"--mem=1G -- --array=0-1", `"--" is not an option (an option's value goes after = or a space)`},
+		{"-Z", "-Z is not an sbatch option"},
+		{"--x\n#SBATCH --array=1", "want one line of options, such as --mem=2G"},
+		{"--comment=x # --array=1", `an unquoted # starts a comment in an #SBATCH line, which would drop "# --array=1": quote it`},
+		{`--comment="x`, `unmatched "`},
+		{`--comment "" --array=1`, "an empty quoted word ends sbatch's reading of the line"},
+		{"--comment=hetjob", `an #SBATCH line holding "hetjob" or "packjob" starts a heterogeneous job's next component`},
+	} {
+		err := CheckOptions([]string{tt.opt})
+		if want := fmt.Sprintf("sbatch option %q: %s", tt.opt, tt.err); err == nil || err.Error() != want {
+			t.Errorf("%q: %v, want %s", tt.opt, err, want)
+		}
+	}
+}
+
+// TestSbatchWords splits #SBATCH lines as sbatch's _get_argument does.
+func TestSbatchWords(t *testing.T) {
+	for line, want := range map[string][]string{
+		"--mem=2G":              {"--mem=2G"},
+		"  --qos   long\t":      {"--qos", "long"},
+		`--comment="a b" -H`:    {"--comment=a b", "-H"},
+		`--comment='say "hi"'`:  {`--comment=say "hi"`},
+		`--comment=a\ b`:        {"--comment=a", "b"}, // a backslash does not join words
+		`--comment="a\"b"`:      {`--comment=a"b`},
+		`--export=A="x y",B=2`:  {"--export=A=x y,B=2"},
+		"--comment=\"#x\" -H":   {"--comment=#x", "-H"},
+		"\t--hold\v--requeue\f": {"--hold", "--requeue"},
+	} {
+		got, err := sbatchWords(line)
+		if err != nil || strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("%q: %q, %v; want %q", line, got, err, want)
 		}
 	}
 }
 
 func TestParseTaskStates(t *testing.T) {
-	got, err := parseTaskStates("0|COMPLETED\n3|PENDING\n  \n12|RUNNING\n")
-	if err != nil || len(got) != 3 || got[0] != "COMPLETED" || got[3] != "PENDING" || got[12] != "RUNNING" {
+	out := "0|COMPLETED|/s/sweep-1/batch.sh\n3|PENDING|/s/sweep-1/batch.sh\n  \n12|RUNNING|/x/sweep-1/batch.sh\n4|RUNNING|/s/sweep-2/batch.sh\n5|RUNNING|/a|b/sweep-1/batch.sh\n"
+	got, err := parseTaskStates(out, "")
+	if err != nil || len(got) != 5 || got[0] != "COMPLETED" || got[3] != "PENDING" || got[12] != "RUNNING" || got[4] != "RUNNING" {
 		t.Errorf("%v, %v", got, err)
 	}
-	if _, err := parseTaskStates("N/A|RUNNING\n"); err == nil || err.Error() != `squeue: unexpected line "N/A|RUNNING"` {
-		t.Errorf("bad index: %v", err)
+	// The tasks of one batch script (its directory may be seen under
+	// another path): another job's under the same ID are left out.
+	got, err = parseTaskStates(out, "sweep-1/batch.sh")
+	if err != nil || len(got) != 4 || got[4] != "" || got[5] != "RUNNING" {
+		t.Errorf("sweep-1's tasks: %v, %v", got, err)
+	}
+	for _, line := range []string{"N/A|RUNNING|/s/batch.sh", "0|RUNNING"} {
+		if _, err := parseTaskStates(line+"\n", ""); err == nil || err.Error() != fmt.Sprintf("squeue: unexpected line %q", line) {
+			t.Errorf("%q: %v", line, err)
+		}
 	}
 	for st, want := range map[string][2]bool{"PENDING": {true, false}, "RUNNING": {true, true}, "COMPLETING": {true, true},
 		"REQUEUED": {true, false}, "COMPLETED": {false, false}, "TIMEOUT": {false, false}, "": {false, false}} {
@@ -203,7 +300,7 @@ func TestSlurmSubmit(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = s.Submit(sub)
-	if err == nil || err.Error() != "slurm: submitting "+sub.Script()+": sbatch: sbatch: error: Batch job submission failed: Invalid account or account/partition combination specified" {
+	if err == nil || err.Error() != "slurm: the job array of 4 runs was not submitted: sbatch: error: Batch job submission failed: Invalid account or account/partition combination specified" {
 		t.Errorf("rejected: %v", err)
 	}
 	if _, err := os.Stat(sub.Dir); !errors.Is(err, os.ErrNotExist) {
@@ -260,20 +357,50 @@ func TestSlurmWaitAndPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	if sub.Cluster != "gangsim" {
+		t.Errorf("submitted to cluster %q, want scontrol's gangsim", sub.Cluster)
+	}
+	tasks := func(script string, states ...string) string {
+		out := ""
+		for i, st := range states {
+			out += fmt.Sprintf("%d|%s|%s\n", i, st, script)
+		}
+		return out
+	}
+
 	// A rerun while the job runs: its tasks' runs are in flight, not
 	// missing; task 2 has ended (its run is still missing).
-	squeue("0|RUNNING\n1|PENDING\n2|CANCELLED\n")
+	squeue(tasks(sub.Script(), "RUNNING", "PENDING", "CANCELLED"))
 	plan, err = s.Plan(sr, true)
 	if err != nil || len(plan.Missing) != 1 || plan.Missing[0].Key != sr[3].Key || len(plan.Active) != 1 || plan.Active[0].JobID != "7" {
 		t.Fatalf("plan with the job in flight %+v, %v", plan, err)
 	}
+	// The same, with the submission directory seen under another path
+	// by squeue (a symbolic link).
+	squeue(tasks("/elsewhere/"+filepath.Base(sub.Dir)+"/batch.sh", "RUNNING", "PENDING", "CANCELLED"))
+	if plan, err = s.Plan(sr, true); err != nil || len(plan.Active) != 1 {
+		t.Fatalf("plan with the job's script under another path %+v, %v", plan, err)
+	}
+	// Job 7 is another job's now (the controller's state was wiped and
+	// its job IDs start again), or the submission was made on another
+	// cluster: its runs are missing, not in flight.
+	squeue(tasks("/home/u/other/batch.sh", "RUNNING", "PENDING", "CANCELLED"))
+	if plan, err = s.Plan(sr, true); err != nil || len(plan.Missing) != 3 || len(plan.Active) != 0 {
+		t.Fatalf("plan with job 7 another job's %+v, %v", plan, err)
+	}
+	squeue(tasks(sub.Script(), "RUNNING", "PENDING", "CANCELLED"))
+	os.WriteFile(filepath.Join(tools, "scontrol.name"), []byte("other\n"), 0o644)
+	if plan, err = s.Plan(sr, true); err != nil || len(plan.Missing) != 3 || len(plan.Active) != 0 {
+		t.Fatalf("plan on another cluster %+v, %v", plan, err)
+	}
+	os.Remove(filepath.Join(tools, "scontrol.name"))
 
 	// The job ends: task 0 completed its run; task 1 completed without its
 	// run reaching this cache; task 2 was cancelled and logged; squeue has
 	// forgotten nothing.
 	cacheRun(t, s.Cache, sr[1].Key)
 	os.WriteFile(sub.Log(2), []byte("starting\n\nslurmstepd: error: *** JOB 9 ON n1 CANCELLED ***\nreplay: interrupted\n"), 0o644)
-	squeue("0|COMPLETED\n1|COMPLETED\n2|CANCELLED\n")
+	squeue(tasks(sub.Script(), "COMPLETED", "COMPLETED", "CANCELLED"))
 	err = s.Wait([]*Submission{sub}, sr)
 	var se *SlurmError
 	if !errors.As(err, &se) || len(se.Failed) != 2 {
@@ -327,5 +454,51 @@ func TestSlurmWaitForgottenJob(t *testing.T) {
 	var se *SlurmError
 	if err := s.Wait([]*Submission{sub}, sr); !errors.As(err, &se) || se.Failed[0].State != "ENDED" {
 		t.Errorf("a job squeue no longer knows: %v", err)
+	}
+}
+
+// TestSlurmPrepareUnwritable finds a run cache or a submission directory
+// that cannot be written before anything is submitted, naming it.
+func TestSlurmPrepareUnwritable(t *testing.T) {
+	s, sr := slurmForTest(t)
+	s.Dir = filepath.Join(t.TempDir(), "slurm") // not under the cache
+	if err := os.MkdirAll(s.Cache.Dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// A file where the cache's tmp directory should be (as root, the one
+	// way to make a directory unwritable).
+	if err := os.WriteFile(filepath.Join(s.Cache.Dir, "tmp"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Prepare(sr)
+	var de *DirError
+	if !errors.As(err, &de) || de.Dir != RunCacheDir || de.Path != s.Cache.Dir ||
+		!strings.HasPrefix(err.Error(), "slurm: cannot write the run cache "+s.Cache.Dir+": mkdir "+filepath.Join(s.Cache.Dir, "tmp")+": ") {
+		t.Errorf("a cache whose tmp is a file: %v", err)
+	}
+	if _, err := os.Stat(s.Dir); !errors.Is(err, os.ErrNotExist) {
+		t.Error("a submission was written for an unwritable cache")
+	}
+
+	os.Remove(filepath.Join(s.Cache.Dir, "tmp"))
+	if err := os.WriteFile(s.Dir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Prepare(sr)
+	if !errors.As(err, &de) || de.Dir != SubmissionDir || de.Path != s.Dir ||
+		!strings.HasPrefix(err.Error(), "slurm: cannot write the submission directory "+s.Dir+": ") {
+		t.Errorf("a submission directory that is a file: %v", err)
+	}
+	if m, _ := filepath.Glob(filepath.Join(s.Cache.Dir, "*", ".write-check-*")); len(m) != 0 {
+		t.Errorf("the cache's write check left %v", m)
+	}
+
+	if os.Geteuid() != 0 {
+		os.Remove(s.Dir)
+		os.Chmod(filepath.Join(s.Cache.Dir, "tmp"), 0o555)
+		defer os.Chmod(filepath.Join(s.Cache.Dir, "tmp"), 0o755)
+		if _, err := s.Prepare(sr); !errors.As(err, &de) || de.Dir != RunCacheDir {
+			t.Errorf("a read-only cache: %v", err)
+		}
 	}
 }

@@ -40,7 +40,8 @@ type Finished struct {
 
 // Do runs runs (points, if not nil, labels each run with its grid point)
 // and returns their results in the order given. It stops starting new runs
-// at the first error and returns the first error in the order given.
+// at the first error and returns the first error in the order given, a
+// *RunError.
 //
 // Runs are started in the order given, at most Workers at a time
 // (errgroup's limit). Two runs with the same key (the same run listed twice)
@@ -106,11 +107,31 @@ func (s *Sweep) Do(runs []*Run, points []Point) ([]*Finished, error) {
 	}
 	for i, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("run %d (%s): %w", i+1, describePoint(results[i].Point), err)
+			e := &RunError{Index: i, Err: err}
+			if points != nil {
+				e.Label = describePoint(points[i])
+			}
+			return nil, e
 		}
 	}
 	return results, nil
 }
+
+// RunError is the failure of one run of a sweep.
+type RunError struct {
+	Index int    // the run's index in the runs given, from 0
+	Label string // its grid point ("policy=easy, load=0.9", "no grid"); empty when not known
+	Err   error
+}
+
+func (e *RunError) Error() string {
+	if e.Label == "" {
+		return fmt.Sprintf("run %d: %v", e.Index+1, e.Err)
+	}
+	return fmt.Sprintf("run %d (%s): %v", e.Index+1, e.Label, e.Err)
+}
+
+func (e *RunError) Unwrap() error { return e.Err }
 
 // build is one run's outcome shared by every run of the same key: its
 // information and the index of the run that executed it (-1: found in the

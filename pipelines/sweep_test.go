@@ -3,6 +3,7 @@ package pipelines
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -175,7 +176,8 @@ func TestSweepStopsAtFirstError(t *testing.T) {
 	broken.Workload.Source = workload.Source{Trace: &workload.TraceSource{Path: bad}}
 	list := append([]*Run{&broken}, runs...)
 	_, err := (&Sweep{Cache: cache, Workers: 1}).Do(list, nil)
-	if err == nil || !strings.HasPrefix(err.Error(), "run 1 (no grid): workload: ") || !strings.Contains(err.Error(), "bad.swf") {
+	var re *RunError
+	if !errors.As(err, &re) || re.Index != 0 || !strings.HasPrefix(err.Error(), "run 1: workload: ") || !strings.Contains(err.Error(), "bad.swf") {
 		t.Fatalf("error %v, want run 1's", err)
 	}
 	// With one worker, the failure stops the sweep before the last run.

@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/pipelines"
+	"github.com/gangsim/gangsim/workload"
 )
 
 // slurmSmall is an experiment of eight quick runs (300 Lublin jobs each).
@@ -57,8 +60,8 @@ func TestSlurmSweep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a Slurm cluster")
 	}
+	dir := t.TempDir() // removed after the cluster stops: its jobs write into it
 	startSlurm(t)
-	dir := t.TempDir()
 	bin := filepath.Join(dir, "replay")
 	goTool, err := exec.LookPath("go")
 	if err != nil {
@@ -209,6 +212,11 @@ func TestSlurmSweep(t *testing.T) {
 	if len(states) != 2 || states[0] != "PENDING" || states[1] != "PENDING" {
 		t.Fatalf("squeue on job %q: %q, want two pending tasks", job, states)
 	}
+	if m, _ := filepath.Glob(filepath.Join(cache2, "slurm", "sweep-*", "submission.json")); len(m) != 1 {
+		t.Errorf("submissions %v", m)
+	} else if b, _ := os.ReadFile(m[0]); !strings.Contains(string(b), `"cluster": "gangsim"`) {
+		t.Errorf("submission.json does not record the cluster's name (slurm.conf's ClusterName):\n%s", b)
+	}
 	stdout, stderr, err = replayCmd(t, nil, append(noWait, "--no-wait")...)
 	if err != nil || strings.TrimSpace(stdout) != job || !strings.Contains(stderr, "still running") || strings.Contains(stderr, "submitted as") {
 		t.Fatalf("rerun with the job in flight: job %q (want %s), %v\n%s", stdout, job, err, stderr)
@@ -231,6 +239,18 @@ func TestSlurmSweep(t *testing.T) {
 	}
 	if m, _ := filepath.Glob(filepath.Join(cache3, "slurm", "sweep-*")); len(m) != 0 {
 		t.Errorf("a rejected submission left %v", m)
+	}
+
+	// A job still running when the test ends: the cleanup's cluster.sh
+	// stop must end it (its slurmstepd ignores the SIGTERM that stops
+	// slurmd, and would outlive the cluster with the job's processes).
+	job = strings.TrimSpace(slurmOut(t, "sbatch", "--parsable", "--output=/dev/null", "--wrap", "sleep 300"))
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if st := strings.TrimSpace(slurmOut(t, "squeue", "--noheader", "--jobs="+job, "--format=%T")); st == "RUNNING" {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("the sleeping job %s is %s, not running", job, st)
+		}
 	}
 }
 
@@ -262,16 +282,53 @@ func startSlurm(t *testing.T) {
 	}
 	script, _ := filepath.Abs(filepath.Join("..", "..", "conformance", "slurm", "cluster.sh"))
 	dir := t.TempDir()
+	conf := filepath.Join(dir, "slurm.conf")
+	// Whether the test passes or fails midway, the cleanup stops the cluster
+	// and checks that nothing of it runs on: no daemon, no job.
 	t.Cleanup(func() {
 		if out, err := exec.Command("bash", script, "stop", dir).CombinedOutput(); err != nil {
 			t.Errorf("stopping the Slurm cluster: %v\n%s", err, out)
+		}
+		if left := clusterProcesses(conf); len(left) > 0 {
+			t.Errorf("processes of the Slurm cluster left running after cluster.sh stop: %s", strings.Join(left, ", "))
 		}
 	})
 	out, err := exec.Command("bash", script, "start", dir).CombinedOutput()
 	if err != nil {
 		t.Fatalf("starting the Slurm cluster: %v\n%s", err, out)
 	}
-	t.Setenv("SLURM_CONF", filepath.Join(dir, "slurm.conf"))
+	t.Setenv("SLURM_CONF", conf)
+}
+
+// clusterProcesses lists, as "PID NAME", the live processes whose
+// environment names the cluster's slurm.conf: cluster.sh starts slurmctld
+// and slurmd with SLURM_CONF exported, and slurmd's slurmstepd and the
+// jobs (submitted from the test's environment) inherit it. munged, started
+// before, is found by its PID file.
+func clusterProcesses(conf string) []string {
+	var left []string
+	entries, _ := os.ReadDir("/proc")
+	self := strconv.Itoa(os.Getpid())
+	for _, e := range entries {
+		pid := e.Name()
+		if pid[0] < '0' || pid[0] > '9' || pid == self {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", pid, "environ")) // empty for a zombie
+		if err != nil || !slices.Contains(strings.Split(string(env), "\x00"), "SLURM_CONF="+conf) {
+			continue
+		}
+		name, _ := os.ReadFile(filepath.Join("/proc", pid, "comm"))
+		left = append(left, pid+" "+strings.TrimSpace(string(name)))
+	}
+	if b, err := os.ReadFile(filepath.Join(filepath.Dir(conf), "munged.pid")); err == nil {
+		if pid := strings.TrimSpace(string(b)); pid != "" {
+			if _, err := os.Stat(filepath.Join("/proc", pid)); err == nil {
+				left = append(left, pid+" munged")
+			}
+		}
+	}
+	return left
 }
 
 // slurmOut runs a Slurm command and returns its output.
@@ -328,52 +385,157 @@ func sameFiles(t *testing.T, want, got string) {
 }
 
 // TestSweepSlurmDryRun needs no Slurm: --dry-run writes the job array's
-// files and prints the batch script and the sbatch command.
+// files into CACHE/slurm/dry-run, which the next dry run replaces, and
+// prints the batch script and the sbatch command; it leaves out the runs
+// of active jobs (stand-ins for squeue and sbatch here).
 func TestSweepSlurmDryRun(t *testing.T) {
 	dir := t.TempDir()
 	exp := filepath.Join(dir, "small.json")
 	os.WriteFile(exp, []byte(slurmSmall), 0o644)
 	cache := filepath.Join(dir, "cache")
-	stdout, stderr, err := replayCmd(t, nil, "sweep", "--slurm", "--dry-run", "--slurm-chunk", "3", "--slurm-time", "5",
-		"--slurm-opt=--mem=1G", "--cache", cache, exp)
+	tools := filepath.Join(dir, "bin")
+	os.Mkdir(tools, 0o755)
+	// squeue shows the jobs in tools/jobs (--format=%A|%o) or the tasks
+	// in tools/tasks (--format=%K|%T|%o).
+	os.WriteFile(filepath.Join(tools, "squeue"), []byte(`#!/bin/sh
+case "$*" in *%A*) cat "$(dirname "$0")/jobs";; *) cat "$(dirname "$0")/tasks";; esac 2>/dev/null
+exit 0
+`), 0o755)
+	os.WriteFile(filepath.Join(tools, "scontrol"), []byte("#!/bin/sh\necho 'ClusterName = gangsim'\n"), 0o755)
+	os.WriteFile(filepath.Join(tools, "sbatch"), []byte("#!/bin/sh\necho 7\n"), 0o755)
+	t.Setenv("PATH", tools+":"+os.Getenv("PATH"))
+	dryRun := []string{"sweep", "--slurm", "--dry-run", "--slurm-chunk", "3", "--slurm-time", "5", "--slurm-opt=--mem=1G", "--cache", cache, exp}
+	stdout, stderr, err := replayCmd(t, nil, dryRun...)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	subs, _ := filepath.Glob(filepath.Join(cache, "slurm", "sweep-*"))
-	if len(subs) != 1 {
-		t.Fatalf("submission directories %v", subs)
+	sub := filepath.Join(cache, "slurm", "dry-run")
+	if m, _ := filepath.Glob(filepath.Join(cache, "slurm", "*")); len(m) != 1 || m[0] != sub {
+		t.Fatalf("submission directories %v, want %s", m, sub)
 	}
-	script, _ := os.ReadFile(filepath.Join(subs[0], "batch.sh"))
+	script, _ := os.ReadFile(filepath.Join(sub, "batch.sh"))
 	self, _ := os.Executable()
 	for _, want := range []string{"#SBATCH --array=0-2\n", "#SBATCH --time=5\n", "#SBATCH --mem=1G\n", "exec '" + self + "' sweep --run "} {
 		if !strings.Contains(string(script), want) {
 			t.Errorf("script lacks %q:\n%s", want, script)
 		}
 	}
-	if want := string(script) + "\nsbatch --parsable " + filepath.Join(subs[0], "batch.sh") + "\n"; stdout != want {
+	if want := string(script) + "\nsbatch --parsable " + filepath.Join(sub, "batch.sh") + "\n"; stdout != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", stdout, want)
 	}
-	if !strings.Contains(stderr, "dry run: 8 runs in 3 array tasks written to "+subs[0]+"; nothing submitted") {
+	if !strings.Contains(stderr, "dry run: 8 runs in 3 array tasks written to "+sub+"; nothing submitted") {
 		t.Errorf("stderr: %s", stderr)
 	}
 
 	// An array task's command, run here: its runs go into the cache.
-	stdout, _, err = replayCmd(t, nil, "sweep", "--run", filepath.Join(subs[0], "tasks", "2.json"), "--cache", cache,
-		"--expect-version", version.Version)
+	stdout, _, err = replayCmd(t, nil, "sweep", "--run", filepath.Join(sub, "tasks", "2.json"), "--labels", filepath.Join(sub, "tasks", "2.labels"),
+		"--cache", cache, "--expect-version", version.Version)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n := strings.Count(stdout, `"key"`); n != 2 {
 		t.Errorf("task 2 ran %d runs, want 2:\n%s", n, stdout)
 	}
-	if _, _, err := replayCmd(t, nil, "sweep", "--run", filepath.Join(subs[0], "tasks", "0.json"), "--cache", cache,
+	if _, _, err := replayCmd(t, nil, "sweep", "--run", filepath.Join(sub, "tasks", "0.json"), "--cache", cache,
 		"--expect-version", "v9.9.9"); err == nil || !strings.Contains(err.Error(), "not v9.9.9") {
 		t.Errorf("another version's task: %v", err)
 	}
-	if _, _, err := replayCmd(t, nil, "sweep", "--run", filepath.Join(subs[0], "tasks", "0.json"), "--out-dir", filepath.Join(dir, "one")); err == nil ||
+	if _, _, err := replayCmd(t, nil, "sweep", "--run", filepath.Join(sub, "tasks", "0.json"), "--out-dir", filepath.Join(dir, "one")); err == nil ||
 		!strings.Contains(err.Error(), "3 run descriptions; --out-dir takes one") {
 		t.Errorf("three runs into --out-dir: %v", err)
 	}
+
+	// The next dry run replaces the directory: the 6 runs still missing.
+	if _, stderr, err = replayCmd(t, nil, dryRun...); err != nil || !strings.Contains(stderr, "dry run: 6 runs in 2 array tasks written to "+sub) {
+		t.Fatalf("second dry run: %v\n%s", err, stderr)
+	}
+	if m, _ := filepath.Glob(filepath.Join(cache, "slurm", "*")); len(m) != 1 {
+		t.Errorf("submission directories %v", m)
+	}
+	// ... unless the user submitted the last one and its job is active.
+	os.WriteFile(filepath.Join(tools, "jobs"), []byte("12|"+filepath.Join(sub, "batch.sh")+"\n"), 0o644)
+	if _, _, err = replayCmd(t, nil, dryRun...); err == nil || err.Error() != "slurm: job 12, submitted from the last dry run's "+
+		filepath.Join(sub, "batch.sh")+", is still pending or running: a new dry run would replace its files; wait for it to end or scancel it" {
+		t.Errorf("dry run over an active one: %v", err)
+	}
+	os.Remove(filepath.Join(tools, "jobs"))
+
+	// A job submitted earlier still runs 3 of the missing runs: the dry run
+	// leaves them out.
+	e, _, _ := pipelines.LoadExperiment(exp)
+	runs, points, _ := e.Runs()
+	sr, _ := pipelines.SlurmRuns(e.Item, runs, points)
+	s, err := newSlurm(cache, "", self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Chunk = 3
+	earlier, err := s.Prepare(sr[:3])
+	if err == nil {
+		err = s.Submit(earlier)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(tools, "tasks"), []byte("0|RUNNING|"+earlier.Script()+"\n"), 0o644)
+	stdout, stderr, err = replayCmd(t, nil, dryRun...)
+	if err != nil || !strings.Contains(stderr, "slurm job 7, submitted earlier, is still running some of these runs: they are left out of the dry run") ||
+		!strings.Contains(stderr, "dry run: 3 runs in 1 array task written to "+sub) || !strings.Contains(stdout, "#SBATCH --array=0-0\n") {
+		t.Errorf("dry run beside an active job: %v\n%s", err, stderr)
+	}
+
+	// Once every run is in the cache, a dry run has nothing to submit and
+	// removes the last one's directory.
+	os.Remove(filepath.Join(tools, "tasks"))
+	if _, stderr, err := replayCmd(t, nil, "sweep", "--cache", cache, "-o", filepath.Join(dir, "results"), exp); err != nil {
+		t.Fatalf("local sweep: %v\n%s", err, stderr)
+	}
+	if _, stderr, err = replayCmd(t, nil, dryRun...); err != nil || !strings.Contains(stderr, "dry run: all 8 runs are in the run cache") {
+		t.Errorf("dry run with every run cached: %v\n%s", err, stderr)
+	}
+	if _, err := os.Stat(sub); !errors.Is(err, os.ErrNotExist) {
+		t.Error("the dry run's directory outlives its runs")
+	}
+}
+
+// TestSweepRunLabels: a failed run of --run is named by its label, as a
+// Slurm task's log shows it, not as "run 1 (no grid)".
+func TestSweepRunLabels(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.swf")
+	os.WriteFile(bad, []byte("1 0 x\n"), 0o644)
+	e, _, err := pipelines.LoadExperiment(writeFile(t, dir, "small.json", slurmSmall))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, _, _ := e.Runs()
+	broken := *runs[0]
+	broken.Workload.Source = workload.Source{Trace: &workload.TraceSource{Path: bad}}
+	tasks := writeFile(t, dir, "0.json", string(runs[1].Canonical())+"\n"+string(broken.Canonical())+"\n")
+	labels := writeFile(t, dir, "0.labels", "frachtenberg/slurm-small (policy=fcfs, load=0.5, seed=2)\nfrachtenberg/slurm-small (policy=fcfs, load=0.5, seed=1)\n")
+	cache := filepath.Join(dir, "cache")
+	_, _, err = replayCmd(t, nil, "sweep", "--run", tasks, "--labels", labels, "--cache", cache, "-j", "1")
+	if want := tasks + ": run 2, frachtenberg/slurm-small (policy=fcfs, load=0.5, seed=1): workload: "; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("labelled: %v, want %s...", err, want)
+	}
+	_, _, err = replayCmd(t, nil, "sweep", "--run", tasks, "--cache", cache)
+	if want := tasks + ": run 2: workload: "; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("unlabelled: %v, want %s...", err, want)
+	}
+	short := writeFile(t, dir, "short.labels", "one label\n")
+	_, _, err = replayCmd(t, nil, "sweep", "--run", tasks, "--labels", short, "--cache", cache)
+	if want := short + ": 1 labels for the 2 runs of " + tasks; err == nil || err.Error() != want {
+		t.Errorf("too few labels: %v, want %s", err, want)
+	}
+}
+
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 func TestSweepSlurmErrors(t *testing.T) {
@@ -387,9 +549,11 @@ func TestSweepSlurmErrors(t *testing.T) {
 		{[]string{"--no-wait", exp}, "--no-wait needs --slurm"},
 		{[]string{"--slurm-opt=--mem=1G", exp}, "--slurm-opt needs --slurm"},
 		{[]string{"--slurm", "--no-wait", "--dry-run", exp}, "--no-wait and --dry-run exclude each other"},
-		{[]string{"--slurm", "--slurm-opt=--array=1-3", exp}, `--slurm-opt: sbatch option "--array=1-3": gangsim sets --array itself`},
+		{[]string{"--slurm", "--slurm-opt=--array=1-3", exp}, `--slurm-opt: sbatch option "--array=1-3": --array is not allowed: gangsim sets it: one array task per chunk of runs`},
+		{[]string{"--slurm", "--slurm-opt=--mem=1G", "--slurm-opt", "-a0-1", exp}, `--slurm-opt: sbatch option "-a0-1": -a (--array) is not allowed: gangsim sets it: one array task per chunk of runs`},
 		{[]string{"--slurm", "--slurm-chunk=-1", exp}, "--slurm-chunk -1: want a positive number of runs per task"},
 		{[]string{"--expect-version", "v1", exp}, "--expect-version needs --run"},
+		{[]string{"--labels", "x.labels", exp}, "--labels needs --run"},
 		{[]string{"--run", "x.json", "--slurm"}, "--run takes no experiment files, --slurm or --print-runs"},
 	} {
 		_, _, err := replayCmd(t, nil, append([]string{"sweep"}, tt.args...)...)
@@ -408,5 +572,41 @@ func TestSweepSlurmErrors(t *testing.T) {
 	_, _, err = replayCmd(t, nil, "sweep", "--slurm", "--slurm-replay", filepath.Join(dir, "nonesuch"), exp)
 	if err == nil || !strings.Contains(err.Error(), "nonesuch: not an executable file") {
 		t.Errorf("missing replay binary: %v", err)
+	}
+
+	// A run cache or a submission directory that cannot be written is
+	// found before sbatch, and named with its flag.
+	submitted := filepath.Join(dir, "submitted")
+	os.WriteFile(filepath.Join(dir, "sbatch"), []byte("#!/bin/sh\ntouch "+submitted+"; echo 5\n"), 0o755)
+	os.WriteFile(filepath.Join(dir, "squeue"), []byte("#!/bin/sh\n"), 0o755)
+	cache := filepath.Join(dir, "cache")
+	os.MkdirAll(cache, 0o755)
+	os.WriteFile(filepath.Join(cache, "tmp"), nil, 0o644) // unwritable, even for root
+	_, _, err = replayCmd(t, nil, "sweep", "--slurm", "--cache", cache, "--slurm-dir", filepath.Join(dir, "subs"), exp)
+	if err == nil || !strings.HasPrefix(err.Error(), "slurm: cannot write the run cache "+cache+": mkdir "+filepath.Join(cache, "tmp")) ||
+		!strings.HasSuffix(err.Error(), " (--cache: it must be writable here and by the compute nodes, at the same path)") {
+		t.Errorf("unwritable cache: %v", err)
+	}
+	os.Remove(filepath.Join(cache, "tmp"))
+	os.WriteFile(filepath.Join(dir, "subs"), nil, 0o644)
+	_, _, err = replayCmd(t, nil, "sweep", "--slurm", "--cache", cache, "--slurm-dir", filepath.Join(dir, "subs"), exp)
+	if err == nil || !strings.HasPrefix(err.Error(), "slurm: cannot read the submission directory "+filepath.Join(dir, "subs")+": ") ||
+		!strings.HasSuffix(err.Error(), " (--slurm-dir, by default CACHE/slurm: it must be writable here and by the compute nodes, at the same path)") {
+		t.Errorf("unwritable submission directory: %v", err)
+	}
+	if _, err := os.Stat(submitted); err == nil {
+		t.Error("sbatch was run for directories that cannot be written")
+	}
+}
+
+// TestSlurmChunkingExperiment keeps the README's chunking measurement
+// true to its experiment: 200 runs.
+func TestSlurmChunkingExperiment(t *testing.T) {
+	e, _, err := pipelines.LoadExperiment(filepath.Join("..", "..", "conformance", "slurm", "chunking.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs, _, err := e.Runs(); err != nil || len(runs) != 200 {
+		t.Errorf("%d runs, %v; the README times 200", len(runs), err)
 	}
 }

@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -16,7 +18,7 @@ import (
 const sweepSynopsis = `usage: replay sweep [flags] EXPERIMENT.json...
        replay sweep --slurm [--slurm-opt OPT]... [--no-wait | --dry-run] EXPERIMENT.json...
        replay sweep --print-runs EXPERIMENT.json
-       replay sweep --run RUNS.json [--out-dir DIR]
+       replay sweep --run RUNS.json [--labels FILE] [--out-dir DIR]
 
 Runs experiments described as data (experiments/<paper>/<item>.json: a base
 run, a grid of policies, loads, seeds..., an analysis, the paper's values and
@@ -34,8 +36,10 @@ then builds the items from the cache exactly as a local sweep does. A task
 killed by Slurm leaves no half-written run: rerunning the same command
 resubmits only the runs still missing, and waits for runs an earlier job is
 still executing rather than submitting them again. --no-wait prints the job
-ID and returns; --dry-run writes the files and prints the batch script and
-the sbatch command without submitting.
+ID and returns; --dry-run writes the files (into SLURM-DIR/dry-run, which
+the next dry run replaces) and prints the batch script and the sbatch command
+without submitting, leaving out the runs of jobs still active if squeue is
+on PATH.
 
 --print-runs writes the expanded runs as self-contained JSON descriptions, one
 per line; --run executes the descriptions in a file into the run cache (or
@@ -61,7 +65,7 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		partition = fs.String("slurm-partition", "", "Slurm partition (sbatch --partition)")
 		timeLimit = fs.String("slurm-time", "", "time limit of each array task (sbatch --time), e.g. 30 or 2:00:00")
 		account   = fs.String("slurm-account", "", "Slurm account to charge (sbatch --account)")
-		slurmOpts = fs.StringArray("slurm-opt", nil, "a further sbatch option, e.g. --slurm-opt=--mem=2G (repeatable)")
+		slurmOpts = fs.StringArray("slurm-opt", nil, "a further sbatch option as on an #SBATCH line, e.g. --slurm-opt=--mem=2G (repeatable; not those gangsim sets: --array, --output, --error, --chdir...)")
 		chunk     = fs.Int("slurm-chunk", 0, "runs per array task (default: 1, or more to stay within the site's MaxArraySize)")
 		replayBin = fs.String("slurm-replay", "", "replay binary the array tasks execute, on the compute nodes (default: this one)")
 		poll      = fs.Duration("slurm-poll", pipelines.DefaultPoll, "time between two looks at the array tasks while waiting")
@@ -70,6 +74,7 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		printRuns = fs.Bool("print-runs", false, "print the expanded run descriptions as JSON lines and exit")
 		runFile   = fs.String("run", "", "execute the run descriptions (JSON, one or more) in FILE into the run cache, or into --out-dir")
 		outDir    = fs.String("out-dir", "", "directory for --run's files (one run)")
+		labelFile = fs.String("labels", "", "with --run: FILE names the runs in messages, a line each (Slurm array tasks pass their grid points)")
 		expectVer = fs.String("expect-version", "", "with --run: fail unless this replay is gangsim VERSION (Slurm array tasks pass the submitter's)")
 		quiet     = fs.BoolP("quiet", "q", false, "print nothing but errors")
 		figSize   = fs.String("figure-size", "", "save every figure at WIDTHxHEIGHT, e.g. 6inx4in (default: each experiment's own, else 16cmx10cm)")
@@ -106,6 +111,9 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if *expectVer != "" && *runFile == "" {
 		return cli.Usagef("--expect-version needs --run")
 	}
+	if *labelFile != "" && *runFile == "" {
+		return cli.Usagef("--labels needs --run")
+	}
 	if *runFile != "" {
 		if fs.NArg() > 0 || *slurm || *printRuns {
 			return cli.Usagef("--run takes no experiment files, --slurm or --print-runs")
@@ -116,7 +124,7 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if *outDir != "" {
 			return runOne(*runFile, *outDir, stdout)
 		}
-		return runIntoCache(*runFile, *cacheDir, *workers, stdout)
+		return runIntoCache(*runFile, *labelFile, *cacheDir, *workers, stdout)
 	}
 	if *outDir != "" {
 		return cli.Usagef("--out-dir needs --run")
@@ -243,13 +251,29 @@ func runOne(name, dir string, stdout io.Writer) error {
 
 // runIntoCache executes the run descriptions in the file name into the run
 // cache (what a Slurm array task does), skipping those already there, and
-// prints each run's information as a JSON line.
-func runIntoCache(name, cacheDir string, workers int, stdout io.Writer) error {
+// prints each run's information as a JSON line. labelFile, if not empty,
+// names the runs in messages, a line each (a Slurm task's grid points).
+func runIntoCache(name, labelFile, cacheDir string, workers int, stdout io.Writer) error {
 	runs, err := readRuns(name)
 	if err != nil {
 		return err
 	}
+	var labels []string
+	if labelFile != "" {
+		b, err := os.ReadFile(labelFile)
+		if err != nil {
+			return err
+		}
+		labels = strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+		if len(labels) != len(runs) {
+			return fmt.Errorf("%s: %d labels for the %d runs of %s", labelFile, len(labels), len(runs), name)
+		}
+	}
 	done, err := (&pipelines.Sweep{Cache: &pipelines.Cache{Dir: cacheDir}, Workers: workers}).Do(runs, nil)
+	var re *pipelines.RunError
+	if errors.As(err, &re) && labels != nil {
+		return fmt.Errorf("%s: run %d, %s: %w", name, re.Index+1, labels[re.Index], re.Err)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
@@ -327,21 +351,36 @@ func sweepOnSlurm(s *pipelines.Slurm, runs []pipelines.SlurmRun, mode slurmMode,
 			return false, err
 		}
 	}
-	plan, err := s.Plan(runs, mode != slurmDryRun)
+	// A dry run, which may be made where Slurm is not installed, leaves out
+	// the runs of active jobs when it can ask squeue.
+	checkActive := mode != slurmDryRun
+	if _, err := exec.LookPath("squeue"); err == nil {
+		checkActive = true
+	}
+	plan, err := s.Plan(runs, checkActive)
 	if err != nil {
-		return false, err
+		return false, withFlag(err)
 	}
 	if mode == slurmDryRun {
+		for _, sub := range plan.Active {
+			say("slurm job %s, submitted earlier, is still running some of these runs: they are left out of the dry run", sub.JobID)
+		}
 		if len(plan.Missing) == 0 {
-			say("dry run: all %d runs are in the run cache %s; nothing to submit", plan.Cached, s.Cache.Dir)
+			s.TidyDryRun()
+			if len(plan.Active) == 0 {
+				say("dry run: all %d runs are in the run cache %s; nothing to submit", plan.Cached, s.Cache.Dir)
+			} else {
+				say("dry run: the runs missing from the run cache %s are all in slurm jobs still active; nothing to submit", s.Cache.Dir)
+			}
 			return false, nil
 		}
-		sub, err := s.Prepare(plan.Missing)
+		sub, err := s.PrepareDryRun(plan.Missing)
 		if err != nil {
-			return false, err
+			return false, withFlag(err)
 		}
 		fmt.Fprintf(stdout, "%s\n%s\n", readScript(sub), strings.Join(sub.Command(), " "))
-		say("dry run: %s in %s written to %s; nothing submitted", plural(len(plan.Missing), "run"), plural(len(sub.Tasks), "array task"), sub.Dir)
+		say("dry run: %s in %s written to %s; nothing submitted (the next dry run replaces that directory, and a sweep removes it once its runs are in the run cache)",
+			plural(len(plan.Missing), "run"), plural(len(sub.Tasks), "array task"), sub.Dir)
 		return false, nil
 	}
 	subs := plan.Active
@@ -351,7 +390,7 @@ func sweepOnSlurm(s *pipelines.Slurm, runs []pipelines.SlurmRun, mode slurmMode,
 	if len(plan.Missing) > 0 {
 		sub, err := s.Prepare(plan.Missing)
 		if err != nil {
-			return false, err
+			return false, withFlag(err)
 		}
 		if err := s.Submit(sub); err != nil {
 			return false, err
@@ -386,6 +425,20 @@ func sweepOnSlurm(s *pipelines.Slurm, runs []pipelines.SlurmRun, mode slurmMode,
 		return false, fmt.Errorf("slurm: the jobs ended but %d runs are not in the run cache %s (first: %s)", len(missing), s.Cache.Dir, missing[0])
 	}
 	return true, nil
+}
+
+// withFlag names the flag that sets a directory the Slurm sweep cannot
+// write.
+func withFlag(err error) error {
+	var de *pipelines.DirError
+	if !errors.As(err, &de) {
+		return err
+	}
+	flag := "--cache"
+	if de.Dir == pipelines.SubmissionDir {
+		flag = "--slurm-dir, by default CACHE/slurm"
+	}
+	return fmt.Errorf("%w (%s: it must be writable here and by the compute nodes, at the same path)", err, flag)
 }
 
 // plural is "1 run", "2 runs".

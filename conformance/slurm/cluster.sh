@@ -6,7 +6,10 @@
 #                          (configuration, key, state, spool, logs, PID files)
 #                          under DIR, wait for the node to be idle, and print
 #                          SLURM_CONF=DIR/slurm.conf for the client commands
-#   cluster.sh stop DIR    stop the three daemons by the PIDs in DIR
+#   cluster.sh stop DIR    cancel every job (waiting up to 30 s for squeue to
+#                          empty), stop the three daemons by the PIDs in DIR,
+#                          and kill what is left of the cluster's jobs: a
+#                          slurmstepd ignores SIGTERM and outlives slurmd
 #
 # Run as root (slurmd launches the jobs). The ports are free ones picked at
 # start, or SLURMCTLD_PORT and SLURMD_PORT, so two clusters can coexist.
@@ -133,10 +136,74 @@ stop_pid() {
 	rm -f "$f"
 }
 
+alive() {
+	local f="$dir/$1.pid"
+	[ -f "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null
+}
+
+no_jobs() {
+	[ -z "$(squeue --noheader --format=%A)" ]
+}
+
+# stepds prints the PIDs of the slurmstepd processes of this cluster: those
+# whose environment (slurmd's, which start exported) names its slurm.conf.
+stepds() {
+	local p
+	for p in $(pgrep -x slurmstepd || true); do
+		if grep -qzxF "SLURM_CONF=$dir/slurm.conf" "/proc/$p/environ" 2>/dev/null; then
+			echo "$p"
+		fi
+	done
+}
+
+# descendants PID...: the PIDs of the processes below the given ones.
+descendants() {
+	ps -e -o pid=,ppid= | awk -v roots="$*" '
+		BEGIN { n = split(roots, r, " "); for (i = 1; i <= n; i++) want[r[i]] = 1 }
+		{ parent[$1] = $2 }
+		END {
+			do {
+				added = 0
+				for (p in parent) if (!(p in want) && (parent[p] in want)) { want[p] = 1; below[p] = 1; added = 1 }
+			} while (added)
+			for (p in below) print p
+		}'
+}
+
 stop() {
+	export SLURM_CONF="$dir"/slurm.conf
+	# Jobs first, while slurmctld and slurmd can still end them: slurmd's
+	# slurmstepd (which ignores SIGTERM) and a job's processes would
+	# outlive the daemons.
+	if alive slurmctld && [ -f "$SLURM_CONF" ]; then
+		local jobs
+		jobs=$(squeue --noheader --format=%A 2>/dev/null || true)
+		if [ -n "$jobs" ]; then
+			# shellcheck disable=SC2086 # one job ID a word
+			scancel $jobs 2>/dev/null || true
+			wait_for 30 jobs no_jobs || echo "cluster.sh: jobs still in squeue after 30 s: $(squeue --noheader --format=%A | tr '\n' ' ')" >&2
+		fi
+	fi
 	stop_pid slurmd
 	stop_pid slurmctld
 	stop_pid munged
+	# The last resort: what is left of the jobs, a slurmstepd and the
+	# processes below it, given 5 s to end and then killed.
+	local left i=0
+	left=$(stepds)
+	while [ -n "$left" ] && [ $i -lt 25 ]; do
+		sleep 0.2
+		i=$((i + 1))
+		left=$(stepds)
+	done
+	if [ -n "$left" ]; then
+		local all
+		# shellcheck disable=SC2086
+		all="$left $(descendants $left)"
+		echo "cluster.sh: killing what is left of the jobs: $(echo $all)" >&2
+		# shellcheck disable=SC2086
+		kill -9 $all 2>/dev/null || true
+	fi
 }
 
 [ $# -eq 2 ] || die "usage: cluster.sh start|stop DIR"

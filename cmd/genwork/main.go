@@ -54,7 +54,7 @@ Makes, converts, cleans, transforms and describes workloads.
 
 Commands:
   lublin     generate jobs with the Lublin-Feitelson model (--preset thesis: the thesis' workload)
-  synthetic  generate jobs whose saturation point is known (one size, exponential runtimes)
+  synthetic  generate jobs whose saturation point is known (one size, exponential or Lublin runtimes)
   scenario   build one of the thesis' static scenarios or a Calypso experiment
   convert    convert a trace between SWF, SWF.gz, Parquet, Arrow and CSV
   clean      normalize a trace (drop jobs that never ran, fill estimates...)
@@ -375,16 +375,19 @@ const syntheticSynopsis = `usage: genwork synthetic [flags]
 
 Generates a workload whose saturation point is known by construction
 (workload.SyntheticSource): every job has --size processors, which divides
---procs, and an exponential runtime; jobs arrive by a Poisson process
-(--arrivals poisson), a Poisson process following the Lublin model's daily
-cycle (daily), or the Lublin model's own bursty process (lublin). The
-machine is then --procs/--size identical servers, and FCFS and EASY (which
-makes FCFS's schedule here) saturate at offered load 1: the workloads that
-check a saturation test (results/method/saturation-check).
+--procs, and a runtime drawn independently, exponential (--runtimes
+exponential) or the Lublin model's heavy-tailed runtime for that size
+(lublin); jobs arrive by a Poisson process (--arrivals poisson), a Poisson
+process following the Lublin model's daily cycle (daily), or the Lublin
+model's own bursty process (lublin). The machine is then --procs/--size
+identical servers, and FCFS and EASY (which makes FCFS's schedule here)
+saturate at offered load 1: the workloads that check a saturation test
+(results/method/saturation-check, saturation-seeds and saturation-heavy).
 
 Examples:
   genwork synthetic --jobs 10000 --procs 32 --load 0.95 | replay --policy fcfs | analyze --saturation
-  genwork synthetic --jobs 30000 --procs 32 --size 4 --arrivals daily --load 1.05 -o w.parquet`
+  genwork synthetic --jobs 30000 --procs 32 --size 4 --arrivals daily --load 1.05 -o w.parquet
+  genwork synthetic --jobs 1000 --procs 32 --size 4 --arrivals lublin --runtimes lublin --load 1.1 -o w.parquet`
 
 func runSynthetic(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("genwork synthetic", syntheticSynopsis, stderr)
@@ -394,7 +397,8 @@ func runSynthetic(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 		size     = fs.Int("size", 1, "every job's size, processors (must divide --procs)")
 		arrivals = fs.String("arrivals", workload.ArrivalsPoisson, "arrival process: poisson, daily (Poisson with the Lublin model's daily cycle) or lublin (the model's own)")
 		meanGap  = fs.String("mean-interarrival", "", "mean time between arrivals of the Poisson processes (default 100s)")
-		meanRun  = fs.String("mean-runtime", "", "mean runtime (default procs/size x 100s; --load rescales it)")
+		runtimes = fs.String("runtimes", workload.RuntimesExponential, "runtime distribution: exponential or lublin (the Lublin model's for --size processors)")
+		meanRun  = fs.String("mean-runtime", "", "mean of the exponential runtimes (default procs/size x 100s; --load rescales it)")
 	)
 	tf := addTransformFlags(fs, true, true)
 	of := addOutputFlags(fs)
@@ -404,7 +408,7 @@ func runSynthetic(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 	if fs.NArg() > 0 {
 		return cli.Usagef("genwork synthetic takes no arguments, got %q", fs.Args())
 	}
-	src := &workload.SyntheticSource{Jobs: *jobs, Procs: *procs, Size: *size, Arrivals: *arrivals}
+	src := &workload.SyntheticSource{Jobs: *jobs, Procs: *procs, Size: *size, Arrivals: *arrivals, Runtimes: *runtimes}
 	for _, d := range []struct {
 		flag, val string
 		dst       *workload.Duration

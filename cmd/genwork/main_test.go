@@ -464,6 +464,7 @@ func TestPresetThesis(t *testing.T) {
 		{"lublin", "--max-draws", "5"},
 		{"synthetic", "--size", "5"},
 		{"synthetic", "--arrivals", "bursty"},
+		{"synthetic", "--runtimes", "pareto"},
 	} {
 		if _, _, err := runGenwork(t, nil, args...); !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("%v: %v, want a usage error", args, err)

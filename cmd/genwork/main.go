@@ -284,7 +284,8 @@ Examples:
   genwork lublin --preset thesis --load 0.74 --seed 1 -o thesis.parquet
   genwork lublin --preset thesis --print-spec
   genwork lublin --mix combined --procs 32 --select span_days=7..9,load=0.93..1.03 -o w.csv
-  genwork lublin --mix combined --combined-params u_med=3,serial_prob=0.2 -o w.csv`
+  genwork lublin --mix combined --combined-params u_med=3,serial_prob=0.2 -o w.csv
+  genwork lublin --mix combined --procs 32 --model-procs 64 | genwork stats`
 
 func runLublin(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("genwork lublin", lublinSynopsis, stderr)
@@ -292,6 +293,7 @@ func runLublin(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		preset      = fs.String("preset", "", "start from a workload preset: "+strings.Join(workload.PresetNames(), ", ")+" (the thesis' dynamic workload, 6.4.1)")
 		jobs        = fs.Int64("jobs", 1000, "number of jobs")
 		procs       = fs.Int("procs", 128, "machine size, processors (the model's size parameters adapt to it)")
+		modelProcs  = fs.Int("model-procs", 0, "draw sizes (and the runtimes that follow them) for this many processors instead, then cut every size above --procs to --procs (0: draw for --procs)")
 		mix         = fs.String("mix", "both", "job classes: both (batch and interactive streams, the reference default), combined, batch or interactive")
 		startHour   = fs.Int("start-hour", 0, "hour of the day, 0-23, at which time 0 falls")
 		batch       = fs.String("batch-params", "", "override batch parameters: NAME=VALUE,... (names: "+strings.Join(workload.LublinParamNames(), ", ")+")")
@@ -315,7 +317,10 @@ func runLublin(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return cli.Usagef("--jobs %d is negative", *jobs)
 	}
 	spec := &workload.Spec{}
-	src := &workload.LublinSource{Jobs: *jobs, Procs: *procs, Mix: *mix, StartHour: *startHour}
+	if *modelProcs < 0 {
+		return cli.Usagef("--model-procs %d is negative", *modelProcs)
+	}
+	src := &workload.LublinSource{Jobs: *jobs, Procs: *procs, ModelProcs: *modelProcs, Mix: *mix, StartHour: *startHour}
 	if *preset != "" {
 		p, err := workload.Preset(*preset)
 		if err != nil {
@@ -331,6 +336,7 @@ func runLublin(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			set  func()
 		}{
 			{"jobs", func() { src.Jobs = *jobs }}, {"procs", func() { src.Procs = *procs }},
+			{"model-procs", func() { src.ModelProcs = *modelProcs }},
 			{"mix", func() { src.Mix = *mix }}, {"start-hour", func() { src.StartHour = *startHour }},
 		} {
 			if fs.Changed(f.flag) {

@@ -57,7 +57,8 @@ import (
 //     75th percentile, the median, whiskers to the 5th and the 95th).
 //   - "workload": the Profile of each run's workload before load scaling
 //     and time compression (workload.MeasureProfile: arrival span, median
-//     size, power-of-two share, offered load, inter-arrival variation),
+//     size, power-of-two share of the parallel jobs, offered load,
+//     inter-arrival variation),
 //     what the thesis states of its workload (section 6.4.1); one row per
 //     run and quantity. No figure.
 //   - "saturation-check": the saturation test on workloads whose
@@ -919,7 +920,7 @@ func (c *analysisContext) workloadRows() error {
 			v    float64
 		}{
 			{"jobs", float64(p.Jobs)}, {"span_days", p.SpanDays}, {"median_size", p.MedianSize},
-			{"power_of_two_share", p.PowerOfTwoShare}, {"raw_load", p.Load}, {"interarrival_cv", p.InterarrivalCV},
+			{"power_of_two_share_parallel", p.PowerOfTwoShare}, {"raw_load", p.Load}, {"interarrival_cv", p.InterarrivalCV},
 		}
 		if selected {
 			quantities = append(quantities, struct {

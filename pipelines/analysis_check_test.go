@@ -58,7 +58,7 @@ func TestAnalysisWorkload(t *testing.T) {
 		}
 	}
 	if got["span_days"] != want.SpanDays || got["median_size"] != want.MedianSize || got["raw_load"] != want.Load ||
-		got["power_of_two_share"] != want.PowerOfTwoShare || got["interarrival_cv"] != want.InterarrivalCV || got["jobs"] != 400 {
+		got["power_of_two_share_parallel"] != want.PowerOfTwoShare || got["interarrival_cv"] != want.InterarrivalCV || got["jobs"] != 400 {
 		t.Errorf("seed 4 rows %v, want the raw profile %+v", got, want)
 	}
 }

@@ -299,7 +299,7 @@ func runLublin(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		batch       = fs.String("batch-params", "", "override batch parameters: NAME=VALUE,... (names: "+strings.Join(workload.LublinParamNames(), ", ")+")")
 		interactive = fs.String("interactive-params", "", "override interactive parameters: NAME=VALUE,...")
 		combined    = fs.String("combined-params", "", "override combined-class parameters: NAME=VALUE,...")
-		selection   = fs.String("select", "", "keep the first workload drawn from the seed's stream whose statistics are in every window [MIN, MAX): NAME=MIN..MAX,... (span_days, median_size, power_of_two_share, load on --procs)")
+		selection   = fs.String("select", "", "keep the first workload drawn from the seed's stream whose statistics are in every window [MIN, MAX): NAME=MIN..MAX,... (span_days, median_size, power_of_two_share of the parallel jobs, load on --procs)")
 		maxDraws    = fs.Int("max-draws", 0, "with --select, fail after this many workloads drawn (default 10000)")
 	)
 	tf := addTransformFlags(fs, true, true)

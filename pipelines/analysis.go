@@ -1,6 +1,7 @@
 package pipelines
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -66,10 +67,18 @@ import (
 //     the axes other than X and Replicas, and for each of ReplicaCounts
 //     (default 1 and all), the replicas are cut into consecutive blocks of
 //     that many; each block's saturation point across X is found by
-//     majority as in "saturation", and rows give the points' mean, their
-//     mean and largest distance from Truth, the share of non-monotone
-//     sweeps, and the number of blocks. A point below the lowest load
-//     counts as the lowest load. No figure.
+//     majority as in "saturation". Rows (coordinate X "all") give the
+//     points' mean, their mean and largest distance from Truth, the share
+//     of points beyond the grid (censored: the lowest X already saturated,
+//     or no X saturated), the share of non-monotone sweeps and the number
+//     of blocks; a censored point counts at the grid's edge, so with any
+//     censored the mean and largest distance are bounds, and the notes
+//     say so ("at least") and name the single replicas beyond the grid.
+//     Rows per X value give the blocks' error rates there: below Truth
+//     the false-positive rate (called saturated), above it the
+//     false-negative rate (called not saturated), at Truth the share
+//     called saturated. The notes also give every X value's count of
+//     saturated runs, so that any tie rule can be applied. No figure.
 //   - "jobs": the static workloads of thesis 6.3 (every job submitted at
 //     0): for every run, each job's completion time ("completion_s",
 //     coordinate job = its ID), the turnaround ("turnaround_s", the last
@@ -1049,35 +1058,66 @@ func (c *analysisContext) saturationCheck() error {
 		if len(counts) == 0 {
 			counts = []int{1, n}
 		}
-		var summary []string
+		loads := cell.loads[cell.replicas[0]]
+		for _, rep := range cell.replicas {
+			if !slices.Equal(cell.loads[rep], loads) {
+				return fmt.Errorf("replica %s has other loads than replica %s", rep, cell.replicas[0])
+			}
+		}
+		order := make([]int, len(loads)) // load indices, lowest load first
+		for k := range order {
+			order[k] = k
+		}
+		slices.SortFunc(order, func(i, j int) int { return cmp.Compare(loads[i], loads[j]) })
+		lo, hi := repro.FormatValue(loads[order[0]]), repro.FormatValue(loads[order[len(order)-1]])
+		var votes []string
+		for _, k := range order {
+			v := 0
+			for _, rep := range cell.replicas {
+				if cell.sat[rep][k] {
+					v++
+				}
+			}
+			votes = append(votes, fmt.Sprintf("%s: %d", repro.FormatValue(loads[k]), v))
+		}
+		summary := []string{fmt.Sprintf("saturated runs per load (of %d) %s", n, strings.Join(votes, ", "))}
 		for _, m := range counts {
 			if m > n {
 				return fmt.Errorf("replica count %d exceeds the %d replicas", m, n)
 			}
 			var points []float64
-			nonMonotone := 0
+			nonMonotone, below, above := 0, 0, 0
+			var beyond []string               // single replicas beyond the grid
+			called := make([]int, len(loads)) // blocks that called each load saturated
 			for b := 0; b+m <= n; b += m {
 				block := cell.replicas[b : b+m]
-				loads := cell.loads[block[0]]
-				votes := make([]int, len(loads))
-				for _, rep := range block {
-					if !slices.Equal(cell.loads[rep], loads) {
-						return fmt.Errorf("replica %s has other loads than replica %s", rep, block[0])
-					}
-					for k, s := range cell.sat[rep] {
-						if s {
-							votes[k]++
+				decisions := make([]bool, len(loads))
+				for k := range loads {
+					v := 0
+					for _, rep := range block {
+						if cell.sat[rep][k] {
+							v++
 						}
 					}
-				}
-				decisions := make([]bool, len(loads))
-				for k, v := range votes {
 					decisions[k] = metrics.MajoritySaturated(v, m)
+					if decisions[k] {
+						called[k]++
+					}
 				}
 				br := metrics.SaturationPoint(loads, decisions)
 				p := br.Point
-				if math.IsNaN(p) {
-					p = slices.Min(loads)
+				switch {
+				case math.IsNaN(p):
+					p = loads[order[0]]
+					below++
+					if m == 1 {
+						beyond = append(beyond, fmt.Sprintf("%s %s <%s", a.Replicas, block[0], lo))
+					}
+				case math.IsInf(br.Above, 1):
+					above++
+					if m == 1 {
+						beyond = append(beyond, fmt.Sprintf("%s %s >%s", a.Replicas, block[0], hi))
+					}
 				}
 				points = append(points, p)
 				if !br.Monotone {
@@ -1091,24 +1131,54 @@ func (c *analysisContext) saturationCheck() error {
 				maxErr = max(maxErr, math.Abs(p-a.Truth))
 			}
 			k := float64(len(points))
+			row := func(load, stat string, v float64) {
+				cs := append(slices.Clone(cell.coords), repro.Coord{Name: "replicas", Value: strconv.Itoa(m)},
+					repro.Coord{Name: a.X, Value: load}, repro.Coord{Name: "statistic", Value: stat})
+				c.item.Rows = append(c.item.Rows, repro.Row{Coords: cs, Gangsim: v})
+			}
 			for _, st := range []struct {
 				name string
 				v    float64
 			}{
 				{"point_mean", sum / k}, {"abs_error_mean", sumErr / k}, {"abs_error_max", maxErr},
-				{"non_monotone_share", float64(nonMonotone) / k}, {"blocks", k},
+				{"censored_share", float64(below+above) / k}, {"non_monotone_share", float64(nonMonotone) / k}, {"blocks", k},
 			} {
-				cs := append(slices.Clone(cell.coords), repro.Coord{Name: "replicas", Value: strconv.Itoa(m)},
-					repro.Coord{Name: "statistic", Value: st.name})
-				c.item.Rows = append(c.item.Rows, repro.Row{Coords: cs, Gangsim: st.v})
+				row("all", st.name, st.v)
 			}
-			summary = append(summary, fmt.Sprintf("%d: mean %s, largest error %s", m, repro.FormatValue(sum/k), repro.FormatValue(maxErr)))
+			for _, i := range order {
+				x, v := loads[i], float64(called[i])/k
+				switch {
+				case math.Abs(x-a.Truth) <= 1e-9*math.Max(1, math.Abs(a.Truth)):
+					row(repro.FormatValue(x), "saturated_rate", v)
+				case x < a.Truth:
+					row(repro.FormatValue(x), "false_positive_rate", v)
+				default:
+					row(repro.FormatValue(x), "false_negative_rate", 1-v)
+				}
+			}
+			s := fmt.Sprintf("%d: mean %s, largest error %s", m, repro.FormatValue(sum/k), repro.FormatValue(maxErr))
+			if below+above > 0 {
+				var parts []string
+				if above > 0 {
+					parts = append(parts, fmt.Sprintf("%d above %s", above, hi))
+				}
+				if below > 0 {
+					parts = append(parts, fmt.Sprintf("%d below %s", below, lo))
+				}
+				s = fmt.Sprintf("%d: mean %s and largest error at least %s (%d of %d points beyond the grid, counted at its edge: %s",
+					m, repro.FormatValue(sum/k), repro.FormatValue(maxErr), below+above, len(points), strings.Join(parts, ", "))
+				if len(beyond) > 0 {
+					s += "; " + strings.Join(beyond, ", ")
+				}
+				s += ")"
+			}
+			summary = append(summary, s)
 		}
 		var where []string
 		for _, cd := range cell.coords {
 			where = append(where, cd.Name+" "+cd.Value)
 		}
-		notes = append(notes, fmt.Sprintf("%s: points by replicas voting %s", strings.Join(where, ", "), strings.Join(summary, "; ")))
+		notes = append(notes, fmt.Sprintf("%s: %s; points by replicas voting %s", strings.Join(where, ", "), summary[0], strings.Join(summary[1:], "; ")))
 	}
 	if len(notes) > 0 {
 		c.item.Notes = strings.TrimSpace(c.item.Notes + " " + strings.Join(notes, ". ") + ".")

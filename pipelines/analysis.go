@@ -41,10 +41,17 @@ import (
 //     saturation point across X (metrics.SaturationPoint: NaN if the
 //     lowest X is already saturated, the highest X if none is). The notes
 //     give the votes and each replica's own point. No figure.
-//   - "jobs-in-system": the jobs in the system over time, one step line per
-//     X value (Fig. 6.11), a panel per Series value; rows give per Series
-//     and X value the saturation evidence. Every other axis must have one
-//     value.
+//   - "jobs-in-system": the backlog over time, one step line per X value,
+//     two panels per Series value, side by side: the jobs waiting (the
+//     queue, what metrics.Saturated watches) and the jobs in the system
+//     (what the thesis' Fig. 6.11 plots), each marked for the test's rule
+//     by eye (ruleMarks: first arrival, the cutoff 5/8 into the arrival
+//     period, last arrival, and each line's lower quartile from the
+//     cutoff on). Rows give per Series and X value the saturation
+//     evidence: the test's on the queue (clear_level, cleared_at,
+//     saturated) and the same rule applied to the jobs in the system
+//     (the _in_system quantities), peaks and drain. Every other axis must
+//     have one value.
 //   - "cdf": the cumulative distribution of Metrics[0] (a per-job metric:
 //     "response_s", "wait_s", "bsld" or "ts_bsld") per Series value,
 //     pooling the Replicas; with Halves, separately for the thesis' short
@@ -663,10 +670,17 @@ func (c *analysisContext) jobsInSystem() error {
 	}
 	var panels []panel
 	for _, sv := range c.seriesValues() {
-		p := panel{y: axisLabel{Label: "Jobs in the system"}, steps: true}
+		prefix := ""
 		if a.Series != "" {
-			p.title = sv
+			prefix = sv + ": "
 		}
+		// The queue, which the test watches, and the jobs in the system,
+		// which the thesis' Fig. 6.11 plots, each with the rule's marks
+		// for its own measure.
+		queued := panel{title: prefix + "jobs waiting (the test's)", y: axisLabel{Label: "Jobs waiting"},
+			steps: true, marks: &ruleMarks{}}
+		inSystem := panel{title: prefix + "jobs in the system (Fig. 6.11's)", y: axisLabel{Label: "Jobs in the system"},
+			steps: true, marks: &ruleMarks{}}
 		for i, f := range c.runs {
 			if a.Series != "" && f.Point.Text(a.Series) != sv {
 				continue
@@ -680,17 +694,41 @@ func (c *analysisContext) jobsInSystem() error {
 			if err != nil {
 				return err
 			}
-			line := lineData{name: xv}
-			peak := 0
-			for _, smp := range s {
-				line.x = append(line.x, smp.At.Seconds())
-				line.y = append(line.y, float64(smp.InSystem))
-				peak = max(peak, smp.InSystem)
+			o, err := c.load(i)
+			if err != nil {
+				return err
 			}
-			p.lines = append(p.lines, line)
-			satv := 0.0
-			if d.Saturated {
-				satv = 1
+			first, last := metrics.ArrivalPeriod(o)
+			all := metrics.SaturationTest{Measure: metrics.BacklogInSystem}.Judge(s, first, last)
+			q, n := lineData{name: xv}, lineData{name: xv}
+			peak, peakQueued := 0, 0
+			for _, smp := range s {
+				t := smp.At.Seconds()
+				q.x, q.y = append(q.x, t), append(q.y, float64(smp.Queued))
+				n.x, n.y = append(n.x, t), append(n.y, float64(smp.InSystem))
+				peak, peakQueued = max(peak, smp.InSystem), max(peakQueued, smp.Queued)
+			}
+			cut := first + model.Time(metrics.DefaultClearCutoff*float64(last-first))
+			for _, pm := range []struct {
+				p     *panel
+				line  lineData
+				level int
+			}{{&queued, q, d.ClearLevel}, {&inSystem, n, all.ClearLevel}} {
+				pm.p.lines = append(pm.p.lines, pm.line)
+				m := pm.p.marks
+				for _, x := range []model.Time{first, cut, last} {
+					if !slices.Contains(m.verticals, x.Seconds()) {
+						m.verticals = append(m.verticals, x.Seconds())
+					}
+				}
+				m.from, m.to = append(m.from, cut.Seconds()), append(m.to, last.Seconds())
+				m.levels = append(m.levels, float64(pm.level))
+			}
+			flag := func(b bool) float64 {
+				if b {
+					return 1
+				}
+				return 0
 			}
 			for _, q := range []struct {
 				name string
@@ -699,9 +737,14 @@ func (c *analysisContext) jobsInSystem() error {
 				{"peak_in_system", float64(peak)},
 				{"in_system_at_last_arrival", float64(d.AtLastArrival)},
 				{"median_in_system", float64(d.MedianInSystem)},
+				{"peak_queued", float64(peakQueued)},
+				{"clear_level", float64(d.ClearLevel)},
 				{"cleared_at", d.ClearedAt},
+				{"saturated", flag(d.Saturated)},
+				{"clear_level_in_system", float64(all.ClearLevel)},
+				{"cleared_at_in_system", all.ClearedAt},
+				{"saturated_in_system", flag(all.Saturated)},
 				{"drain", d.Drain},
-				{"saturated", satv},
 			} {
 				var cs []repro.Coord
 				if a.Series != "" {
@@ -711,7 +754,7 @@ func (c *analysisContext) jobsInSystem() error {
 				c.item.Rows = append(c.item.Rows, repro.Row{Coords: cs, Gangsim: q.v})
 			}
 		}
-		panels = append(panels, p)
+		panels = append(panels, queued, inSystem)
 	}
 	c.figure = &Drawing{title: c.exp.Title, kind: "steps", x: axisLabel{Label: "Time", Unit: "s"}, panels: panels,
 		legendTitle: c.xLabel().Label}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gangsim/gangsim/metrics"
+	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/repro"
 	"github.com/gangsim/gangsim/workload"
 )
@@ -331,7 +332,11 @@ func TestAnalysisBoxes(t *testing.T) {
 }
 
 // TestAnalysisJobsInSystemSeries: with a series axis, jobs-in-system
-// draws a panel per series value and labels the rows with it.
+// draws two panels per series value, the queue (what the saturation test
+// watches) and the jobs in the system (what the thesis' Fig. 6.11 plots),
+// each with the rule's marks for its own measure, and labels the rows with
+// the series value; the rows give the test's decision on the queue and
+// the same rule's on the jobs in the system, recomputed here.
 func TestAnalysisJobsInSystemSeries(t *testing.T) {
 	e, sha, err := LoadExperiment(smallExperiment(t, `{"kind": "jobs-in-system", "x": "load", "series": "policy"}`, ""))
 	if err != nil {
@@ -342,11 +347,56 @@ func TestAnalysisJobsInSystemSeries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Item.Rows) != 2*2*6 || rep.Item.Rows[0].Coord("policy") != "fcfs" || rep.Item.Rows[12].Coord("policy") != "easy" {
+	const quantities = 11
+	if len(rep.Item.Rows) != 2*2*quantities || rep.Item.Rows[0].Coord("policy") != "fcfs" || rep.Item.Rows[2*quantities].Coord("policy") != "easy" {
 		t.Fatalf("%d rows: %+v", len(rep.Item.Rows), rep.Item.Rows[0])
 	}
 	f := rep.Figure
-	if f == nil || len(f.panels) != 2 || f.panels[1].title != "easy" || len(f.panels[1].lines) != 2 {
+	if f == nil || len(f.panels) != 4 || f.panels[2].title != "easy: jobs waiting (the test's)" ||
+		f.panels[3].title != "easy: jobs in the system (Fig. 6.11's)" || len(f.panels[3].lines) != 2 {
 		t.Fatalf("figure %+v", f)
+	}
+	// easy at 0.9 is the second line of panels 2 and 3.
+	var run *Finished
+	for _, r := range rep.Runs {
+		if r.Point.Text("policy") == "easy" && r.Point.Text("load") == "0.9" {
+			run = r
+		}
+	}
+	o, _, err := run.Outcomes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := run.Samples()
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, last := metrics.ArrivalPeriod(o)
+	q := metrics.Saturated(s, first, last)
+	n := metrics.SaturationTest{Measure: metrics.BacklogInSystem}.Judge(s, first, last)
+	cut := (first + model.Time(0.625*float64(last-first))).Seconds()
+	for k, want := range map[int]metrics.Saturation{2: q, 3: n} {
+		p := f.panels[k]
+		m := p.marks
+		if m == nil || len(m.levels) != 2 || m.levels[1] != float64(want.ClearLevel) || m.from[1] != cut || m.to[1] != last.Seconds() ||
+			!slices.Equal(m.verticals, []float64{first.Seconds(), cut, last.Seconds()}) {
+			t.Errorf("panel %q: marks %+v, want level %d from %v to %v", p.title, m, want.ClearLevel, cut, last.Seconds())
+		}
+		if p.lines[1].y[len(p.lines[1].y)-1] != 0 {
+			t.Errorf("panel %q: the backlog does not end at 0", p.title)
+		}
+	}
+	got := map[string]float64{}
+	for _, r := range rep.Item.Rows {
+		if r.Coord("policy") == "easy" && r.Coord("load") == "0.9" {
+			got[r.Coord("quantity")] = r.Gangsim
+		}
+	}
+	if got["clear_level"] != float64(q.ClearLevel) || got["cleared_at"] != q.ClearedAt ||
+		got["clear_level_in_system"] != float64(n.ClearLevel) || got["cleared_at_in_system"] != n.ClearedAt {
+		t.Errorf("rows %v, want the queue's test %+v and the jobs in the system's %+v", got, q, n)
+	}
+	if _, err := rep.Write(t.TempDir()); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -221,7 +221,7 @@ func TestExperimentOtherKinds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(jis.Item.Rows) != 2*6 || jis.Figure == nil || len(jis.Figure.panels[0].lines) != 2 {
+	if len(jis.Item.Rows) != 2*11 || jis.Figure == nil || len(jis.Figure.panels) != 2 || len(jis.Figure.panels[0].lines) != 2 {
 		t.Errorf("jobs-in-system: %d rows", len(jis.Item.Rows))
 	}
 }

@@ -1,6 +1,7 @@
 package pipelines
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -40,10 +41,17 @@ import (
 //     saturation point across X (metrics.SaturationPoint: NaN if the
 //     lowest X is already saturated, the highest X if none is). The notes
 //     give the votes and each replica's own point. No figure.
-//   - "jobs-in-system": the jobs in the system over time, one step line per
-//     X value (Fig. 6.11), a panel per Series value; rows give per Series
-//     and X value the saturation evidence. Every other axis must have one
-//     value.
+//   - "jobs-in-system": the backlog over time, one step line per X value,
+//     two panels per Series value, side by side: the jobs waiting (the
+//     queue, what metrics.Saturated watches) and the jobs in the system
+//     (what the thesis' Fig. 6.11 plots), each marked for the test's rule
+//     by eye (ruleMarks: first arrival, the cutoff 5/8 into the arrival
+//     period, last arrival, and each line's lower quartile from the
+//     cutoff on). Rows give per Series and X value the saturation
+//     evidence: the test's on the queue (clear_level, cleared_at,
+//     saturated) and the same rule applied to the jobs in the system
+//     (the _in_system quantities), peaks and drain. Every other axis must
+//     have one value.
 //   - "cdf": the cumulative distribution of Metrics[0] (a per-job metric:
 //     "response_s", "wait_s", "bsld" or "ts_bsld") per Series value,
 //     pooling the Replicas; with Halves, separately for the thesis' short
@@ -57,7 +65,8 @@ import (
 //     75th percentile, the median, whiskers to the 5th and the 95th).
 //   - "workload": the Profile of each run's workload before load scaling
 //     and time compression (workload.MeasureProfile: arrival span, median
-//     size, power-of-two share, offered load, inter-arrival variation),
+//     size, power-of-two share of the parallel jobs, offered load,
+//     inter-arrival variation),
 //     what the thesis states of its workload (section 6.4.1); one row per
 //     run and quantity. No figure.
 //   - "saturation-check": the saturation test on workloads whose
@@ -65,10 +74,18 @@ import (
 //     the axes other than X and Replicas, and for each of ReplicaCounts
 //     (default 1 and all), the replicas are cut into consecutive blocks of
 //     that many; each block's saturation point across X is found by
-//     majority as in "saturation", and rows give the points' mean, their
-//     mean and largest distance from Truth, the share of non-monotone
-//     sweeps, and the number of blocks. A point below the lowest load
-//     counts as the lowest load. No figure.
+//     majority as in "saturation". Rows (coordinate X "all") give the
+//     points' mean, their mean and largest distance from Truth, the share
+//     of points beyond the grid (censored: the lowest X already saturated,
+//     or no X saturated), the share of non-monotone sweeps and the number
+//     of blocks; a censored point counts at the grid's edge, so with any
+//     censored the mean and largest distance are bounds, and the notes
+//     say so ("at least") and name the single replicas beyond the grid.
+//     Rows per X value give the blocks' error rates there: below Truth
+//     the false-positive rate (called saturated), above it the
+//     false-negative rate (called not saturated), at Truth the share
+//     called saturated. The notes also give every X value's count of
+//     saturated runs, so that any tie rule can be applied. No figure.
 //   - "jobs": the static workloads of thesis 6.3 (every job submitted at
 //     0): for every run, each job's completion time ("completion_s",
 //     coordinate job = its ID), the turnaround ("turnaround_s", the last
@@ -653,10 +670,17 @@ func (c *analysisContext) jobsInSystem() error {
 	}
 	var panels []panel
 	for _, sv := range c.seriesValues() {
-		p := panel{y: axisLabel{Label: "Jobs in the system"}, steps: true}
+		prefix := ""
 		if a.Series != "" {
-			p.title = sv
+			prefix = sv + ": "
 		}
+		// The queue, which the test watches, and the jobs in the system,
+		// which the thesis' Fig. 6.11 plots, each with the rule's marks
+		// for its own measure.
+		queued := panel{title: prefix + "jobs waiting (the test's)", y: axisLabel{Label: "Jobs waiting"},
+			steps: true, marks: &ruleMarks{}}
+		inSystem := panel{title: prefix + "jobs in the system (Fig. 6.11's)", y: axisLabel{Label: "Jobs in the system"},
+			steps: true, marks: &ruleMarks{}}
 		for i, f := range c.runs {
 			if a.Series != "" && f.Point.Text(a.Series) != sv {
 				continue
@@ -670,17 +694,41 @@ func (c *analysisContext) jobsInSystem() error {
 			if err != nil {
 				return err
 			}
-			line := lineData{name: xv}
-			peak := 0
-			for _, smp := range s {
-				line.x = append(line.x, smp.At.Seconds())
-				line.y = append(line.y, float64(smp.InSystem))
-				peak = max(peak, smp.InSystem)
+			o, err := c.load(i)
+			if err != nil {
+				return err
 			}
-			p.lines = append(p.lines, line)
-			satv := 0.0
-			if d.Saturated {
-				satv = 1
+			first, last := metrics.ArrivalPeriod(o)
+			all := metrics.SaturationTest{Measure: metrics.BacklogInSystem}.Judge(s, first, last)
+			q, n := lineData{name: xv}, lineData{name: xv}
+			peak, peakQueued := 0, 0
+			for _, smp := range s {
+				t := smp.At.Seconds()
+				q.x, q.y = append(q.x, t), append(q.y, float64(smp.Queued))
+				n.x, n.y = append(n.x, t), append(n.y, float64(smp.InSystem))
+				peak, peakQueued = max(peak, smp.InSystem), max(peakQueued, smp.Queued)
+			}
+			cut := first + model.Time(metrics.DefaultClearCutoff*float64(last-first))
+			for _, pm := range []struct {
+				p     *panel
+				line  lineData
+				level int
+			}{{&queued, q, d.ClearLevel}, {&inSystem, n, all.ClearLevel}} {
+				pm.p.lines = append(pm.p.lines, pm.line)
+				m := pm.p.marks
+				for _, x := range []model.Time{first, cut, last} {
+					if !slices.Contains(m.verticals, x.Seconds()) {
+						m.verticals = append(m.verticals, x.Seconds())
+					}
+				}
+				m.from, m.to = append(m.from, cut.Seconds()), append(m.to, last.Seconds())
+				m.levels = append(m.levels, float64(pm.level))
+			}
+			flag := func(b bool) float64 {
+				if b {
+					return 1
+				}
+				return 0
 			}
 			for _, q := range []struct {
 				name string
@@ -689,9 +737,14 @@ func (c *analysisContext) jobsInSystem() error {
 				{"peak_in_system", float64(peak)},
 				{"in_system_at_last_arrival", float64(d.AtLastArrival)},
 				{"median_in_system", float64(d.MedianInSystem)},
+				{"peak_queued", float64(peakQueued)},
+				{"clear_level", float64(d.ClearLevel)},
 				{"cleared_at", d.ClearedAt},
+				{"saturated", flag(d.Saturated)},
+				{"clear_level_in_system", float64(all.ClearLevel)},
+				{"cleared_at_in_system", all.ClearedAt},
+				{"saturated_in_system", flag(all.Saturated)},
 				{"drain", d.Drain},
-				{"saturated", satv},
 			} {
 				var cs []repro.Coord
 				if a.Series != "" {
@@ -701,7 +754,7 @@ func (c *analysisContext) jobsInSystem() error {
 				c.item.Rows = append(c.item.Rows, repro.Row{Coords: cs, Gangsim: q.v})
 			}
 		}
-		panels = append(panels, p)
+		panels = append(panels, queued, inSystem)
 	}
 	c.figure = &Drawing{title: c.exp.Title, kind: "steps", x: axisLabel{Label: "Time", Unit: "s"}, panels: panels,
 		legendTitle: c.xLabel().Label}
@@ -919,7 +972,7 @@ func (c *analysisContext) workloadRows() error {
 			v    float64
 		}{
 			{"jobs", float64(p.Jobs)}, {"span_days", p.SpanDays}, {"median_size", p.MedianSize},
-			{"power_of_two_share", p.PowerOfTwoShare}, {"raw_load", p.Load}, {"interarrival_cv", p.InterarrivalCV},
+			{"power_of_two_share_parallel", p.PowerOfTwoShare}, {"raw_load", p.Load}, {"interarrival_cv", p.InterarrivalCV},
 		}
 		if selected {
 			quantities = append(quantities, struct {
@@ -1048,35 +1101,66 @@ func (c *analysisContext) saturationCheck() error {
 		if len(counts) == 0 {
 			counts = []int{1, n}
 		}
-		var summary []string
+		loads := cell.loads[cell.replicas[0]]
+		for _, rep := range cell.replicas {
+			if !slices.Equal(cell.loads[rep], loads) {
+				return fmt.Errorf("replica %s has other loads than replica %s", rep, cell.replicas[0])
+			}
+		}
+		order := make([]int, len(loads)) // load indices, lowest load first
+		for k := range order {
+			order[k] = k
+		}
+		slices.SortFunc(order, func(i, j int) int { return cmp.Compare(loads[i], loads[j]) })
+		lo, hi := repro.FormatValue(loads[order[0]]), repro.FormatValue(loads[order[len(order)-1]])
+		var votes []string
+		for _, k := range order {
+			v := 0
+			for _, rep := range cell.replicas {
+				if cell.sat[rep][k] {
+					v++
+				}
+			}
+			votes = append(votes, fmt.Sprintf("%s: %d", repro.FormatValue(loads[k]), v))
+		}
+		summary := []string{fmt.Sprintf("saturated runs per load (of %d) %s", n, strings.Join(votes, ", "))}
 		for _, m := range counts {
 			if m > n {
 				return fmt.Errorf("replica count %d exceeds the %d replicas", m, n)
 			}
 			var points []float64
-			nonMonotone := 0
+			nonMonotone, below, above := 0, 0, 0
+			var beyond []string               // single replicas beyond the grid
+			called := make([]int, len(loads)) // blocks that called each load saturated
 			for b := 0; b+m <= n; b += m {
 				block := cell.replicas[b : b+m]
-				loads := cell.loads[block[0]]
-				votes := make([]int, len(loads))
-				for _, rep := range block {
-					if !slices.Equal(cell.loads[rep], loads) {
-						return fmt.Errorf("replica %s has other loads than replica %s", rep, block[0])
-					}
-					for k, s := range cell.sat[rep] {
-						if s {
-							votes[k]++
+				decisions := make([]bool, len(loads))
+				for k := range loads {
+					v := 0
+					for _, rep := range block {
+						if cell.sat[rep][k] {
+							v++
 						}
 					}
-				}
-				decisions := make([]bool, len(loads))
-				for k, v := range votes {
 					decisions[k] = metrics.MajoritySaturated(v, m)
+					if decisions[k] {
+						called[k]++
+					}
 				}
 				br := metrics.SaturationPoint(loads, decisions)
 				p := br.Point
-				if math.IsNaN(p) {
-					p = slices.Min(loads)
+				switch {
+				case math.IsNaN(p):
+					p = loads[order[0]]
+					below++
+					if m == 1 {
+						beyond = append(beyond, fmt.Sprintf("%s %s <%s", a.Replicas, block[0], lo))
+					}
+				case math.IsInf(br.Above, 1):
+					above++
+					if m == 1 {
+						beyond = append(beyond, fmt.Sprintf("%s %s >%s", a.Replicas, block[0], hi))
+					}
 				}
 				points = append(points, p)
 				if !br.Monotone {
@@ -1090,24 +1174,54 @@ func (c *analysisContext) saturationCheck() error {
 				maxErr = max(maxErr, math.Abs(p-a.Truth))
 			}
 			k := float64(len(points))
+			row := func(load, stat string, v float64) {
+				cs := append(slices.Clone(cell.coords), repro.Coord{Name: "replicas", Value: strconv.Itoa(m)},
+					repro.Coord{Name: a.X, Value: load}, repro.Coord{Name: "statistic", Value: stat})
+				c.item.Rows = append(c.item.Rows, repro.Row{Coords: cs, Gangsim: v})
+			}
 			for _, st := range []struct {
 				name string
 				v    float64
 			}{
 				{"point_mean", sum / k}, {"abs_error_mean", sumErr / k}, {"abs_error_max", maxErr},
-				{"non_monotone_share", float64(nonMonotone) / k}, {"blocks", k},
+				{"censored_share", float64(below+above) / k}, {"non_monotone_share", float64(nonMonotone) / k}, {"blocks", k},
 			} {
-				cs := append(slices.Clone(cell.coords), repro.Coord{Name: "replicas", Value: strconv.Itoa(m)},
-					repro.Coord{Name: "statistic", Value: st.name})
-				c.item.Rows = append(c.item.Rows, repro.Row{Coords: cs, Gangsim: st.v})
+				row("all", st.name, st.v)
 			}
-			summary = append(summary, fmt.Sprintf("%d: mean %s, largest error %s", m, repro.FormatValue(sum/k), repro.FormatValue(maxErr)))
+			for _, i := range order {
+				x, v := loads[i], float64(called[i])/k
+				switch {
+				case math.Abs(x-a.Truth) <= 1e-9*math.Max(1, math.Abs(a.Truth)):
+					row(repro.FormatValue(x), "saturated_rate", v)
+				case x < a.Truth:
+					row(repro.FormatValue(x), "false_positive_rate", v)
+				default:
+					row(repro.FormatValue(x), "false_negative_rate", 1-v)
+				}
+			}
+			s := fmt.Sprintf("%d: mean %s, largest error %s", m, repro.FormatValue(sum/k), repro.FormatValue(maxErr))
+			if below+above > 0 {
+				var parts []string
+				if above > 0 {
+					parts = append(parts, fmt.Sprintf("%d above %s", above, hi))
+				}
+				if below > 0 {
+					parts = append(parts, fmt.Sprintf("%d below %s", below, lo))
+				}
+				s = fmt.Sprintf("%d: mean %s and largest error at least %s (%d of %d points beyond the grid, counted at its edge: %s",
+					m, repro.FormatValue(sum/k), repro.FormatValue(maxErr), below+above, len(points), strings.Join(parts, ", "))
+				if len(beyond) > 0 {
+					s += "; " + strings.Join(beyond, ", ")
+				}
+				s += ")"
+			}
+			summary = append(summary, s)
 		}
 		var where []string
 		for _, cd := range cell.coords {
 			where = append(where, cd.Name+" "+cd.Value)
 		}
-		notes = append(notes, fmt.Sprintf("%s: points by replicas voting %s", strings.Join(where, ", "), strings.Join(summary, "; ")))
+		notes = append(notes, fmt.Sprintf("%s: %s; points by replicas voting %s", strings.Join(where, ", "), summary[0], strings.Join(summary[1:], "; ")))
 	}
 	if len(notes) > 0 {
 		c.item.Notes = strings.TrimSpace(c.item.Notes + " " + strings.Join(notes, ". ") + ".")

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gangsim/gangsim/metrics"
+	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/repro"
 	"github.com/gangsim/gangsim/workload"
 )
@@ -58,7 +59,7 @@ func TestAnalysisWorkload(t *testing.T) {
 		}
 	}
 	if got["span_days"] != want.SpanDays || got["median_size"] != want.MedianSize || got["raw_load"] != want.Load ||
-		got["power_of_two_share"] != want.PowerOfTwoShare || got["interarrival_cv"] != want.InterarrivalCV || got["jobs"] != 400 {
+		got["power_of_two_share_parallel"] != want.PowerOfTwoShare || got["interarrival_cv"] != want.InterarrivalCV || got["jobs"] != 400 {
 		t.Errorf("seed 4 rows %v, want the raw profile %+v", got, want)
 	}
 }
@@ -81,8 +82,8 @@ func TestAnalysisSaturationCheck(t *testing.T) {
 }`)
 	rep := reproduce(t, path, &Cache{Dir: t.TempDir()})
 	it := rep.Item
-	if len(it.Rows) != 2*3*5 {
-		t.Fatalf("%d rows, want 30", len(it.Rows))
+	if len(it.Rows) != 2*3*(6+4) {
+		t.Fatalf("%d rows, want 60", len(it.Rows))
 	}
 	// Recompute poisson, blocks of 2 (seeds 1-2 and 3-4).
 	dec := map[string]map[string]bool{} // seed -> load -> saturated
@@ -103,6 +104,7 @@ func TestAnalysisSaturationCheck(t *testing.T) {
 	loads := []float64{0.7, 0.9, 1.1, 1.3}
 	names := []string{"0.7", "0.9", "1.1", "1.3"}
 	var points []float64
+	called := make([]int, len(loads)) // blocks calling each load saturated
 	for _, block := range [][]string{{"1", "2"}, {"3", "4"}} {
 		d := make([]bool, len(loads))
 		for k, l := range names {
@@ -113,6 +115,9 @@ func TestAnalysisSaturationCheck(t *testing.T) {
 				}
 			}
 			d[k] = metrics.MajoritySaturated(n, 2)
+			if d[k] {
+				called[k]++
+			}
 		}
 		p := metrics.SaturationPoint(loads, d).Point
 		if math.IsNaN(p) {
@@ -121,21 +126,37 @@ func TestAnalysisSaturationCheck(t *testing.T) {
 		points = append(points, p)
 	}
 	want := map[string]float64{
-		"point_mean":     (points[0] + points[1]) / 2,
-		"abs_error_mean": (math.Abs(points[0]-1) + math.Abs(points[1]-1)) / 2,
-		"abs_error_max":  math.Max(math.Abs(points[0]-1), math.Abs(points[1]-1)),
-		"blocks":         2,
+		"point_mean":              (points[0] + points[1]) / 2,
+		"abs_error_mean":          (math.Abs(points[0]-1) + math.Abs(points[1]-1)) / 2,
+		"abs_error_max":           math.Max(math.Abs(points[0]-1), math.Abs(points[1]-1)),
+		"blocks":                  2,
+		"censored_share":          0, // 0.7 and 1.3 are far from 1 (below)
+		"0.7 false_positive_rate": float64(called[0]) / 2,
+		"0.9 false_positive_rate": float64(called[1]) / 2,
+		"1.1 false_negative_rate": 1 - float64(called[2])/2,
+		"1.3 false_negative_rate": 1 - float64(called[3])/2,
 	}
+	seen := 0
 	for _, row := range it.Rows {
 		if row.Coord("arrivals") != "poisson" || row.Coord("replicas") != "2" {
 			continue
 		}
-		if w, ok := want[row.Coord("statistic")]; ok && math.Abs(row.Gangsim-w) > 1e-12 {
-			t.Errorf("poisson, 2 replicas, %s = %v, want %v", row.Coord("statistic"), row.Gangsim, w)
+		key := row.Coord("statistic")
+		if l := row.Coord("load"); l != "all" {
+			key = l + " " + key
+		}
+		if w, ok := want[key]; ok {
+			seen++
+			if math.Abs(row.Gangsim-w) > 1e-12 {
+				t.Errorf("poisson, 2 replicas, %s = %v, want %v", key, row.Gangsim, w)
+			}
 		}
 		if row.Coord("statistic") == "point_mean" && (!row.HasPaper || row.Paper != 1) {
 			t.Errorf("point_mean row without the truth as its reference: %+v", row)
 		}
+	}
+	if seen != len(want) {
+		t.Errorf("%d of the %d statistics recomputed found in the rows", seen, len(want))
 	}
 	// At 2000 jobs on 8 servers, loads 0.7 and 1.3 are far from 1: every
 	// seed gets 0.9 or 1.1 as its point.
@@ -144,8 +165,41 @@ func TestAnalysisSaturationCheck(t *testing.T) {
 			t.Errorf("%s: a single seed's point is %v from 1", row.Coord("arrivals"), row.Gangsim)
 		}
 	}
-	if !strings.Contains(it.Notes, "arrivals poisson: points by replicas voting 1: mean") {
+	if !strings.Contains(it.Notes, "arrivals poisson: saturated runs per load (of 4) 0.7: ") ||
+		!strings.Contains(it.Notes, "; points by replicas voting 1: mean") {
 		t.Errorf("notes: %s", it.Notes)
+	}
+
+	// A grid that never reaches saturation, or starts past it: the points
+	// are censored, flagged as such, and their error is a bound.
+	for _, tt := range []struct {
+		loads, note string
+	}{
+		{"[0.5, 0.6]", "largest error at least 0.4 (4 of 4 points beyond the grid, counted at its edge: 4 above 0.6; seed 1 >0.6, seed 2 >0.6, seed 3 >0.6, seed 4 >0.6)"},
+		{"[1.4, 1.6]", "largest error at least 0.4 (4 of 4 points beyond the grid, counted at its edge: 4 below 1.4; seed 1 <1.4, seed 2 <1.4, seed 3 <1.4, seed 4 <1.4)"},
+	} {
+		path := writeExperiment(t, `{
+  "item": "method/test-check", "title": "t",
+  "run": {"workload": {"source": {"synthetic": {"jobs": 2000, "procs": 8}}, "load": {"target": 1}, "seed": 1},
+          "replay": {"policy": "fcfs"}},
+  "grid": [
+    {"name": "load", "set": "workload.load.target", "values": `+tt.loads+`},
+    {"name": "seed", "set": "workload.seed", "values": [1, 2, 3, 4]}
+  ],
+  "analysis": {"kind": "saturation-check", "x": "load", "replicas": "seed", "truth": 1, "replica_counts": [1]}
+}`)
+		it := reproduce(t, path, &Cache{Dir: t.TempDir()}).Item
+		if !strings.Contains(it.Notes, tt.note) {
+			t.Errorf("loads %s: notes %q, want %q", tt.loads, it.Notes, tt.note)
+		}
+		for _, row := range it.Rows {
+			if row.Coord("statistic") == "censored_share" && row.Gangsim != 1 {
+				t.Errorf("loads %s: censored share %v, want 1", tt.loads, row.Gangsim)
+			}
+			if strings.HasSuffix(row.Coord("statistic"), "_rate") && row.Gangsim != 0 {
+				t.Errorf("loads %s: %s at %s = %v, want 0", tt.loads, row.Coord("statistic"), row.Coord("load"), row.Gangsim)
+			}
+		}
 	}
 
 	for _, tt := range []struct{ analysis, err string }{
@@ -278,7 +332,11 @@ func TestAnalysisBoxes(t *testing.T) {
 }
 
 // TestAnalysisJobsInSystemSeries: with a series axis, jobs-in-system
-// draws a panel per series value and labels the rows with it.
+// draws two panels per series value, the queue (what the saturation test
+// watches) and the jobs in the system (what the thesis' Fig. 6.11 plots),
+// each with the rule's marks for its own measure, and labels the rows with
+// the series value; the rows give the test's decision on the queue and
+// the same rule's on the jobs in the system, recomputed here.
 func TestAnalysisJobsInSystemSeries(t *testing.T) {
 	e, sha, err := LoadExperiment(smallExperiment(t, `{"kind": "jobs-in-system", "x": "load", "series": "policy"}`, ""))
 	if err != nil {
@@ -289,11 +347,56 @@ func TestAnalysisJobsInSystemSeries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Item.Rows) != 2*2*6 || rep.Item.Rows[0].Coord("policy") != "fcfs" || rep.Item.Rows[12].Coord("policy") != "easy" {
+	const quantities = 11
+	if len(rep.Item.Rows) != 2*2*quantities || rep.Item.Rows[0].Coord("policy") != "fcfs" || rep.Item.Rows[2*quantities].Coord("policy") != "easy" {
 		t.Fatalf("%d rows: %+v", len(rep.Item.Rows), rep.Item.Rows[0])
 	}
 	f := rep.Figure
-	if f == nil || len(f.panels) != 2 || f.panels[1].title != "easy" || len(f.panels[1].lines) != 2 {
+	if f == nil || len(f.panels) != 4 || f.panels[2].title != "easy: jobs waiting (the test's)" ||
+		f.panels[3].title != "easy: jobs in the system (Fig. 6.11's)" || len(f.panels[3].lines) != 2 {
 		t.Fatalf("figure %+v", f)
+	}
+	// easy at 0.9 is the second line of panels 2 and 3.
+	var run *Finished
+	for _, r := range rep.Runs {
+		if r.Point.Text("policy") == "easy" && r.Point.Text("load") == "0.9" {
+			run = r
+		}
+	}
+	o, _, err := run.Outcomes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := run.Samples()
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, last := metrics.ArrivalPeriod(o)
+	q := metrics.Saturated(s, first, last)
+	n := metrics.SaturationTest{Measure: metrics.BacklogInSystem}.Judge(s, first, last)
+	cut := (first + model.Time(0.625*float64(last-first))).Seconds()
+	for k, want := range map[int]metrics.Saturation{2: q, 3: n} {
+		p := f.panels[k]
+		m := p.marks
+		if m == nil || len(m.levels) != 2 || m.levels[1] != float64(want.ClearLevel) || m.from[1] != cut || m.to[1] != last.Seconds() ||
+			!slices.Equal(m.verticals, []float64{first.Seconds(), cut, last.Seconds()}) {
+			t.Errorf("panel %q: marks %+v, want level %d from %v to %v", p.title, m, want.ClearLevel, cut, last.Seconds())
+		}
+		if p.lines[1].y[len(p.lines[1].y)-1] != 0 {
+			t.Errorf("panel %q: the backlog does not end at 0", p.title)
+		}
+	}
+	got := map[string]float64{}
+	for _, r := range rep.Item.Rows {
+		if r.Coord("policy") == "easy" && r.Coord("load") == "0.9" {
+			got[r.Coord("quantity")] = r.Gangsim
+		}
+	}
+	if got["clear_level"] != float64(q.ClearLevel) || got["cleared_at"] != q.ClearedAt ||
+		got["clear_level_in_system"] != float64(n.ClearLevel) || got["cleared_at_in_system"] != n.ClearedAt {
+		t.Errorf("rows %v, want the queue's test %+v and the jobs in the system's %+v", got, q, n)
+	}
+	if _, err := rep.Write(t.TempDir()); err != nil {
+		t.Fatal(err)
 	}
 }

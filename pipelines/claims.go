@@ -29,6 +29,10 @@ import (
 //     of at least Value.
 //   - "less-all": every row matching A is below every row matching B.
 //   - "at-most": every row matching A is at most Value.
+//   - "at-least": every row matching A is at least Value.
+//   - "in-window": every row matching A is at least Value and below Max,
+//     the half-open window [Value, Max) of a workload.Window (the
+//     windows a workload selection keeps).
 //   - "ratio-between": the one row A's value divided by the one row B's
 //     is between Value and Max.
 //   - "increasing", "decreasing": the rows matching A, ordered by their
@@ -71,7 +75,11 @@ func (c *ClaimSpec) validate() error {
 		if len(c.A) == 0 || len(c.B) == 0 || !(c.Value <= c.Max) {
 			return fmt.Errorf("claim %q: kind ratio-between needs rows a and b and bounds value <= max", c.Text)
 		}
-	case "at-most", "spread-at-most":
+	case "in-window":
+		if len(c.A) == 0 || !(c.Value < c.Max) {
+			return fmt.Errorf("claim %q: kind in-window needs rows a and a window value < max", c.Text)
+		}
+	case "at-most", "at-least", "spread-at-most":
 		if len(c.A) == 0 {
 			return fmt.Errorf("claim %q: kind %s needs rows a", c.Text, c.Kind)
 		}
@@ -88,7 +96,7 @@ func (c *ClaimSpec) validate() error {
 			return fmt.Errorf("claim %q: kind linear needs rows a, a coordinate over and a minimum R^2 value", c.Text)
 		}
 	default:
-		return fmt.Errorf("claim %q: unknown kind %q (want less, less-everywhere, ratio-at-least, linear, less-all, at-most, ratio-between, increasing, decreasing, spread-at-most or least)", c.Text, c.Kind)
+		return fmt.Errorf("claim %q: unknown kind %q (want less, less-everywhere, ratio-at-least, linear, less-all, at-most, at-least, in-window, ratio-between, increasing, decreasing, spread-at-most or least)", c.Text, c.Kind)
 	}
 	return nil
 }
@@ -149,6 +157,30 @@ func (c *ClaimSpec) check(rows []repro.Row) (bool, string) {
 		}
 		hi := slices.MaxFunc(as, byValue)
 		return hi.Gangsim <= c.Value, fmt.Sprintf("largest %s (%s), at most %s", v(hi.Gangsim), describeRow(hi, nil), v(c.Value))
+	case "at-least":
+		as := match(c.A)
+		if len(as) == 0 {
+			return false, "no rows match a"
+		}
+		lo := slices.MinFunc(as, byValue)
+		return lo.Gangsim >= c.Value, fmt.Sprintf("smallest %s (%s), at least %s", v(lo.Gangsim), describeRow(lo, nil), v(c.Value))
+	case "in-window":
+		as := match(c.A)
+		if len(as) == 0 {
+			return false, "no rows match a"
+		}
+		var out []string
+		for _, a := range as {
+			if !(a.Gangsim >= c.Value && a.Gangsim < c.Max) {
+				out = append(out, fmt.Sprintf("%s: %s", describeRow(a, nil), v(a.Gangsim)))
+			}
+		}
+		lo, hi := slices.MinFunc(as, byValue), slices.MaxFunc(as, byValue)
+		note := fmt.Sprintf("%d rows from %s to %s, window [%s, %s)", len(as), v(lo.Gangsim), v(hi.Gangsim), v(c.Value), v(c.Max))
+		if len(out) > 0 {
+			note += fmt.Sprintf("; %d outside: %s", len(out), strings.Join(out, "; "))
+		}
+		return len(out) == 0, note
 	case "spread-at-most":
 		as := match(c.A)
 		if len(as) < 2 {

@@ -2,8 +2,12 @@ package pipelines
 
 import (
 	"fmt"
+	"image/color"
 
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/gangsim/gangsim/plots"
 )
@@ -34,6 +38,76 @@ type panel struct {
 	categories []string
 	bars       []plots.BarSeries
 	stacked    bool
+	// marks, on step lines, are what a reader needs to apply the
+	// saturation test's rule by eye; nil for none.
+	marks *ruleMarks
+}
+
+// ruleMarks mark the saturation test's rule (metrics.Saturated) on a
+// panel of step lines: grey dashed vertical lines at the first arrival,
+// the test's cutoff into the arrival period and the last arrival, and,
+// for each line, its clearing level (the lower quartile of what it
+// plots over the arrival period) as a thick segment of the line's color
+// from the cutoff to the last arrival: a line that comes down to its
+// segment kept up.
+type ruleMarks struct {
+	verticals []float64 // x values of the vertical lines
+	from, to  []float64 // per line: the x range of its level's segment
+	levels    []float64 // per line: its clearing level
+}
+
+// add draws the marks onto f, whose lines are in order, and adds a legend
+// entry for each kind.
+func (m *ruleMarks) add(f *plots.Figure) error {
+	grey := draw.LineStyle{Color: color.Gray{Y: 0x60}, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
+	v := verticalLines{xs: m.verticals, style: grey}
+	f.Plot.Add(v)
+	var thumb *plotter.Line
+	for i, y := range m.levels {
+		l, err := plotter.NewLine(plotter.XYs{{X: m.from[i], Y: y}, {X: m.to[i], Y: y}})
+		if err != nil {
+			return err
+		}
+		l.LineStyle = plots.SeriesLineStyle(i)
+		l.LineStyle.Width, l.LineStyle.Dashes = vg.Points(3), nil
+		f.Plot.Add(l)
+		if thumb == nil {
+			thumb = l
+		}
+	}
+	f.Legend.Add("arrivals: first, 5/8, last", v)
+	if thumb != nil {
+		f.Legend.Add("lower quartile, 5/8 to last", thumb)
+	}
+	return nil
+}
+
+// verticalLines draws vertical lines across a plot's data area.
+type verticalLines struct {
+	xs    []float64
+	style draw.LineStyle
+}
+
+func (v verticalLines) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, _ := p.Transforms(&c)
+	for _, x := range v.xs {
+		X := trX(x)
+		c.StrokeLine2(v.style, X, c.Min.Y, X, c.Max.Y)
+	}
+}
+
+// DataRange keeps the lines within the x range.
+func (v verticalLines) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax = v.xs[0], v.xs[0]
+	for _, x := range v.xs {
+		xmin, xmax = min(xmin, x), max(xmax, x)
+	}
+	return xmin, xmax, 0, 0
+}
+
+func (v verticalLines) Thumbnail(c *draw.Canvas) {
+	x := (c.Min.X + c.Max.X) / 2
+	c.StrokeLine2(v.style, x, c.Min.Y, x, c.Max.Y)
 }
 
 // Drawing is an analysis's figure, built from plain data and drawn with
@@ -86,6 +160,9 @@ func (d *Drawing) build() (plots.Drawer, plots.Size, error) {
 			}
 			if p.steps {
 				f, err = plots.StepLines(fr, series)
+				if err == nil && p.marks != nil {
+					err = p.marks.add(f)
+				}
 			} else {
 				f, err = plots.MarkedLines(fr, series)
 			}

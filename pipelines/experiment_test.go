@@ -221,7 +221,7 @@ func TestExperimentOtherKinds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(jis.Item.Rows) != 2*6 || jis.Figure == nil || len(jis.Figure.panels[0].lines) != 2 {
+	if len(jis.Item.Rows) != 2*11 || jis.Figure == nil || len(jis.Figure.panels) != 2 || len(jis.Figure.panels[0].lines) != 2 {
 		t.Errorf("jobs-in-system: %d rows", len(jis.Item.Rows))
 	}
 }
@@ -291,6 +291,10 @@ func TestClaims(t *testing.T) {
 		{`{"text": "t", "kind": "less-all", "a": {"policy": "c"}, "b": {"policy": "b"}}`, false, "0 rows match a, 3 match b"},
 		{`{"text": "t", "kind": "at-most", "a": {"load": "0.5|0.7"}, "value": 3}`, true, "largest 3 (policy=b,load=0.5,metric=m), at most 3"},
 		{`{"text": "t", "kind": "at-most", "a": {"policy": "a"}, "value": 3}`, false, "largest 30"},
+		{`{"text": "t", "kind": "at-least", "a": {"load": "0.5|0.7"}, "value": 1}`, true, "smallest 1 (policy=a,load=0.5,metric=m), at least 1"},
+		{`{"text": "t", "kind": "at-least", "a": {"policy": "b"}, "value": 3}`, false, "smallest 2.5"},
+		{`{"text": "t", "kind": "in-window", "a": {"load": "0.5|0.7"}, "value": 1, "max": 3}`, false, "4 rows from 1 to 3, window [1, 3); 1 outside: policy=b,load=0.5,metric=m: 3"},
+		{`{"text": "t", "kind": "in-window", "a": {"load": "0.5|0.7"}, "value": 1, "max": 3.5}`, true, "4 rows from 1 to 3, window [1, 3.5)"},
 		{`{"text": "t", "kind": "ratio-between", "a": {"policy": "b", "load": "0.7"}, "b": {"policy": "a", "load": "0.7"}, "value": 1.2, "max": 1.3}`, true, "ratio 1.25 (1.2 to 1.3)"},
 		{`{"text": "t", "kind": "ratio-between", "a": {"policy": "b", "load": "0.7"}, "b": {"policy": "a", "load": "0.7"}, "value": 0.5, "max": 1.2}`, false, "ratio 1.25"},
 		{`{"text": "t", "kind": "increasing", "a": {"policy": "a"}, "over": "load"}`, true, "increasing by load: 0.5: 1, 0.7: 2, 0.9: 30"},

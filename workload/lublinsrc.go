@@ -22,6 +22,14 @@ type LublinSource struct {
 	// Procs is the machine size in processors; 0 means lublin.RefProcs
 	// (128).
 	Procs int `json:"procs,omitempty"`
+	// ModelProcs, when set, is the machine size the model draws for
+	// instead of Procs: its size parameters adapt to ModelProcs
+	// (lublin.Params.ForProcs) and each job's runtime follows its size
+	// drawn there; then every size above Procs is cut to Procs (a job of
+	// 64 processors drawn for 128 runs on all 32 of a 32-processor
+	// machine), and the offered load and statistics are those on Procs.
+	// 0 draws for Procs.
+	ModelProcs int `json:"model_procs,omitempty"`
 	// Mix is the job classes (lublin.ParseMix names: both, combined,
 	// batch, interactive); empty means both.
 	Mix string `json:"mix,omitempty"`
@@ -136,7 +144,8 @@ func (s LublinSource) withDefaults() LublinSource {
 	return s
 }
 
-// Config returns the lublin.Config that s describes, validated.
+// Config returns the lublin.Config that s describes, validated: for a
+// machine of ModelProcs processors when that is set.
 func (s *LublinSource) Config() (lublin.Config, error) {
 	d := s.withDefaults()
 	var errs []error
@@ -145,6 +154,9 @@ func (s *LublinSource) Config() (lublin.Config, error) {
 	}
 	if d.Procs < 1 {
 		errs = append(errs, fmt.Errorf("machine size %d: want at least 1 processor", d.Procs))
+	}
+	if d.ModelProcs < 0 {
+		errs = append(errs, fmt.Errorf("model machine size %d: want at least 1 processor, or 0 for the machine's", d.ModelProcs))
 	}
 	mix, err := lublin.ParseMix(d.Mix)
 	if err != nil {
@@ -163,12 +175,16 @@ func (s *LublinSource) Config() (lublin.Config, error) {
 	if len(errs) > 0 {
 		return lublin.Config{}, errors.Join(errs...)
 	}
-	cfg := lublin.Config{Procs: d.Procs, Mix: mix, Jobs: d.Jobs, StartHour: d.StartHour}
+	drawn := d.Procs
+	if d.ModelProcs > 0 {
+		drawn = d.ModelProcs
+	}
+	cfg := lublin.Config{Procs: drawn, Mix: mix, Jobs: d.Jobs, StartHour: d.StartHour}
 	override := func(m map[string]float64, def func() lublin.Params) lublin.Params {
 		if len(m) == 0 {
 			return lublin.Params{}
 		}
-		p := def().ForProcs(d.Procs)
+		p := def().ForProcs(drawn)
 		for _, lp := range lublinParams {
 			if v, ok := m[lp.name]; ok {
 				*lp.field(&p) = v
@@ -190,6 +206,7 @@ func (s *LublinSource) Config() (lublin.Config, error) {
 // when it began the workload selected.
 type lublinSource struct {
 	cfg      lublin.Config
+	procs    int // the machine; sizes above it are cut when the model draws for a larger one
 	seed     uint64
 	h        model.Header
 	state    []byte    // the stream's state at the start of the selected draw; nil without a selection
@@ -201,7 +218,15 @@ func openLublin(l *LublinSource, seed uint64) (*lublinSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &lublinSource{cfg: cfg, seed: seed, h: cfg.Header()}
+	d := l.withDefaults()
+	s := &lublinSource{cfg: cfg, procs: d.Procs, seed: seed, h: cfg.Header()}
+	if cfg.Procs != d.Procs {
+		p := strconv.Itoa(d.Procs)
+		s.h.Set(model.KeyMaxNodes, p)
+		s.h.Set(model.KeyMaxProcs, p)
+		s.h.Add(model.KeyNote, fmt.Sprintf("Sizes drawn by gangsim (package workload) for %d processors and cut to the machine's %d: "+
+			"a size above %d becomes %d; runtimes follow the sizes drawn", cfg.Procs, d.Procs, d.Procs, d.Procs))
+	}
 	if l.Select == nil {
 		return s, nil
 	}
@@ -218,7 +243,7 @@ func openLublin(l *LublinSource, seed uint64) (*lublinSource, error) {
 		} else {
 			g.Reset()
 		}
-		p, err := MeasureProfile(g, cfg.Procs)
+		p, err := MeasureProfile(s.cut(g), s.procs)
 		if err != nil {
 			return nil, err
 		}
@@ -227,7 +252,7 @@ func openLublin(l *LublinSource, seed uint64) (*lublinSource, error) {
 			s.h.Add(model.KeyNote, fmt.Sprintf("Selected by gangsim (package workload): draw %d of the generator stream of seed %d, "+
 				"the first whose profile has %s: arrival span %.2f days, median size %s, power-of-two share of parallel jobs %.2f, "+
 				"offered load %.3f on %d processors", draw, seed, sel.String(), p.SpanDays, formatFloat(p.MedianSize),
-				p.PowerOfTwoShare, p.Load, cfg.Procs))
+				p.PowerOfTwoShare, p.Load, s.procs))
 			return s, nil
 		}
 	}
@@ -240,11 +265,35 @@ func (s *lublinSource) inputs() []model.Input { return nil }
 func (s *lublinSource) close() error          { return nil }
 func (s *lublinSource) pass() (sourcePass, error) {
 	if s.state == nil {
-		return sourcePass{jobs: lublin.New(s.cfg, NewStream(s.seed, StreamGenerator))}, nil
+		return sourcePass{jobs: s.cut(lublin.New(s.cfg, NewStream(s.seed, StreamGenerator)))}, nil
 	}
 	var pcg rand.PCG
 	if err := pcg.UnmarshalBinary(s.state); err != nil {
 		return sourcePass{}, fmt.Errorf("lublin source: restoring the random stream: %w", err)
 	}
-	return sourcePass{jobs: lublin.New(s.cfg, rand.New(&pcg))}, nil
+	return sourcePass{jobs: s.cut(lublin.New(s.cfg, rand.New(&pcg)))}, nil
+}
+
+// cut returns g's jobs with their sizes cut to the machine, when the
+// model draws for a larger one; g itself otherwise.
+func (s *lublinSource) cut(g *lublin.Generator) model.JobReader {
+	if s.cfg.Procs <= s.procs {
+		return g
+	}
+	return &cutSizes{g: g, procs: s.procs}
+}
+
+// cutSizes reads a generator's jobs with every size above procs cut to
+// procs.
+type cutSizes struct {
+	g     *lublin.Generator
+	procs int
+}
+
+func (c *cutSizes) Header() *model.Header { return c.g.Header() }
+
+func (c *cutSizes) Read() (model.Job, error) {
+	j, err := c.g.Read()
+	j.AllocProcs, j.ReqProcs = min(j.AllocProcs, c.procs), min(j.ReqProcs, c.procs)
+	return j, err
 }

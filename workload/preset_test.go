@@ -2,6 +2,7 @@ package workload
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -189,49 +190,142 @@ func TestThesisPreset(t *testing.T) {
 	}
 }
 
-// TestThesisPresetRate measures what ThesisPreset's documentation says of
-// the draws it selects from (the Lublin model's single class for 32
-// processors, 1000 jobs): over 1000 seeds, the median span and load, how
-// often the median size is just under 4, the power-of-two share, and the
-// share of draws with all three statistics of the thesis. The shares must
-// stay near the documented ones (within 4 standard errors).
-func TestThesisPresetRate(t *testing.T) {
-	base := ThesisPreset().Source.Lublin
-	cfg, err := (&LublinSource{Jobs: base.Jobs, Procs: base.Procs, Mix: base.Mix}).Config()
+// profileRates draws n workloads of src (its selection ignored) with
+// seeds 1 to n and returns the median span, raw load and power-of-two
+// share, and how many draws have a median size within ThesisMedianSize,
+// a median of 4, and all of src.Select's statistics.
+func profileRates(t *testing.T, src LublinSource, n int) (span, load, pow2 float64, medianOK, median4, all int) {
+	t.Helper()
+	sel := src.Select
+	src.Select = nil
+	cfg, err := src.Config()
 	if err != nil {
 		t.Fatal(err)
 	}
-	sel := base.Select
-	const n = 1000
-	var spans, loads, pow2 []float64
-	medianOK, all := 0, 0
-	for seed := uint64(1); seed <= n; seed++ {
-		p, err := MeasureProfile(lublin.New(cfg, NewStream(seed, StreamGenerator)), 32)
+	s := &lublinSource{cfg: cfg, procs: src.withDefaults().Procs}
+	var spans, loads, shares []float64
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		p, err := MeasureProfile(s.cut(lublin.New(cfg, NewStream(seed, StreamGenerator))), s.procs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		spans, loads, pow2 = append(spans, p.SpanDays), append(loads, p.Load), append(pow2, p.PowerOfTwoShare)
-		if sel.MedianSize.Contains(p.MedianSize) {
+		spans, loads, shares = append(spans, p.SpanDays), append(loads, p.Load), append(shares, p.PowerOfTwoShare)
+		if ThesisMedianSize.Contains(p.MedianSize) {
 			medianOK++
 		}
-		if sel.Accepts(p) {
+		if p.MedianSize == 4 {
+			median4++
+		}
+		if sel != nil && sel.Accepts(p) {
 			all++
 		}
 	}
-	for _, xs := range [][]float64{spans, loads, pow2} {
+	for _, xs := range [][]float64{spans, loads, shares} {
 		slices.Sort(xs)
 	}
-	t.Logf("%d draws: median span %.1f days, median load %.2f, median power-of-two share %.2f, median size in [3, 4) in %.1f%%, all three statistics in %.1f%%",
-		n, spans[n/2], loads[n/2], pow2[n/2], 100*float64(medianOK)/n, 100*float64(all)/n)
-	check := func(what string, k int, p float64) {
-		if se := math.Sqrt(p * (1 - p) / n); math.Abs(float64(k)/n-p) > 4*se {
-			t.Errorf("%s in %.1f%% of draws, documented %.1f%% (± %.1f%%)", what, 100*float64(k)/n, 100*p, 400*se)
+	return spans[n/2], loads[n/2], shares[n/2], medianOK, median4, all
+}
+
+// checkShare fails unless k of n is within 4 standard errors of the
+// documented share p, on both sides (n must be large enough that p - 4
+// standard errors is above 0, or the check is one-sided).
+func checkShare(t *testing.T, what string, k, n int, p float64) {
+	t.Helper()
+	se := math.Sqrt(p * (1 - p) / float64(n))
+	if p-4*se <= 0 && p > 0 {
+		t.Fatalf("%s: %d draws are too few for a two-sided check of %.2f%% (4 standard errors %.2f%%)", what, n, 100*p, 400*se)
+	}
+	if got := float64(k) / float64(n); math.Abs(got-p) > 4*se {
+		t.Errorf("%s in %.2f%% of %d draws, documented %.2f%% (± %.2f%%)", what, 100*got, n, 100*p, 400*se)
+	}
+}
+
+// TestThesisPresetRate measures what ThesisPreset's documentation says of
+// the draws it selects from (the Lublin model's single class for 32
+// processors, 1000 jobs): over 4000 seeds, the median span and load, how
+// often the median size is just under 4, the power-of-two share, and the
+// share of draws with all three statistics of the thesis. The shares must
+// stay within 4 standard errors of the documented ones, on either side.
+func TestThesisPresetRate(t *testing.T) {
+	const n = 4000
+	span, load, pow2, medianOK, _, all := profileRates(t, *ThesisPreset().Source.Lublin, n)
+	t.Logf("%d draws: median span %.1f days, median load %.2f, median power-of-two share %.2f, median size in [3, 4) in %.1f%%, all three statistics in %.2f%%",
+		n, span, load, pow2, 100*float64(medianOK)/n, 100*float64(all)/n)
+	checkShare(t, "median size just under 4", medianOK, n, 0.59)
+	checkShare(t, "all three statistics", all, n, 0.007)
+	if span < 9 || span > 11 || load < 0.5 || load > 0.7 || pow2 < 0.84 || pow2 > 0.9 {
+		t.Errorf("median span %.1f days, load %.2f, power-of-two share %.2f: not the documented 10, 0.6, 0.87",
+			span, load, pow2)
+	}
+}
+
+// TestSizeLevers measures the levers ThesisPreset's documentation says
+// were tried and not kept, 1000 draws each of 1000 jobs on 32 processors:
+// the program's default two classes, and sizes drawn for 64 or 128
+// processors and cut to 32 (LublinSource.ModelProcs). The shares of draws
+// whose median size is in [3, 4) or is 4 must stay within 4 standard
+// errors of the documented ones, and the median raw loads near them.
+func TestSizeLevers(t *testing.T) {
+	const n = 1000
+	for _, c := range []struct {
+		mix               string
+		model             int
+		medianOK, median4 float64 // documented shares of draws
+		loadLow, loadHigh float64 // documented median raw load, bounds
+	}{
+		{"both", 0, 0, 0, 0.4, 0.5},
+		{"both", 64, 0.10, 0.90, 0.65, 0.85},
+		{"combined", 64, 0, 1, 0.95, 1.15},
+		{"combined", 128, 0, 0.97, 1.6, 1.9},
+	} {
+		src := LublinSource{Jobs: 1000, Procs: 32, ModelProcs: c.model, Mix: c.mix}
+		span, load, _, medianOK, median4, _ := profileRates(t, src, n)
+		what := fmt.Sprintf("mix %s drawn for %d processors", c.mix, max(c.model, 32))
+		t.Logf("%s: median span %.1f days, median load %.2f, median size in [3, 4) in %.1f%%, 4 in %.1f%%",
+			what, span, load, 100*float64(medianOK)/n, 100*float64(median4)/n)
+		checkShare(t, what+": median size in [3, 4)", medianOK, n, c.medianOK)
+		checkShare(t, what+": median size 4", median4, n, c.median4)
+		if load < c.loadLow || load > c.loadHigh {
+			t.Errorf("%s: median raw load %.2f, documented in [%v, %v]", what, load, c.loadLow, c.loadHigh)
 		}
 	}
-	check("median size just under 4", medianOK, 0.60)
-	check("all three statistics", all, 0.011)
-	if spans[n/2] < 9 || spans[n/2] > 11 || loads[n/2] < 0.5 || loads[n/2] > 0.7 || pow2[n/2] < 0.84 || pow2[n/2] > 0.9 {
-		t.Errorf("median span %.1f days, load %.2f, power-of-two share %.2f: not the documented 10, 0.6, 0.87",
-			spans[n/2], loads[n/2], pow2[n/2])
+}
+
+// TestModelProcs checks the size-mapping lever: sizes drawn for a larger
+// machine and cut to the machine, the runtimes and submit times those of
+// the generator for the larger machine, the header the machine's and
+// saying so, and the profile on the machine.
+func TestModelProcs(t *testing.T) {
+	src := LublinSource{Jobs: 2000, Procs: 32, ModelProcs: 128, Mix: "combined"}
+	r, jobs := readAll(t, Spec{Source: Source{Lublin: &src}, Seed: 6})
+	cfg, err := (&LublinSource{Jobs: 2000, Procs: 128, Mix: "combined"}).Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := lublin.Generate(cfg, NewStream(6, StreamGenerator))
+	cut := 0
+	for i, j := range jobs {
+		w := g.Jobs[i]
+		if j.Submit != w.Submit || j.Runtime != w.Runtime || j.Size() != min(w.Size(), 32) || j.ReqProcs != j.AllocProcs {
+			t.Fatalf("job %d: %+v, want the 128-processor draw %+v cut to 32", i+1, j, w)
+		}
+		if w.Size() > 32 {
+			cut++
+		}
+	}
+	if cut == 0 {
+		t.Fatal("no size above 32 drawn for 128 processors: the test means nothing")
+	}
+	if h := r.Header(); h.MaxProcs() != 32 {
+		t.Errorf("MaxProcs %d, want 32", h.MaxProcs())
+	}
+	if !slices.ContainsFunc(r.Header().Lines, func(l model.HeaderLine) bool {
+		return l.Key == model.KeyNote && strings.Contains(l.Value, "drawn by gangsim (package workload) for 128 processors and cut to the machine's 32")
+	}) {
+		t.Error("no header note on the cut")
+	}
+	bad := LublinSource{Jobs: 10, Procs: 32, ModelProcs: -1}
+	if _, err := bad.Config(); err == nil || !strings.Contains(err.Error(), "model machine size -1") {
+		t.Errorf("negative model size: %v", err)
 	}
 }

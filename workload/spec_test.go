@@ -361,7 +361,9 @@ func TestStats(t *testing.T) {
 		wb, _ := json.Marshal(want)
 		t.Errorf("stats:\n got %s\nwant %s", gb, wb)
 	}
-	if text := st.String(); !strings.Contains(text, "offered load      0.5000") {
+	// Sizes 2, 4, 1, 1: two powers of two of four jobs, of two parallel.
+	if text := st.String(); !strings.Contains(text, "offered load      0.5000") ||
+		!strings.Contains(text, "serial 50.0%; power of two (above 1) 50.0% of all jobs, 100.0% of the parallel ones") {
 		t.Errorf("text:\n%s", text)
 	}
 }

@@ -66,7 +66,9 @@ type Stats struct {
 	// Size is the distribution of job sizes (model.Job.Size), processors.
 	Size Distribution `json:"size_procs"`
 	// SerialJobs and PowerOfTwoJobs count the jobs of size 1 and of a
-	// size that is a power of two greater than 1.
+	// size that is a power of two greater than 1. The text report gives
+	// PowerOfTwoJobs as a share of all jobs and of the parallel ones
+	// (Profile.PowerOfTwoShare, what the thesis' workload item reports).
 	SerialJobs     int `json:"serial_jobs"`
 	PowerOfTwoJobs int `json:"power_of_two_jobs"`
 	// Runtime is the distribution of runtimes.
@@ -201,7 +203,8 @@ func (s *Stats) String() string {
 	line("arrivals", "first %s s, last %s s, span %s s (%.2f days)", g(s.FirstSubmitS), g(s.LastSubmitS), g(s.SpanS), s.SpanS/86400)
 	line("inter-arrival (s)", "%s", dist(s.Interarrival))
 	line("size (procs)", "%s", dist(s.Size))
-	line("", "serial %s, power of two %s", pct(s.SerialJobs, s.Size.N), pct(s.PowerOfTwoJobs, s.Size.N))
+	line("", "serial %s; power of two (above 1) %s of all jobs, %s of the parallel ones", pct(s.SerialJobs, s.Size.N),
+		pct(s.PowerOfTwoJobs, s.Size.N), pct(s.PowerOfTwoJobs, s.Size.N-s.SerialJobs))
 	line("runtime (s)", "%s", dist(s.Runtime))
 	line("work", "%s processor-seconds", g(s.WorkProcS))
 	if s.OfferedLoad != nil {

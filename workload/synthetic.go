@@ -33,6 +33,21 @@ const (
 	ArrivalsLublin = "lublin"
 )
 
+// Runtime distributions of a SyntheticSource.
+const (
+	// RuntimesExponential draws exponential runtimes of mean MeanRuntime
+	// (coefficient of variation 1).
+	RuntimesExponential = "exponential"
+	// RuntimesLublin draws the Lublin model's runtimes for a job of Size
+	// processors (lublin.NewRuntimes with lublin.CombinedParams(): ln of
+	// the runtime hyper-gamma, 1 s to 45 hours), the heavy tail of the
+	// thesis' workload: for 4 processors the median is about 85 s, the
+	// mean about an hour and the coefficient of variation about 2.1, where
+	// the exponential's is 1. MeanRuntime is ignored;
+	// a Load transform sets the offered load.
+	RuntimesLublin = "lublin"
+)
+
 // DefaultMeanInterarrival is a SyntheticSource's mean inter-arrival time
 // when none is given.
 const DefaultMeanInterarrival = 100 * model.Second
@@ -40,18 +55,21 @@ const DefaultMeanInterarrival = 100 * model.Second
 // SyntheticSource generates a workload whose saturation point is known by
 // construction, to check a saturation test where the answer is known
 // (metrics.Saturated): every job has the same size, which divides the
-// machine, and exponential runtimes; jobs arrive by a Poisson process,
-// with or without a daily cycle, or by the Lublin model's bursty process.
+// machine, and independent runtimes, exponential or the Lublin model's
+// heavy-tailed ones; jobs arrive by a Poisson process, with or without a
+// daily cycle, or by the Lublin model's bursty process.
 //
 // With every job of Size processors on a machine of Procs, a multiple of
 // Size, the machine is Procs/Size identical servers: no job ever waits
 // for processors that another could not use, FCFS never leaves a hole,
 // and EASY backfilling makes exactly FCFS's schedule (when the first
-// queued job cannot start, no other can). The queue is then a G/M/c queue
-// with c = Procs/Size, stable if and only if the offered load (workload
-// package documentation) is below 1: both policies saturate at offered
-// load 1, whatever the arrival process, as long as its long-run rate
-// exists (the daily cycle is periodic, so it does).
+// queued job cannot start, no other can). The queue is then a G/G/c queue
+// with c = Procs/Size (G/M/c with exponential runtimes), stable if and
+// only if the offered load (workload package documentation) is below 1:
+// both policies saturate at offered load 1, whatever the arrival process
+// and the runtime distribution, as long as the long-run arrival rate and
+// the mean runtime exist (the daily cycle is periodic, and the Lublin
+// model's runtimes are bounded, so they do).
 //
 // Runtimes are drawn from their own random stream (StreamRuntimes), so
 // the three arrival processes with the same seed have the same runtimes.
@@ -71,10 +89,14 @@ type SyntheticSource struct {
 	// processes; 0 means DefaultMeanInterarrival. ArrivalsLublin ignores
 	// it (Resolved drops it).
 	MeanInterarrival Duration `json:"mean_interarrival,omitempty"`
+	// Runtimes is the runtime distribution: RuntimesExponential (the
+	// default when empty) or RuntimesLublin.
+	Runtimes string `json:"runtimes,omitempty"`
 	// MeanRuntime is the mean of the exponential runtimes; 0 means
 	// Procs/Size times DefaultMeanInterarrival (an offered load of about 1
 	// under the Poisson processes' default rate). A Load transform
-	// rescales runtimes anyway.
+	// rescales runtimes anyway. RuntimesLublin ignores it (Resolved drops
+	// it).
 	MeanRuntime Duration `json:"mean_runtime,omitempty"`
 }
 
@@ -95,7 +117,13 @@ func (s SyntheticSource) withDefaults() SyntheticSource {
 	case s.MeanInterarrival == 0:
 		s.MeanInterarrival = Duration(DefaultMeanInterarrival)
 	}
-	if s.MeanRuntime == 0 && s.Size > 0 && s.Procs > 0 {
+	// An empty Runtimes stays empty (exponential), so that the resolved
+	// specs, and the run cache's keys, of workloads made before the choice
+	// existed do not change.
+	switch {
+	case s.Runtimes == RuntimesLublin:
+		s.MeanRuntime = 0
+	case s.MeanRuntime == 0 && s.Size > 0 && s.Procs > 0:
 		s.MeanRuntime = Duration(DefaultMeanInterarrival * model.Time(s.Procs/s.Size))
 	}
 	return s
@@ -120,6 +148,11 @@ func (s *SyntheticSource) Validate() error {
 	default:
 		errs = append(errs, fmt.Errorf("unknown arrival process %q (want poisson, daily or lublin)", d.Arrivals))
 	}
+	switch d.Runtimes {
+	case "", RuntimesExponential, RuntimesLublin:
+	default:
+		errs = append(errs, fmt.Errorf("unknown runtime distribution %q (want exponential or lublin)", d.Runtimes))
+	}
 	if d.MeanInterarrival < 0 || d.MeanRuntime < 0 {
 		errs = append(errs, errors.New("mean inter-arrival and runtime must not be negative"))
 	}
@@ -143,8 +176,12 @@ func (s *SyntheticSource) Header() model.Header {
 	if d.Arrivals != ArrivalsLublin {
 		arr += " of mean inter-arrival " + d.MeanInterarrival.String()
 	}
+	run := "exponential runtimes of mean " + d.MeanRuntime.String()
+	if d.Runtimes == RuntimesLublin {
+		run = "the Lublin model's runtimes"
+	}
 	h.Add(model.KeyNote, fmt.Sprintf("Synthetic workload (gangsim package workload): %s jobs of %d processors on %d, %s, "+
-		"exponential runtimes of mean %v; FCFS and EASY saturate at offered load 1", n, d.Size, d.Procs, arr, d.MeanRuntime))
+		"%s; FCFS and EASY saturate at offered load 1", n, d.Size, d.Procs, arr, run))
 	return h
 }
 
@@ -176,6 +213,7 @@ type syntheticJobs struct {
 	arrRnd  *rand.Rand
 	runRnd  *rand.Rand
 	lublin  *lublin.Arrivals
+	runs    *lublin.Runtimes // nil for exponential runtimes
 	weights [lublin.Buckets]float64
 	clock   float64 // seconds since time 0, of the last arrival
 	done    int64
@@ -188,6 +226,9 @@ func newSyntheticJobs(s SyntheticSource, seed uint64, h *model.Header) *syntheti
 		j.lublin = lublin.NewArrivals(lublin.CombinedParams(), 0, j.arrRnd)
 	case ArrivalsDaily:
 		j.weights = lublin.CombinedParams().DailyWeights()
+	}
+	if s.Runtimes == RuntimesLublin {
+		j.runs = lublin.NewRuntimes(lublin.CombinedParams(), j.runRnd)
 	}
 	return j
 }
@@ -210,7 +251,12 @@ func (j *syntheticJobs) Read() (model.Job, error) {
 		j.clock += j.arrRnd.ExpFloat64() * j.s.MeanInterarrival.Time().Seconds()
 		submit = model.FromSecondsFloat(j.clock)
 	}
-	run := max(model.FromSecondsFloat(j.runRnd.ExpFloat64()*j.s.MeanRuntime.Time().Seconds()), 1)
+	var run model.Time
+	if j.runs != nil {
+		run = j.runs.Next(j.s.Size)
+	} else {
+		run = max(model.FromSecondsFloat(j.runRnd.ExpFloat64()*j.s.MeanRuntime.Time().Seconds()), 1)
+	}
 	return model.Job{
 		ID: j.done, Submit: submit, Runtime: run, AllocProcs: j.s.Size, ReqProcs: j.s.Size,
 		Status: model.StatusCompleted,

@@ -49,6 +49,8 @@ func TestSyntheticValidate(t *testing.T) {
 		{workload.SyntheticSource{Jobs: 10}, "machine size 0: want at least 1 processor"},
 		{workload.SyntheticSource{Jobs: 10, Procs: 32, Size: 6}, "job size 6 does not divide the machine's 32 processors"},
 		{workload.SyntheticSource{Jobs: 10, Procs: 32, Arrivals: "bursty"}, `unknown arrival process "bursty" (want poisson, daily or lublin)`},
+		{workload.SyntheticSource{Jobs: 10, Procs: 32, Runtimes: "lublin"}, ""},
+		{workload.SyntheticSource{Jobs: 10, Procs: 32, Runtimes: "pareto"}, `unknown runtime distribution "pareto" (want exponential or lublin)`},
 	} {
 		err := tt.s.Validate()
 		if (err == nil) != (tt.want == "") || (err != nil && err.Error() != tt.want) {
@@ -117,6 +119,35 @@ func TestSyntheticJobs(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSyntheticLublinRuntimes checks the Lublin model's runtimes: the
+// runtimes of lublin.NewRuntimes for the jobs' size on the runtime stream,
+// the arrivals those of exponential runtimes, the mean runtime ignored and
+// dropped from the resolved spec, and the header saying so.
+func TestSyntheticLublinRuntimes(t *testing.T) {
+	base := workload.SyntheticSource{Jobs: 2000, Procs: 32, Size: 4, Arrivals: workload.ArrivalsLublin}
+	_, expo := syntheticJobs(t, base, 5)
+	heavy := base
+	heavy.Runtimes, heavy.MeanRuntime = workload.RuntimesLublin, workload.Duration(model.Second)
+	h, jobs := syntheticJobs(t, heavy, 5)
+	r := lublin.NewRuntimes(lublin.CombinedParams(), workload.NewStream(5, workload.StreamRuntimes))
+	for i, j := range jobs {
+		if want := r.Next(4); j.Runtime != want || j.Submit != expo[i].Submit || j.Size() != 4 {
+			t.Fatalf("job %d: runtime %v at %v, size %d; want runtime %v at %v, size 4", i+1, j.Runtime, j.Submit, j.Size(),
+				want, expo[i].Submit)
+		}
+	}
+	if note, _ := h.Get(model.KeyNote); !strings.Contains(note, "the Lublin model's runtimes") {
+		t.Errorf("header note %q", note)
+	}
+	spec := workload.Spec{Source: workload.Source{Synthetic: &heavy}}
+	if res := spec.Resolved(); res.Source.Synthetic.MeanRuntime != 0 || res.Source.Synthetic.Runtimes != workload.RuntimesLublin {
+		t.Errorf("resolved source %+v", res.Source.Synthetic)
+	}
+	if res := (workload.Spec{Source: workload.Source{Synthetic: &base}}).Resolved(); res.Source.Synthetic.Runtimes != "" {
+		t.Errorf("exponential runtimes resolved as %q, want empty (the cache keys of older runs)", res.Source.Synthetic.Runtimes)
 	}
 }
 

@@ -54,7 +54,7 @@ Makes, converts, cleans, transforms and describes workloads.
 
 Commands:
   lublin     generate jobs with the Lublin-Feitelson model (--preset thesis: the thesis' workload)
-  synthetic  generate jobs whose saturation point is known (one size, exponential runtimes)
+  synthetic  generate jobs whose saturation point is known (one size, exponential or Lublin runtimes)
   scenario   build one of the thesis' static scenarios or a Calypso experiment
   convert    convert a trace between SWF, SWF.gz, Parquet, Arrow and CSV
   clean      normalize a trace (drop jobs that never ran, fill estimates...)
@@ -284,7 +284,8 @@ Examples:
   genwork lublin --preset thesis --load 0.74 --seed 1 -o thesis.parquet
   genwork lublin --preset thesis --print-spec
   genwork lublin --mix combined --procs 32 --select span_days=7..9,load=0.93..1.03 -o w.csv
-  genwork lublin --mix combined --combined-params u_med=3,serial_prob=0.2 -o w.csv`
+  genwork lublin --mix combined --combined-params u_med=3,serial_prob=0.2 -o w.csv
+  genwork lublin --mix combined --procs 32 --model-procs 64 | genwork stats`
 
 func runLublin(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("genwork lublin", lublinSynopsis, stderr)
@@ -292,12 +293,13 @@ func runLublin(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		preset      = fs.String("preset", "", "start from a workload preset: "+strings.Join(workload.PresetNames(), ", ")+" (the thesis' dynamic workload, 6.4.1)")
 		jobs        = fs.Int64("jobs", 1000, "number of jobs")
 		procs       = fs.Int("procs", 128, "machine size, processors (the model's size parameters adapt to it)")
+		modelProcs  = fs.Int("model-procs", 0, "draw sizes (and the runtimes that follow them) for this many processors instead, then cut every size above --procs to --procs (0: draw for --procs)")
 		mix         = fs.String("mix", "both", "job classes: both (batch and interactive streams, the reference default), combined, batch or interactive")
 		startHour   = fs.Int("start-hour", 0, "hour of the day, 0-23, at which time 0 falls")
 		batch       = fs.String("batch-params", "", "override batch parameters: NAME=VALUE,... (names: "+strings.Join(workload.LublinParamNames(), ", ")+")")
 		interactive = fs.String("interactive-params", "", "override interactive parameters: NAME=VALUE,...")
 		combined    = fs.String("combined-params", "", "override combined-class parameters: NAME=VALUE,...")
-		selection   = fs.String("select", "", "keep the first workload drawn from the seed's stream whose statistics are in every window [MIN, MAX): NAME=MIN..MAX,... (span_days, median_size, power_of_two_share, load on --procs)")
+		selection   = fs.String("select", "", "keep the first workload drawn from the seed's stream whose statistics are in every window [MIN, MAX): NAME=MIN..MAX,... (span_days, median_size, power_of_two_share of the parallel jobs, load on --procs)")
 		maxDraws    = fs.Int("max-draws", 0, "with --select, fail after this many workloads drawn (default 10000)")
 	)
 	tf := addTransformFlags(fs, true, true)
@@ -315,7 +317,10 @@ func runLublin(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return cli.Usagef("--jobs %d is negative", *jobs)
 	}
 	spec := &workload.Spec{}
-	src := &workload.LublinSource{Jobs: *jobs, Procs: *procs, Mix: *mix, StartHour: *startHour}
+	if *modelProcs < 0 {
+		return cli.Usagef("--model-procs %d is negative", *modelProcs)
+	}
+	src := &workload.LublinSource{Jobs: *jobs, Procs: *procs, ModelProcs: *modelProcs, Mix: *mix, StartHour: *startHour}
 	if *preset != "" {
 		p, err := workload.Preset(*preset)
 		if err != nil {
@@ -331,6 +336,7 @@ func runLublin(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			set  func()
 		}{
 			{"jobs", func() { src.Jobs = *jobs }}, {"procs", func() { src.Procs = *procs }},
+			{"model-procs", func() { src.ModelProcs = *modelProcs }},
 			{"mix", func() { src.Mix = *mix }}, {"start-hour", func() { src.StartHour = *startHour }},
 		} {
 			if fs.Changed(f.flag) {
@@ -375,16 +381,19 @@ const syntheticSynopsis = `usage: genwork synthetic [flags]
 
 Generates a workload whose saturation point is known by construction
 (workload.SyntheticSource): every job has --size processors, which divides
---procs, and an exponential runtime; jobs arrive by a Poisson process
-(--arrivals poisson), a Poisson process following the Lublin model's daily
-cycle (daily), or the Lublin model's own bursty process (lublin). The
-machine is then --procs/--size identical servers, and FCFS and EASY (which
-makes FCFS's schedule here) saturate at offered load 1: the workloads that
-check a saturation test (results/method/saturation-check).
+--procs, and a runtime drawn independently, exponential (--runtimes
+exponential) or the Lublin model's heavy-tailed runtime for that size
+(lublin); jobs arrive by a Poisson process (--arrivals poisson), a Poisson
+process following the Lublin model's daily cycle (daily), or the Lublin
+model's own bursty process (lublin). The machine is then --procs/--size
+identical servers, and FCFS and EASY (which makes FCFS's schedule here)
+saturate at offered load 1: the workloads that check a saturation test
+(results/method/saturation-check, saturation-seeds and saturation-heavy).
 
 Examples:
   genwork synthetic --jobs 10000 --procs 32 --load 0.95 | replay --policy fcfs | analyze --saturation
-  genwork synthetic --jobs 30000 --procs 32 --size 4 --arrivals daily --load 1.05 -o w.parquet`
+  genwork synthetic --jobs 30000 --procs 32 --size 4 --arrivals daily --load 1.05 -o w.parquet
+  genwork synthetic --jobs 1000 --procs 32 --size 4 --arrivals lublin --runtimes lublin --load 1.1 -o w.parquet`
 
 func runSynthetic(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("genwork synthetic", syntheticSynopsis, stderr)
@@ -394,7 +403,8 @@ func runSynthetic(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 		size     = fs.Int("size", 1, "every job's size, processors (must divide --procs)")
 		arrivals = fs.String("arrivals", workload.ArrivalsPoisson, "arrival process: poisson, daily (Poisson with the Lublin model's daily cycle) or lublin (the model's own)")
 		meanGap  = fs.String("mean-interarrival", "", "mean time between arrivals of the Poisson processes (default 100s)")
-		meanRun  = fs.String("mean-runtime", "", "mean runtime (default procs/size x 100s; --load rescales it)")
+		runtimes = fs.String("runtimes", workload.RuntimesExponential, "runtime distribution: exponential or lublin (the Lublin model's for --size processors)")
+		meanRun  = fs.String("mean-runtime", "", "mean of the exponential runtimes (default procs/size x 100s; --load rescales it)")
 	)
 	tf := addTransformFlags(fs, true, true)
 	of := addOutputFlags(fs)
@@ -404,7 +414,7 @@ func runSynthetic(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 	if fs.NArg() > 0 {
 		return cli.Usagef("genwork synthetic takes no arguments, got %q", fs.Args())
 	}
-	src := &workload.SyntheticSource{Jobs: *jobs, Procs: *procs, Size: *size, Arrivals: *arrivals}
+	src := &workload.SyntheticSource{Jobs: *jobs, Procs: *procs, Size: *size, Arrivals: *arrivals, Runtimes: *runtimes}
 	for _, d := range []struct {
 		flag, val string
 		dst       *workload.Duration

@@ -464,10 +464,43 @@ func TestPresetThesis(t *testing.T) {
 		{"lublin", "--max-draws", "5"},
 		{"synthetic", "--size", "5"},
 		{"synthetic", "--arrivals", "bursty"},
+		{"synthetic", "--runtimes", "pareto"},
+		{"lublin", "--model-procs", "-4"},
 	} {
 		if _, _, err := runGenwork(t, nil, args...); !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("%v: %v, want a usage error", args, err)
 		}
+	}
+}
+
+// TestModelProcsFlag: --model-procs draws sizes for a larger machine and
+// cuts them to --procs: the jobs are the larger machine's with their sizes
+// cut, on a trace of --procs processors; over the thesis preset it
+// replaces the preset's (none).
+func TestModelProcsFlag(t *testing.T) {
+	stdout, _ := mustRun(t, nil, "lublin", "--jobs", "500", "--procs", "32", "--model-procs", "128", "--mix", "combined", "--seed", "3")
+	tr := readTrace(t, []byte(stdout))
+	wide, _ := mustRun(t, nil, "lublin", "--jobs", "500", "--procs", "128", "--mix", "combined", "--seed", "3")
+	big := readTrace(t, []byte(wide))
+	cut := 0
+	for i, j := range tr.Jobs {
+		if j.Size() != min(big.Jobs[i].Size(), 32) || j.Runtime != big.Jobs[i].Runtime {
+			t.Fatalf("job %d: %+v, want %+v cut to 32", i+1, j, big.Jobs[i])
+		}
+		if big.Jobs[i].Size() > 32 {
+			cut++
+		}
+	}
+	if cut == 0 || tr.Header.MaxProcs() != 32 {
+		t.Errorf("%d sizes cut, MaxProcs %d", cut, tr.Header.MaxProcs())
+	}
+	m, _ := model.ManifestOf(&tr.Header)
+	if v, _ := m.Param("source.lublin.model_procs"); v != "128" {
+		t.Errorf("manifest model_procs %q", v)
+	}
+	specJSON, _ := mustRun(t, nil, "lublin", "--preset", "thesis", "--model-procs", "64", "--print-spec")
+	if !strings.Contains(specJSON, `"model_procs": 64`) {
+		t.Errorf("--model-procs over the preset: %s", specJSON)
 	}
 }
 

@@ -123,7 +123,14 @@ type cosched struct {
 	wake  sim.TimerID
 	armed bool
 	rows  int // rows in use, as of the last change
+	// now is the processes' state at the engine's time, taken at the end
+	// of every pass before the simulator runs ahead: what a sample taken
+	// at that time reports.
+	now procStates
 }
+
+// procStates counts the processes of the jobs in the system by state.
+type procStates struct{ computing, spinning, blocked, ready int }
 
 // strobed reports whether the discipline follows the gang strobes.
 func (r *cosched) strobed() bool {
@@ -237,12 +244,20 @@ func (r *cosched) replan() {
 
 // after simulates ahead to the engine's next event, or to the first
 // completion, and makes sure the policy is called again then.
+//
+// With a time series sampled every period, it also stops at the next
+// multiple of the period (while anything is left to happen), so that the
+// engine takes a sample there with the processes' state at that moment.
 func (r *cosched) after() {
 	if r.armed {
 		r.e.CancelTimer(r.wake)
 		r.armed = false
 	}
+	r.now.computing, r.now.spinning, r.now.blocked, r.now.ready = r.ps.States()
 	limit := r.e.NextEvent()
+	if every := r.e.SamplePeriod(); every > 0 && r.ps.Next() != model.Never {
+		limit = min(limit, (r.e.Now()/every+1)*every)
+	}
 	if r.advance(limit, true) || limit == model.Never {
 		return
 	}
@@ -266,10 +281,16 @@ func share(part, total model.Time) float64 {
 	return math.Round(float64(part)/float64(total)*1e9) / 1e9
 }
 
+// sample reports the processes' states at the engine's time (the
+// simulator itself has run ahead), and as the processors in use those
+// that run a process, computing or spinning: the engine's own count holds
+// every placed job at full duty (its progress is the simulator's), which
+// would count a processor once per row.
 func (r *cosched) sample(s *sim.Sample) {
 	s.Sharing, s.Rows, s.Switching = model.ProcessLevel, len(r.m.rows), 0
-	c, sp, b, rd := r.ps.States()
-	s.Computing, s.Spinning, s.BlockedProcs, s.Ready = float64(c), float64(sp), float64(b), float64(rd)
+	n := r.now
+	s.Computing, s.Spinning, s.BlockedProcs, s.Ready = float64(n.computing), float64(n.spinning), float64(n.blocked), float64(n.ready)
+	s.BusyProcs = float64(n.computing + n.spinning)
 }
 
 // coschedEntry is a process-level policy's registry entry.

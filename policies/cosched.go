@@ -47,7 +47,7 @@ var coschedKinds = map[string]struct {
 	"local": {procsim.Local, "uncoordinated local scheduling at process level: each processor round-robins its processes a quantum each, from a random phase; waiting processes spin", nil},
 	"sb": {procsim.SB, "spin-block implicit coscheduling at process level (Arpaci-Dusseau): local round robin; a waiting process spins, then blocks until its message wakes it",
 		map[string]string{"spin": "spin before blocking (default: twice the local switch, the competitive choice)"}},
-	"fcs": {procsim.FCS, "flexible coscheduling at process level (thesis 6.2.1): gang strobes; processes classified CS, F or DC at the end of each of their slots; CS run alone, F first, DC fill holes",
+	"fcs": {procsim.FCS, "flexible coscheduling at process level (thesis 6.2.1): gang strobes; every process classified CS, F or DC at the end of each of its timeslices (new jobs coscheduled until then); CS run alone in their slot, F first in theirs; elsewhere the classified processes share the processors as under sb",
 		map[string]string{
 			"spin": "spin of F and DC processes before blocking (default: twice the local switch)",
 			"dc":   "DC when the mean computation per communication call is at least this (default: quantum / 5, between the thesis' 3 ms CS and 6 ms DC processes at 25 ms, 6.3.2)",
@@ -196,6 +196,7 @@ func (r *cosched) advance(limit model.Time, first bool) bool {
 // strobe starts the next slot at b, as the gang scheduler's round robin
 // does, and tells the processors.
 func (r *cosched) strobe(b model.Time) {
+	r.ps.EndSlot() // FCS classifies the processes whose timeslice ends, even if their job goes on
 	rows := len(r.m.rows)
 	next := r.m.rows[(r.m.index(r.cur)+1)%rows]
 	sl := slotPlan{row: next, run: r.runSet(next)}

@@ -66,15 +66,27 @@
 //     processor, a quantum each from a phase drawn at random per
 //     processor; a waiting process spins.
 //   - SB: spin-block implicit coscheduling (Arpaci-Dusseau): round robin as
-//     Local, but a waiting process spins at most SpinThreshold and then
-//     blocks; a message wakes it, and a woken process takes over a
-//     processor whose process only spins.
-//   - FCS: flexible coscheduling (Frachtenberg, thesis 6.2.1): strobes as
-//     GS; every process is classified CS, F or DC at the end of each of its
-//     own slots (see Classify); a CS owner runs alone and blocks when it
-//     waits; an F owner runs first but spin-blocks, and DC processes of
-//     other slots fill its holes; in a slot whose owner is DC (or absent),
-//     the ready DC and F processes share the processor round robin.
+//     Local, each process with a time slice of Quantum kept across
+//     preemptions, but a waiting process spins at most SpinThreshold and
+//     then blocks; a message wakes it with a whole time slice back, and it
+//     takes the processor from a process that only spins or has less of
+//     its slice left (the priority a time-sharing scheduler gives a
+//     process that sleeps over one that uses up its time; implicit
+//     coscheduling relies on it).
+//   - FCS: flexible coscheduling (Frachtenberg, thesis 6.2.1, Fig. 6.1):
+//     strobes as GS; at the end of every timeslice (EndSlot, also when its
+//     job goes on in the next slot) each process of the slot is classified
+//     CS, F or DC from what it did in the slot; a new job's processes are
+//     CS and run only in their own slot until first classified. A CS owner
+//     runs alone and blocks when it waits; an F owner is prioritized in its
+//     slot (it runs whenever it is ready) but spin-blocks, and the others
+//     fill its holes. Outside a prioritized owner's slot (an owner that is
+//     DC, a blocked F one, or none) the classified processes that may run
+//     there share the processor as under SB ("effectively the same as
+//     SB's, with the exception that F processes are prioritized when their
+//     assigned slot is the active one", 6.3.2.2): a strobe into such a
+//     slot leaves the running process on it, and a woken process is
+//     boosted as under SB.
 //   - BCS and PBCS: buffered coscheduling (thesis 5.3, 6.2.2): strobes as
 //     GS; every communication posted during a micro-timeslice is performed
 //     in the next one and completes at its end (1.5 micro-timeslices on

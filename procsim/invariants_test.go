@@ -118,6 +118,7 @@ func TestInvariants(t *testing.T) {
 				}
 				return false
 			})
+			s.EndSlot()
 			s.SetOwners(on)
 			if bad != nil {
 				t.Fatalf("seed %d (%v): t=%v: %v", seed, kind, s.now, bad)
@@ -222,6 +223,7 @@ func randomRun(t *testing.T, seed uint64, noSkip bool) (map[int]model.Time, map[
 			ends[id], stats[id] = when, s.Stats(id)
 			stats[id] = Stats{CPU: stats[id].CPU, Spin: stats[id].Spin, Blocked: stats[id].Blocked, Class: stats[id].Class}
 		}
+		s.EndSlot()
 		s.SetOwners(randomOwners(r, s, at, nj, func(id int) bool { _, done := ends[id]; return done }))
 	}
 	var skipped int64
@@ -319,6 +321,8 @@ func skipLockstep(t *testing.T, seed uint64) error {
 			}
 		}
 		on := randomOwners(r, b, at, nj, func(id int) bool { return ended[id] })
+		a.EndSlot()
+		b.EndSlot()
 		a.SetOwners(on)
 		b.SetOwners(on)
 	}

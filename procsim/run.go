@@ -216,6 +216,22 @@ func (s *Sim) SetOwners(on []Owner) {
 			p := &s.procs[n.p]
 			p.mCompute, p.mWait, p.mCalls, p.mStart = 0, 0, 0, n.from
 		}
+		if s.cfg.Kind == FCS && !s.claims(n.p) && c.cur >= 0 && c.switchEnd <= s.now {
+			// FCS: a slot whose owner does not claim the processor (DC, or
+			// an F owner blocked, or no owner) leaves it to the local
+			// scheduler (6.2.1: DC processes run "non-prioritized"): the
+			// process running goes on, after the switch if one is charged.
+			if n.from <= s.now {
+				s.dispatch(ci)
+				continue
+			}
+			keep := c.cur
+			s.stop(c)
+			c.gen++
+			c.cur, c.switchEnd = keep, n.from
+			s.q.push(event{at: n.from, kind: evCPU, who: int32(ci), gen: c.gen})
+			continue
+		}
 		if c.cur >= 0 {
 			s.stop(c)
 		}
@@ -234,6 +250,24 @@ func (s *Sim) SetOwners(on []Owner) {
 	for ji, from := range inSlot {
 		if j := s.jobs[ji]; j.frozen {
 			s.thaw(j, max(from, s.now))
+		}
+	}
+}
+
+// EndSlot ends the timeslice of the processes that own their processors
+// (the gang scheduler's strobe; SetOwners names the next slot's owners):
+// under FCS each is classified from its measurements in the slot (thesis
+// 6.2.1, "evaluated at the end of its timeslice"), whether its job goes on
+// in the next slot (a job alone in the matrix) or not. Other disciplines
+// measure nothing.
+func (s *Sim) EndSlot() {
+	if s.cfg.Kind != FCS {
+		return
+	}
+	s.era++
+	for ci := range s.cpus {
+		if o := s.cpus[ci].owner; o >= 0 && s.now >= s.cpus[ci].ownerFrom {
+			s.classify(&s.procs[o])
 		}
 	}
 }
@@ -346,7 +380,7 @@ func (s *Sim) handle(e *event) {
 				p.mWait += s.now - max(p.blockedAt, p.mStart) // waiting, coscheduled
 			}
 			p.blocked, p.woke = false, true
-			if s.cfg.Kind == SB {
+			if s.cfg.Kind == SB || s.cfg.Kind == FCS {
 				// A process that slept gets a whole time slice back (a
 				// time-sharing scheduler recharges sleepers): one that
 				// sleeps often is not rotated out mid-burst.

@@ -226,20 +226,21 @@ func (s *Sim) wake(p *proc) {
 		take := false
 		switch s.cfg.Kind {
 		case SB:
-			// The woken process has slept: the local scheduler boosts it
-			// over a process that only spins, or that has computed without
-			// sleeping for half a quantum or more (a CPU-bound process has
-			// used up more of its time than one that sleeps often, as a
-			// time-sharing scheduler's priorities reflect); Arpaci-Dusseau's
-			// implicit coscheduling relies on this boost.
-			take = cur.phase == phWait || s.now-cur.runStart >= s.cfg.Quantum/5
+			take = s.boosts(cur)
 		case Local:
 			take = cur.phase == phWait
 		case FCS:
-			// Its slot's owner takes the processor back; an F process
-			// goes before DC ones anywhere (6.2.1: F prioritized, DC
-			// "no restrictions").
-			take = c.owner == pi || p.class == F && cur.class == DC
+			// Its slot's owner takes the processor back if it is CS or F
+			// (prioritized in their slot, 6.2.1; a DC owner is not).
+			// Otherwise the woken process is scheduled as under SB ("the
+			// resulting scheduling is effectively the same as SB's, with
+			// the exception that F processes are prioritized when their
+			// assigned slot is the active one", 6.3.2.2): it takes over from
+			// a process that only spins or has computed for the boost's
+			// time, unless that one is the slot's prioritized owner.
+			prio := c.owner == c.cur && cur.class != DC
+			take = c.owner == pi && p.class != DC ||
+				!prio && s.candidate(int(p.cpu), pi) && s.boosts(cur)
 		case BCS:
 			take = c.owner == pi
 		case PBCS:
@@ -255,6 +256,27 @@ func (s *Sim) wake(p *proc) {
 		}
 	}
 	s.dispatch(int(p.cpu))
+}
+
+// boosts reports whether a woken process takes the processor from cur
+// under a time-sharing local scheduler (SB, and FCS outside a prioritized
+// owner's slot). The woken process has slept, and gets a whole time slice
+// back (see the evArrive case of handle); it goes first if cur only spins,
+// or has less of its own slice left, having run since the slice began:
+// the priority a time-sharing scheduler gives a process that sleeps often
+// over one that uses up its time (Linux's goodness, the time slice left;
+// Solaris TS's raised priority on return from sleep), on which
+// Arpaci-Dusseau's implicit coscheduling relies. A process without a slice
+// armed (it was alone when it got the processor) began one then.
+func (s *Sim) boosts(cur *proc) bool {
+	if cur.phase == phWait {
+		return true
+	}
+	left := s.cfg.Quantum - (s.now - cur.runStart)
+	if cur.sliceEnd > s.now {
+		left = cur.sliceEnd - s.now
+	}
+	return left < s.cfg.Quantum
 }
 
 // sendRound sends p's messages of round r.

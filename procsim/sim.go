@@ -141,6 +141,7 @@ type proc struct {
 	lastArrive       []model.Time
 	inflight         [][]model.Time // per receive slot, the arrival times of the messages on their way, earliest first
 	class            Class
+	classified       bool // FCS: classified at least once (until then it runs only in its own slot)
 	classSince       model.Time
 	// FCS measurements over its current own slot.
 	mCompute, mWait model.Time

@@ -103,7 +103,7 @@ func coschedConfig(kind procsim.Kind, p Params, env Env) (CoschedConfig, error) 
 func NewCosched(cfg CoschedConfig, env Env) *Gang {
 	p := NewGang(cfg.GangConfig, env)
 	r := &cosched{Gang: p, kind: cfg.Kind, byID: map[int]*gangJob{}}
-	r.ps = procsim.New(procsim.Config{Kind: cfg.Kind, Machine: env.Machine, Costs: env.Hardware.Costs,
+	r.ps = procsim.New(procsim.Config{Kind: cfg.Kind, Machine: env.Machine, Costs: env.Hardware.Costs, Contexts: netContexts(cfg.GangConfig),
 		LocalSwitch: cfg.LocalSwitch, Wakeup: cfg.Wakeup, Quantum: cfg.Quantum, SpinThreshold: cfg.Spin,
 		MicroSlice: cfg.MicroSlice, DCGranularity: cfg.DCGranularity, FWaitShare: cfg.FWaitShare,
 		Rand: env.Rand})

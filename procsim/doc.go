@@ -24,8 +24,9 @@
 //	t + L(m, k)
 //
 // where L is the one-way time of the hardware model (hwmodel.Costs.Message)
-// with k the jobs whose processes share the sender's node (its NIC); no
-// cost model means L = 0. With blocking calls a process finishes step j
+// with k the contexts each NIC is configured for (Config.Contexts: the gang
+// scheduler's MPL, as FM's buffer division fixes it, Etsion and Feitelson
+// 3.1; k = 1 for the dedicated runtime); no cost model means L = 0. With blocking calls a process finishes step j
 // when its partner's step-j message has arrived; with non-blocking calls it
 // posts all the steps of an iteration at once and goes on computing, and
 // waits for them (MPI_Waitall) at the end of the next iteration's

@@ -41,7 +41,6 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 		s.jobs = append(s.jobs, j)
 	}
 	s.byID[id] = ji
-	seen := map[int]bool{}
 	for i, c := range cpus {
 		if c < 0 || c >= len(s.cpus) {
 			panic(fmt.Sprintf("procsim: job %d: processor %d out of range", id, c))
@@ -57,10 +56,6 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 		}
 		j.procs = append(j.procs, pi)
 		s.cpus[c].residents = append(s.cpus[c].residents, pi)
-		if n := c / s.cfg.Machine.PEsPerNode; !seen[n] {
-			seen[n] = true
-			s.nodes[n]++
-		}
 	}
 	for _, pi := range j.procs {
 		s.startPhase(&s.procs[pi])
@@ -121,7 +116,6 @@ func (s *Sim) RemoveJob(id int) {
 	if !j.done {
 		panic(fmt.Sprintf("procsim: job %d removed before it completed", id))
 	}
-	seen := map[int]bool{}
 	for _, pi := range j.procs {
 		c := &s.cpus[s.procs[pi].cpu]
 		c.residents = slices.DeleteFunc(c.residents, func(x int32) bool { return x == pi })
@@ -130,10 +124,6 @@ func (s *Sim) RemoveJob(id int) {
 		}
 		if c.owner == pi {
 			c.owner = -1
-		}
-		if n := int(s.procs[pi].cpu) / s.cfg.Machine.PEsPerNode; !seen[n] {
-			seen[n] = true
-			s.nodes[n]--
 		}
 		s.free = append(s.free, pi)
 	}

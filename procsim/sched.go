@@ -293,12 +293,11 @@ func (s *Sim) sendRound(p *proc, r int) {
 		start := (s.now/ms + 1) * ms
 		var lat model.Time
 		if s.cfg.Costs != nil {
-			lat, _ = s.cfg.Costs.Message(j.prog.nic, 1)
+			lat, _ = s.cfg.Costs.Message(j.prog.nic, max(s.cfg.Contexts, 1))
 		}
 		at = max((start+lat+ms-1)/ms*ms, start+ms)
 	case s.cfg.Costs != nil:
-		node := int(p.cpu) / s.cfg.Machine.PEsPerNode
-		lat, _ := s.cfg.Costs.Message(j.prog.nic, max(s.nodes[node], 1))
+		lat, _ := s.cfg.Costs.Message(j.prog.nic, max(s.cfg.Contexts, 1))
 		at = s.now + lat
 	default:
 		at = s.now

@@ -32,11 +32,20 @@ func (k Kind) strobed() bool { return k == GS || k == FCS || k == BCS || k == PB
 // Config sets up a Sim.
 type Config struct {
 	Kind Kind
-	// Machine gives the processors (its Procs) and the nodes whose NIC
-	// their processes share (PEsPerNode processors each).
+	// Machine gives the processors (its Procs).
 	Machine model.Machine
 	// Costs is the hardware model of messages; nil: messages take no time.
 	Costs hwmodel.Costs
+	// Contexts is the number of communication contexts each node's NIC is
+	// configured for, with which Costs times every message (0 counts as
+	// 1). It is a configuration, not the jobs present: FM's buffer division
+	// divides the NIC's buffers "based on the fixed maximal number of
+	// contexts to be supported, and is not adapted according to the number
+	// that are currently active", which under gang scheduling is "the size
+	// of the time slot table" (Etsion and Feitelson 3.1, 4.1): the gang
+	// scheduler's MPL. Only Myrinet's buffer division depends on it among
+	// the hardware models; a job's dedicated runtime is its run with one.
+	Contexts int
 	// LocalSwitch is the time a processor takes to switch from one process
 	// to another locally (not a gang switch).
 	LocalSwitch model.Time
@@ -204,7 +213,6 @@ type Sim struct {
 	jobs       []*job
 	freeJobs   []int32
 	byID       map[int]int32
-	nodes      []int   // jobs with a process on each node (NIC contexts)
 	ev         int64   // events processed
 	skipped    int64   // iterations moved over without simulating them
 	due        []int32 // jobs whose snapshot is due at the end of the instant
@@ -220,8 +228,7 @@ func New(cfg Config) *Sim {
 	if err := cfg.Validate(); err != nil {
 		panic(err.Error())
 	}
-	s := &Sim{cfg: cfg, cpus: make([]cpu, cfg.Machine.Procs()), byID: map[int]int32{},
-		nodes: make([]int, cfg.Machine.Nodes)}
+	s := &Sim{cfg: cfg, cpus: make([]cpu, cfg.Machine.Procs()), byID: map[int]int32{}}
 	for i := range s.cpus {
 		c := &s.cpus[i]
 		c.cur, c.last, c.owner = -1, -1, -1

@@ -274,6 +274,7 @@ func (s *Sim) freeze(j *job) {
 			}
 			p.inflight[sl] = times[:0]
 		}
+		p.nicFree = max(p.nicFree-s.now, 0) // its NIC stops with it
 	}
 }
 
@@ -281,6 +282,9 @@ func (s *Sim) freeze(j *job) {
 func (s *Sim) thaw(j *job, from model.Time) {
 	j.frozen = false
 	j.epoch++
+	for _, pi := range j.procs {
+		s.procs[pi].nicFree += from
+	}
 	for _, h := range j.held {
 		s.deliver(j, h.dst, h.slot, from+h.left)
 	}

@@ -289,16 +289,23 @@ func (s *Sim) sendRound(p *proc, r int) {
 		// start and delivered at the end of the micro-timeslice in which
 		// the transfer ends (5.3.1): at least one micro-timeslice later,
 		// 1.5 on average for a short message (6.3.2).
+		// The NIC performs one transfer at a time: a transfer posted
+		// while the process's previous one is still going on starts after
+		// it.
 		ms := s.cfg.MicroSlice
-		start := (s.now/ms + 1) * ms
+		start := max((s.now/ms+1)*ms, p.nicFree)
 		var lat model.Time
 		if s.cfg.Costs != nil {
 			lat, _ = s.cfg.Costs.Message(j.prog.nic, max(s.cfg.Contexts, 1))
 		}
 		at = max((start+lat+ms-1)/ms*ms, start+ms)
+		p.nicFree = start + lat
 	case s.cfg.Costs != nil:
+		// The NIC sends one message at a time: this round's after the
+		// process's previous one is through.
 		lat, _ := s.cfg.Costs.Message(j.prog.nic, max(s.cfg.Contexts, 1))
-		at = s.now + lat
+		at = max(s.now, p.nicFree) + lat
+		p.nicFree = at
 	default:
 		at = s.now
 	}

@@ -145,8 +145,9 @@ type proc struct {
 	rem              model.Time // computation left in the current phase
 	spun             model.Time // spin time in the current wait
 	blockedAt        model.Time
-	gen              uint32 // of its compute and spin events
-	recv             []int  // messages received per receive slot (round × fan + k; cumulative)
+	gen              uint32     // of its compute and spin events
+	recv             []int      // messages received per receive slot (round × fan + k; cumulative)
+	nicFree          model.Time // when its NIC has sent its last message (a frozen job's: how long after the freeze)
 	lastArrive       []model.Time
 	inflight         [][]model.Time // per receive slot, the arrival times of the messages on their way, earliest first
 	class            Class

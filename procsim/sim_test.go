@@ -83,3 +83,56 @@ func TestAloneRunsDedicated(t *testing.T) {
 		}
 	}
 }
+
+// TestIterationTime: a balanced job alone iterates, once settled, every
+//
+//	λ = c + R L(b)         blocking
+//	λ = max(c, R L(b))     non-blocking (its NIC sends one message at a time)
+//
+// with c its computation per iteration, R the rounds of its call (ring and
+// all-to-all 1, barrier ceil(log2 p)) and L(b) the one-way time of the
+// bytes b a process pushes per round (ring 2m, all-to-all (p-1)m, barrier
+// 0): the package documentation's equations, measured in the
+// iteration-by-iteration simulation on Crescendo.
+func TestIterationTime(t *testing.T) {
+	costs := costsOf(t, "crescendo", "")
+	for _, pattern := range []model.Pattern{model.PatternRing, model.PatternAllToAll, model.PatternBarrier} {
+		for _, comm := range []model.Comm{model.CommBlocking, model.CommNonBlocking} {
+			for _, procs := range []int{2, 4, 7} {
+				for _, c := range []model.Time{100, model.Millisecond, 3 * model.Millisecond} {
+					for _, m := range []int64{0, 4096, 1 << 20} {
+						app := model.App{Granularity: c, Pattern: pattern, Comm: comm, MessageBytes: m}
+						rounds, _, b := Rounds(pattern, procs, m)
+						l, _ := costs.Message(b, 1)
+						want := c + model.Time(rounds)*l
+						if comm == model.CommNonBlocking {
+							want = max(c, model.Time(rounds)*l)
+						}
+						s := New(Config{Kind: GS, Machine: model.Machine{Nodes: 4, PEsPerNode: 2}, Costs: costs, NoSkip: true})
+						s.AddJob(1, cpusFrom(0, procs), &app, 60*want, false)
+						s.SetOwners([]Owner{{Job: 1}})
+						p := &s.procs[s.jobs[0].procs[0]]
+						var starts []model.Time
+						iter := -1
+						s.afterEvent = func() {
+							if p.iter != iter {
+								iter = p.iter
+								starts = append(starts, s.now)
+							}
+						}
+						s.Run(model.Never)
+						name := fmt.Sprintf("%v %v, %d processes, c %v, m %d", pattern, comm, procs, c, m)
+						if len(starts) < 40 {
+							t.Fatalf("%s: %d iterations", name, len(starts))
+						}
+						for k := len(starts) - 10; k < len(starts)-1; k++ {
+							if got := starts[k+1] - starts[k]; got != want {
+								t.Fatalf("%s: iteration %d took %v, want λ = %v", name, k, got, want)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -93,7 +93,7 @@ func (s *Sim) state(j *job, k int, vec []int64) []int64 {
 		flags := int64(p.phase) | b2i(p.running)<<2 | b2i(p.blocked)<<3 | b2i(p.waitAll)<<4 |
 			b2i(p.inTail)<<5 | b2i(p.woke)<<6 | b2i(c.last == pi)<<7 | int64(p.class)<<8 | b2i(p.classified)<<10
 		vec = append(vec, int64(p.iter-k), flags, int64(p.round), int64(p.need-k), int64(rem), int64(spun),
-			rel(p.blockedAt+1), rel(c.switchEnd), rel(p.sliceEnd), int64(p.budget))
+			rel(p.blockedAt+1), rel(c.switchEnd), rel(p.sliceEnd), int64(p.budget), rel(p.nicFree))
 		for sl, n := range p.recv {
 			vec = append(vec, int64(n-k), rel(p.lastArrive[sl]))
 		}
@@ -286,6 +286,9 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 		}
 		if p.sliceEnd >= s.now {
 			p.sliceEnd += dt
+		}
+		if p.nicFree >= s.now {
+			p.nicFree += dt
 		}
 		if c.switchEnd >= s.now && c.switchEnd > 0 && c.cur == pi { // its end pending
 			c.switchEnd += dt

@@ -5,8 +5,10 @@ import (
 	"testing"
 
 	"github.com/gangsim/gangsim/hwmodel/presets"
+	"github.com/gangsim/gangsim/hwmodel/qsnet"
 	"github.com/gangsim/gangsim/metrics"
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/procsim"
 	"github.com/gangsim/gangsim/sim"
 	"github.com/gangsim/gangsim/workload/scenario"
 )
@@ -70,6 +72,64 @@ func TestProcessWorkWithinCapacity(t *testing.T) {
 			}
 			t.Logf("%s, %s: computed %.3f, busy %.3f, held alone %.3f of capacity", name, pol,
 				cpu.Seconds()/capacity.Seconds(), busy.Seconds()/capacity.Seconds(), held.Seconds()/capacity.Seconds())
+		}
+	}
+}
+
+// TestCoschedCostsFromPreset: a process-level policy takes its local
+// switch, wake-up, micro-timeslice and micro-phase overhead from the
+// hardware preset (qsnet's local_switch_us, wakeup_us, bcs_timeslice_us,
+// bcs_overhead_us), not from constants of its own: an edited preset moves
+// them, parameters override them, and an overhead no shorter than the
+// micro-timeslice is refused.
+func TestCoschedCostsFromPreset(t *testing.T) {
+	c := qsnet.Accelerando()
+	env := Env{Machine: model.FlatMachine(4), Rand: rand.New(rand.NewPCG(1, 2)),
+		Hardware: Hardware{Costs: qsnet.Model{Cluster: c}, Preset: "accelerando"}}
+	got, err := coschedConfig(procsim.BCS, Params{}, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.LocalSwitch != 50 || got.Wakeup != 5 || got.MicroSlice != 250 || got.MicroOverhead != 125 {
+		t.Errorf("accelerando: switch %v, wake-up %v, micro-timeslice %v, overhead %v; want 50us, 5us, 250us, 125us",
+			got.LocalSwitch, got.Wakeup, got.MicroSlice, got.MicroOverhead)
+	}
+	c.LocalSwitchMicros, c.WakeupMicros, c.BCSTimesliceMicros, c.BCSOverheadMicros = 20, 17, 400, 100
+	env.Hardware.Costs = qsnet.Model{Cluster: c}
+	if got, err = coschedConfig(procsim.BCS, Params{}, env); err != nil {
+		t.Fatal(err)
+	}
+	if got.LocalSwitch != 20 || got.Wakeup != 17 || got.MicroSlice != 400 || got.MicroOverhead != 100 {
+		t.Errorf("edited preset: switch %v, wake-up %v, micro-timeslice %v, overhead %v; want 20us, 17us, 400us, 100us",
+			got.LocalSwitch, got.Wakeup, got.MicroSlice, got.MicroOverhead)
+	}
+	if got, err = coschedConfig(procsim.BCS, Params{"wake": "1us", "overhead": "0us"}, env); err != nil || got.Wakeup != 1 || got.MicroOverhead != 0 {
+		t.Errorf("wake=1us, overhead=0us: %v, %v (%v)", got.Wakeup, got.MicroOverhead, err)
+	}
+	if _, err = coschedConfig(procsim.BCS, Params{"slice": "100us"}, env); err == nil {
+		t.Error("a 100us micro-timeslice with 100us of overhead accepted")
+	}
+}
+
+// TestCoschedParamsListed: each process-level policy lists the parameters
+// that act on it, as they act: local takes no wake-up (its processes never
+// block), gs at process level neither a local switch nor a wake-up (only
+// gang switches; it spins), and the quantum of local and sb is the round
+// robin's time slice, not a row's.
+func TestCoschedParamsListed(t *testing.T) {
+	env := Env{Machine: model.FlatMachine(4), Rand: rand.New(rand.NewPCG(1, 2))}
+	for _, s := range []string{"local:wake=5us", "gs:level=process,csw=50us", "gs:level=process,wake=5us", "sb:overhead=1us"} {
+		spec, err := ParseSpec(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := New(spec, env); err == nil {
+			t.Errorf("%s accepted", s)
+		}
+	}
+	for _, name := range []string{"local", "sb"} {
+		if d := registry[name].params["quantum"]; d != quantumLocalDoc {
+			t.Errorf("%s's quantum: %q", name, d)
 		}
 	}
 }

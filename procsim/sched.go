@@ -285,21 +285,11 @@ func (s *Sim) sendRound(p *proc, r int) {
 	var at model.Time
 	switch {
 	case s.buffered():
-		// Buffered until the next micro-timeslice, transferred from its
-		// start and delivered at the end of the micro-timeslice in which
-		// the transfer ends (5.3.1): at least one micro-timeslice later,
-		// 1.5 on average for a short message (6.3.2).
-		// The NIC performs one transfer at a time: a transfer posted
-		// while the process's previous one is still going on starts after
-		// it.
-		ms := s.cfg.MicroSlice
-		start := max((s.now/ms+1)*ms, p.nicFree)
 		var lat model.Time
 		if s.cfg.Costs != nil {
 			lat, _ = s.cfg.Costs.Message(j.prog.nic, max(s.cfg.Contexts, 1))
 		}
-		at = max((start+lat+ms-1)/ms*ms, start+ms)
-		p.nicFree = start + lat
+		at, p.nicFree = bcsTransfer(s.now, p.nicFree, lat, s.cfg.MicroSlice, s.cfg.MicroOverhead)
 	case s.cfg.Costs != nil:
 		// The NIC sends one message at a time: this round's after the
 		// process's previous one is through.
@@ -322,6 +312,31 @@ func (s *Sim) sendRound(p *proc, r int) {
 		// own completion is the process's last receive slot.
 		s.deliver(j, s.index(p), j.prog.rounds*j.prog.fan, at)
 	}
+}
+
+// bcsTransfer times a BCS transfer taking d on the NIC, posted at post by a
+// process whose NIC is busy with its previous transfer until free: it is
+// buffered until the next micro-timeslice, performed in the transmit
+// windows of the micro-timeslices (each after the overhead micro-phases of
+// ov, 5.3.3-5.3.4), from the first that starts after post and once the
+// previous transfer is through (the NIC performs one at a time), a long
+// one chunked over the following windows, and delivered at the end of the
+// micro-timeslice in which it ends (5.3.1): at least one micro-timeslice
+// later, 1.5 on average for a short message (6.3.2). It returns the
+// delivery and the transfer's end.
+func bcsTransfer(post, free, d, ms, ov model.Time) (at, end model.Time) {
+	start := max((post/ms+1)*ms+ov, free)
+	if off := start % ms; off < ov {
+		start += ov - off // the NIC is busy with the overhead micro-phases
+	}
+	sliceEnd := (start/ms + 1) * ms
+	if d <= sliceEnd-start {
+		return sliceEnd, start + d
+	}
+	d -= sliceEnd - start
+	w := ms - ov
+	more := (d + w - 1) / w // the windows of the next micro-timeslices it needs
+	return sliceEnd + more*ms, sliceEnd + (more-1)*ms + ov + d - (more-1)*w
 }
 
 // deliver schedules the arrival of a message in dst's receive slot, no

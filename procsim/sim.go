@@ -60,6 +60,11 @@ type Config struct {
 	SpinThreshold model.Time
 	// MicroSlice is BCS's micro-timeslice.
 	MicroSlice model.Time
+	// MicroOverhead is the start of every micro-timeslice that BCS's NICs
+	// spend exchanging and scheduling descriptors (hwmodel.NodeCosts):
+	// transfers take the rest of it, a longer one the windows of the
+	// following micro-timeslices. It must be below MicroSlice.
+	MicroOverhead model.Time
 	// DCGranularity and FWaitShare are FCS's classification thresholds: a
 	// process whose mean computation between communications is at least
 	// DCGranularity is DC; otherwise it is F if, coscheduled in its slot,
@@ -84,6 +89,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("procsim: %v needs a positive quantum", c.Kind)
 	case (c.Kind == BCS || c.Kind == PBCS) && c.MicroSlice <= 0:
 		return fmt.Errorf("procsim: %v needs a positive micro-timeslice", c.Kind)
+	case c.MicroOverhead < 0 || c.MicroSlice > 0 && c.MicroOverhead >= c.MicroSlice:
+		return fmt.Errorf("procsim: micro-timeslice overhead %v not in [0, micro-timeslice %v)", c.MicroOverhead, c.MicroSlice)
 	case (c.Kind == Local || c.Kind == SB) && c.Rand == nil:
 		return fmt.Errorf("procsim: %v needs a random source for the round robins' phases", c.Kind)
 	}

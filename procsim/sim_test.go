@@ -136,3 +136,39 @@ func TestIterationTime(t *testing.T) {
 		}
 	}
 }
+
+// TestBCSTransfer: a BCS transfer starts in the next micro-timeslice, after
+// its overhead micro-phases (the descriptor exchange and scheduling, 125 us
+// of 250 here) and after the process's previous transfer, fills the
+// transmit windows left, chunked over the next micro-timeslices, and is
+// delivered at the end of the micro-timeslice in which it ends; without
+// overhead and with a free NIC, at the end of the micro-timeslice in which
+// a transfer from the next one's start ends, one at least.
+func TestBCSTransfer(t *testing.T) {
+	for _, c := range []struct {
+		post, free, d, ov model.Time
+		at, end           model.Time
+	}{
+		{0, 0, 0, 125, 500, 375},       // short: the whole next micro-timeslice
+		{100, 0, 100, 125, 500, 475},   // fits the window
+		{0, 0, 200, 125, 750, 700},     // 125 us then 75 us in the next window
+		{0, 0, 200, 0, 500, 450},       // no overhead: one micro-timeslice
+		{300, 700, 30, 125, 750, 730},  // after the previous transfer, in its window
+		{300, 740, 30, 125, 1000, 895}, // 10 us left in the window, 20 us in the next one
+		{0, 0, 1000, 125, 2250, 2250},  // 125 us per window: 8 windows, the last ending its micro-timeslice
+	} {
+		at, end := bcsTransfer(c.post, c.free, c.d, 250, c.ov)
+		if at != c.at || end != c.end {
+			t.Errorf("%+v: delivered at %v, ends at %v", c, at, end)
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 3))
+	for range 10000 {
+		post, d, ms := model.Time(r.IntN(1e6)), model.Time(r.IntN(5000)), model.Time(1+r.IntN(1000))
+		start := (post/ms + 1) * ms
+		want := max((start+d+ms-1)/ms*ms, start+ms)
+		if at, end := bcsTransfer(post, 0, d, ms, 0); at != want || end != start+d {
+			t.Fatalf("post %v, %v on %v slices: at %v, end %v; want %v, %v", post, d, ms, at, end, want, start+d)
+		}
+	}
+}

@@ -47,10 +47,11 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 		}
 		pi := s.newProc()
 		p := &s.procs[pi]
-		*p = proc{job: ji, idx: int32(i), cpu: int32(c), recv: p.recv[:0], lastArrive: p.lastArrive[:0], inflight: p.inflight[:0],
-			classSince: s.now}
+		*p = proc{job: ji, idx: int32(i), cpu: int32(c), recv: p.recv[:0], posted: p.posted[:0], lastArrive: p.lastArrive[:0],
+			inflight: p.inflight[:0], classSince: s.now}
 		for range slots {
 			p.recv = append(p.recv, 0)
+			p.posted = append(p.posted, 0)
 			p.lastArrive = append(p.lastArrive, 0)
 			p.inflight = append(p.inflight, nil)
 		}
@@ -218,7 +219,7 @@ func (s *Sim) SetOwners(on []Owner) {
 			keep := c.cur
 			s.stop(c)
 			c.gen++
-			c.cur, c.switchEnd = keep, n.from
+			c.cur, c.switchEnd, c.switchAt = keep, n.from, s.now
 			s.q.push(event{at: n.from, kind: evCPU, who: int32(ci), gen: c.gen})
 			continue
 		}
@@ -228,7 +229,7 @@ func (s *Sim) SetOwners(on []Owner) {
 		c.gen++
 		if n.from > s.now {
 			// Switching: nothing runs until n.from.
-			c.cur, c.switchEnd = n.p, n.from
+			c.cur, c.switchEnd, c.switchAt = n.p, n.from, s.now
 			if n.p >= 0 {
 				c.last = n.p
 			}
@@ -387,6 +388,7 @@ func (s *Sim) handle(e *event) {
 		if c.gen != e.gen {
 			return
 		}
+		c.switching += s.now - c.switchAt
 		c.switchEnd = 0
 		if cur := c.cur; cur >= 0 && s.eligible(cur) && s.preferred(int(e.who)) == cur {
 			s.run(int(e.who), cur)

@@ -304,12 +304,14 @@ func (s *Sim) sendRound(p *proc, r int) {
 	// from the left, and so on): calls match per partner.
 	s.dsts = j.prog.sends(int(p.idx), r, s.dsts)
 	for k, d := range s.dsts {
+		s.procs[j.procs[d]].posted[r*j.prog.fan+k]++
 		s.deliver(j, j.procs[d], r*j.prog.fan+k, at)
 	}
 	if s.buffered() && r == 0 {
 		// A buffered call is done when the micro-timeslice that performs
 		// it ends, for the poster too, whatever has arrived (6.2.2): its
 		// own completion is the process's last receive slot.
+		p.posted[j.prog.rounds*j.prog.fan]++
 		s.deliver(j, s.index(p), j.prog.rounds*j.prog.fan, at)
 	}
 }
@@ -397,6 +399,9 @@ func (s *Sim) stop(c *cpu) {
 			p.budget = max(p.sliceEnd-s.now, 0) // kept for its next turn
 		}
 	}
+	if c.switchEnd > 0 {
+		c.switching += s.now - c.switchAt // a switch cut short, or ending now
+	}
 	c.cur = -1
 	c.switchEnd = 0
 	c.gen++
@@ -442,7 +447,7 @@ func (s *Sim) switchTo(ci int, pi int32) {
 		return
 	}
 	c.cur, c.last = pi, pi
-	c.switchEnd = s.now + cost
+	c.switchEnd, c.switchAt = s.now+cost, s.now
 	c.gen++
 	s.q.push(event{at: c.switchEnd, kind: evCPU, who: int32(ci), gen: c.gen})
 }

@@ -154,6 +154,7 @@ type proc struct {
 	blockedAt        model.Time
 	gen              uint32     // of its compute and spin events
 	recv             []int      // messages received per receive slot (round × fan + k; cumulative)
+	posted           []int      // messages its partners have sent it per receive slot (cumulative)
 	nicFree          model.Time // when its NIC has sent its last message (a frozen job's: how long after the freeze)
 	lastArrive       []model.Time
 	inflight         [][]model.Time // per receive slot, the arrival times of the messages on their way, earliest first
@@ -197,6 +198,8 @@ type heldMsg struct {
 type cpu struct {
 	cur       int32      // the process it runs or switches to, -1 none
 	switchEnd model.Time // until then it switches to cur: nothing progresses
+	switchAt  model.Time // when that switch began
+	switching model.Time // time it spent switching (local and gang switches, wake-ups), up to the start of the one under way
 	last      int32      // the process that ran last (a local switch is needed to run another)
 	owner     int32      // the slot's process (strobed kinds), -1 none
 	ownerFrom model.Time // when the owner may start

@@ -78,14 +78,14 @@
 //	queued            int64         jobs waiting for their first start
 //	running           int64         jobs progressing
 //	suspended         int64         jobs started and descheduled
-//	busy_procs        double        processors in use
+//	busy_procs        double        processors in use (process level: running a process)
 //	sharing           string        time sharing measured: none, job or process
 //	rows              int64         occupied rows of the gang matrix; null without time sharing
 //	switching         double        share of processor time in gang switches; null without time sharing
-//	computing         double        processes computing, averaged; null unless process level
-//	spinning          double        processes spinning, averaged; null unless process level
-//	blocked_procs     double        processes blocked, averaged; null unless process level
-//	ready             double        processes ready but not running, averaged; null unless process level
+//	computing         double        processes computing at time_s; null unless process level
+//	spinning          double        processes spinning at time_s; null unless process level
+//	blocked_procs     double        processes blocked at time_s; null unless process level
+//	ready             double        processes ready but not running at time_s; null unless process level
 //
 // Version 2 of outcomes and time series added the columns from sharing
 // on; files of version 1 still read, those columns null (no time sharing

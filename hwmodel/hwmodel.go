@@ -80,9 +80,18 @@ type NodeCosts interface {
 	// LocalSwitch is the time a node takes to switch its processor from
 	// one process to another.
 	LocalSwitch() model.Time
+	// Wakeup is the time a process blocked in a communication call takes
+	// to run again on its processor, idle meanwhile, once the call
+	// completes.
+	Wakeup() model.Time
 	// MicroTimeslice is BCS-MPI's micro-timeslice, the interval between
 	// its communication strobes.
 	MicroTimeslice() model.Time
+	// MicroOverhead is the part of each micro-timeslice BCS-MPI's NICs
+	// spend exchanging and scheduling descriptors before they transfer
+	// anything (the descriptor exchange and message scheduling
+	// micro-phases); the host processors keep computing meanwhile.
+	MicroOverhead() model.Time
 }
 
 // Node returns c's NodeCosts, looking through wrappers such as Refill; ok

@@ -78,11 +78,24 @@ func Makespan(outcomes []model.Outcome) model.Time {
 	return last - first
 }
 
-// work is the processor-seconds a completed job needed: Procs × Td, its
-// dedicated runtime, which under batch policies equals its runtime. An
-// outcome without a dedicated runtime (0, as from a file that lacks the
-// column) counts its runtime instead.
+// work is the processor-seconds of work a completed job did. At process
+// level (o.Sharing == model.ProcessLevel) it is the time its processes
+// computed (o.CPU), the work itself, whatever the schedule. Otherwise it is
+// Procs × Td, the processors it holds for its dedicated runtime, which
+// under batch policies equals its runtime (an outcome without a dedicated
+// runtime, 0 as from a file that lacks the column, counts its runtime
+// instead). The two differ by what the job's processes wait for alone
+// (messages, slower peers): a job holding its processors counts those
+// holes as used, and time sharing at process level fills them with other
+// jobs' work, so Procs × Td can add up to more than the machine. On the
+// thesis' complementing scenario (Table 6.3), whose 4-process job computes
+// a quarter of the time on two of its processors, even the optimal
+// schedule has Σ Procs × Td = 1.37 × 4 processors × its makespan, while
+// what the processes compute fits in it (0.995).
 func work(o *model.Outcome) float64 {
+	if o.Sharing == model.ProcessLevel {
+		return o.CPU.Seconds()
+	}
 	d := o.Dedicated
 	if d <= 0 {
 		d = o.Runtime
@@ -91,11 +104,13 @@ func work(o *model.Outcome) float64 {
 }
 
 // Utilization is the fraction of a machine of procs processors that the
-// completed jobs used over the makespan: Σ Procs × Td / (procs × makespan),
-// with Td the dedicated runtime, so time-sharing runs, whose jobs stretch
-// while descheduled, are not counted twice; for batch runs this is the
-// pyss oracle's definition with the runtime. 0 when the makespan is 0. It
-// panics if procs <= 0.
+// completed jobs used over the makespan: Σ w / (procs × makespan), with w
+// a job's work (see work): at process level the time its processes
+// computed, which is at most the machine's capacity; otherwise Procs × Td,
+// with Td the dedicated runtime, so that time-sharing runs, whose jobs
+// stretch while descheduled, are not counted twice (for batch runs this
+// is the pyss oracle's definition with the runtime). 0 when the makespan
+// is 0. It panics if procs <= 0.
 func Utilization(outcomes []model.Outcome, procs int) float64 {
 	if procs <= 0 {
 		panic("metrics: utilization of a machine with no processors")

@@ -88,6 +88,15 @@ func TestRunMetrics(t *testing.T) {
 	if got := Utilization(noTd, 4); math.Abs(got-281.0/480) > 1e-15 {
 		t.Errorf("Utilization without Td = %v, want (200+80+1)/480", got)
 	}
+	// At process level a job's work is what its processes computed, not
+	// the processors it would hold alone: 2×100 would count job 1's holes.
+	proc := slices.Clone(o)
+	for i := range proc {
+		proc[i].Sharing, proc[i].CPU = model.ProcessLevel, model.Time(i+1)*10*model.Second
+	}
+	if got, s := Utilization(proc, 4), summarize(proc); math.Abs(got-70.0/480) > 1e-15 || s.Utilization(4) != got {
+		t.Errorf("Utilization at process level = %v (summary %v), want (10+20+40)/480 (job 3 rejected)", got, s.Utilization(4))
+	}
 	if Makespan(nil) != 0 || Utilization(nil, 4) != 0 || Throughput(nil) != 0 {
 		t.Error("metrics of no outcomes are not 0")
 	}
@@ -167,4 +176,12 @@ func TestTrimBySubmit(t *testing.T) {
 	}
 	mustPanic(t, "TrimBySubmit(0.5, 0.5)", func() { TrimBySubmit(o, 0.5, 0.5) })
 	mustPanic(t, "TrimBySubmit(-0.1, 0)", func() { TrimBySubmit(o, -0.1, 0) })
+}
+
+func summarize(outs []model.Outcome) *Summary {
+	var s Summary
+	for i := range outs {
+		s.Add(&outs[i])
+	}
+	return &s
 }

@@ -35,7 +35,7 @@ var runQuantities = []Quantity{
 	{"jobs", "Completed jobs", "", "jobs that ran to completion"},
 	{"rejected", "Rejected jobs", "", "jobs rejected at submission (too wide for the machine, no size)"},
 	{"makespan_s", "Makespan", "s", "first submit to last completion: the run's turnaround"},
-	{"utilization", "Utilization", "", "processor-seconds of the completed jobs (procs × dedicated runtime) over machine size × makespan, in [0, 1]"},
+	{"utilization", "Utilization", "", "processor-seconds of work of the completed jobs (procs × dedicated runtime; at process level, the time their processes computed) over machine size × makespan, in [0, 1]"},
 	{"throughput_per_s", "Throughput", "jobs/s", "completed jobs per second of makespan"},
 }
 

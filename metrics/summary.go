@@ -22,7 +22,7 @@ type Summary struct {
 	sumResponse float64    // seconds
 	sumBsld     float64
 	sumTSBsld   float64
-	work        float64 // processor-seconds of the completed jobs (Procs × Td)
+	work        float64 // processor-seconds of work of the completed jobs (see work)
 	shared      bool    // some outcome was time-shared
 }
 
@@ -79,9 +79,9 @@ func (s *Summary) MeanBoundedSlowdown() float64 { return s.mean(s.sumBsld) }
 func (s *Summary) MeanTimeSharingBoundedSlowdown() float64 { return s.mean(s.sumTSBsld) }
 
 // Utilization is the fraction of the machine's capacity used by completed
-// jobs over the makespan: Σ Procs × Td / (procs × makespan), as the
-// function Utilization computes it (for batch runs, Td is the runtime and
-// this is the pyss oracle's definition). It panics if procs <= 0.
+// jobs over the makespan, as the function Utilization computes it: the
+// jobs' work (Procs × Td; at process level the time their processes
+// computed) over procs × makespan. It panics if procs <= 0.
 func (s *Summary) Utilization(procs int) float64 {
 	if procs <= 0 {
 		panic("metrics: utilization of a machine with no processors")

@@ -153,7 +153,7 @@ type Sample struct {
 	Queued    int     // jobs waiting for their first start
 	Running   int     // jobs progressing
 	Suspended int     // jobs started and descheduled
-	BusyProcs float64 // processors allocated to running jobs (whole nodes under node allocation), each job's counted for the share of time its duty runs it
+	BusyProcs float64 // processors allocated to running jobs (whole nodes under node allocation), each job's counted for the share of time its duty runs it; at process level, the processors running a process (computing or spinning) at At
 
 	// Sharing says which of the measurements below are filled in, as for
 	// Outcome.Sharing.
@@ -165,7 +165,10 @@ type Sample struct {
 	// switches, averaged over the scheduler's current cycle of rows.
 	Switching float64
 
-	// Process level: processes in each state, averaged over the interval.
+	// Process level: the processes of the jobs in the system in each state
+	// at At (after the events of that moment): the process-level
+	// simulation runs ahead of the job events, and the engine stops it at
+	// every sample of a periodic time series to read it there.
 	Computing, Spinning, BlockedProcs, Ready float64
 }
 

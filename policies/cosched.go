@@ -22,20 +22,29 @@ type CoschedConfig struct {
 	// Spin is how long a waiting process spins before blocking (SB; F and
 	// DC processes of FCS).
 	Spin model.Time
-	// MicroSlice is BCS's micro-timeslice.
-	MicroSlice model.Time
+	// MicroSlice is BCS's micro-timeslice, and MicroOverhead the part of
+	// it the NICs spend on descriptors before transferring (procsim.Config).
+	MicroSlice, MicroOverhead model.Time
 	// DCGranularity and FWaitShare are FCS's classification thresholds
 	// (procsim.Config).
 	DCGranularity model.Time
 	FWaitShare    float64
 }
 
-// coschedParams documents the process-level parameters; each policy takes
-// the gang parameters too.
-var coschedParams = map[string]string{
-	"csw":  "local context switch, e.g. 50us (default: the hardware preset's, 0 without --hw)",
-	"wake": "wake-up of a blocked process on its idle processor (default 5us with --hw, fitted to the FCS/GS gap of thesis Table 6.1; 0 without)",
-}
+// coschedParams documents the parameters gs takes at process level beyond
+// the gang ones: none, its processors switching only at gang switches and
+// its waiting processes spinning (the local switch and wake-up never
+// apply).
+var coschedParams = map[string]string{}
+
+// The process-level policies' own parameters, besides the gang ones.
+const (
+	cswDoc  = "local context switch, e.g. 50us (default: the hardware preset's, 0 without --hw)"
+	wakeDoc = "wake-up of a blocked process on its idle processor (default: the hardware preset's, 0 without; qsnet's 5us is assumed, see replay hw preset)"
+	// quantumLocalDoc replaces gs's quantum for the disciplines without
+	// gang strobes, whose rows only bound the jobs a processor holds.
+	quantumLocalDoc = "each process's time slice in its processor's round robin, e.g. 25ms (default 100ms); the matrix's rows only bound the jobs a processor holds"
+)
 
 // coschedKinds lists the process-level policies: their discipline, what
 // they are, and their own parameters.
@@ -44,20 +53,30 @@ var coschedKinds = map[string]struct {
 	doc    string
 	params map[string]string
 }{
-	"local": {procsim.Local, "uncoordinated local scheduling at process level: each processor round-robins its processes a quantum each, from a random phase; waiting processes spin", nil},
-	"sb": {procsim.SB, "spin-block implicit coscheduling at process level (Arpaci-Dusseau): local round robin; a waiting process spins, then blocks until its message wakes it",
-		map[string]string{"spin": "spin before blocking (default: twice the local switch, the competitive choice)"}},
-	"fcs": {procsim.FCS, "flexible coscheduling at process level (thesis 6.2.1): gang strobes; processes classified CS, F or DC at the end of each of their slots; CS run alone, F first, DC fill holes",
+	"local": {procsim.Local, "uncoordinated local scheduling at process level: each processor round-robins its processes a quantum each, from a random phase; waiting processes spin",
+		map[string]string{"csw": cswDoc, "quantum": quantumLocalDoc}},
+	"sb": {procsim.SB, "spin-block implicit coscheduling at process level (Arpaci-Dusseau): local round robin; a waiting process spins, then blocks until its message wakes it with a whole time slice, ahead of a process with less of its slice left",
+		map[string]string{"csw": cswDoc, "wake": wakeDoc, "quantum": quantumLocalDoc,
+			"spin": "spin before blocking (default: twice the local switch, the competitive choice)"}},
+	"fcs": {procsim.FCS, "flexible coscheduling at process level (thesis 6.2.1): gang strobes; every process classified CS, F or DC at the end of each of its timeslices (new jobs coscheduled until then); CS run alone in their slot, F first in theirs; elsewhere the classified processes share the processors as under sb",
 		map[string]string{
-			"spin": "spin of F and DC processes before blocking (default: twice the local switch)",
-			"dc":   "DC when the mean computation per communication call is at least this (default: quantum / 5, between the thesis' 3 ms CS and 6 ms DC processes at 25 ms, 6.3.2)",
-			"f":    "F when waiting takes more than this share of a coscheduled slot (default 0.3)",
+			"csw":     cswDoc,
+			"wake":    wakeDoc,
+			"quantum": "time slice of each row, and each process's in the round robin outside prioritized slots, e.g. 25ms (default 100ms, thesis 6.4.1)",
+			"spin":    "spin of F and DC processes before blocking (default: twice the local switch)",
+			"dc":      "DC when the mean computation per communication call is at least this (default: quantum / 5, between the thesis' 3 ms CS and 6 ms DC processes at 25 ms, 6.3.2)",
+			"f":       "F when waiting takes more than this share of a coscheduled slot (default 0.3)",
 		}},
 	"bcs": {procsim.BCS, "buffered coscheduling at process level (thesis 5.3, 6.2.2): gang strobes; communication done at micro-timeslice boundaries; a blocking call yields to the next ready process",
-		map[string]string{"slice": "micro-timeslice (default: the hardware preset's, else 250us, thesis 6.3.2)"}},
+		map[string]string{"csw": cswDoc, "wake": wakeDoc, "slice": bcsSliceDoc, "overhead": bcsOverheadDoc}},
 	"pbcs": {procsim.PBCS, "prioritized BCS (thesis 6.3.2.3): as bcs, and a job with priority > 0 runs whenever it is ready",
-		map[string]string{"slice": "micro-timeslice (default: the hardware preset's, else 250us, thesis 6.3.2)"}},
+		map[string]string{"csw": cswDoc, "wake": wakeDoc, "slice": bcsSliceDoc, "overhead": bcsOverheadDoc}},
 }
+
+const (
+	bcsSliceDoc    = "micro-timeslice (default: the hardware preset's, else 250us, thesis 6.3.2)"
+	bcsOverheadDoc = "the start of each micro-timeslice the NICs spend exchanging and scheduling descriptors before transferring (default: the hardware preset's, about 125us, thesis 5.3.4; else 0)"
+)
 
 // coschedConfig reads a process-level policy's parameters.
 func coschedConfig(kind procsim.Kind, p Params, env Env) (CoschedConfig, error) {
@@ -67,11 +86,9 @@ func coschedConfig(kind procsim.Kind, p Params, env Env) (CoschedConfig, error) 
 	}
 	c := CoschedConfig{GangConfig: g, Kind: kind, FWaitShare: 0.3, DCGranularity: g.Quantum / 5,
 		MicroSlice: 250 * model.Microsecond}
-	if env.Hardware.Charged() {
-		c.Wakeup = 5 * model.Microsecond
-		if n, ok := hwmodel.Node(env.Hardware.Costs); ok {
-			c.LocalSwitch, c.MicroSlice = n.LocalSwitch(), n.MicroTimeslice()
-		}
+	if n, ok := hwmodel.Node(env.Hardware.Costs); ok {
+		c.LocalSwitch, c.Wakeup = n.LocalSwitch(), n.Wakeup()
+		c.MicroSlice, c.MicroOverhead = n.MicroTimeslice(), n.MicroOverhead()
 	}
 	if c.LocalSwitch, err = p.Duration("csw", c.LocalSwitch, 0); err != nil {
 		return c, err
@@ -84,6 +101,12 @@ func coschedConfig(kind procsim.Kind, p Params, env Env) (CoschedConfig, error) 
 	}
 	if c.MicroSlice, err = p.Duration("slice", c.MicroSlice, 1); err != nil {
 		return c, err
+	}
+	if c.MicroOverhead, err = p.Duration("overhead", c.MicroOverhead, 0); err != nil {
+		return c, err
+	}
+	if c.MicroOverhead >= c.MicroSlice {
+		return c, paramErrorf("overhead=%v: the micro-phases' overhead must be shorter than the micro-timeslice (%v)", c.MicroOverhead, c.MicroSlice)
 	}
 	if c.DCGranularity, err = p.Duration("dc", c.DCGranularity, 1); err != nil {
 		return c, err
@@ -103,9 +126,9 @@ func coschedConfig(kind procsim.Kind, p Params, env Env) (CoschedConfig, error) 
 func NewCosched(cfg CoschedConfig, env Env) *Gang {
 	p := NewGang(cfg.GangConfig, env)
 	r := &cosched{Gang: p, kind: cfg.Kind, byID: map[int]*gangJob{}}
-	r.ps = procsim.New(procsim.Config{Kind: cfg.Kind, Machine: env.Machine, Costs: env.Hardware.Costs,
+	r.ps = procsim.New(procsim.Config{Kind: cfg.Kind, Machine: env.Machine, Costs: env.Hardware.Costs, Contexts: netContexts(cfg.GangConfig),
 		LocalSwitch: cfg.LocalSwitch, Wakeup: cfg.Wakeup, Quantum: cfg.Quantum, SpinThreshold: cfg.Spin,
-		MicroSlice: cfg.MicroSlice, DCGranularity: cfg.DCGranularity, FWaitShare: cfg.FWaitShare,
+		MicroSlice: cfg.MicroSlice, MicroOverhead: cfg.MicroOverhead, DCGranularity: cfg.DCGranularity, FWaitShare: cfg.FWaitShare,
 		Rand: env.Rand})
 	p.rr = r
 	return p
@@ -123,7 +146,14 @@ type cosched struct {
 	wake  sim.TimerID
 	armed bool
 	rows  int // rows in use, as of the last change
+	// now is the processes' state at the engine's time, taken at the end
+	// of every pass before the simulator runs ahead: what a sample taken
+	// at that time reports.
+	now procStates
 }
+
+// procStates counts the processes of the jobs in the system by state.
+type procStates struct{ computing, spinning, blocked, ready int }
 
 // strobed reports whether the discipline follows the gang strobes.
 func (r *cosched) strobed() bool {
@@ -189,6 +219,7 @@ func (r *cosched) advance(limit model.Time, first bool) bool {
 // strobe starts the next slot at b, as the gang scheduler's round robin
 // does, and tells the processors.
 func (r *cosched) strobe(b model.Time) {
+	r.ps.EndSlot() // FCS classifies the processes whose timeslice ends, even if their job goes on
 	rows := len(r.m.rows)
 	next := r.m.rows[(r.m.index(r.cur)+1)%rows]
 	sl := slotPlan{row: next, run: r.runSet(next)}
@@ -237,12 +268,20 @@ func (r *cosched) replan() {
 
 // after simulates ahead to the engine's next event, or to the first
 // completion, and makes sure the policy is called again then.
+//
+// With a time series sampled every period, it also stops at the next
+// multiple of the period (while anything is left to happen), so that the
+// engine takes a sample there with the processes' state at that moment.
 func (r *cosched) after() {
 	if r.armed {
 		r.e.CancelTimer(r.wake)
 		r.armed = false
 	}
+	r.now.computing, r.now.spinning, r.now.blocked, r.now.ready = r.ps.States()
 	limit := r.e.NextEvent()
+	if every := r.e.SamplePeriod(); every > 0 && r.ps.Next() != model.Never {
+		limit = min(limit, (r.e.Now()/every+1)*every)
+	}
 	if r.advance(limit, true) || limit == model.Never {
 		return
 	}
@@ -266,10 +305,16 @@ func share(part, total model.Time) float64 {
 	return math.Round(float64(part)/float64(total)*1e9) / 1e9
 }
 
+// sample reports the processes' states at the engine's time (the
+// simulator itself has run ahead), and as the processors in use those
+// that run a process, computing or spinning: the engine's own count holds
+// every placed job at full duty (its progress is the simulator's), which
+// would count a processor once per row.
 func (r *cosched) sample(s *sim.Sample) {
 	s.Sharing, s.Rows, s.Switching = model.ProcessLevel, len(r.m.rows), 0
-	c, sp, b, rd := r.ps.States()
-	s.Computing, s.Spinning, s.BlockedProcs, s.Ready = float64(c), float64(sp), float64(b), float64(rd)
+	n := r.now
+	s.Computing, s.Spinning, s.BlockedProcs, s.Ready = float64(n.computing), float64(n.spinning), float64(n.blocked), float64(n.ready)
+	s.BusyProcs = float64(n.computing + n.spinning)
 }
 
 // coschedEntry is a process-level policy's registry entry.

@@ -761,10 +761,10 @@ func (p *Gang) plan(g *gangJob, rows int) {
 	now := p.e.Now()
 	q := p.cfg.Quantum
 	g.account(now)
-	if r := commRate(&g.j.In.App, g.j.Size, p.env.Hardware.Costs, rows); r != g.rate {
+	if r := commRate(&g.j.In.App, g.j.Size, p.env.Hardware.Costs, netContexts(p.cfg)); r != g.rate {
 		if r == 0 {
-			p.e.Abort(fmt.Errorf("gs: job %d cannot communicate on %s with %d jobs sharing the network (no message gets through): it would never end",
-				g.j.In.ID, p.env.Hardware, rows))
+			p.e.Abort(fmt.Errorf("gs: job %d cannot communicate on %s with %d contexts per node (no message gets through): it would never end",
+				g.j.In.ID, p.env.Hardware, netContexts(p.cfg)))
 			return
 		}
 		g.rate = r

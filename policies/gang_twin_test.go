@@ -79,7 +79,7 @@ func (s *stepped) apply() {
 		}
 		r := sim.Rate(0)
 		if g.on && g.onFrom <= now {
-			r = commRate(&g.j.In.App, g.j.Size, s.env.Hardware.Costs, s.rowsInUse)
+			r = commRate(&g.j.In.App, g.j.Size, s.env.Hardware.Costs, netContexts(s.cfg))
 		}
 		if g.on && g.onFrom > now {
 			s.e.SetTimer(g.onFrom, tagSwitchEnd)

@@ -132,86 +132,128 @@ func (pr *program) receives(i, r int, out []int) []int {
 
 // fit returns how many whole iterations a job alone ends by work, and when
 // they end: the last process's last call over (for non-blocking calls, its
-// final wait). Alone, every message takes a round's time L, and process i,
-// computing c_i per iteration, ends iteration k's computation at e_i(k):
+// final wait). Alone, every message takes a round's time L, and a
+// process's NIC sends one message at a time: a send starts at
+// s = max(t, n_i), when it is posted or when the process's previous send
+// is through, whichever is later, arrives at s + L, and frees the NIC then
+// (n_i = s + L). Process i, computing c_i per iteration, ends iteration k's
+// computation at x_i(k):
 //
-//	blocking:      round r of iteration k ends at
-//	               t_i,r+1 = max(t_i,r, max_f t_f,r + L),  t_i,0 = e_i(k),
-//	               f over the processes i receives from in round r, and
-//	               e_i(k+1) = t_i,R + c_i;
-//	non-blocking:  e_i(k+1) = max(e_i(k), max_f e_f(k-1) + L) + c_i,
-//	               f over every process i receives from, and the final
-//	               wait ends at max(e_i(N-1), max_f e_f(N-1) + L).
+//	blocking:      round r of the call is posted at t_i,r (t_i,0 = x_i(k)),
+//	               its message arrives at a_i,r = max(t_i,r, n_i) + L, and
+//	               t_i,r+1 = max(t_i,r, max_f a_f,r),
+//	               f over the processes i receives from in round r;
+//	               x_i(k+1) = t_i,R + c_i;
+//	non-blocking:  call k's rounds are posted at x_i(k), one after another
+//	               on the NIC (a_i,k,0 = max(x_i(k), n_i) + L,
+//	               a_i,k,r+1 = a_i,k,r + L); the wait for call k-1 ends at
+//	               w_i(k) = max(x_i(k), max_f,r a_f,k-1,r), and
+//	               x_i(k+1) = w_i(k) + c_i; after the last iteration the
+//	               final wait ends at max(w_i(N-1), max_f,r a_f,N-1,r).
 //
 // These max-plus recurrences become periodic after a few iterations (the
 // iterations then repeat the same pattern, later by a constant); fit
-// iterates them until they do and extrapolates, so it costs a few
+// iterates them until their whole state (x, n and, non-blocking, the
+// previous call's arrivals) repeats and extrapolates, so it costs a few
 // iterations whatever the runtime.
 func (pr *program) fit(work, lat model.Time) (iters int, end model.Time) {
-	n := pr.procs
+	n, rounds := pr.procs, pr.rounds
 	from := make([][][]int, n) // per process, per round
-	all := make([][]int, n)    // per process, every round
 	for i := range n {
-		from[i] = make([][]int, pr.rounds)
-		for r := range pr.rounds {
+		from[i] = make([][]int, rounds)
+		for r := range rounds {
 			from[i][r] = pr.receives(i, r, nil)
-			all[i] = append(all[i], from[i][r]...)
 		}
 	}
-	prev := make([]model.Time, n) // e(k-1)
-	cur := make([]model.Time, n)  // e(k)
-	next := make([]model.Time, n)
+	x := make([]model.Time, n)   // x(k): iteration k's computation over
+	nic := make([]model.Time, n) // n: when each process's NIC is free
 	t := make([]model.Time, n)
 	t2 := make([]model.Time, n)
-	// calls sets t to the end of every process's call after computing to
-	// cur (blocking: the R rounds; non-blocking: the wait for the call
-	// posted at prev, or the final wait when final).
-	calls := func(k int, final bool) {
-		copy(t, cur)
+	arr := make([][]model.Time, n)  // call k's arrivals, by sender and round
+	prev := make([][]model.Time, n) // call k-1's
+	for i := range n {
+		x[i] = pr.compute[i]
+		arr[i] = make([]model.Time, rounds)
+		prev[i] = make([]model.Time, rounds)
+	}
+	// waitFor returns when process i has every message of a call whose
+	// arrivals are a, from t on.
+	waitFor := func(i int, t model.Time, a [][]model.Time) model.Time {
+		for r := range rounds {
+			for _, f := range from[i][r] {
+				t = max(t, a[f][r])
+			}
+		}
+		return t
+	}
+	// state is the recurrences' state after iteration k's computation,
+	// for the period: x, the NICs (no earlier than x: an earlier time
+	// changes nothing) and, non-blocking, the previous call's arrivals.
+	state := func(k int) []model.Time {
+		v := slices.Clone(x)
+		for i := range n {
+			v = append(v, max(nic[i], x[i]))
+		}
+		if !pr.blocking && k > 0 {
+			for i := range n {
+				v = append(v, prev[i]...)
+			}
+		}
+		return v
+	}
+	// E(k) for k = 1, 2, ...: when k iterations are over.
+	var ends []model.Time
+	var hist [][]model.Time // the state after each iteration's computation, to find the period
+	const maxCycle = 16
+	for k := 0; ; k++ {
+		hist = append(hist, state(k))
+		// The call of iteration k, and E(k+1).
+		var e model.Time
 		if pr.blocking {
-			for r := range pr.rounds {
+			copy(t, x)
+			for r := range rounds {
+				for i := range n {
+					arr[i][r] = max(t[i], nic[i]) + lat
+					nic[i] = arr[i][r]
+				}
 				for i := range n {
 					v := t[i]
 					for _, f := range from[i][r] {
-						v = max(v, t[f]+lat)
+						v = max(v, arr[f][r])
 					}
 					t2[i] = v
 				}
 				t, t2 = t2, t
 			}
-			return
-		}
-		src := prev
-		if final {
-			src = cur
-		} else if k == 0 {
-			return // nothing posted before the first iteration
-		}
-		for i := range n {
-			for _, f := range all[i] {
-				t[i] = max(t[i], src[f]+lat)
+			e = slices.Max(t)
+		} else {
+			for i := range n {
+				s := max(x[i], nic[i])
+				for r := range rounds {
+					s += lat
+					arr[i][r] = s
+				}
+				if rounds > 0 {
+					nic[i] = s
+				}
 			}
+			for i := range n {
+				t[i] = x[i]
+				if k > 0 {
+					t[i] = waitFor(i, x[i], prev) // w_i(k)
+				}
+				e = max(e, waitFor(i, t[i], arr))
+			}
+			prev, arr = arr, prev
 		}
-	}
-	// E(k) for k = 1, 2, ...: when k iterations are over.
-	var ends []model.Time
-	var hist [][]model.Time // e(k) per iteration, to find the period
-	for i := range n {
-		cur[i] = pr.compute[i]
-	}
-	const maxCycle = 16
-	for k := 0; ; k++ {
-		// cur = e(k): iteration k's computation over.
-		calls(k, true)
-		e := slices.Max(t)
 		if e > work {
 			return k, end
 		}
 		end = e
 		ends = append(ends, e)
-		hist = append(hist, slices.Clone(cur))
-		// Periodic already? e(k) - e(k-c) the same constant for every
-		// process, as it was one iteration earlier.
+		// Periodic already? The state after iteration k's computation is
+		// that of c iterations earlier plus a constant, as it was one
+		// iteration earlier.
 		for c := 1; c <= maxCycle && k-c-1 >= 0; c++ {
 			if d, ok := constDiff(hist[k], hist[k-c]); ok {
 				if d2, ok2 := constDiff(hist[k-1], hist[k-1-c]); ok2 && d2 == d && d > 0 {
@@ -232,31 +274,19 @@ func (pr *program) fit(work, lat model.Time) (iters int, end model.Time) {
 				}
 			}
 		}
-		// e(k+1)
-		if pr.blocking {
-			calls(k, false)
-		} else {
-			// Non-blocking: the wait for the previous call, before
-			// computing the next iteration.
-			copy(t, cur)
-			if k >= 1 {
-				for i := range n {
-					for _, f := range all[i] {
-						t[i] = max(t[i], prev[f]+lat)
-					}
-				}
-			}
-		}
+		// x(k+1)
 		for i := range n {
-			next[i] = t[i] + pr.compute[i]
+			x[i] = t[i] + pr.compute[i]
 		}
-		prev, cur, next = cur, next, prev
 	}
 }
 
 // constDiff reports whether a - b is the same for every component, and
 // what it is.
 func constDiff(a, b []model.Time) (model.Time, bool) {
+	if len(a) != len(b) {
+		return 0, false
+	}
 	d := a[0] - b[0]
 	for i := range a {
 		if a[i]-b[i] != d {

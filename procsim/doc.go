@@ -14,34 +14,43 @@
 //
 //	c_i = App.ComputePerIteration(i, p)
 //
-// and then communicates in s steps, each a send to one partner and a
-// receive from another (an MPI_Sendrecv shift): a ring exchanges with both
-// neighbours (s = 2: send right and receive from the left, then the
-// reverse), all-to-all shifts by 1 to p-1 (s = p-1), a barrier is a
-// dissemination barrier of ceil(log2 p) zero-byte steps, and a job without
-// communication has s = 0. A message of m bytes sent at t arrives at
+// and then makes one communication call of R rounds; in each round it
+// sends the same message of m bytes to each of its partners and receives
+// one from each (Rounds): a ring is one round with both neighbours, an
+// all-to-all one round with the p-1 others, a barrier ceil(log2 p)
+// rounds of a zero-byte message (dissemination), and a job without
+// communication has R = 0. A process's NIC sends one message at a time: a
+// round's messages, b bytes in all (ring 2m, all-to-all (p-1)m, barrier 0),
+// posted at t leave once the process's previous round is through, at
+// s = max(t, n) with n when that one arrived, and arrive at
 //
-//	t + L(m, k)
+//	s + L(b, k)
 //
 // where L is the one-way time of the hardware model (hwmodel.Costs.Message)
-// with k the jobs whose processes share the sender's node (its NIC); no
-// cost model means L = 0. With blocking calls a process finishes step j
-// when its partner's step-j message has arrived; with non-blocking calls it
-// posts all the steps of an iteration at once and goes on computing, and
-// waits for them (MPI_Waitall) at the end of the next iteration's
-// computation.
+// with k the contexts each NIC is configured for (Config.Contexts: the gang
+// scheduler's MPL, as FM's buffer division fixes it, Etsion and Feitelson
+// 3.1; k = 1 for the dedicated runtime); no cost model means L = 0. With
+// blocking calls a process posts round r once it has received round r-1's
+// messages, and the call is over when it has received round R-1's; with
+// non-blocking calls it posts every round of the call at once (one after
+// another on its NIC) and goes on computing, and waits for them
+// (MPI_Waitall) at the end of the next iteration's computation.
 //
-// Alone on its processors, such a job settles into iterations of
+// Alone on its processors, a balanced job (every c_i = c) settles into
+// iterations of
 //
-//	λ = max_i c_i + s × L(m, 1)         (blocking)
-//	λ = max(max_i c_i, L(m, 1))          (non-blocking)
+//	λ = c + R × L(b, 1)             (blocking)
+//	λ = max(c, R × L(b, 1))         (non-blocking: computing overlaps the
+//	                                 previous call, which the NIC bounds)
 //
-// (the slowest process never waits: its partners are no slower). A job
-// whose dedicated runtime is R runs N = floor(R / λ) iterations and then a
-// tail in which every process computes its share of ρ = R - N λ (the
-// slowest all of it) without communicating, so that alone it ends at R
-// exactly (TestAloneRunsDedicated). The job-level model of package
-// policies uses the same λ (its G + C(1)).
+// (TestIterationTime); an imbalanced one into what the max-plus
+// recurrences of program.fit give. A job whose dedicated runtime is R_d
+// runs the most iterations N that end by R_d (with non-blocking calls, the
+// last call waited for), E(N) <= R_d, and then a tail in which every
+// process computes ρ = R_d - E(N) without communicating, so that alone it
+// ends at R_d exactly (TestAloneRunsDedicated). The job-level model of
+// package policies charges G + C(k) per iteration (G = max_i c_i, C(k) =
+// R L(b, k)): the blocking λ of a balanced job.
 //
 // # Processors
 //
@@ -66,19 +75,33 @@
 //     processor, a quantum each from a phase drawn at random per
 //     processor; a waiting process spins.
 //   - SB: spin-block implicit coscheduling (Arpaci-Dusseau): round robin as
-//     Local, but a waiting process spins at most SpinThreshold and then
-//     blocks; a message wakes it, and a woken process takes over a
-//     processor whose process only spins.
-//   - FCS: flexible coscheduling (Frachtenberg, thesis 6.2.1): strobes as
-//     GS; every process is classified CS, F or DC at the end of each of its
-//     own slots (see Classify); a CS owner runs alone and blocks when it
-//     waits; an F owner runs first but spin-blocks, and DC processes of
-//     other slots fill its holes; in a slot whose owner is DC (or absent),
-//     the ready DC and F processes share the processor round robin.
+//     Local, each process with a time slice of Quantum kept across
+//     preemptions, but a waiting process spins at most SpinThreshold and
+//     then blocks; a message wakes it with a whole time slice back, and it
+//     takes the processor from a process that only spins or has less of
+//     its slice left (the priority a time-sharing scheduler gives a
+//     process that sleeps over one that uses up its time; implicit
+//     coscheduling relies on it).
+//   - FCS: flexible coscheduling (Frachtenberg, thesis 6.2.1, Fig. 6.1):
+//     strobes as GS; at the end of every timeslice (EndSlot, also when its
+//     job goes on in the next slot) each process of the slot is classified
+//     CS, F or DC from what it did in the slot; a new job's processes are
+//     CS and run only in their own slot until first classified. A CS owner
+//     runs alone and blocks when it waits; an F owner is prioritized in its
+//     slot (it runs whenever it is ready) but spin-blocks, and the others
+//     fill its holes. Outside a prioritized owner's slot (an owner that is
+//     DC, a blocked F one, or none) the classified processes that may run
+//     there share the processor as under SB ("effectively the same as
+//     SB's, with the exception that F processes are prioritized when their
+//     assigned slot is the active one", 6.3.2.2): a strobe into such a
+//     slot leaves the running process on it, and a woken process is
+//     boosted as under SB.
 //   - BCS and PBCS: buffered coscheduling (thesis 5.3, 6.2.2): strobes as
 //     GS; every communication posted during a micro-timeslice is performed
-//     in the next one and completes at its end (1.5 micro-timeslices on
-//     average); a blocking call blocks its process at once and the
+//     from the start of the next one (or, its NIC performing one transfer
+//     at a time, once the process's previous transfer is through) and
+//     completes at the end of the micro-timeslice in which the transfer
+//     ends (1.5 micro-timeslices on average for a short message); a blocking call blocks its process at once and the
 //     processor switches to the next ready process, round robin, the
 //     owner first when it is ready. PBCS runs a prioritized job
 //     (App.Priority > 0) whenever it is ready.

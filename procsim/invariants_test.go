@@ -31,17 +31,14 @@ func (s *Sim) check() error {
 			if p.running && p.blocked {
 				return fmt.Errorf("process %d both runs and is blocked", pi)
 			}
-			// No process passes a call before its peers have made it: in
-			// blocking programs it is at most one iteration ahead of any
-			// process it receives from.
-			if j.prog.blocking && !p.inTail && p.phase != phDone {
-				for r := range j.prog.rounds {
-					for _, f := range j.prog.receives(int(p.idx), r, nil) {
-						q := &s.procs[j.procs[f]]
-						if !q.inTail && q.phase != phDone && p.iter > q.iter+1 {
-							return fmt.Errorf("job %d: process %d in iteration %d, ahead of process %d in %d", j.id, p.idx, p.iter, f, q.iter)
-						}
-					}
+			// No process passes a communication step before its peers
+			// have sent it: per receive slot (a round's message from one
+			// partner), the steps its position in its program says it has
+			// passed, the messages it has received and those sent to it.
+			for sl := range p.recv {
+				if passed := s.passed(p, sl); passed > p.recv[sl] || p.recv[sl] > p.posted[sl] {
+					return fmt.Errorf("job %d: process %d (iteration %d, round %d, phase %d, tail %v) passed %d steps of receive slot %d, received %d messages, was sent %d",
+						j.id, p.idx, p.iter, p.round, p.phase, p.inTail, passed, sl, p.recv[sl], p.posted[sl])
 				}
 			}
 		}
@@ -57,28 +54,162 @@ func (s *Sim) check() error {
 	return nil
 }
 
+// passed is the number of steps of receive slot sl that p's position in
+// its program says it has passed: the messages of that slot it has waited
+// for (blocking: those of its iterations before the current one, and of
+// the current one's rounds before the one it waits in; non-blocking: those
+// of the calls before the previous one, the previous one's too once its
+// wait is over).
+func (s *Sim) passed(p *proc, sl int) int {
+	pr := s.jobs[p.job].prog
+	switch {
+	case p.phase == phDone || p.inTail:
+		return pr.iters
+	case !pr.blocking && p.phase == phWait && p.iter >= pr.iters:
+		return pr.iters - 1 // the final wait
+	case !pr.blocking:
+		return max(p.iter-1, 0)
+	case s.buffered() || p.phase == phCompute:
+		return p.iter
+	case sl/pr.fan < p.round:
+		return p.iter + 1
+	}
+	return p.iter
+}
+
+// cpuTimes is the time processor ci has run processes (computing or
+// spinning) and switched, up to now.
+func (s *Sim) cpuTimes(ci int) (busy, switching model.Time) {
+	c := &s.cpus[ci]
+	busy, switching = c.busy, c.switching
+	if c.cur >= 0 && s.procs[c.cur].running {
+		busy += s.now - s.procs[c.cur].since
+	}
+	if c.switchEnd > 0 {
+		switching += s.now - c.switchAt
+	}
+	return busy, switching
+}
+
+// ledger integrates, processor by processor, what each does from one
+// change to the next, by looking at it after every event and every
+// external action: computing, spinning, switching or idle.
+type ledger struct {
+	s     *Sim
+	last  model.Time
+	state []uint8
+	t     [][4]model.Time // per processor: computing, spinning, switching, idle
+}
+
+const (
+	cpuComputing = iota
+	cpuSpinning
+	cpuSwitching
+	cpuIdle
+)
+
+func newLedger(s *Sim) *ledger {
+	l := &ledger{s: s, state: make([]uint8, len(s.cpus)), t: make([][4]model.Time, len(s.cpus))}
+	for i := range l.state {
+		l.state[i] = cpuIdle
+	}
+	return l
+}
+
+// tick books the time since the last look to the states seen then, and
+// looks again.
+func (l *ledger) tick() error {
+	s := l.s
+	for ci, st := range l.state {
+		l.t[ci][st] += s.now - l.last
+	}
+	l.last = s.now
+	for ci := range s.cpus {
+		c := &s.cpus[ci]
+		switch {
+		case c.switchEnd > 0:
+			if c.cur < 0 || s.procs[c.cur].running {
+				return fmt.Errorf("processor %d switches to %d, which runs", ci, c.cur)
+			}
+			l.state[ci] = cpuSwitching
+		case c.cur >= 0:
+			p := &s.procs[c.cur]
+			if !p.running {
+				return fmt.Errorf("processor %d holds process %d, which does not run, and does not switch", ci, c.cur)
+			}
+			l.state[ci] = cpuComputing
+			if p.phase == phWait {
+				l.state[ci] = cpuSpinning
+			}
+		default:
+			l.state[ci] = cpuIdle
+		}
+	}
+	return nil
+}
+
+// balance compares the ledger with the simulator's own accounting: per
+// processor, computing and spinning make its busy time, switching its
+// switching time, and busy + switching + idle the time elapsed; over the
+// machine, computing and spinning are what the jobs were charged.
+func (l *ledger) balance(jobs []int) error {
+	s := l.s
+	var compute, spin model.Time
+	for ci := range s.cpus {
+		t := l.t[ci]
+		busy, switching := s.cpuTimes(ci)
+		idle := s.now - busy - switching
+		if t[cpuComputing]+t[cpuSpinning] != busy || t[cpuSwitching] != switching || t[cpuIdle] != idle || idle < 0 {
+			return fmt.Errorf("processor %d at %v: seen computing %v, spinning %v, switching %v, idle %v; accounted busy %v, switching %v, so idle %v",
+				ci, s.now, t[cpuComputing], t[cpuSpinning], t[cpuSwitching], t[cpuIdle], busy, switching, idle)
+		}
+		compute += t[cpuComputing]
+		spin += t[cpuSpinning]
+	}
+	var cpu, spun model.Time
+	for _, id := range jobs {
+		st := s.Stats(id)
+		cpu += st.CPU
+		spun += st.Spin
+	}
+	if cpu != compute || spun != spin {
+		return fmt.Errorf("at %v: jobs charged %v computing and %v spinning, processors spent %v and %v", s.now, cpu, spun, compute, spin)
+	}
+	return nil
+}
+
 // TestInvariants runs random jobs under every discipline, with random
 // strobes, and checks after every event that a processor runs one process
-// at a time, a running process holds its processor, no process runs ahead
-// of its peers' calls, and processor time is conserved: what the jobs were
-// charged (CPU and spin) is what the processors spent running them, never
-// more than the time elapsed.
+// at a time, a running process holds its processor, no process passes a
+// step of its calls (blocking or not) before its peers have sent it, and
+// processor time is conserved: on the seeds that simulate every
+// iteration, each processor's computing, spinning, switching and idle
+// time, seen from change to change, are its accounted busy and switching
+// time and the rest of the time elapsed, exactly, and what the jobs were
+// charged is what the processors spent; on the seeds that skip periods,
+// what the jobs were charged is what the processors spent, never more than
+// the time elapsed.
 func TestInvariants(t *testing.T) {
-	for seed := uint64(1); seed <= 60; seed++ {
+	for seed := uint64(1); seed <= 80; seed++ {
 		r := rand.New(rand.NewPCG(seed, 3))
 		kind := Kind(r.IntN(6))
 		m := model.Machine{Nodes: 4, PEsPerNode: 2}
-		cfg := Config{Kind: kind, Machine: m, LocalSwitch: model.Time(r.IntN(100)), Wakeup: 5,
+		cfg := Config{Kind: kind, Machine: m, LocalSwitch: model.Time(r.IntN(100)), Wakeup: model.Time(r.IntN(20)),
 			Quantum: model.Time(1+r.IntN(20)) * model.Millisecond, SpinThreshold: model.Time(r.IntN(300)),
-			MicroSlice: 250, DCGranularity: 4 * model.Millisecond, FWaitShare: 0.3, Rand: rand.New(rand.NewPCG(seed, 4))}
+			MicroSlice: 250, MicroOverhead: model.Time(r.IntN(3)) * 60, DCGranularity: 4 * model.Millisecond, FWaitShare: 0.3,
+			Rand: rand.New(rand.NewPCG(seed, 4)), NoSkip: seed%2 == 0}
 		if r.IntN(2) == 0 {
 			cfg.Costs = costsOf(t, "crescendo", "")
 		}
 		s := New(cfg)
 		var bad error
+		l := newLedger(s)
 		s.afterEvent = func() {
 			if bad == nil {
 				bad = s.check()
+			}
+			if bad == nil && cfg.NoSkip {
+				bad = l.tick()
 			}
 		}
 		nj := 2 + r.IntN(5)
@@ -89,6 +220,9 @@ func TestInvariants(t *testing.T) {
 				Pattern: []model.Pattern{model.PatternNone, model.PatternRing, model.PatternAllToAll, model.PatternBarrier}[r.IntN(4)],
 				Comm:    []model.Comm{model.CommBlocking, model.CommNonBlocking}[r.IntN(2)], MessageBytes: int64(r.IntN(4096))}
 			s.AddJob(id, cpus, &app, model.Time(1+r.IntN(3000))*model.Millisecond, r.IntN(4) == 0)
+		}
+		if err := l.tick(); err != nil {
+			t.Fatal(err)
 		}
 		done := map[int]bool{}
 		for at := model.Time(0); len(done) < nj && at < 100*model.Second; at += model.Time(5+r.IntN(40)) * model.Millisecond {
@@ -118,7 +252,18 @@ func TestInvariants(t *testing.T) {
 				}
 				return false
 			})
+			s.EndSlot()
 			s.SetOwners(on)
+			if bad == nil && cfg.NoSkip {
+				bad = l.tick()
+			}
+			if bad == nil && cfg.NoSkip {
+				var ids []int
+				for id := 1; id <= nj; id++ {
+					ids = append(ids, id)
+				}
+				bad = l.balance(ids)
+			}
 			if bad != nil {
 				t.Fatalf("seed %d (%v): t=%v: %v", seed, kind, s.now, bad)
 			}
@@ -222,6 +367,7 @@ func randomRun(t *testing.T, seed uint64, noSkip bool) (map[int]model.Time, map[
 			ends[id], stats[id] = when, s.Stats(id)
 			stats[id] = Stats{CPU: stats[id].CPU, Spin: stats[id].Spin, Blocked: stats[id].Blocked, Class: stats[id].Class}
 		}
+		s.EndSlot()
 		s.SetOwners(randomOwners(r, s, at, nj, func(id int) bool { _, done := ends[id]; return done }))
 	}
 	var skipped int64
@@ -319,6 +465,8 @@ func skipLockstep(t *testing.T, seed uint64) error {
 			}
 		}
 		on := randomOwners(r, b, at, nj, func(id int) bool { return ended[id] })
+		a.EndSlot()
+		b.EndSlot()
 		a.SetOwners(on)
 		b.SetOwners(on)
 	}

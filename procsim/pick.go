@@ -47,6 +47,23 @@ func (s *Sim) preferred(ci int) int32 {
 	return s.keepOrPick(ci) // Local, SB
 }
 
+// claims reports whether FCS's slot owner pi takes its processor from
+// whatever runs there as its slot starts: a CS owner (its slot is its own,
+// even while it is blocked) or an F owner that is ready (prioritized in its
+// slot), not a DC one nor none (6.2.1).
+func (s *Sim) claims(pi int32) bool {
+	if pi < 0 {
+		return false
+	}
+	switch s.procs[pi].class {
+	case CS:
+		return true
+	case F:
+		return s.eligible(pi)
+	}
+	return false
+}
+
 // keepOrPick keeps the running process while its local quantum lasts, or
 // picks the next candidate in round-robin order.
 func (s *Sim) keepOrPick(ci int) int32 {
@@ -62,17 +79,6 @@ func (s *Sim) keepOrPick(ci int) int32 {
 func (s *Sim) pick(ci int, skip int32) int32 {
 	c := &s.cpus[ci]
 	n := len(c.residents)
-	if s.cfg.Kind == FCS {
-		// F processes are prioritized over DC ones (6.2.1): they go first,
-		// round robin among themselves.
-		for k := range n {
-			pi := c.residents[(c.rr+k)%n]
-			if pi != skip && s.procs[pi].class == F && s.candidate(ci, pi) {
-				c.rr = (c.rr + k) % n
-				return pi
-			}
-		}
-	}
 	for k := range n {
 		pi := c.residents[(c.rr+k)%n]
 		if pi != skip && s.candidate(ci, pi) {
@@ -85,7 +91,8 @@ func (s *Sim) pick(ci int, skip int32) int32 {
 
 // candidate reports whether pi may take processor ci in the local round
 // robin (apart from a slot owner's claim): it is eligible, and under FCS
-// the slot's owner is not CS (or is pi).
+// it has been classified or owns the slot (a new job is coscheduled until
+// classified, 6.2.1), and the slot's owner is not CS (or is pi).
 func (s *Sim) candidate(ci int, pi int32) bool {
 	if !s.eligible(pi) {
 		return false
@@ -93,12 +100,15 @@ func (s *Sim) candidate(ci int, pi int32) bool {
 	if s.cfg.Kind != FCS {
 		return true
 	}
-	// Any process fills the holes of a slot whose owner is not CS (the
-	// thesis' mixed workload: the CS job "also receives some CPU time in
-	// the DC time slots", 6.3.2.4); a CS owner's slot is its own (the
-	// owner's claim is preferred's business).
 	c := &s.cpus[ci]
-	return c.owner < 0 || c.owner == pi || s.procs[c.owner].class != CS
+	if c.owner == pi {
+		return true
+	}
+	// Any classified process fills the holes of a slot whose owner is not
+	// CS (the thesis' mixed workload: the CS job "also receives some CPU
+	// time in the DC time slots", 6.3.2.4); a CS owner's slot is its own
+	// (the owner's claim is preferred's business).
+	return s.procs[pi].classified && (c.owner < 0 || s.procs[c.owner].class != CS)
 }
 
 // armQuantum sets the end of the running process's local quantum on
@@ -148,10 +158,12 @@ func (s *Sim) armQuantum(ci int) {
 }
 
 // classify puts an FCS process in its class from what it did in the slot
-// that just ended (thesis 6.2.1, Fig. 6.1): coarse-grained
-// (computation per communication call at least DCGranularity) is DC; else
-// F if it spent more than FWaitShare of its coscheduled time waiting,
-// else CS. A process that did nothing in the slot keeps its class.
+// that just ended (thesis 6.2.1, Fig. 6.1: "each process is evaluated at
+// the end of its timeslice"): coarse-grained (computation per
+// communication call at least DCGranularity) is DC; else F if it spent
+// more than FWaitShare of its coscheduled time waiting, else CS. A process
+// that did nothing in the slot keeps its class (a new one stays
+// unclassified). Its measurements start again from now.
 func (s *Sim) classify(p *proc) {
 	if p.phase == phDone {
 		return
@@ -162,10 +174,12 @@ func (s *Sim) classify(p *proc) {
 	if p.blocked && s.cpus[p.cpu].owner == s.index(p) {
 		p.mWait += s.now - max(p.blockedAt, p.mStart)
 	}
+	p.mStart = s.now
 	total := p.mCompute + p.mWait
 	if total <= 0 {
 		return
 	}
+	p.classified = true
 	var next Class
 	switch {
 	case p.mCalls == 0 || p.mCompute/model.Time(p.mCalls) >= s.cfg.DCGranularity:

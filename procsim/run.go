@@ -41,26 +41,22 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 		s.jobs = append(s.jobs, j)
 	}
 	s.byID[id] = ji
-	seen := map[int]bool{}
 	for i, c := range cpus {
 		if c < 0 || c >= len(s.cpus) {
 			panic(fmt.Sprintf("procsim: job %d: processor %d out of range", id, c))
 		}
 		pi := s.newProc()
 		p := &s.procs[pi]
-		*p = proc{job: ji, idx: int32(i), cpu: int32(c), recv: p.recv[:0], lastArrive: p.lastArrive[:0], inflight: p.inflight[:0],
-			classSince: s.now}
+		*p = proc{job: ji, idx: int32(i), cpu: int32(c), recv: p.recv[:0], posted: p.posted[:0], lastArrive: p.lastArrive[:0],
+			inflight: p.inflight[:0], classSince: s.now}
 		for range slots {
 			p.recv = append(p.recv, 0)
+			p.posted = append(p.posted, 0)
 			p.lastArrive = append(p.lastArrive, 0)
 			p.inflight = append(p.inflight, nil)
 		}
 		j.procs = append(j.procs, pi)
 		s.cpus[c].residents = append(s.cpus[c].residents, pi)
-		if n := c / s.cfg.Machine.PEsPerNode; !seen[n] {
-			seen[n] = true
-			s.nodes[n]++
-		}
 	}
 	for _, pi := range j.procs {
 		s.startPhase(&s.procs[pi])
@@ -121,7 +117,6 @@ func (s *Sim) RemoveJob(id int) {
 	if !j.done {
 		panic(fmt.Sprintf("procsim: job %d removed before it completed", id))
 	}
-	seen := map[int]bool{}
 	for _, pi := range j.procs {
 		c := &s.cpus[s.procs[pi].cpu]
 		c.residents = slices.DeleteFunc(c.residents, func(x int32) bool { return x == pi })
@@ -130,10 +125,6 @@ func (s *Sim) RemoveJob(id int) {
 		}
 		if c.owner == pi {
 			c.owner = -1
-		}
-		if n := int(s.procs[pi].cpu) / s.cfg.Machine.PEsPerNode; !seen[n] {
-			seen[n] = true
-			s.nodes[n]--
 		}
 		s.free = append(s.free, pi)
 	}
@@ -216,13 +207,29 @@ func (s *Sim) SetOwners(on []Owner) {
 			p := &s.procs[n.p]
 			p.mCompute, p.mWait, p.mCalls, p.mStart = 0, 0, 0, n.from
 		}
+		if s.cfg.Kind == FCS && !s.claims(n.p) && c.cur >= 0 && c.switchEnd <= s.now {
+			// FCS: a slot whose owner does not claim the processor (DC, or
+			// an F owner blocked, or no owner) leaves it to the local
+			// scheduler (6.2.1: DC processes run "non-prioritized"): the
+			// process running goes on, after the switch if one is charged.
+			if n.from <= s.now {
+				s.dispatch(ci)
+				continue
+			}
+			keep := c.cur
+			s.stop(c)
+			c.gen++
+			c.cur, c.switchEnd, c.switchAt = keep, n.from, s.now
+			s.q.push(event{at: n.from, kind: evCPU, who: int32(ci), gen: c.gen})
+			continue
+		}
 		if c.cur >= 0 {
 			s.stop(c)
 		}
 		c.gen++
 		if n.from > s.now {
 			// Switching: nothing runs until n.from.
-			c.cur, c.switchEnd = n.p, n.from
+			c.cur, c.switchEnd, c.switchAt = n.p, n.from, s.now
 			if n.p >= 0 {
 				c.last = n.p
 			}
@@ -234,6 +241,24 @@ func (s *Sim) SetOwners(on []Owner) {
 	for ji, from := range inSlot {
 		if j := s.jobs[ji]; j.frozen {
 			s.thaw(j, max(from, s.now))
+		}
+	}
+}
+
+// EndSlot ends the timeslice of the processes that own their processors
+// (the gang scheduler's strobe; SetOwners names the next slot's owners):
+// under FCS each is classified from its measurements in the slot (thesis
+// 6.2.1, "evaluated at the end of its timeslice"), whether its job goes on
+// in the next slot (a job alone in the matrix) or not. Other disciplines
+// measure nothing.
+func (s *Sim) EndSlot() {
+	if s.cfg.Kind != FCS {
+		return
+	}
+	s.era++
+	for ci := range s.cpus {
+		if o := s.cpus[ci].owner; o >= 0 && s.now >= s.cpus[ci].ownerFrom {
+			s.classify(&s.procs[o])
 		}
 	}
 }
@@ -250,6 +275,7 @@ func (s *Sim) freeze(j *job) {
 			}
 			p.inflight[sl] = times[:0]
 		}
+		p.nicFree = max(p.nicFree-s.now, 0) // its NIC stops with it
 	}
 }
 
@@ -257,6 +283,9 @@ func (s *Sim) freeze(j *job) {
 func (s *Sim) thaw(j *job, from model.Time) {
 	j.frozen = false
 	j.epoch++
+	for _, pi := range j.procs {
+		s.procs[pi].nicFree += from
+	}
 	for _, h := range j.held {
 		s.deliver(j, h.dst, h.slot, from+h.left)
 	}
@@ -346,7 +375,7 @@ func (s *Sim) handle(e *event) {
 				p.mWait += s.now - max(p.blockedAt, p.mStart) // waiting, coscheduled
 			}
 			p.blocked, p.woke = false, true
-			if s.cfg.Kind == SB {
+			if s.cfg.Kind == SB || s.cfg.Kind == FCS {
 				// A process that slept gets a whole time slice back (a
 				// time-sharing scheduler recharges sleepers): one that
 				// sleeps often is not rotated out mid-burst.
@@ -359,6 +388,7 @@ func (s *Sim) handle(e *event) {
 		if c.gen != e.gen {
 			return
 		}
+		c.switching += s.now - c.switchAt
 		c.switchEnd = 0
 		if cur := c.cur; cur >= 0 && s.eligible(cur) && s.preferred(int(e.who)) == cur {
 			s.run(int(e.who), cur)

@@ -226,20 +226,21 @@ func (s *Sim) wake(p *proc) {
 		take := false
 		switch s.cfg.Kind {
 		case SB:
-			// The woken process has slept: the local scheduler boosts it
-			// over a process that only spins, or that has computed without
-			// sleeping for half a quantum or more (a CPU-bound process has
-			// used up more of its time than one that sleeps often, as a
-			// time-sharing scheduler's priorities reflect); Arpaci-Dusseau's
-			// implicit coscheduling relies on this boost.
-			take = cur.phase == phWait || s.now-cur.runStart >= s.cfg.Quantum/5
+			take = s.boosts(cur)
 		case Local:
 			take = cur.phase == phWait
 		case FCS:
-			// Its slot's owner takes the processor back; an F process
-			// goes before DC ones anywhere (6.2.1: F prioritized, DC
-			// "no restrictions").
-			take = c.owner == pi || p.class == F && cur.class == DC
+			// Its slot's owner takes the processor back if it is CS or F
+			// (prioritized in their slot, 6.2.1; a DC owner is not).
+			// Otherwise the woken process is scheduled as under SB ("the
+			// resulting scheduling is effectively the same as SB's, with
+			// the exception that F processes are prioritized when their
+			// assigned slot is the active one", 6.3.2.2): it takes over from
+			// a process that only spins or has computed for the boost's
+			// time, unless that one is the slot's prioritized owner.
+			prio := c.owner == c.cur && cur.class != DC
+			take = c.owner == pi && p.class != DC ||
+				!prio && s.candidate(int(p.cpu), pi) && s.boosts(cur)
 		case BCS:
 			take = c.owner == pi
 		case PBCS:
@@ -257,27 +258,44 @@ func (s *Sim) wake(p *proc) {
 	s.dispatch(int(p.cpu))
 }
 
+// boosts reports whether a woken process takes the processor from cur
+// under a time-sharing local scheduler (SB, and FCS outside a prioritized
+// owner's slot). The woken process has slept, and gets a whole time slice
+// back (see the evArrive case of handle); it goes first if cur only spins,
+// or has less of its own slice left, having run since the slice began:
+// the priority a time-sharing scheduler gives a process that sleeps often
+// over one that uses up its time (Linux's goodness, the time slice left;
+// Solaris TS's raised priority on return from sleep), on which
+// Arpaci-Dusseau's implicit coscheduling relies. A process without a slice
+// armed (it was alone when it got the processor) began one then.
+func (s *Sim) boosts(cur *proc) bool {
+	if cur.phase == phWait {
+		return true
+	}
+	left := s.cfg.Quantum - (s.now - cur.runStart)
+	if cur.sliceEnd > s.now {
+		left = cur.sliceEnd - s.now
+	}
+	return left < s.cfg.Quantum
+}
+
 // sendRound sends p's messages of round r.
 func (s *Sim) sendRound(p *proc, r int) {
 	j := s.jobs[p.job]
 	var at model.Time
 	switch {
 	case s.buffered():
-		// Buffered until the next micro-timeslice, transferred from its
-		// start and delivered at the end of the micro-timeslice in which
-		// the transfer ends (5.3.1): at least one micro-timeslice later,
-		// 1.5 on average for a short message (6.3.2).
-		ms := s.cfg.MicroSlice
-		start := (s.now/ms + 1) * ms
 		var lat model.Time
 		if s.cfg.Costs != nil {
-			lat, _ = s.cfg.Costs.Message(j.prog.nic, 1)
+			lat, _ = s.cfg.Costs.Message(j.prog.nic, max(s.cfg.Contexts, 1))
 		}
-		at = max((start+lat+ms-1)/ms*ms, start+ms)
+		at, p.nicFree = bcsTransfer(s.now, p.nicFree, lat, s.cfg.MicroSlice, s.cfg.MicroOverhead)
 	case s.cfg.Costs != nil:
-		node := int(p.cpu) / s.cfg.Machine.PEsPerNode
-		lat, _ := s.cfg.Costs.Message(j.prog.nic, max(s.nodes[node], 1))
-		at = s.now + lat
+		// The NIC sends one message at a time: this round's after the
+		// process's previous one is through.
+		lat, _ := s.cfg.Costs.Message(j.prog.nic, max(s.cfg.Contexts, 1))
+		at = max(s.now, p.nicFree) + lat
+		p.nicFree = at
 	default:
 		at = s.now
 	}
@@ -286,14 +304,41 @@ func (s *Sim) sendRound(p *proc, r int) {
 	// from the left, and so on): calls match per partner.
 	s.dsts = j.prog.sends(int(p.idx), r, s.dsts)
 	for k, d := range s.dsts {
+		s.procs[j.procs[d]].posted[r*j.prog.fan+k]++
 		s.deliver(j, j.procs[d], r*j.prog.fan+k, at)
 	}
 	if s.buffered() && r == 0 {
 		// A buffered call is done when the micro-timeslice that performs
 		// it ends, for the poster too, whatever has arrived (6.2.2): its
 		// own completion is the process's last receive slot.
+		p.posted[j.prog.rounds*j.prog.fan]++
 		s.deliver(j, s.index(p), j.prog.rounds*j.prog.fan, at)
 	}
+}
+
+// bcsTransfer times a BCS transfer taking d on the NIC, posted at post by a
+// process whose NIC is busy with its previous transfer until free: it is
+// buffered until the next micro-timeslice, performed in the transmit
+// windows of the micro-timeslices (each after the overhead micro-phases of
+// ov, 5.3.3-5.3.4), from the first that starts after post and once the
+// previous transfer is through (the NIC performs one at a time), a long
+// one chunked over the following windows, and delivered at the end of the
+// micro-timeslice in which it ends (5.3.1): at least one micro-timeslice
+// later, 1.5 on average for a short message (6.3.2). It returns the
+// delivery and the transfer's end.
+func bcsTransfer(post, free, d, ms, ov model.Time) (at, end model.Time) {
+	start := max((post/ms+1)*ms+ov, free)
+	if off := start % ms; off < ov {
+		start += ov - off // the NIC is busy with the overhead micro-phases
+	}
+	sliceEnd := (start/ms + 1) * ms
+	if d <= sliceEnd-start {
+		return sliceEnd, start + d
+	}
+	d -= sliceEnd - start
+	w := ms - ov
+	more := (d + w - 1) / w // the windows of the next micro-timeslices it needs
+	return sliceEnd + more*ms, sliceEnd + (more-1)*ms + ov + d - (more-1)*w
 }
 
 // deliver schedules the arrival of a message in dst's receive slot, no
@@ -354,6 +399,9 @@ func (s *Sim) stop(c *cpu) {
 			p.budget = max(p.sliceEnd-s.now, 0) // kept for its next turn
 		}
 	}
+	if c.switchEnd > 0 {
+		c.switching += s.now - c.switchAt // a switch cut short, or ending now
+	}
 	c.cur = -1
 	c.switchEnd = 0
 	c.gen++
@@ -399,7 +447,7 @@ func (s *Sim) switchTo(ci int, pi int32) {
 		return
 	}
 	c.cur, c.last = pi, pi
-	c.switchEnd = s.now + cost
+	c.switchEnd, c.switchAt = s.now+cost, s.now
 	c.gen++
 	s.q.push(event{at: c.switchEnd, kind: evCPU, who: int32(ci), gen: c.gen})
 }

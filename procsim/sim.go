@@ -32,11 +32,20 @@ func (k Kind) strobed() bool { return k == GS || k == FCS || k == BCS || k == PB
 // Config sets up a Sim.
 type Config struct {
 	Kind Kind
-	// Machine gives the processors (its Procs) and the nodes whose NIC
-	// their processes share (PEsPerNode processors each).
+	// Machine gives the processors (its Procs).
 	Machine model.Machine
 	// Costs is the hardware model of messages; nil: messages take no time.
 	Costs hwmodel.Costs
+	// Contexts is the number of communication contexts each node's NIC is
+	// configured for, with which Costs times every message (0 counts as
+	// 1). It is a configuration, not the jobs present: FM's buffer division
+	// divides the NIC's buffers "based on the fixed maximal number of
+	// contexts to be supported, and is not adapted according to the number
+	// that are currently active", which under gang scheduling is "the size
+	// of the time slot table" (Etsion and Feitelson 3.1, 4.1): the gang
+	// scheduler's MPL. Only Myrinet's buffer division depends on it among
+	// the hardware models; a job's dedicated runtime is its run with one.
+	Contexts int
 	// LocalSwitch is the time a processor takes to switch from one process
 	// to another locally (not a gang switch).
 	LocalSwitch model.Time
@@ -51,6 +60,11 @@ type Config struct {
 	SpinThreshold model.Time
 	// MicroSlice is BCS's micro-timeslice.
 	MicroSlice model.Time
+	// MicroOverhead is the start of every micro-timeslice that BCS's NICs
+	// spend exchanging and scheduling descriptors (hwmodel.NodeCosts):
+	// transfers take the rest of it, a longer one the windows of the
+	// following micro-timeslices. It must be below MicroSlice.
+	MicroOverhead model.Time
 	// DCGranularity and FWaitShare are FCS's classification thresholds: a
 	// process whose mean computation between communications is at least
 	// DCGranularity is DC; otherwise it is F if, coscheduled in its slot,
@@ -75,6 +89,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("procsim: %v needs a positive quantum", c.Kind)
 	case (c.Kind == BCS || c.Kind == PBCS) && c.MicroSlice <= 0:
 		return fmt.Errorf("procsim: %v needs a positive micro-timeslice", c.Kind)
+	case c.MicroOverhead < 0 || c.MicroSlice > 0 && c.MicroOverhead >= c.MicroSlice:
+		return fmt.Errorf("procsim: micro-timeslice overhead %v not in [0, micro-timeslice %v)", c.MicroOverhead, c.MicroSlice)
 	case (c.Kind == Local || c.Kind == SB) && c.Rand == nil:
 		return fmt.Errorf("procsim: %v needs a random source for the round robins' phases", c.Kind)
 	}
@@ -136,11 +152,14 @@ type proc struct {
 	rem              model.Time // computation left in the current phase
 	spun             model.Time // spin time in the current wait
 	blockedAt        model.Time
-	gen              uint32 // of its compute and spin events
-	recv             []int  // messages received per receive slot (round × fan + k; cumulative)
+	gen              uint32     // of its compute and spin events
+	recv             []int      // messages received per receive slot (round × fan + k; cumulative)
+	posted           []int      // messages its partners have sent it per receive slot (cumulative)
+	nicFree          model.Time // when its NIC has sent its last message (a frozen job's: how long after the freeze)
 	lastArrive       []model.Time
 	inflight         [][]model.Time // per receive slot, the arrival times of the messages on their way, earliest first
 	class            Class
+	classified       bool // FCS: classified at least once (until then it runs only in its own slot)
 	classSince       model.Time
 	// FCS measurements over its current own slot.
 	mCompute, mWait model.Time
@@ -179,6 +198,8 @@ type heldMsg struct {
 type cpu struct {
 	cur       int32      // the process it runs or switches to, -1 none
 	switchEnd model.Time // until then it switches to cur: nothing progresses
+	switchAt  model.Time // when that switch began
+	switching model.Time // time it spent switching (local and gang switches, wake-ups), up to the start of the one under way
 	last      int32      // the process that ran last (a local switch is needed to run another)
 	owner     int32      // the slot's process (strobed kinds), -1 none
 	ownerFrom model.Time // when the owner may start
@@ -203,7 +224,6 @@ type Sim struct {
 	jobs       []*job
 	freeJobs   []int32
 	byID       map[int]int32
-	nodes      []int   // jobs with a process on each node (NIC contexts)
 	ev         int64   // events processed
 	skipped    int64   // iterations moved over without simulating them
 	due        []int32 // jobs whose snapshot is due at the end of the instant
@@ -219,8 +239,7 @@ func New(cfg Config) *Sim {
 	if err := cfg.Validate(); err != nil {
 		panic(err.Error())
 	}
-	s := &Sim{cfg: cfg, cpus: make([]cpu, cfg.Machine.Procs()), byID: map[int]int32{},
-		nodes: make([]int, cfg.Machine.Nodes)}
+	s := &Sim{cfg: cfg, cpus: make([]cpu, cfg.Machine.Procs()), byID: map[int]int32{}}
 	for i := range s.cpus {
 		c := &s.cpus[i]
 		c.cur, c.last, c.owner = -1, -1, -1

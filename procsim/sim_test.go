@@ -83,3 +83,92 @@ func TestAloneRunsDedicated(t *testing.T) {
 		}
 	}
 }
+
+// TestIterationTime: a balanced job alone iterates, once settled, every
+//
+//	λ = c + R L(b)         blocking
+//	λ = max(c, R L(b))     non-blocking (its NIC sends one message at a time)
+//
+// with c its computation per iteration, R the rounds of its call (ring and
+// all-to-all 1, barrier ceil(log2 p)) and L(b) the one-way time of the
+// bytes b a process pushes per round (ring 2m, all-to-all (p-1)m, barrier
+// 0): the package documentation's equations, measured in the
+// iteration-by-iteration simulation on Crescendo.
+func TestIterationTime(t *testing.T) {
+	costs := costsOf(t, "crescendo", "")
+	for _, pattern := range []model.Pattern{model.PatternRing, model.PatternAllToAll, model.PatternBarrier} {
+		for _, comm := range []model.Comm{model.CommBlocking, model.CommNonBlocking} {
+			for _, procs := range []int{2, 4, 7} {
+				for _, c := range []model.Time{100, model.Millisecond, 3 * model.Millisecond} {
+					for _, m := range []int64{0, 4096, 1 << 20} {
+						app := model.App{Granularity: c, Pattern: pattern, Comm: comm, MessageBytes: m}
+						rounds, _, b := Rounds(pattern, procs, m)
+						l, _ := costs.Message(b, 1)
+						want := c + model.Time(rounds)*l
+						if comm == model.CommNonBlocking {
+							want = max(c, model.Time(rounds)*l)
+						}
+						s := New(Config{Kind: GS, Machine: model.Machine{Nodes: 4, PEsPerNode: 2}, Costs: costs, NoSkip: true})
+						s.AddJob(1, cpusFrom(0, procs), &app, 60*want, false)
+						s.SetOwners([]Owner{{Job: 1}})
+						p := &s.procs[s.jobs[0].procs[0]]
+						var starts []model.Time
+						iter := -1
+						s.afterEvent = func() {
+							if p.iter != iter {
+								iter = p.iter
+								starts = append(starts, s.now)
+							}
+						}
+						s.Run(model.Never)
+						name := fmt.Sprintf("%v %v, %d processes, c %v, m %d", pattern, comm, procs, c, m)
+						if len(starts) < 40 {
+							t.Fatalf("%s: %d iterations", name, len(starts))
+						}
+						for k := len(starts) - 10; k < len(starts)-1; k++ {
+							if got := starts[k+1] - starts[k]; got != want {
+								t.Fatalf("%s: iteration %d took %v, want λ = %v", name, k, got, want)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestBCSTransfer: a BCS transfer starts in the next micro-timeslice, after
+// its overhead micro-phases (the descriptor exchange and scheduling, 125 us
+// of 250 here) and after the process's previous transfer, fills the
+// transmit windows left, chunked over the next micro-timeslices, and is
+// delivered at the end of the micro-timeslice in which it ends; without
+// overhead and with a free NIC, at the end of the micro-timeslice in which
+// a transfer from the next one's start ends, one at least.
+func TestBCSTransfer(t *testing.T) {
+	for _, c := range []struct {
+		post, free, d, ov model.Time
+		at, end           model.Time
+	}{
+		{0, 0, 0, 125, 500, 375},       // short: the whole next micro-timeslice
+		{100, 0, 100, 125, 500, 475},   // fits the window
+		{0, 0, 200, 125, 750, 700},     // 125 us then 75 us in the next window
+		{0, 0, 200, 0, 500, 450},       // no overhead: one micro-timeslice
+		{300, 700, 30, 125, 750, 730},  // after the previous transfer, in its window
+		{300, 740, 30, 125, 1000, 895}, // 10 us left in the window, 20 us in the next one
+		{0, 0, 1000, 125, 2250, 2250},  // 125 us per window: 8 windows, the last ending its micro-timeslice
+	} {
+		at, end := bcsTransfer(c.post, c.free, c.d, 250, c.ov)
+		if at != c.at || end != c.end {
+			t.Errorf("%+v: delivered at %v, ends at %v", c, at, end)
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 3))
+	for range 10000 {
+		post, d, ms := model.Time(r.IntN(1e6)), model.Time(r.IntN(5000)), model.Time(1+r.IntN(1000))
+		start := (post/ms + 1) * ms
+		want := max((start+d+ms-1)/ms*ms, start+ms)
+		if at, end := bcsTransfer(post, 0, d, ms, 0); at != want || end != start+d {
+			t.Fatalf("post %v, %v on %v slices: at %v, end %v; want %v, %v", post, d, ms, at, end, want, start+d)
+		}
+	}
+}

@@ -47,7 +47,7 @@ type snap struct {
 	cpu, spin, blocked model.Time
 	mCompute, mWait    []model.Time
 	mCalls             []int
-	busy               []model.Time
+	busy, switching    []model.Time
 }
 
 // skippable reports whether job j runs undisturbed on its processors now:
@@ -91,9 +91,9 @@ func (s *Sim) state(j *job, k int, vec []int64) []int64 {
 			}
 		}
 		flags := int64(p.phase) | b2i(p.running)<<2 | b2i(p.blocked)<<3 | b2i(p.waitAll)<<4 |
-			b2i(p.inTail)<<5 | b2i(p.woke)<<6 | b2i(c.last == pi)<<7 | int64(p.class)<<8
+			b2i(p.inTail)<<5 | b2i(p.woke)<<6 | b2i(c.last == pi)<<7 | int64(p.class)<<8 | b2i(p.classified)<<10
 		vec = append(vec, int64(p.iter-k), flags, int64(p.round), int64(p.need-k), int64(rem), int64(spun),
-			rel(p.blockedAt+1), rel(c.switchEnd), rel(p.sliceEnd), int64(p.budget))
+			rel(p.blockedAt+1), rel(c.switchEnd), rel(p.sliceEnd), int64(p.budget), rel(p.nicFree))
 		for sl, n := range p.recv {
 			vec = append(vec, int64(n-k), rel(p.lastArrive[sl]))
 		}
@@ -123,6 +123,7 @@ func (s *Sim) measures(j *job, sn *snap) (cpu, spin, blocked model.Time) {
 	sn.mCompute = resize(sn.mCompute, n)
 	sn.mWait = resize(sn.mWait, n)
 	sn.busy = resize(sn.busy, n)
+	sn.switching = resize(sn.switching, n)
 	if len(sn.mCalls) != n {
 		sn.mCalls = make([]int, n)
 	}
@@ -130,7 +131,10 @@ func (s *Sim) measures(j *job, sn *snap) (cpu, spin, blocked model.Time) {
 		p := &s.procs[pi]
 		c := &s.cpus[p.cpu]
 		own := c.owner == pi
-		mc, mw, busy := p.mCompute, p.mWait, c.busy
+		mc, mw, busy, sw := p.mCompute, p.mWait, c.busy, c.switching
+		if c.switchEnd > 0 && c.switchEnd >= s.now {
+			sw += s.now - c.switchAt // the switch under way
+		}
 		if p.running {
 			d := s.now - p.since
 			busy += d
@@ -152,7 +156,7 @@ func (s *Sim) measures(j *job, sn *snap) (cpu, spin, blocked model.Time) {
 				mw += s.now - max(p.blockedAt, p.mStart)
 			}
 		}
-		sn.mCompute[i], sn.mWait[i], sn.mCalls[i], sn.busy[i] = mc, mw, p.mCalls, busy
+		sn.mCompute[i], sn.mWait[i], sn.mCalls[i], sn.busy[i], sn.switching[i] = mc, mw, p.mCalls, busy, sw
 	}
 	return
 }
@@ -258,6 +262,7 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 		p.mWait += model.Time(m) * (cur.mWait[i] - prev.mWait[i])
 		p.mCalls += m * (cur.mCalls[i] - prev.mCalls[i])
 		c.busy += model.Time(m) * (cur.busy[i] - prev.busy[i])
+		c.switching += model.Time(m) * (cur.switching[i] - prev.switching[i])
 		c.skipEnd = s.now + dt // accounted ahead, until then
 		// The state moves on: dk iterations, everything pending dt later.
 		if p.running {
@@ -280,6 +285,7 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 		p.need += dk
 		for sl := range p.recv {
 			p.recv[sl] += dk
+			p.posted[sl] += dk
 			if p.lastArrive[sl] >= s.now {
 				p.lastArrive[sl] += dt
 			}
@@ -287,8 +293,12 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 		if p.sliceEnd >= s.now {
 			p.sliceEnd += dt
 		}
+		if p.nicFree >= s.now {
+			p.nicFree += dt
+		}
 		if c.switchEnd >= s.now && c.switchEnd > 0 && c.cur == pi { // its end pending
 			c.switchEnd += dt
+			c.switchAt += dt
 			c.gen++
 			s.q.push(event{at: c.switchEnd, kind: evCPU, who: p.cpu, gen: c.gen})
 		}

@@ -359,6 +359,18 @@ func (e *Engine) NextEvent() model.Time {
 	return model.Never
 }
 
+// SamplePeriod is the period of the time series being written: positive
+// when Run was given a sample writer and Config.SamplePeriod is set, else
+// 0. A policy that simulates ahead of the engine (the process-level
+// policies) stops at every multiple of it, with a timer, so that the
+// sample written there reports its state at that moment.
+func (e *Engine) SamplePeriod() model.Time {
+	if e.samples == nil {
+		return 0
+	}
+	return max(e.cfg.SamplePeriod, 0)
+}
+
 // WorkDone is the dedicated-speed work j has done so far, in simulated
 // microseconds (rounded down): what a job alone on its processors would
 // have done in that time.

@@ -75,6 +75,11 @@ type Cluster struct {
 	// microseconds: on a strobe it stops the running process with SIGSTOP
 	// and resumes the next one (4.2.1, p. 34). The thesis gives no time.
 	LocalSwitchMicros float64 `json:"local_switch_us"`
+	// WakeupMicros is the time a process blocked in a communication call
+	// takes to run again on its processor, idle meanwhile, once the call
+	// completes, in microseconds: the kernel's wake-up and switch to it.
+	// The thesis gives no time (its CS processes block, 6.2.1).
+	WakeupMicros float64 `json:"wakeup_us"`
 	// MinQuantumMicros is the shortest gang-scheduling timeslice the node
 	// managers can follow in microseconds: 300 on Crescendo, below which
 	// they cannot process the strobes at the rate they arrive (4.3.3.1,
@@ -171,6 +176,7 @@ func (c Cluster) Validate() error {
 	ck.NonNegative("strobe_base_us", c.StrobeBaseMicros)
 	ck.NonNegative("strobe_per_stage_us", c.StrobePerStageMicros)
 	ck.NonNegative("local_switch_us", c.LocalSwitchMicros)
+	ck.NonNegative("wakeup_us", c.WakeupMicros)
 	ck.NonNegative("exec_us", c.ExecMicros)
 	ck.NonNegative("launch_timeslice_us", c.LaunchTimesliceMicros)
 	ck.NonNegative("bcs_overhead_us", c.BCSOverheadMicros)

@@ -100,8 +100,8 @@
 // that users can copy, edit and read with LoadPreset; each cites its
 // sources and lists its assumed and fitted parameters. Fitted:
 // strobe_base_us, strobe_per_stage_us (to the ASCI Q barrier) and
-// launch_timeslice_us (to the 110 ms launch). Assumed: local_switch_us on
-// every cluster, and on the clusters other than the one measured, the
+// launch_timeslice_us (to the 110 ms launch). Assumed: local_switch_us and
+// wakeup_us on every cluster, and on the clusters other than the one measured, the
 // host bandwidth, MPI latency, launch constants, shortest quantum and BCS
 // figures (see each preset); ASCI Q's clock, memory, rails and OS are not
 // in the thesis.

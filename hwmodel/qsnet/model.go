@@ -65,6 +65,15 @@ func (m Model) Launch(nodes int, binaryBytes int64) model.Time {
 // context switch (Cluster.LocalSwitchMicros; assumed, 4.2.1, p. 33).
 func (m Model) LocalSwitch() model.Time { return micros(m.Cluster.LocalSwitchMicros) }
 
+// Wakeup implements hwmodel.NodeCosts: a blocked process's wake-up on its
+// idle processor (Cluster.WakeupMicros; assumed).
+func (m Model) Wakeup() model.Time { return micros(m.Cluster.WakeupMicros) }
+
 // MicroTimeslice implements hwmodel.NodeCosts: BCS-MPI's micro-timeslice
 // (Cluster.BCS; 5.3.3, p. 62; 250 us on Accelerando, 6.3.2, p. 78).
 func (m Model) MicroTimeslice() model.Time { return m.Cluster.BCS().Timeslice }
+
+// MicroOverhead implements hwmodel.NodeCosts: BCS-MPI's descriptor exchange
+// and message scheduling micro-phases, about 125 us of every
+// micro-timeslice (Cluster.BCSOverheadMicros; 5.3.4, p. 63).
+func (m Model) MicroOverhead() model.Time { return m.Cluster.BCS().Overhead }

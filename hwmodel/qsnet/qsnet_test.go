@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -41,8 +42,8 @@ func TestPresets(t *testing.T) {
 		if !reflect.DeepEqual(c.Fitted, []string{"strobe_base_us", "strobe_per_stage_us", "launch_timeslice_us"}) {
 			t.Errorf("%s: fitted %v", c.Name, c.Fitted)
 		}
-		if len(c.Assumed) == 0 || c.Assumed[len(c.Assumed)-1] != "local_switch_us" {
-			t.Errorf("%s: assumed %v, want local_switch_us among them", c.Name, c.Assumed)
+		if !slices.Contains(c.Assumed, "local_switch_us") || !slices.Contains(c.Assumed, "wakeup_us") || c.WakeupMicros != 5 {
+			t.Errorf("%s: assumed %v, want local_switch_us and wakeup_us (5 us, %v) among them", c.Name, c.Assumed, c.WakeupMicros)
 		}
 	}
 	if want := []string{"accelerando", "asci-q", "crescendo", "wolverine"}; !reflect.DeepEqual(names, want) {

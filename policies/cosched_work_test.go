@@ -1,0 +1,135 @@
+package policies
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gangsim/gangsim/hwmodel/presets"
+	"github.com/gangsim/gangsim/hwmodel/qsnet"
+	"github.com/gangsim/gangsim/metrics"
+	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/procsim"
+	"github.com/gangsim/gangsim/sim"
+	"github.com/gangsim/gangsim/workload/scenario"
+)
+
+// TestProcessWorkWithinCapacity: under every process-level policy, in the
+// thesis' four static scenarios (6.3.2), what the processes computed, and
+// what they computed and spun, fits in the machine over the makespan, and
+// the run's utilization is at most 1. With the processors a job holds
+// alone (Procs × dedicated runtime) as its work, SB's and FCS's runs of
+// the complementing scenario measured 1.35 and 1.22: time sharing fills
+// the holes the imbalanced job leaves when alone, which that count takes
+// for work.
+func TestProcessWorkWithinCapacity(t *testing.T) {
+	p, err := presets.Get("accelerando")
+	if err != nil {
+		t.Fatal(err)
+	}
+	costs, err := p.Costs("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	machine := model.Machine{Nodes: 2, PEsPerNode: 2}
+	policies := []string{"gs:mpl=6,quantum=25ms,level=process", "local:mpl=6,quantum=25ms", "sb:mpl=6,quantum=25ms",
+		"fcs:mpl=6,quantum=25ms", "bcs:mpl=6,quantum=25ms", "pbcs:mpl=6,quantum=25ms"}
+	for _, name := range []string{"balanced", "imbalanced", "complementing", "mixed"} {
+		trace, err := scenario.Build(name, scenario.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pol := range policies {
+			if testing.Short() && name != "complementing" {
+				continue
+			}
+			spec, err := ParseSpec(pol)
+			if err != nil {
+				t.Fatal(err)
+			}
+			env := Env{Machine: machine, Hardware: Hardware{Costs: costs, Preset: "accelerando"}, Rand: rand.New(rand.NewPCG(1, 2))}
+			policy, err := New(spec, env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := outcomeLog{}
+			if err := sim.New(sim.Config{Machine: machine}, policy).Run(model.NewSliceReader(trace), out, nil); err != nil {
+				t.Fatalf("%s, %s: %v", name, pol, err)
+			}
+			var cpu, busy, held model.Time
+			var all []model.Outcome
+			for _, o := range out {
+				cpu += o.CPU
+				busy += o.CPU + o.Spin
+				held += model.Time(o.Procs) * o.Dedicated
+				all = append(all, o)
+			}
+			capacity := model.Time(machine.Procs()) * metrics.Makespan(all)
+			if cpu <= 0 || busy > capacity {
+				t.Errorf("%s, %s: processes computed %v and spun %v in %v of capacity", name, pol, cpu, busy-cpu, capacity)
+			}
+			if u := metrics.Utilization(all, machine.Procs()); u > 1 || u != cpu.Seconds()/capacity.Seconds() {
+				t.Errorf("%s, %s: utilization %v; computed %v of %v", name, pol, u, cpu, capacity)
+			}
+			t.Logf("%s, %s: computed %.3f, busy %.3f, held alone %.3f of capacity", name, pol,
+				cpu.Seconds()/capacity.Seconds(), busy.Seconds()/capacity.Seconds(), held.Seconds()/capacity.Seconds())
+		}
+	}
+}
+
+// TestCoschedCostsFromPreset: a process-level policy takes its local
+// switch, wake-up, micro-timeslice and micro-phase overhead from the
+// hardware preset (qsnet's local_switch_us, wakeup_us, bcs_timeslice_us,
+// bcs_overhead_us), not from constants of its own: an edited preset moves
+// them, parameters override them, and an overhead no shorter than the
+// micro-timeslice is refused.
+func TestCoschedCostsFromPreset(t *testing.T) {
+	c := qsnet.Accelerando()
+	env := Env{Machine: model.FlatMachine(4), Rand: rand.New(rand.NewPCG(1, 2)),
+		Hardware: Hardware{Costs: qsnet.Model{Cluster: c}, Preset: "accelerando"}}
+	got, err := coschedConfig(procsim.BCS, Params{}, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.LocalSwitch != 50 || got.Wakeup != 5 || got.MicroSlice != 250 || got.MicroOverhead != 125 {
+		t.Errorf("accelerando: switch %v, wake-up %v, micro-timeslice %v, overhead %v; want 50us, 5us, 250us, 125us",
+			got.LocalSwitch, got.Wakeup, got.MicroSlice, got.MicroOverhead)
+	}
+	c.LocalSwitchMicros, c.WakeupMicros, c.BCSTimesliceMicros, c.BCSOverheadMicros = 20, 17, 400, 100
+	env.Hardware.Costs = qsnet.Model{Cluster: c}
+	if got, err = coschedConfig(procsim.BCS, Params{}, env); err != nil {
+		t.Fatal(err)
+	}
+	if got.LocalSwitch != 20 || got.Wakeup != 17 || got.MicroSlice != 400 || got.MicroOverhead != 100 {
+		t.Errorf("edited preset: switch %v, wake-up %v, micro-timeslice %v, overhead %v; want 20us, 17us, 400us, 100us",
+			got.LocalSwitch, got.Wakeup, got.MicroSlice, got.MicroOverhead)
+	}
+	if got, err = coschedConfig(procsim.BCS, Params{"wake": "1us", "overhead": "0us"}, env); err != nil || got.Wakeup != 1 || got.MicroOverhead != 0 {
+		t.Errorf("wake=1us, overhead=0us: %v, %v (%v)", got.Wakeup, got.MicroOverhead, err)
+	}
+	if _, err = coschedConfig(procsim.BCS, Params{"slice": "100us"}, env); err == nil {
+		t.Error("a 100us micro-timeslice with 100us of overhead accepted")
+	}
+}
+
+// TestCoschedParamsListed: each process-level policy lists the parameters
+// that act on it, as they act: local takes no wake-up (its processes never
+// block), gs at process level neither a local switch nor a wake-up (only
+// gang switches; it spins), and the quantum of local and sb is the round
+// robin's time slice, not a row's.
+func TestCoschedParamsListed(t *testing.T) {
+	env := Env{Machine: model.FlatMachine(4), Rand: rand.New(rand.NewPCG(1, 2))}
+	for _, s := range []string{"local:wake=5us", "gs:level=process,csw=50us", "gs:level=process,wake=5us", "sb:overhead=1us"} {
+		spec, err := ParseSpec(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := New(spec, env); err == nil {
+			t.Errorf("%s accepted", s)
+		}
+	}
+	for _, name := range []string{"local", "sb"} {
+		if d := registry[name].params["quantum"]; d != quantumLocalDoc {
+			t.Errorf("%s's quantum: %q", name, d)
+		}
+	}
+}

@@ -162,6 +162,7 @@ type Gang struct {
 	synced    model.Time // time sync last brought the round robin to
 	dirty     bool       // the matrix changed since the duties were set
 	changed   bool       // a job arrived or left since the last pass
+	left      bool       // a job left since the last pass: the matrix is to be repacked
 	switching float64    // share of time spent switching in the cycle, for samples
 	rr        roundRobin // how the round robin's time is accounted
 	stamp     uint64     // the last stamp mark gave
@@ -170,7 +171,7 @@ type Gang struct {
 	leadBuf, onBuf      []sim.Window
 	leadMarks, cycMarks []mark
 	allBuf, runBuf      []*gangJob
-	endBuf              []*gangJob
+	endBuf, stillBuf    []*gangJob
 	ends                []ending
 	cols                columns
 }
@@ -292,9 +293,8 @@ func (p *Gang) Complete(j *sim.Job) {
 	p.rr.removed(g)
 	delete(p.jobs, j)
 	p.m.remove(g)
-	p.m.repack()
 	g.on = false
-	p.dirty, p.changed = true, true
+	p.dirty, p.changed, p.left = true, true, true
 }
 
 // Schedule implements sim.Policy: it places what the queue allows, then
@@ -306,6 +306,12 @@ func (p *Gang) Schedule() {
 		return // only the round robin's timers: the queue has not changed
 	}
 	p.changed = false
+	if p.left {
+		// Once for every job that left at this time, so that the matrix
+		// does not depend on the order same-time completions come in.
+		p.m.repack()
+		p.left = false
+	}
 	if p.cfg.Backfill == "easy" {
 		p.scheduleEASY()
 	} else {
@@ -560,13 +566,36 @@ func (p *Gang) enter(sl, prev *slotPlan, at model.Time) {
 	} else {
 		stamp = p.mark(p.running())
 	}
+	// A job that runs on into the new slot while it is still being
+	// switched in (the slot starts at a change during its switch, or at
+	// the instant of it) goes on with its switch: it keeps the switch's
+	// end, and the switch stays counted once. A job whose switch the new
+	// slot cuts short loses only the part that passed (a switch cut at
+	// its first instant is not counted at all: the marks of a plan count
+	// the switches that start before the change).
+	still := p.stillBuf[:0]
+	for _, g := range sl.run {
+		if g.stamp == stamp && g.on && (g.onFrom > at || g.switchedAt == at) {
+			still = append(still, g)
+		}
+	}
+	p.stillBuf = still
+	switching := p.mark(still)
 	for _, g := range p.all() {
-		g.on, g.switchedAt = false, model.Never
+		if g.stamp != switching {
+			if g.on && g.switchedAt != model.Never && g.switchedAt < at && g.onFrom > at {
+				g.loss -= g.onFrom - at // cut short
+			}
+			g.on, g.switchedAt = false, model.Never
+		}
 	}
 	for _, g := range sl.run {
-		g.on, g.onFrom = true, at
-		if g.stamp != stamp {
-			g.onFrom, g.switchedAt = at+sl.cost, at
+		switch g.stamp {
+		case switching:
+		case stamp: // ran in the slot before: goes on
+			g.on, g.onFrom = true, at
+		default: // switched in
+			g.on, g.onFrom, g.switchedAt = true, at+sl.cost, at
 		}
 	}
 	p.cur, p.slotStart, p.switchEnd = sl.row, at, at+sl.cost

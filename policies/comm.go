@@ -9,36 +9,9 @@ import (
 	"github.com/gangsim/gangsim/sim"
 )
 
-// The job-level communication model. A job with application attributes
-// (model.App) is a BSP program: every iteration its slowest process
-// computes for
-//
-//	G = max_i ComputePerIteration(i, p)
-//
-// and then the job makes one communication call, taking
-//
-//	C(k) = procsim.CallTime(pattern, p, m, costs, k)
-//
-// the rounds of the call (a ring: one, with both neighbours; all-to-all:
-// one, with every other process; a barrier: ceil(log2 p) zero-byte rounds)
-// times the hardware model's one-way time of a round's bytes with k jobs'
-// contexts sharing each NIC (hwmodel.Costs.Message) -- the same call the
-// process-level simulator makes. Its dedicated runtime is measured alone
-// (k = 1), so under time sharing with k rows in use it progresses, while it
-// runs, at
-//
-//	rate = (G + C(1)) / (G + C(k))
-//
-// of dedicated speed: below 1 only where the hardware model's messages slow
-// down with contexts (Myrinet's buffer division, Etsion and Feitelson 2.2),
-// 1 with buffer switching or QsNet's per-job contexts, and 0 where no
-// message gets through (no credits left): the run stops with an error. A
-// job without attributes, or without a cost model, is pure computation:
-// rate 1.
-//
-// The share of its time a running job spends communicating, C(k) / (G +
-// C(k)), is also what the gang scheduler takes as the occupancy of the
-// NIC buffers it leaves when it is switched out (hwmodel.SwitchState).
+// The job-level communication model's equations, and the Occupancy
+// estimate built on them, are in the package documentation (doc.go,
+// "Gang scheduling").
 
 // commTimes returns G and C(contexts) of a job of procs processes.
 func commTimes(app *model.App, procs int, costs hwmodel.Costs, contexts int) (compute, comm model.Time) {

@@ -163,6 +163,7 @@ type Gang struct {
 	dirty     bool       // the matrix changed since the duties were set
 	changed   bool       // a job arrived or left since the last pass
 	left      bool       // a job left since the last pass: the matrix is to be repacked
+	aborted   bool       // the run is stopping (abort): the duties no longer follow the matrix
 	switching float64    // share of time spent switching in the cycle, for samples
 	rr        roundRobin // how the round robin's time is accounted
 	stamp     uint64     // the last stamp mark gave
@@ -773,10 +774,17 @@ func (p *Gang) replanDuties() {
 	}
 }
 
+// abort stops the run with err; the duties are left as they were, and
+// aborted tells what holds no more.
+func (p *Gang) abort(err error) {
+	p.aborted = true
+	p.e.Abort(err)
+}
+
 // checkCost aborts the run if a switch leaves nothing of the quantum.
 func (p *Gang) checkCost(c model.Time) bool {
 	if c >= p.cfg.Quantum {
-		p.e.Abort(fmt.Errorf("gs: the gang switch (%v on %s) is no shorter than the quantum (%v): no job would progress; use a longer quantum",
+		p.abort(fmt.Errorf("gs: the gang switch (%v on %s) is no shorter than the quantum (%v): no job would progress; use a longer quantum",
 			c, p.env.Hardware, p.cfg.Quantum))
 		return false
 	}
@@ -820,7 +828,7 @@ func (p *Gang) plan(g *gangJob, rows int) {
 	g.account(now)
 	if r := commRate(&g.j.In.App, g.j.Size, p.env.Hardware.Costs, rows); r != g.rate {
 		if r == 0 {
-			p.e.Abort(fmt.Errorf("gs: job %d cannot communicate on %s with %d jobs sharing the network (no message gets through): it would never end",
+			p.abort(fmt.Errorf("gs: job %d cannot communicate on %s with %d jobs sharing the network (no message gets through): it would never end",
 				g.j.In.ID, p.env.Hardware, rows))
 			return
 		}

@@ -8,14 +8,19 @@ import "fmt"
 // A rejected job (Reason not empty) never ran: Start and End are Never and
 // the derived metrics are zero.
 type Outcome struct {
-	JobID     int64 // the job's ID in the input trace
-	Submit    Time  // arrival time
-	Start     Time  // first time any of its processes ran
-	End       Time  // completion time
-	Procs     int   // processors allocated
-	Estimate  Time  // the user's runtime estimate the scheduler saw; 0 if none
-	Runtime   Time  // wall-clock time from start to end in this run (includes suspensions under time sharing)
-	Dedicated Time  // runtime alone on a dedicated partition, the T_d of the thesis' bounded slowdown (6.4.1)
+	JobID  int64 // the job's ID in the input trace
+	Submit Time  // arrival time
+	// Start is when the job left the queue: when it was given its
+	// processors (batch), placed in the gang matrix (time sharing, where
+	// its row's first slot may come later: the thesis' wait T_w, "the time
+	// the job spends in the queue", ends there, 6.4.1), or first given a
+	// machine (dcs). Wait is Start - Submit.
+	Start     Time
+	End       Time // completion time
+	Procs     int  // processors allocated
+	Estimate  Time // the user's runtime estimate the scheduler saw; 0 if none
+	Runtime   Time // wall-clock time from start to end in this run (includes suspensions under time sharing)
+	Dedicated Time // runtime alone on a dedicated partition, the T_d of the thesis' bounded slowdown (6.4.1)
 	Reason    RejectReason
 
 	// Sharing says which of the time-sharing measurements below a policy

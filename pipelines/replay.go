@@ -92,6 +92,15 @@ type Result struct {
 	Clean    swf.Report        // what cleaning did
 	Summary  metrics.Summary   // aggregate metrics of the outcomes
 	Hardware policies.Hardware // the cost model charged (none: free switches)
+	// HardwareFile is the preset file Hardware was read from ("" for an
+	// embedded preset), and HardwareEdited whether its JSON differs from
+	// every embedded preset's.
+	HardwareFile   string
+	HardwareEdited bool
+	// Switched reports whether the policy switches jobs in and out (it
+	// reports switches: gs, the process-level policies, dcs), so that
+	// what Hardware charges, or that switches are free, matters.
+	Switched bool
 }
 
 // resolve returns the cleaning options, engine config and machine for a
@@ -184,19 +193,27 @@ func (r *Replay) Params(h *model.Header) ([]model.Param, error) {
 	if hw.Charged() {
 		hwName, mech = hw.Preset, hw.Mechanism
 	}
-	return []model.Param{
+	params := []model.Param{
 		{Name: "policy", Value: r.policy().String()},
 		{Name: "hw", Value: hwName},
 		{Name: "mechanism", Value: mech},
 		{Name: "hw_sha256", Value: digest},
-		{Name: "machine", Value: cfg.Machine.String()},
-		{Name: "node_allocation", Value: strconv.FormatBool(cfg.NodeAllocation)},
-		{Name: "compat", Value: compat},
-		{Name: "order", Value: cfg.Order.String()},
-		{Name: "passes", Value: cfg.Passes.String()},
-		{Name: "clean", Value: string(clean)},
-		{Name: "sample_period_s", Value: string(cfg.SamplePeriod.AppendSeconds(nil))},
-	}, nil
+	}
+	if path, edited := r.hardwareFile(digest); path != "" {
+		// A preset file: hw is the name inside it, which does not say
+		// whether its numbers were changed.
+		params = append(params, model.Param{Name: "hw_file", Value: path},
+			model.Param{Name: "hw_edited", Value: strconv.FormatBool(edited)})
+	}
+	return append(params,
+		model.Param{Name: "machine", Value: cfg.Machine.String()},
+		model.Param{Name: "node_allocation", Value: strconv.FormatBool(cfg.NodeAllocation)},
+		model.Param{Name: "compat", Value: compat},
+		model.Param{Name: "order", Value: cfg.Order.String()},
+		model.Param{Name: "passes", Value: cfg.Passes.String()},
+		model.Param{Name: "clean", Value: string(clean)},
+		model.Param{Name: "sample_period_s", Value: string(cfg.SamplePeriod.AppendSeconds(nil))},
+	), nil
 }
 
 // Run cleans src, replays it and writes the outcomes to out and, if samples
@@ -206,7 +223,7 @@ func (r *Replay) Run(src model.JobReader, out model.OutcomeWriter, samples sim.S
 	if err != nil {
 		return nil, err
 	}
-	hw, _, err := r.hardware()
+	hw, digest, err := r.hardware()
 	if err != nil {
 		return nil, err
 	}
@@ -221,6 +238,8 @@ func (r *Replay) Run(src model.JobReader, out model.OutcomeWriter, samples sim.S
 		return nil, err
 	}
 	res := &Result{Machine: cfg.Machine, Summary: metrics.Summary{Tau: r.Tau}, Hardware: hw}
+	res.HardwareFile, res.HardwareEdited = r.hardwareFile(digest)
+	_, res.Switched = pol.(sim.Reporter)
 	tee := &teeOutcomes{sum: &res.Summary, next: out}
 	if err := sim.New(cfg, pol).Run(norm, tee, samples); err != nil {
 		return nil, err
@@ -245,6 +264,27 @@ func (t *teeOutcomes) Write(o *model.Outcome) error {
 
 func (t *teeOutcomes) Close() error { return nil }
 
+// hardwareIsFile reports whether r.Hardware names a preset file rather
+// than an embedded preset.
+func (r *Replay) hardwareIsFile() bool {
+	return strings.HasSuffix(r.Hardware, ".json") || strings.ContainsRune(r.Hardware, filepath.Separator)
+}
+
+// hardwareFile returns the preset file r.Hardware names ("" for an
+// embedded preset or none) and whether the file, whose JSON has the
+// SHA-256 digest, is edited: no embedded preset has the same JSON.
+func (r *Replay) hardwareFile(digest string) (path string, edited bool) {
+	if r.Hardware == "" || !r.hardwareIsFile() {
+		return "", false
+	}
+	for _, p := range presets.All() {
+		if p.SHA256() == digest {
+			return r.Hardware, false
+		}
+	}
+	return r.Hardware, true
+}
+
 // CheckHardware reports a hardware preset or mechanism that cannot be
 // resolved (unknown, unreadable, or a mechanism of another family).
 func (r *Replay) CheckHardware() error {
@@ -263,7 +303,7 @@ func (r *Replay) hardware() (policies.Hardware, string, error) {
 	}
 	var p presets.Preset
 	var err error
-	if strings.HasSuffix(r.Hardware, ".json") || strings.ContainsRune(r.Hardware, filepath.Separator) {
+	if r.hardwareIsFile() {
 		f, err := os.Open(r.Hardware)
 		if err != nil {
 			return policies.Hardware{}, "", fmt.Errorf("hardware preset: %w", err)

@@ -108,6 +108,29 @@ func dcsConfig(p Params) (DCSConfig, error) {
 	return c, c.Validate()
 }
 
+// DCSFamily is the hardware model family whose switch DCS charges: the
+// distributed context switch of Calypso (hwmodel/calypso).
+const DCSFamily = "calypso"
+
+// checkHardware refuses a hardware model of another family than
+// DCSFamily (a gang switch of QsNet or Myrinet is not a migration), and,
+// under round robin, a quantum no longer than the distributed context
+// switch: no resumed task would progress.
+func (c DCSConfig) checkHardware(env Env) error {
+	if !env.Hardware.Charged() {
+		return nil
+	}
+	if env.Hardware.Family != DCSFamily {
+		return paramErrorf("hardware %s: dcs charges a distributed context switch, which only the %s family models (M&D 5.2 Result C): use --hw calypso-nt or an edited copy of it",
+			env.Hardware, DCSFamily)
+	}
+	if cost := env.Hardware.Costs.Switch(hwmodel.SwitchState{Nodes: 2, Jobs: 1}); c.Mode == DCSRR && cost >= c.Quantum {
+		return paramErrorf("quantum=%v: a distributed context switch costs %v on %s, no shorter than the quantum: no task would progress; use a longer quantum",
+			c.Quantum, cost, env.Hardware)
+	}
+	return nil
+}
+
 // DCS is distributed context switching (D. McLaughlin and P. Dasgupta,
 // "Distributed Context Switching: A Technique to Improve Turnaround Times
 // of Distributed Computations", cited as M&D with the section): p
@@ -190,8 +213,10 @@ func dcsConfig(p Params) (DCSConfig, error) {
 // without a hardware model) while holding its machine; starting a task
 // never run before costs nothing, as under eager scheduling. Each
 // resumption counts in the task's outcome (Switches, and the time lost in
-// SwitchLoss). Round robin stops the run with an error when the switch is
-// no shorter than the quantum. Samples report the share of machines
+// SwitchLoss). New refuses a hardware model of another family than
+// calypso, and under round robin a quantum no longer than the switch
+// (NewDCS, which does not check the family, stops the run with an error
+// then). Samples report the share of machines
 // switching.
 type DCS struct {
 	cfg  DCSConfig

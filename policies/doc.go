@@ -43,4 +43,145 @@
 // A running job's expected end is its start plus its estimate; a job that
 // runs past its estimate is expected to end at the next instant (now + 1 µs):
 // it may end at any moment.
+//
+// # Gang scheduling
+//
+// Gang (gs, GangConfig) is gang scheduling at job level. Jobs wait in a
+// queue in front of an Ousterhout matrix whose rows are time slots and
+// whose columns are processors (nodes under node allocation); all of a
+// job's processes sit in one row, on columns of their own, and the matrix
+// has at most MPL rows. A job's Start is when it leaves the queue for the
+// matrix (the thesis' T_w, "the time the job spends in the queue", 6.4.1,
+// ends there); its row's slot may come later.
+//
+// Placement (alloc=). First fit (ff, alias firstfit) takes the first row,
+// a new one last, with enough free columns, and its lowest-numbered free
+// columns. DHC (dhc: the buddy system of distributed hierarchical control,
+// Feitelson and Rudolph, which ParPar and STORM use, thesis 4.2.1) gives a
+// job of n columns a block of the smallest power of two b >= n columns,
+// aligned on b (it starts at a multiple of b; the last block may be cut
+// short by the machine's edge if it still holds n), of which the job takes
+// the first n. Of the blocks, the least loaded (the fewest rows in which
+// any of its columns is taken) wins, the leftmost on ties; the job goes
+// into the first row where that block is wholly free, a new row if none is
+// and the MPL allows. A hand-placed job (model.App.Pin, the thesis' static
+// scenarios) takes its given columns in the first row where they are all
+// free. A job that fits nowhere waits.
+//
+// Departures. When a job ends its columns are freed, and a row left empty
+// is removed: the round robin never serves an empty row. At the next
+// scheduling pass, once every job that ended at that time has left (so
+// that their order does not matter), the matrix is repacked (slot
+// unification, Feitelson and Rudolph, job by job): in
+// row order, and in placement order within a row, every job of rows 1 and
+// on moves to the earliest earlier row in which all of its columns are
+// free, keeping its columns (processes do not migrate); rows that empty
+// are removed, so the rows in use fall whenever all of a row's jobs find
+// their columns free in earlier rows.
+//
+// Alternative scheduling (alternate=true, thesis 6.2, footnote 1). In a
+// row's slot, jobs of other rows whose columns are all idle in it also
+// run: the other rows are gone over in round-robin order from the slot's
+// row, each row's jobs in placement order, and a job runs if none of its
+// columns is taken by the row or by an alternate chosen before it.
+//
+// The round robin. The rows in use are served in matrix order, Quantum
+// each, from the start of the current slot on; the slots of a cycle are
+// planned again only when the matrix changes. At a slot's start every job
+// that runs in it and did not run in the slot before is switched in: it
+// holds its processors but makes no progress for the gang switch's cost,
+// and counts one switch (Outcome.Switches, SwitchLoss). Jobs that ran in
+// the slot before (alternates, or every job when one row is in use) go on
+// without a switch, so with one row nothing is switched and nothing
+// charged. The cost is the hardware model's
+//
+//	Costs.Switch(SwitchState{Nodes, Jobs: rows in use, Occupancy})
+//
+// (hwmodel.SwitchState; 0 without --hw), the same for every job switched
+// in at that slot start. A run aborts if a switch of the cycle planned at
+// a change would cost the whole quantum (New refuses a quantum no longer
+// than the cheapest switch the run could make: Jobs from 2 to MPL,
+// Occupancy 0 or 1).
+//
+// Occupancy is the share of the NIC buffers in use when the outgoing slot
+// is switched out, estimated from the jobs that ran in it: each job counts
+// its columns times the share of its running time it spends communicating,
+// C(k) / (G + C(k)) below, here with k the rows in use, and the sum is divided
+// by the matrix's columns (idle columns and jobs without communication
+// count for nothing).
+//
+// Settling at changes. When a job is placed or leaves, the current slot
+// goes on if its row still has jobs: jobs just placed in that row join it
+// at once, or when the switch into the slot ends if it has not, unless an
+// alternate holds one of their columns (they then wait for their row's
+// next slot). If the served row emptied, or the machine was idle, the slot
+// of the next row still in the matrix (in the order before the change;
+// the first row if none) starts now with a full quantum; its switch is
+// charged unless it only starts jobs for the first time on an idle
+// machine (jobs run for the first time then wait for a charged switch
+// like the others but do not count it). A job that ran in the slot before
+// goes on; if it was still being switched in (a change at the very
+// instant its slot began, say), it goes on with its switch, counted once.
+// A job the new slot leaves out loses only the part of its switch that
+// passed: a switch replaced at its first instant does not count. Jobs
+// placed in other rows wait for their row's slot, whose switch they count.
+//
+// Backfilling (backfill=). With none the queue is FCFS: a job that cannot
+// be placed blocks those behind it. With easy, the first job that cannot
+// be placed gets a reservation at the shadow time: matrix jobs are
+// expected to end at their start plus their estimate times the MPL (Zhang
+// et al., as the thesis does in 6.4.1), or at the next instant once that
+// has passed, and the shadow time is the first of those ends by which
+// enough of them have left (their columns freed in a projected copy of
+// the matrix, empty rows kept) for the head to be placed. A later job is
+// placed now if it can be placed and either it is expected to end by the
+// shadow time or the head can still be placed at the shadow time with it
+// in its row. With mpl=1 and first fit, gs is FCFS or EASY exactly
+// (TestGangMPL1IsBatch, on the shared logs).
+//
+// Progress: the job-level communication model. A job with application
+// attributes (model.App) is a BSP program: every iteration its slowest
+// process computes for
+//
+//	G = max_i ComputePerIteration(i, p)
+//
+// and then the job makes one communication call, taking
+//
+//	C(k) = procsim.CallTime(pattern, p, m, costs, k)
+//
+// the rounds of the call (a ring: one, with both neighbours; all-to-all:
+// one, with every other process; a barrier: ceil(log2 p) zero-byte
+// rounds) times the hardware model's one-way time of a round's m bytes
+// with k contexts configured on each NIC (hwmodel.Costs.Message), the same
+// call the process-level simulator makes. k is the MPL, the size of the
+// slot table, whatever the rows in use: FM divides a NIC's buffers "based
+// on the fixed maximal number of contexts to be supported, and is not
+// adapted according to the number that are currently active", set under
+// gang scheduling to "the size of the time slot table" (Etsion and
+// Feitelson 3.1, 4.1; netContexts). Its dedicated runtime is measured
+// alone (k = 1), so under time sharing it progresses, while it runs in its
+// slots and is not switching, at
+//
+//	rate = (G + C(1)) / (G + C(k))
+//
+// of dedicated speed: below 1 only where the hardware model's messages
+// slow down with contexts (Myrinet's buffer division, Etsion and Feitelson
+// 2.2), 1 with buffer switching or QsNet's per-job contexts, and 0 where
+// no message gets through (no credits left): the run then stops with an
+// error. A job without attributes, or a run without a cost model, is pure
+// computation: rate 1.
+//
+// Where the rate is 1, gang scheduling at process level equals it at job
+// level job by job, to the microsecond, whatever the pattern and mode
+// (TestProcessGSEqualsJobGS). Below 1 the two levels differ slightly: the
+// process-level job communicates only in its iterations, not in the tail
+// of computation that ends its dedicated runtime, which the rate stretches
+// here too, and a non-blocking or imbalanced multi-round job's iteration
+// is the simulator's recurrence, not G + C(k) (TestProcessGSNearJobGS).
+//
+// The round robin is not stepped: from the planned cycle, every job gets a
+// sim.Duty (the windows of the cycle in which it progresses) and the engine
+// computes its completion directly; TestGangPlannedEqualsStepped checks
+// every job's start, end, switches and switch loss against a twin that
+// steps slot by slot.
 package policies

@@ -21,8 +21,9 @@ type GangConfig struct {
 	// 100 ms (thesis 6.4.1; STORM ran 300 us to 8 s, 4.3.3; SCore-D and
 	// ParPar 100 ms to seconds).
 	Quantum model.Time
-	// Alloc is the placement rule: "ff" (first fit) or "dhc" (the buddy
-	// blocks of distributed hierarchical control). Default ff.
+	// Alloc is the placement rule: "ff" (first fit; "firstfit" is the same)
+	// or "dhc" (the buddy blocks of distributed hierarchical control).
+	// Default ff.
 	Alloc string
 	// Alternate lets a job also run in other rows' slots where all its
 	// columns are idle (thesis 6.2, footnote 1). Default false.
@@ -45,8 +46,8 @@ func (c GangConfig) Validate() error {
 		return paramErrorf("mpl=%d: want 1 to %d", c.MPL, maxMPL)
 	case c.Quantum <= 0:
 		return paramErrorf("quantum=%v: want a positive time slice", c.Quantum)
-	case c.Alloc != allocFirstFit && c.Alloc != allocDHC:
-		return paramErrorf("alloc=%q: want ff or dhc", c.Alloc)
+	case c.Alloc != allocFirstFit && c.Alloc != allocFirstFitLong && c.Alloc != allocDHC:
+		return paramErrorf("alloc=%q: want ff (or firstfit) or dhc", c.Alloc)
 	case c.Backfill != "none" && c.Backfill != "easy":
 		return paramErrorf("backfill=%q: want none or easy", c.Backfill)
 	}
@@ -61,7 +62,7 @@ const maxMPL = 64
 var gangParams = map[string]string{
 	"mpl":       "multiprogramming level: the matrix's most rows, >= 1 (default 6, thesis 6.4.1; 1 is batch)",
 	"quantum":   "time slice of each row, e.g. 100ms or 2s (default 100ms, thesis 6.4.1)",
-	"alloc":     "placement: ff (first fit, default) or dhc (buddy blocks of distributed hierarchical control)",
+	"alloc":     "placement: ff or firstfit (first fit, default) or dhc (buddy blocks of distributed hierarchical control)",
 	"alternate": "true: a job also runs in other rows' slots where all its processors are idle (default false)",
 	"backfill":  "queue in front of the matrix: none (FCFS, default) or easy (reservations from estimates x mpl)",
 }
@@ -88,8 +89,11 @@ func gangConfig(p Params) (GangConfig, error) {
 	if c.Quantum, err = p.Duration("quantum", c.Quantum, 1); err != nil {
 		return c, err
 	}
-	if c.Alloc, err = p.Choice("alloc", c.Alloc, allocFirstFit, allocDHC); err != nil {
+	if c.Alloc, err = p.Choice("alloc", c.Alloc, allocFirstFit, allocFirstFitLong, allocDHC); err != nil {
 		return c, err
+	}
+	if c.Alloc == allocFirstFitLong {
+		c.Alloc = allocFirstFit
 	}
 	if c.Alternate, err = p.Bool("alternate", c.Alternate); err != nil {
 		return c, err
@@ -100,16 +104,40 @@ func gangConfig(p Params) (GangConfig, error) {
 	return c, c.Validate()
 }
 
+// checkSwitch refuses a quantum no longer than the cheapest gang switch a
+// run on env could make (rows in use from 2 to the MPL, occupancy 0 or 1):
+// every switch would then take the whole quantum. Whether a dearer switch
+// of a particular state does is known only in the run, which aborts then.
+func (c GangConfig) checkSwitch(env Env) error {
+	if c.MPL < 2 || !env.Hardware.Charged() {
+		return nil
+	}
+	least := model.Never
+	for rows := 2; rows <= c.MPL; rows++ {
+		for _, occ := range []float64{0, 1} {
+			least = min(least, env.Hardware.Costs.Switch(hwmodel.SwitchState{Nodes: env.Machine.Nodes, Jobs: rows, Occupancy: occ}))
+		}
+	}
+	if least >= c.Quantum {
+		return paramErrorf("quantum=%v: every gang switch on %s costs at least %v, no shorter than the quantum: no job would progress; use a quantum longer than %v",
+			c.Quantum, env.Hardware, least, least)
+	}
+	return nil
+}
+
 // Gang is gang scheduling at job level. Jobs wait in a queue (FCFS or EASY
 // backfilling) in front of an Ousterhout matrix of at most MPL rows; the
 // rows in use are served round robin, a quantum each, and every switch from
 // one row to the next costs the hardware model's gang switch, during which
 // the jobs switched in make no progress. A job progresses at the rate its
-// communication allows with the jobs time-sharing the network (see
-// commRate). The round robin is not stepped: from the matrix, the engine
-// is given each job's Duty (when in the cycle it runs) and computes its
-// completion directly; the policy recomputes duties only when the matrix
-// changes. See the package documentation for the rules at changes.
+// communication allows with the jobs time-sharing the network. The round
+// robin is not stepped: from the matrix, the engine is given each job's
+// Duty (when in the cycle it runs) and computes its completion directly;
+// the policy recomputes duties only when the matrix changes. The package
+// documentation ("Gang scheduling") states the rules: placement,
+// repacking, alternative scheduling, when a switch is charged and what it
+// costs, settling at changes, backfilling, and the communication model's
+// equations.
 type Gang struct {
 	cfg GangConfig
 	env Env
@@ -134,6 +162,8 @@ type Gang struct {
 	synced    model.Time // time sync last brought the round robin to
 	dirty     bool       // the matrix changed since the duties were set
 	changed   bool       // a job arrived or left since the last pass
+	left      bool       // a job left since the last pass: the matrix is to be repacked
+	aborted   bool       // the run is stopping (abort): the duties no longer follow the matrix
 	switching float64    // share of time spent switching in the cycle, for samples
 	rr        roundRobin // how the round robin's time is accounted
 	stamp     uint64     // the last stamp mark gave
@@ -142,7 +172,7 @@ type Gang struct {
 	leadBuf, onBuf      []sim.Window
 	leadMarks, cycMarks []mark
 	allBuf, runBuf      []*gangJob
-	endBuf              []*gangJob
+	endBuf, stillBuf    []*gangJob
 	ends                []ending
 	cols                columns
 }
@@ -264,9 +294,8 @@ func (p *Gang) Complete(j *sim.Job) {
 	p.rr.removed(g)
 	delete(p.jobs, j)
 	p.m.remove(g)
-	p.m.repack()
 	g.on = false
-	p.dirty, p.changed = true, true
+	p.dirty, p.changed, p.left = true, true, true
 }
 
 // Schedule implements sim.Policy: it places what the queue allows, then
@@ -278,6 +307,12 @@ func (p *Gang) Schedule() {
 		return // only the round robin's timers: the queue has not changed
 	}
 	p.changed = false
+	if p.left {
+		// Once for every job that left at this time, so that the matrix
+		// does not depend on the order same-time completions come in.
+		p.m.repack()
+		p.left = false
+	}
 	if p.cfg.Backfill == "easy" {
 		p.scheduleEASY()
 	} else {
@@ -532,13 +567,36 @@ func (p *Gang) enter(sl, prev *slotPlan, at model.Time) {
 	} else {
 		stamp = p.mark(p.running())
 	}
+	// A job that runs on into the new slot while it is still being
+	// switched in (the slot starts at a change during its switch, or at
+	// the instant of it) goes on with its switch: it keeps the switch's
+	// end, and the switch stays counted once. A job whose switch the new
+	// slot cuts short loses only the part that passed (a switch cut at
+	// its first instant is not counted at all: the marks of a plan count
+	// the switches that start before the change).
+	still := p.stillBuf[:0]
+	for _, g := range sl.run {
+		if g.stamp == stamp && g.on && (g.onFrom > at || g.switchedAt == at) {
+			still = append(still, g)
+		}
+	}
+	p.stillBuf = still
+	switching := p.mark(still)
 	for _, g := range p.all() {
-		g.on, g.switchedAt = false, model.Never
+		if g.stamp != switching {
+			if g.on && g.switchedAt != model.Never && g.switchedAt < at && g.onFrom > at {
+				g.loss -= g.onFrom - at // cut short
+			}
+			g.on, g.switchedAt = false, model.Never
+		}
 	}
 	for _, g := range sl.run {
-		g.on, g.onFrom = true, at
-		if g.stamp != stamp {
-			g.onFrom, g.switchedAt = at+sl.cost, at
+		switch g.stamp {
+		case switching:
+		case stamp: // ran in the slot before: goes on
+			g.on, g.onFrom = true, at
+		default: // switched in
+			g.on, g.onFrom, g.switchedAt = true, at+sl.cost, at
 		}
 	}
 	p.cur, p.slotStart, p.switchEnd = sl.row, at, at+sl.cost
@@ -716,10 +774,17 @@ func (p *Gang) replanDuties() {
 	}
 }
 
+// abort stops the run with err; the duties are left as they were, and
+// aborted tells what holds no more.
+func (p *Gang) abort(err error) {
+	p.aborted = true
+	p.e.Abort(err)
+}
+
 // checkCost aborts the run if a switch leaves nothing of the quantum.
 func (p *Gang) checkCost(c model.Time) bool {
 	if c >= p.cfg.Quantum {
-		p.e.Abort(fmt.Errorf("gs: the gang switch (%v on %s) is no shorter than the quantum (%v): no job would progress; use a longer quantum",
+		p.abort(fmt.Errorf("gs: the gang switch (%v on %s) is no shorter than the quantum (%v): no job would progress; use a longer quantum",
 			c, p.env.Hardware, p.cfg.Quantum))
 		return false
 	}
@@ -763,7 +828,7 @@ func (p *Gang) plan(g *gangJob, rows int) {
 	g.account(now)
 	if r := commRate(&g.j.In.App, g.j.Size, p.env.Hardware.Costs, netContexts(p.cfg)); r != g.rate {
 		if r == 0 {
-			p.e.Abort(fmt.Errorf("gs: job %d cannot communicate on %s with %d contexts per node (no message gets through): it would never end",
+			p.abort(fmt.Errorf("gs: job %d cannot communicate on %s with %d contexts per node (no message gets through): it would never end",
 				g.j.In.ID, p.env.Hardware, netContexts(p.cfg)))
 			return
 		}

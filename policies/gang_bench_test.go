@@ -14,8 +14,9 @@ import (
 
 // BenchmarkGangLANL replays LANL-CM5 (122,055 jobs, 1024 processors)
 // under gang scheduling with MPL 6, a 1 s quantum, DHC placement and EASY
-// backfilling, from a parsed trace in memory (the cmd/replay benchmark
-// measures parse to written results).
+// backfilling: the SWF text in memory (uncompressed) parsed and replayed,
+// the outcomes discarded. cmd/replay's BenchmarkGangLANL measures the
+// issue's target, from the gzipped file to the written Parquet results.
 func BenchmarkGangLANL(b *testing.B) {
 	path := sharedtraces.Trace(b, "LANL-CM5-1994-4.1-cln")
 	data, err := os.ReadFile(path)

@@ -3,6 +3,7 @@ package policies
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/gangsim/gangsim/model"
@@ -53,6 +54,9 @@ func (p *probed) Complete(j *sim.Job) {
 // columns (a processor runs one process at a time).
 func (p *probed) check() {
 	p.seen++
+	if p.aborted {
+		return // the run stops with an error (checked by the caller)
+	}
 	now := p.e.Now()
 	if len(p.m.rows) > p.cfg.MPL {
 		p.t.Fatalf("%s: t=%v: %d rows, mpl %d", p.desc, now, len(p.m.rows), p.cfg.MPL)
@@ -93,33 +97,63 @@ func equalColumns(a, b columns) bool {
 	return true
 }
 
-// TestGangInvariants runs random workloads under random gang
-// configurations and checks the matrix and the processors at every pass
-// and at probes between them, work conservation at every completion, and
-// that no job ends before its submission plus its dedicated runtime.
+// TestGangInvariants runs random workloads (half the jobs communicating,
+// model.App) under random gang configurations, with free switches or
+// charged by a hardware preset and mechanism, and checks the matrix and
+// the processors at every pass and at probes between them, work
+// conservation at every completion, that no job ends before its
+// submission plus its dedicated runtime, and that switch losses are
+// charged only with switches.
 func TestGangInvariants(t *testing.T) {
-	for seed := uint64(1); seed <= 150; seed++ {
+	hws := []struct{ preset, mech string }{{"", ""}, {"crescendo", ""}, {"parpar", "division"},
+		{"parpar", "switching-full"}, {"parpar", "switching-valid"}, {"rwc-pc2", "signal"}, {"rwc-pc2", "voluntary"}}
+	const seeds = 150
+	charged, aborted := 0, 0
+	for seed := uint64(1); seed <= seeds; seed++ {
 		r := rand.New(rand.NewPCG(seed, 11))
 		procs := []int{4, 8, 16, 32, 48}[r.IntN(5)]
 		cfg := GangConfig{MPL: 1 + r.IntN(6), Quantum: model.Time(20+r.IntN(300)) * model.Millisecond,
 			Alloc: []string{allocFirstFit, allocDHC}[r.IntN(2)], Alternate: r.IntN(2) == 0,
 			Backfill: []string{"none", "easy"}[r.IntN(2)]}
 		env := Env{Machine: model.FlatMachine(procs)}
+		hw := hws[r.IntN(len(hws))]
+		if hw.preset != "" {
+			env.Hardware = presetHardware(t, hw.preset, hw.mech)
+		}
+		for cfg.checkSwitch(env) != nil {
+			cfg.Quantum *= 2 // New refuses it: every switch would take the quantum
+		}
 		trace := randomGangTrace(r, procs)
-		desc := fmt.Sprintf("seed %d: %d procs, %+v", seed, procs, cfg)
+		desc := fmt.Sprintf("seed %d: %d procs, %+v, hw %v", seed, procs, cfg, env.Hardware)
 		pol := &probed{Gang: NewGang(cfg, env), t: t, desc: desc, probes: 300}
 		out := collect{}
 		if err := sim.New(sim.Config{Machine: env.Machine}, pol).Run(model.NewSliceReader(trace), out, nil); err != nil {
+			if cfg.checkSwitch(env) == nil && strings.Contains(err.Error(), "no shorter than the quantum") {
+				aborted++ // a dearer switch of this run's state than the cheapest
+				continue
+			}
 			t.Fatalf("%s: %v", desc, err)
 		}
+		lost := false
 		for _, j := range trace.Jobs {
 			o := out[j.ID]
 			if o.end < j.Submit+j.Runtime || o.start < j.Submit {
 				t.Fatalf("%s: job %d submitted %v, %v of work, started %v, ended %v", desc, j.ID, j.Submit, j.Runtime, o.start, o.end)
 			}
+			if o.loss < 0 || o.switches == 0 && o.loss != 0 || !env.Hardware.Charged() && o.loss != 0 {
+				t.Fatalf("%s: job %d lost %v in %d switches", desc, j.ID, o.loss, o.switches)
+			}
+			lost = lost || o.loss > 0
+		}
+		if lost {
+			charged++
 		}
 		if pol.seen < 300 {
 			t.Fatalf("%s: only %d checks", desc, pol.seen)
 		}
+	}
+	t.Logf("%d of %d runs charged switch costs; %d aborted", charged, seeds, aborted)
+	if charged < seeds/4 || aborted > seeds/10 {
+		t.Errorf("%d of %d runs charged switch costs, %d aborted: the test checks too little with hardware costs", charged, seeds, aborted)
 	}
 }

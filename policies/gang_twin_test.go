@@ -3,119 +3,391 @@ package policies
 import (
 	"flag"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"github.com/gangsim/gangsim/hwmodel"
 	"github.com/gangsim/gangsim/hwmodel/presets"
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/procsim"
 	"github.com/gangsim/gangsim/sim"
 )
 
 var twinSeed = flag.Uint64("gang-seed", 0, "run the gang twin test on this seed only")
 
 // stepped is the naive twin of the planned round robin: it steps the
-// round robin slot by slot with engine timers, switching jobs' rates
-// between 0 and their rate (jobs are always on: no duties), and counts
-// switches as they happen. It shares the matrix, the queue, the run sets,
-// the switch costs and the settling of the current slot at changes with
-// the policy; what it checks is the planning: duties, their lead-in and
-// cycle, the slot arithmetic of sync, and the switch marks.
+// round robin slot by slot with an engine timer at every slot boundary,
+// and keeps its own state and accounting, written from the rules of the
+// package documentation ("Gang scheduling") rather than from the policy's
+// code: which row is served and since when, the jobs that run in a slot
+// (alternates included), which of them are switched in and what the
+// switch costs (the Occupancy estimate and the rates recomputed from
+// model.App, procsim.CallTime and hwmodel.Costs), how the current slot
+// settles at a change, and every job's progress, slot by slot, in µs ×
+// sim.FullRate. The engine does no progress accounting for it: every job
+// runs at rate 0, and the twin ends it (sim.Engine.EndAt) when its own
+// accounting says it is done. It shares with the policy only the
+// matrix's placement, removal and repacking (package doc "Placement" and
+// "Departures", tested directly in gang_unit_test.go), the queue in front
+// of it, and the engine. What it checks is everything the policy plans
+// from the matrix: duties, their lead-in and cycle, the slot arithmetic,
+// switch marks and costs, settling, rates and the engine's fluid
+// completions.
 type stepped struct {
 	*Gang
-	boundary  sim.TimerID
-	armed     bool
-	switches  map[*gangJob]int64
-	loss      map[*gangJob]model.Time
-	counted   map[*gangJob]model.Time // when a job's last switch was counted
-	rowsInUse int
+	state map[*gangJob]*twinJob
+	fresh map[*gangJob]bool // placed since the last change was settled
+
+	cur          *row       // the row whose slot is current; nil when idle
+	slotStart    model.Time // when the current slot began
+	switchEnd    model.Time // when its switch ends
+	order        []*row     // the rows in round-robin order at the last change
+	rows         int        // rows in use at the last change (for rates and costs)
+	boundary     sim.TimerID
+	armed, ended bool
 }
 
-const tagBoundary, tagSwitchEnd = 1, 2
+// twinJob is the twin's own record of a job in the matrix.
+type twinJob struct {
+	on       bool       // runs in the current slot
+	from     model.Time // when it progresses in the current slot (after its switch)
+	switched model.Time // when its switch into the current slot began (counted), else Never
+	doneFR   int64      // work done, µs × FullRate, as of since
+	since    model.Time // its progress is accounted up to here
+	rate     sim.Rate   // its rate with the rows in use
+	switches int64
+	loss     model.Time
+}
 
 func newStepped(cfg GangConfig, env Env) *Gang {
 	p := NewGang(cfg, env)
-	p.rr = &stepped{Gang: p, switches: map[*gangJob]int64{}, loss: map[*gangJob]model.Time{},
-		counted: map[*gangJob]model.Time{}}
+	p.rr = &stepped{Gang: p, state: map[*gangJob]*twinJob{}, fresh: map[*gangJob]bool{}}
 	return p
 }
 
-// sync processes the slot boundaries due by now, one by one.
+// twinComm is the job-level communication model as the package
+// documentation states it: G the slowest process's computation per
+// iteration, C(k) the call's time with k contexts; the rate (G + C(1)) /
+// (G + C(k)) as an engine rate, and the share C(k) / (G + C(k)) of the
+// running time spent communicating.
+func twinComm(app *model.App, procs int, h Hardware, k int) (rate sim.Rate, share float64) {
+	if !h.Charged() || app.Granularity == 0 && len(app.ProcCompute) == 0 {
+		return sim.FullRate, 0
+	}
+	var g model.Time
+	n := procs
+	if len(app.ProcCompute) > 0 {
+		n = min(n, len(app.ProcCompute))
+	}
+	for i := range n {
+		g = max(g, app.ComputePerIteration(i, procs))
+	}
+	c1 := procsim.CallTime(app.Pattern, procs, app.MessageBytes, h.Costs, 1)
+	ck := procsim.CallTime(app.Pattern, procs, app.MessageBytes, h.Costs, k)
+	if c1 == model.Never || ck == model.Never {
+		return 0, 1
+	}
+	if g+ck <= 0 {
+		return sim.FullRate, 0
+	}
+	r := float64(g+c1) / float64(g+ck)
+	return sim.Rate(max(math.Round(min(r, 1)*float64(sim.FullRate)), 1)), float64(ck) / float64(g+ck)
+}
+
+// runSetOf is the jobs that run in rw's slot: its own, then with
+// alternative scheduling the other rows' jobs, rows in round-robin order
+// from rw and jobs in placement order, whose columns are all idle.
+func (s *stepped) runSetOf(rw *row) []*gangJob {
+	run := slices.Clone(rw.jobs)
+	if !s.cfg.Alternate {
+		return run
+	}
+	used := newColumns(s.m.cols)
+	for _, g := range rw.jobs {
+		used.add(g.cols)
+	}
+	i := slices.Index(s.m.rows, rw)
+	for k := 1; k < len(s.m.rows); k++ {
+		for _, g := range s.m.rows[(i+k)%len(s.m.rows)].jobs {
+			if !used.overlaps(g.cols) {
+				used.add(g.cols)
+				run = append(run, g)
+			}
+		}
+	}
+	return run
+}
+
+// running is the jobs on in the current slot, in matrix order.
+func (s *stepped) running() []*gangJob {
+	var out []*gangJob
+	for _, rw := range s.m.rows {
+		for _, g := range rw.jobs {
+			if st := s.state[g]; st != nil && st.on {
+				out = append(out, g)
+			}
+		}
+	}
+	return out
+}
+
+// cost is the gang switch from a slot running prev: Costs.Switch with the
+// rows in use and the outgoing slot's occupancy (0 without hardware).
+func (s *stepped) cost(prev []*gangJob) model.Time {
+	h := s.env.Hardware
+	if !h.Charged() {
+		return 0
+	}
+	var occ float64
+	for _, g := range prev {
+		_, share := twinComm(&g.j.In.App, g.j.Size, h, s.rows)
+		occ += float64(s.e.Need(g.j)) * share
+	}
+	return h.Costs.Switch(hwmodel.SwitchState{Nodes: s.env.Machine.Nodes, Jobs: s.rows, Occupancy: occ / float64(s.m.cols)})
+}
+
+// switchedIn is the jobs of run that do not run in prev.
+func switchedIn(prev, run []*gangJob) []*gangJob {
+	var in []*gangJob
+	for _, g := range run {
+		if !slices.Contains(prev, g) {
+			in = append(in, g)
+		}
+	}
+	return in
+}
+
+// advance accounts every running job's progress up to t.
+func (s *stepped) advance(t model.Time) {
+	for _, st := range s.state {
+		if st.on {
+			if a := max(st.since, st.from); t > a {
+				st.doneFR += int64(t-a) * int64(st.rate)
+			}
+		}
+		st.since = max(st.since, t)
+	}
+}
+
+// enter starts the slot of rw at t after a slot that ran prev; a switch
+// into it costs c, counted by the jobs switched in except those in
+// uncounted (first starts).
+func (s *stepped) enter(rw *row, prev []*gangJob, t, c model.Time, uncounted map[*gangJob]bool) {
+	run := s.runSetOf(rw)
+	in := switchedIn(prev, run)
+	for g, st := range s.state {
+		if st.on && !slices.Contains(run, g) && st.switched != model.Never && (st.from > t || st.switched == t) {
+			// Its switch is cut short: only the part that passed is lost,
+			// and a switch cut at its first instant did not happen.
+			st.loss -= st.from - t
+			if st.switched == t {
+				st.switches--
+			}
+		}
+		st.on = false
+	}
+	for _, g := range run {
+		st := s.state[g]
+		if !slices.Contains(prev, g) || st.from <= t {
+			st.switched = model.Never
+		}
+		// A job that ran in the slot before goes on, or, if it is still
+		// being switched in, goes on with its switch.
+		st.on, st.from = true, max(t, st.from)
+		if slices.Contains(in, g) {
+			st.from = t + c
+			if !uncounted[g] {
+				st.switches++
+				st.loss += c
+				st.switched = t
+			}
+		}
+	}
+	s.cur, s.slotStart, s.switchEnd = rw, t, t+c
+}
+
+// tooDear aborts the run if a switch costs the whole quantum.
+func (s *stepped) tooDear(c model.Time) bool {
+	if c >= s.cfg.Quantum {
+		s.e.Abort(fmt.Errorf("twin: a switch of %v is no shorter than the quantum %v", c, s.cfg.Quantum))
+		s.cur, s.ended = nil, true
+		return true
+	}
+	return false
+}
+
+// sync steps the slot boundaries due by now, one by one: at each, the
+// next row in the matrix's order gets the slot, switched from the jobs
+// that ran.
 func (s *stepped) sync() {
 	q := s.cfg.Quantum
-	for s.cur != nil && s.m.index(s.cur) >= 0 && s.e.Now() >= s.slotStart+q {
+	for s.cur != nil && s.e.Now() >= s.slotStart+q {
+		i := slices.Index(s.m.rows, s.cur)
+		if i < 0 {
+			panic("twin: the served row left the matrix without a change")
+		}
 		at := s.slotStart + q
-		rows := len(s.m.rows)
-		next := s.m.rows[(s.m.index(s.cur)+1)%rows]
-		sl := slotPlan{row: next, run: s.runSet(next)}
-		sl.cost = s.switchCost(s.running(), sl.run, rows, false)
-		if !s.checkCost(sl.cost) {
-			s.cur = nil // aborted: stop stepping
+		s.advance(at)
+		prev := s.running()
+		next := s.m.rows[(i+1)%len(s.m.rows)]
+		c := 0 * model.Second
+		if len(switchedIn(prev, s.runSetOf(next))) > 0 {
+			c = s.cost(prev)
+		}
+		if s.tooDear(c) {
 			return
 		}
-		s.enter(&sl, nil, at)
-		s.count()
-		s.apply()
+		s.enter(next, prev, at, c, nil)
 	}
+	s.advance(s.e.Now())
 }
 
-// count adds the switches of the slot just entered.
-func (s *stepped) count() {
-	for _, g := range s.all() {
-		if g.switchedAt != model.Never && s.counted[g] != g.switchedAt+1 {
-			s.counted[g] = g.switchedAt + 1
-			s.switches[g]++
-			s.loss[g] += g.onFrom - g.switchedAt
-		}
+// replan settles the current slot at a change (package doc, "Settling at
+// changes") and the rates with the rows now in use.
+func (s *stepped) replan() {
+	if s.ended {
+		return
 	}
-}
-
-// apply sets every job's rate for the current instant and the timers of
-// the switch ends and the next boundary.
-func (s *stepped) apply() {
 	now := s.e.Now()
-	for _, g := range s.all() {
-		if g.j.State != sim.Running {
-			continue // completing
-		}
-		r := sim.Rate(0)
-		if g.on && g.onFrom <= now {
-			r = commRate(&g.j.In.App, g.j.Size, s.env.Hardware.Costs, netContexts(s.cfg))
-		}
-		if g.on && g.onFrom > now {
-			s.e.SetTimer(g.onFrom, tagSwitchEnd)
-		}
-		s.e.SetRate(g.j, r)
+	s.advance(now)
+	defer clear(s.fresh)
+	if len(s.m.rows) == 0 {
+		s.cur, s.order = nil, nil
+		return
 	}
+	s.rows = len(s.m.rows)
+	if s.cur != nil && slices.Index(s.m.rows, s.cur) >= 0 {
+		used := newColumns(s.m.cols)
+		for _, g := range s.running() {
+			used.add(g.cols)
+		}
+		for _, g := range s.cur.jobs {
+			if s.fresh[g] && !used.overlaps(g.cols) {
+				st := s.state[g]
+				st.on, st.from = true, max(now, s.switchEnd)
+				used.add(g.cols)
+			}
+		}
+	} else {
+		next := s.m.rows[0]
+		if i := slices.Index(s.order, s.cur); i >= 0 {
+			for k := 1; k < len(s.order); k++ {
+				if rw := s.order[(i+k)%len(s.order)]; slices.Index(s.m.rows, rw) >= 0 {
+					next = rw
+					break
+				}
+			}
+		}
+		prev := s.running()
+		c := 0 * model.Second
+		for _, g := range switchedIn(prev, s.runSetOf(next)) {
+			if !s.fresh[g] || len(prev) > 0 {
+				c = s.cost(prev)
+				break
+			}
+		}
+		if s.tooDear(c) {
+			return
+		}
+		s.enter(next, prev, now, c, s.fresh)
+	}
+	s.order = slices.Clone(s.m.rows)
+	// The switches of the cycle planned from here: into the next slot
+	// from the jobs running now, and into every row's slot from the row
+	// before's.
+	n := len(s.m.rows)
+	i := slices.Index(s.m.rows, s.cur)
+	switches := [][2][]*gangJob{{s.running(), s.runSetOf(s.m.rows[(i+1)%n])}}
+	for r := range n {
+		switches = append(switches, [2][]*gangJob{s.runSetOf(s.m.rows[(r+n-1)%n]), s.runSetOf(s.m.rows[r])})
+	}
+	for _, sw := range switches {
+		c := 0 * model.Second
+		if len(switchedIn(sw[0], sw[1])) > 0 {
+			c = s.cost(sw[0])
+		}
+		if s.tooDear(c) {
+			return
+		}
+	}
+	for _, g := range s.all() {
+		st := s.state[g]
+		if st.rate, _ = twinComm(&g.j.In.App, g.j.Size, s.env.Hardware, s.cfg.MPL); st.rate == 0 {
+			s.e.Abort(fmt.Errorf("twin: job %d's messages never get through", g.j.In.ID))
+			s.cur, s.ended = nil, true
+			return
+		}
+	}
+}
+
+// apply ends, at the time its own accounting says, every job that
+// finishes within the current slot (the engine holds every job at rate
+// 0), and sets the timer of the next slot boundary.
+func (s *stepped) apply() {
 	if s.armed {
 		s.e.CancelTimer(s.boundary)
 		s.armed = false
 	}
-	if s.cur != nil {
-		s.boundary, s.armed = s.e.SetTimer(s.slotStart+s.cfg.Quantum, tagBoundary), true
+	if s.cur == nil {
+		return
 	}
+	now, end := s.e.Now(), s.slotStart+s.cfg.Quantum
+	for _, g := range s.all() { // matrix order: the engine's events in a deterministic order
+		st := s.state[g]
+		if g.j.State != sim.Running {
+			continue
+		}
+		rem := int64(g.j.Work)*int64(sim.FullRate) - st.doneFR
+		if rem <= 0 {
+			s.e.EndAt(g.j, now)
+			continue
+		}
+		if st.on {
+			if at := max(now, st.from) + model.Time((rem+int64(st.rate)-1)/int64(st.rate)); at <= end {
+				s.e.EndAt(g.j, at)
+				continue
+			}
+		}
+		s.e.SetRate(g.j, 0)
+	}
+	s.boundary, s.armed = s.e.SetTimer(end, tagBoundary), true
 }
 
-func (s *stepped) replan() {
-	if s.settle() {
-		s.rowsInUse = len(s.m.rows)
-		s.count()
-	}
+const tagBoundary = 1
+
+func (s *stepped) timer(int64) {
+	s.sync()
 	s.apply()
 }
 
-func (s *stepped) timer(tag int64) {
-	s.sync()
-	if tag == tagSwitchEnd {
+func (s *stepped) placed(g *gangJob) {
+	s.state[g] = &twinJob{since: s.e.Now(), rate: sim.FullRate, switched: model.Never}
+	s.fresh[g] = true
+	s.e.SetRate(g.j, 0) // the twin does the accounting
+}
+
+func (s *stepped) removed(g *gangJob) {
+	st := s.state[g]
+	if st.doneFR < int64(g.j.Work)*int64(sim.FullRate) {
+		s.e.Abort(fmt.Errorf("twin: job %d ended at %v with %d of %d µs×FullRate done", g.j.In.ID, s.e.Now(),
+			st.doneFR, int64(g.j.Work)*int64(sim.FullRate)))
+	}
+	delete(s.state, g)
+}
+
+func (s *stepped) after() {
+	if !s.ended {
 		s.apply()
 	}
 }
 
 func (s *stepped) outcome(g *gangJob, o *model.Outcome) {
-	o.Sharing, o.Switches, o.SwitchLoss = model.JobLevel, s.switches[g], s.loss[g]
+	st := s.state[g]
+	o.Sharing, o.Switches, o.SwitchLoss = model.JobLevel, st.switches, st.loss
 }
-func (s *stepped) placed(*gangJob)    {}
-func (s *stepped) removed(*gangJob)   {}
-func (s *stepped) after()             {}
+
 func (s *stepped) sample(*sim.Sample) {}
 
 type twinOutcome struct {
@@ -154,25 +426,39 @@ func randomGangTrace(r *rand.Rand, procs int) *model.Trace {
 	return &model.Trace{Jobs: jobs}
 }
 
+// twinRegressions are seeds past the test's range that once failed:
+// 5342 (a slot replaced at its first instant by a change: the twin counted
+// the switch into it), 14811 (two jobs ending at the same instant in
+// another order: the matrix was repacked at each completion, and so
+// depended on the order). Seed 340 (a job switched in at a slot boundary
+// that a change replaced at the same instant went on without its switch
+// being counted or charged) is in the range.
+var twinRegressions = []uint64{5342, 14811}
+
 // TestGangPlannedEqualsStepped: the planned round robin gives every job the
 // same start, end, switches and switch loss, to the microsecond, as
 // stepping slot by slot, on random workloads under random configurations
 // and hardware models.
 func TestGangPlannedEqualsStepped(t *testing.T) {
-	seeds := 300
+	seeds := 1000
 	if testing.Short() {
-		seeds = 60
+		seeds = 100
 	}
 	hws := []struct{ preset, mech string }{{"", ""}, {"crescendo", ""}, {"parpar", "division"},
-		{"parpar", "switching-full"}, {"rwc-pc2", "signal"}, {"rwc-pc2", "voluntary"}}
+		{"parpar", "switching-full"}, {"parpar", "switching-valid"}, {"rwc-pc2", "signal"}, {"rwc-pc2", "voluntary"}}
+	all := make([]uint64, 0, seeds+len(twinRegressions))
+	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+		all = append(all, seed)
+	}
+	all = append(all, twinRegressions...)
 	aborted, compared := 0, 0
 	defer func() {
 		t.Logf("%d jobs compared; %d runs aborted (a switch as long as the quantum)", compared, aborted)
-		if *twinSeed == 0 && aborted > seeds/4 {
-			t.Errorf("%d of %d runs aborted: the test checks too little", aborted, seeds)
+		if *twinSeed == 0 && aborted > len(all)/4 {
+			t.Errorf("%d of %d runs aborted: the test checks too little", aborted, len(all))
 		}
 	}()
-	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+	for _, seed := range all {
 		if *twinSeed != 0 && seed != *twinSeed {
 			continue
 		}

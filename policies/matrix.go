@@ -65,8 +65,9 @@ func (c columns) remove(d columns) {
 
 // Allocation rules of the Ousterhout matrix.
 const (
-	allocFirstFit = "ff"  // the first row with enough free columns; its lowest free columns
-	allocDHC      = "dhc" // buddy blocks of distributed hierarchical control, least loaded first
+	allocFirstFit     = "ff"       // the first row with enough free columns; its lowest free columns
+	allocFirstFitLong = "firstfit" // the same, by its full name (the parameter's alias)
+	allocDHC          = "dhc"      // buddy blocks of distributed hierarchical control, least loaded first
 )
 
 // matrix is an Ousterhout matrix: rows are time slots, columns processors

@@ -61,6 +61,9 @@ var registry = map[string]entry{
 			if err != nil {
 				return nil, err
 			}
+			if err := c.checkSwitch(env); err != nil {
+				return nil, err
+			}
 			return NewGang(c, env), nil
 		},
 	},
@@ -75,6 +78,9 @@ var registry = map[string]entry{
 		make: func(p Params, env Env) (sim.Policy, error) {
 			c, err := dcsConfig(p)
 			if err != nil {
+				return nil, err
+			}
+			if err := c.checkHardware(env); err != nil {
 				return nil, err
 			}
 			return NewDCS(c, env), nil

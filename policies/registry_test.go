@@ -1,8 +1,12 @@
 package policies
 
 import (
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/gangsim/gangsim/hwmodel/presets"
+	"github.com/gangsim/gangsim/model"
 )
 
 func TestRegistry(t *testing.T) {
@@ -37,5 +41,77 @@ func TestRegistry(t *testing.T) {
 	}
 	if d := Describe(); !strings.Contains(d, "estimates=user (default) or actual") || !strings.Contains(d, "replan=repeat (default) or single") {
 		t.Errorf("Describe lacks the parameter docs:\n%s", d)
+	}
+}
+
+// presetHardware returns the Hardware of an embedded preset and mechanism,
+// named as pipelines names it.
+func presetHardware(t *testing.T, name, mech string) Hardware {
+	t.Helper()
+	p, err := presets.Get(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	costs, err := p.Costs(mech)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mech == "" {
+		mech = p.DefaultVariant()
+	}
+	return Hardware{Costs: costs, Preset: name, Family: p.Family, Mechanism: mech}
+}
+
+// TestHardwareParamErrors: with the hardware known, New refuses what
+// cannot run with it as a parameter error (exit 2 in replay): a gs quantum
+// no longer than the cheapest gang switch (ParPar's full buffer copy,
+// 85.001 ms on 16 nodes in the preset's model), dcs charged by another
+// family than calypso, and a dcs round-robin quantum no longer than
+// Calypso's 1.6 s switch. What can run is accepted: one row never
+// switches, and a longer quantum.
+func TestHardwareParamErrors(t *testing.T) {
+	parpar := presetHardware(t, "parpar", "switching-full")
+	for _, tc := range []struct {
+		spec string
+		hw   Hardware
+		want string // "" for none
+	}{
+		{"gs:mpl=2,quantum=10ms", parpar, "every gang switch on parpar (myrinet, switching-full) costs at least 0.085001s, no shorter than the quantum"},
+		{"gs:mpl=6,quantum=85001us", parpar, "costs at least 0.085001s"},
+		{"gs:mpl=2,quantum=85002us", parpar, ""},
+		{"gs:mpl=1,quantum=10ms", parpar, ""},
+		{"gs:mpl=2,quantum=10ms", Hardware{}, ""},
+		{"dcs", presetHardware(t, "crescendo", ""), "hardware crescendo (qsnet, es40): dcs charges a distributed context switch, which only the calypso family models"},
+		{"dcs:mode=rr,quantum=1600ms", presetHardware(t, "calypso-nt", ""), "quantum=1.6s: a distributed context switch costs 1.6s on calypso-nt"},
+		{"dcs:mode=rr,quantum=1601ms", presetHardware(t, "calypso-nt", ""), ""},
+		{"dcs:mode=optimal", presetHardware(t, "calypso-nt", ""), ""},
+	} {
+		spec, err := ParseSpec(tc.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = New(spec, Env{Machine: model.FlatMachine(16), Hardware: tc.hw})
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s on %v: %v", tc.spec, tc.hw, err)
+		case tc.want != "" && (!errors.Is(err, ErrParam) || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s on %v: error %v, want a parameter error saying %q", tc.spec, tc.hw, err, tc.want)
+		}
+	}
+}
+
+// TestGangAllocAlias: alloc=firstfit is first fit, as alloc=ff.
+func TestGangAllocAlias(t *testing.T) {
+	for _, v := range []string{"ff", "firstfit"} {
+		c, err := gangConfig(Params{"alloc": v})
+		if err != nil || c.Alloc != allocFirstFit {
+			t.Errorf("alloc=%s: %+v, %v; want first fit", v, c, err)
+		}
+	}
+	if _, err := gangConfig(Params{"alloc": "first"}); err == nil || !strings.Contains(err.Error(), "want ff, firstfit or dhc") {
+		t.Errorf("alloc=first: %v", err)
+	}
+	if d := Describe(); !strings.Contains(d, "alloc=placement: ff or firstfit (first fit, default)") {
+		t.Errorf("Describe does not document the alias:\n%s", d)
 	}
 }

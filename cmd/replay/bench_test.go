@@ -34,6 +34,22 @@ func BenchmarkCTCEasy(b *testing.B) {
 	}
 }
 
+// BenchmarkGangLANL is issue 11's end-to-end speed target for gang
+// scheduling: LANL-CM5 (122,055 jobs after cleaning, 1024 processors)
+// under gs with MPL 6, a 1 s quantum, DHC placement and EASY backfilling,
+// from parsing the gzipped SWF to the written per-job Parquet file,
+// through run as the command does. The target is under 3 s on this
+// project's 2-core machine.
+func BenchmarkGangLANL(b *testing.B) {
+	trace := sharedtraces.Trace(b, "LANL-CM5-1994-4.1-cln")
+	out := filepath.Join(b.TempDir(), "lanl.parquet")
+	for i := 0; i < b.N; i++ {
+		if err := run([]string{"-p", "gs:mpl=6,quantum=1s,alloc=dhc,backfill=easy", trace, "-o", out, "-q"}, strings.NewReader(""), io.Discard, io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkPipeline10M is the memory target of the replay issue: a
 // 10-million-job synthetic trace streamed through EASY in at most 256 MB
 // peak RSS. It builds genwork and replay, runs

@@ -12,6 +12,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -269,6 +270,12 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 
 	res, err := r.Run(src, outcomes, samples)
+	if errors.Is(err, policies.ErrParam) {
+		// Found only once the machine is known (a quantum no longer than
+		// the preset's switch, a preset of the wrong family): still the
+		// command line's fault.
+		return cli.Usagef("%v", err)
+	}
 	if err != nil {
 		return err
 	}
@@ -325,8 +332,18 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	if !*quiet {
 		charged := ""
-		if res.Hardware.Charged() {
+		switch {
+		case res.Hardware.Charged():
 			charged = ", charged by " + res.Hardware.String()
+			if res.HardwareFile != "" {
+				edited := "unedited"
+				if res.HardwareEdited {
+					edited = "edited"
+				}
+				charged += " from " + res.HardwareFile + " (" + edited + ")"
+			}
+		case res.Switched:
+			charged = ", switches free (no hardware model: --hw)"
 		}
 		fmt.Fprintf(stderr, "replay: %s on %s%s: %s\n", spec, res.Machine, charged, res.Summary.Line(res.Machine.Procs()))
 	}

@@ -324,12 +324,6 @@ func (p *Conservative) sweep(hit span) (moved bool) {
 			}
 		case old > now && (seen < old || freed < old):
 			from := p.stuck.bound(w)
-			// A start whose window ends before the earliest unit freed
-			// since w was last placed was infeasible then and is now:
-			// only starts later than lo - dur are worth scanning.
-			if lo := min(seen, freed); lo > math.MinInt64 {
-				from = max(from, lo-max(w.dur, 1)+1)
-			}
 			if from >= old {
 				break
 			}

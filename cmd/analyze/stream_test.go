@@ -1,15 +1,19 @@
 package main
 
 import (
+	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/gangsim/gangsim/metrics"
+	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/pipelines"
 )
 
@@ -81,5 +85,71 @@ func TestStreamingMatchesWholeRun(t *testing.T) {
 		if rows[0][col] != got[col] {
 			t.Errorf("default column %s = %s, --all's %s", col, rows[0][col], got[col])
 		}
+	}
+}
+
+// TestStdinNotSpooled: analyze reads standard input once, as it arrives,
+// like replay, and never copies it to a temporary file (a 10-million-job
+// pipe would write 1.8 GB to /tmp). Standard input is a pipe (no seeking)
+// and TMPDIR a directory that does not exist, so any spool would fail; a
+// Parquet stream, which must be spooled, shows that it would. Every
+// input read from standard input (a run, --halves' FCFS run, a
+// --timeseries) gives the same output as the same bytes from a file, the
+// digest in the manifest being that of the bytes.
+func TestStdinNotSpooled(t *testing.T) {
+	dir := fixture(t)
+	satDir, stable, _ := saturationFixture(t)
+	ts := filepath.Join(satDir, "stable-ts.arrow")
+	writeSeries(t, ts, runHeader(1, 1, []model.Param{p("load.target", "0.5")}, []model.Param{p("policy", "fcfs"), p("machine", "1")}), stableSeries(stable))
+	stableCSV := filepath.Join(satDir, "stable.csv")
+	easyArrow, fcfsCSV, easyParquet := filepath.Join(dir, "easy2.arrow"), filepath.Join(dir, "fcfs.csv"), filepath.Join(dir, "easy1.parquet")
+	outDir := t.TempDir()
+	t.Setenv("TMPDIR", filepath.Join(outDir, "missing"))
+
+	// pipe feeds the file's bytes to analyze through an io.Pipe.
+	pipe := func(file string) io.Reader {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, w := io.Pipe()
+		go func() { w.CloseWithError(func() error { _, err := w.Write(b); return err }()) }()
+		return r
+	}
+	for _, c := range []struct {
+		name string
+		file string   // the bytes on standard input
+		args []string // with "-" where the input goes
+		ext  string   // of the output
+	}{
+		{"arrow run", easyArrow, []string{"--all", "--by", "policy", "-"}, ".csv"},
+		{"csv run", fcfsCSV, []string{"--format", "json", "--by", "policy", "-"}, ".json"},
+		{"halves", fcfsCSV, []string{"--halves", "-", "--columns", "jobs,response_s_mean", easyArrow}, ".csv"},
+		{"timeseries", ts, []string{"--saturation", stableCSV, "--timeseries", "-"}, ".csv"},
+		{"cdf", easyArrow, []string{"--plot", "cdf", "--by", "policy", "--logx", "-"}, ".svg"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fromFile := slices.Clone(c.args)
+			fromFile[slices.Index(fromFile, "-")] = c.file
+			out := filepath.Join(outDir, c.name+c.ext)
+			mustAnalyze(t, nil, append([]string{"-q", "-o", out}, fromFile...)...)
+			want, _ := os.ReadFile(out)
+			mustAnalyze(t, pipe(c.file), append([]string{"-q", "-o", out}, c.args...)...)
+			got, _ := os.ReadFile(out)
+			// Only the input's name differs: "-" for standard input, in
+			// the manifest's inputs and flags.
+			if !strings.Contains(string(want), sha(t, c.file)) || !strings.Contains(string(want), c.file) {
+				t.Fatalf("the output from the file does not name it with its digest:\n%s", want)
+			}
+			if wantText := strings.ReplaceAll(string(want), c.file, "-"); string(got) != wantText {
+				t.Errorf("from standard input:\n%s\nfrom the file:\n%s", got, wantText)
+			}
+		})
+	}
+
+	// The check can fail: a Parquet stream is spooled, and that fails here.
+	_, _, err := analyzeCmd(t, pipe(easyParquet), "-q", "-")
+	if err == nil || !strings.Contains(err.Error(), "spooling standard input") {
+		t.Errorf("Parquet on standard input with no temporary directory: %v, want a spooling error", err)
 	}
 }

@@ -44,11 +44,12 @@
 // marker shapes (SeriesGlyph), assigned by series order, so the same data
 // always looks the same.
 //
-// Every figure counts every value: on a logarithmic axis, a CDF or
-// percentile box draws the values below the axis floor (Axis.Floor, by
-// default the power of ten at or below the smallest positive value) at the
-// floor, its fractions stay over all values, and the legend says how many
-// lie below. Line figures leave headroom above their highest value, so no
+// Every figure counts every value: on a logarithmic axis, every kind
+// draws the values below the axis floor (Axis.Floor, by default the power
+// of ten at or below the smallest positive value; zeros are the usual
+// case) at the floor, a CDF's fractions stay over all values, and the
+// legend says how many of each series lie below ("easy (3 of 8 < 1 s)",
+// "GS (2 of 7 points < 1 s)", "fcfs (1 of 4 bars < 0.01 s)"). Line figures leave headroom above their highest value, so no
 // line runs along the plot's edge. Frame.Legend titles the legend.
 //
 // Save writes a figure as PNG, SVG or PDF by the file's extension, 16 x 10

@@ -704,7 +704,7 @@ func (c *analysisContext) jobsInSystem() error {
 		panels = append(panels, p)
 	}
 	c.figure = &Drawing{title: c.exp.Title, kind: "steps", x: axisLabel{Label: "Time", Unit: "s"}, panels: panels,
-		legendTitle: c.xLabel().Label}
+		legendTitle: c.xLabel().Label, logX: a.Plot.LogX, logY: a.Plot.LogY}
 	return nil
 }
 

@@ -326,7 +326,7 @@ func (r *Reproduction) WriteWith(resultsDir string, override FigureOptions) ([]s
 	}
 	fig, size, err := r.Figure.build()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s/%s: figure: %w", r.Item.Paper, r.Item.Name, err)
 	}
 	o := r.FigureOptions.Over(override)
 	if o.Size != nil {

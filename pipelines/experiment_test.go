@@ -498,3 +498,55 @@ func meanResponse(t *testing.T, f *Finished) float64 {
 	}
 	return sum / float64(len(o))
 }
+
+// TestExperimentLogZeros: an analysis drawn on a logarithmic Y axis with
+// zeros among its values (EASY's median wait at load 0.5, the jobs in
+// the system at the start) writes its CSV and figure, the zeros drawn at
+// the axis floor and counted in the legend; and a figure that cannot be
+// drawn fails naming the item and the panel.
+func TestExperimentLogZeros(t *testing.T) {
+	cache := &Cache{Dir: t.TempDir()}
+	rep := reproduce(t, smallExperiment(t, `{"kind": "metrics", "x": "load", "series": "policy", "replicas": "seed",
+    "metrics": ["wait_s_median", "response_s_mean"], "plot": {"log_y": true}}`, ""), cache)
+	zero := false
+	for _, r := range rep.Item.Rows {
+		zero = zero || (r.Coord("metric") == "wait_s_median" && r.Gangsim == 0)
+	}
+	if !zero {
+		t.Fatal("no median wait of 0: the test does not test zeros")
+	}
+	svgOf := func(rep *Reproduction) string {
+		t.Helper()
+		results := t.TempDir()
+		if _, err := rep.WriteWith(results, FigureOptions{Formats: []plots.Format{plots.SVG}}); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(results, "frachtenberg", rep.Item.Name+".svg"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if svg := svgOf(rep); !strings.Contains(svg, "points &lt; ") {
+		t.Errorf("the legend does not count the points below the floor")
+	}
+
+	e, sha, err := LoadExperiment(smallExperiment(t, `{"kind": "jobs-in-system", "x": "load", "plot": {"log_y": true}}`, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Grid = e.Grid[1:2] // loads only
+	jis, err := e.Reproduce(&Sweep{Cache: cache}, "e", sha)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if svg := svgOf(jis); !strings.Contains(svg, "points &lt; 1") {
+		t.Errorf("jobs in the system from 0 on a log axis: no count below the floor:\n%s", svg)
+	}
+
+	bad := &Reproduction{Item: &repro.Item{Paper: "study", Name: "bad"}, Figure: &Drawing{x: axisLabel{Label: "Load"},
+		panels: []panel{{y: axisLabel{Label: "Wait", Unit: "s"}, lines: []lineData{{name: "a", x: []float64{1}, y: []float64{math.NaN()}}}}}}}
+	if _, err := bad.Write(t.TempDir()); err == nil || !strings.HasPrefix(err.Error(), "study/bad: figure: panel 1 of 1 (Wait (s)): ") {
+		t.Errorf("a figure that cannot be drawn: %v", err)
+	}
+}

@@ -11,11 +11,12 @@ HW ?= crescendo
 OUT ?= out
 
 # make figures (and study-KEY, results/...csv): figure options passed to
-# replay sweep, overriding the experiments' own; empty keeps them.
+# replay hw items and replay sweep, overriding the experiments' own; empty
+# keeps them.
 FIGURE_SIZE ?=
 FIGURE_DPI ?=
 FIGURE_FORMATS ?=
-SWEEP_FIGURES := $(if $(FIGURE_SIZE),--figure-size $(FIGURE_SIZE)) $(if $(FIGURE_DPI),--figure-dpi $(FIGURE_DPI)) $(if $(FIGURE_FORMATS),--figure-formats $(FIGURE_FORMATS))
+FIGURE_FLAGS := $(if $(FIGURE_SIZE),--figure-size $(FIGURE_SIZE)) $(if $(FIGURE_DPI),--figure-dpi $(FIGURE_DPI)) $(if $(FIGURE_FORMATS),--figure-formats $(FIGURE_FORMATS))
 
 .PHONY: all build run test test-slurm ci lint format-check vet bench bench-pipe fuzz figures clean clean-cache
 
@@ -100,8 +101,8 @@ fuzz:
 # results/REPRODUCTION.md: the hardware models' reproductions, then every
 # experiment (runs cached in .cache/gangsim; a rerun skips finished ones).
 figures: build
-	$(BIN)/replay hw items -o results
-	$(BIN)/replay sweep -o results $(SWEEP_FIGURES) experiments/*/*.json
+	$(BIN)/replay hw items -o results $(FIGURE_FLAGS)
+	$(BIN)/replay sweep -o results $(FIGURE_FLAGS) experiments/*/*.json
 	$(BIN)/analyze report results
 
 # A study of one's own: experiments/KEY/*.json, made into results/KEY/
@@ -109,15 +110,15 @@ figures: build
 # make study-easy-vs-conservative.
 study-%: build
 	@ls experiments/$*/*.json >/dev/null 2>&1 || { echo "no experiments/$*/*.json"; exit 1; }
-	$(BIN)/replay sweep -o results $(SWEEP_FIGURES) experiments/$*/*.json
+	$(BIN)/replay sweep -o results $(FIGURE_FLAGS) experiments/$*/*.json
 	$(BIN)/analyze report results
 
 # One item: make results/frachtenberg/fig-6.12.csv runs its experiment,
 # make results/etsion/fig-5.csv its hardware model (the .png comes with it);
 # make figures afterwards to refresh the report.
 results/%.csv: build
-	@if [ -f experiments/$*.json ]; then $(BIN)/replay sweep -o results $(SWEEP_FIGURES) experiments/$*.json; \
-	else $(BIN)/replay hw items -o results --only $*; fi
+	@if [ -f experiments/$*.json ]; then $(BIN)/replay sweep -o results $(FIGURE_FLAGS) experiments/$*.json; \
+	else $(BIN)/replay hw items -o results $(FIGURE_FLAGS) --only $*; fi
 
 clean:
 	rm -rf $(BIN)

@@ -63,3 +63,42 @@ func TestVet(t *testing.T) {
 		t.Fatalf("go vet: %v\n%s", err, out)
 	}
 }
+
+// TestMakeFiguresPassesFigureOptions: make figures FIGURE_SIZE=...
+// FIGURE_DPI=... FIGURE_FORMATS=... passes the options to every command
+// that writes results/ (replay hw items and replay sweep), in every target
+// that writes them (figures, study-KEY, results/ITEM.csv), so no figure is
+// left at the default size or format.
+func TestMakeFiguresPassesFigureOptions(t *testing.T) {
+	makeTool, err := exec.LookPath("make")
+	if err != nil {
+		t.Skip("make not on PATH")
+	}
+	r := root(t)
+	want := "--figure-size 6inx4in --figure-dpi 300 --figure-formats png,pdf"
+	for _, target := range []string{"figures", "study-easy-vs-conservative", "results/frachtenberg/fig-6.12.csv", "results/etsion/fig-5.csv"} {
+		cmd := exec.Command(makeTool, "-n", "-C", r, target, "FIGURE_SIZE=6inx4in", "FIGURE_DPI=300", "FIGURE_FORMATS=png,pdf")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("make -n %s: %v\n%s", target, err, out)
+		}
+		writers := 0
+		for _, line := range strings.Split(string(out), "\n") {
+			for _, writer := range []string{"replay hw items", "replay sweep"} {
+				// results/%.csv's recipe is one shell if/else holding both.
+				for _, part := range strings.Split(line, ";") {
+					if strings.Contains(part, writer) && strings.Contains(part, "-o results") {
+						writers++
+						if !strings.Contains(part, want) {
+							t.Errorf("make %s: %q lacks %q", target, strings.TrimSpace(part), want)
+						}
+					}
+				}
+			}
+		}
+		if writers == 0 {
+			t.Errorf("make -n %s runs no replay writing results/:\n%s", target, out)
+		}
+	}
+}
+

@@ -38,8 +38,15 @@
 //     McLaughlin and Dasgupta's distributed context switching.
 //
 // Every figure has a title, axis titles that carry their unit (Axis.Unit,
-// printed as "Label (unit)"), and a legend drawn beside the plot, never
-// over the data. Series are told apart by a fixed palette (Okabe and Ito's
+// printed as "Label (unit)"), and a legend drawn beside the plot, or below
+// it when a column would take a third of the width, never over the data.
+// The typography follows the size a figure (or a grid's panel) is drawn
+// at: below 16 x 10 cm the fonts shrink with the square root of the size
+// (a 3.3-inch column figure's ticks are 7 pt), tick labels that would run
+// together are thinned, and titles shrink to fit, so that a paper's
+// figure is readable (TestSmallFiguresReadable: no text cut or
+// overlapping at a column's size, 8 x 6 cm, or a 2 x 2 grid at 6 x 4 in);
+// at the default size and above nothing changes. Series are told apart by a fixed palette (Okabe and Ito's
 // colorblind-safe colors, SeriesColor), dash patterns (SeriesDashes) and
 // marker shapes (SeriesGlyph), assigned by series order, so the same data
 // always looks the same.

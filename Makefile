@@ -40,10 +40,13 @@ run: build
 	@echo "figure: $(OUT)/responses.png"
 
 # The test suite. CI (.ci/run) runs these same checks (format, vet, every
-# test) and in addition installs Node.js and DuckDB's npm package and
-# Debian's slurm-wlm and munge, and sets GANGSIM_REQUIRE_DUCKDB=1 and
-# GANGSIM_REQUIRE_SLURM=1, so the DuckDB and Slurm tests must run there;
-# here they skip when those are missing. make ci runs .ci/run itself.
+# test) and differs in two ways: it installs Node.js and DuckDB's npm
+# package and Debian's slurm-wlm and munge, and sets GANGSIM_REQUIRE_DUCKDB=1
+# and GANGSIM_REQUIRE_SLURM=1, so the DuckDB and Slurm tests must run there
+# (here they skip when those are missing); and after make test it reruns
+# the packages that start goroutines under the race detector, go test
+# -race -short -count=1 ./internal/fileio ./internal/cli ./pipelines
+# ./cmd/replay. make ci runs .ci/run itself.
 # -timeout: TestResultsUpToDate reruns every experiment from an empty
 # cache, the process-level SB and FCS replays of the thesis' dynamic items
 # included (about 15 minutes of CPU), past go test's default 10 minutes.

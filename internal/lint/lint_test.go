@@ -102,3 +102,52 @@ func TestMakeFiguresPassesFigureOptions(t *testing.T) {
 	}
 }
 
+
+// TestREADMESaysWhatCIAdds: the README's "Testing" section and the
+// Makefile's comment on make test say what CI's .ci/run does beyond make
+// test: every go test command it runs besides make test, verbatim, and
+// every GANGSIM_ variable it sets.
+func TestREADMESaysWhatCIAdds(t *testing.T) {
+	r := root(t)
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(r, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	ci, readme, makefile := read(".ci/run"), read("README.md"), read("Makefile")
+	_, section, ok := strings.Cut(readme, "\n## Testing\n")
+	if !ok {
+		t.Fatal("README has no Testing section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	makeTest, _, _ := strings.Cut(makefile, "\ntest:")
+	if i := strings.LastIndex(makeTest, "\n\n"); i >= 0 {
+		makeTest = makeTest[i:] // the comment above the target
+	}
+	flat := func(s string) string { // joins the lines of prose, drops comment marks and backquotes
+		s = strings.NewReplacer("\n# ", " ", "\n#", " ", "`", "").Replace(s)
+		return strings.Join(strings.Fields(s), " ")
+	}
+	var adds []string
+	for _, line := range strings.Split(ci, "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "go test "):
+			adds = append(adds, line)
+		case strings.HasPrefix(line, "export GANGSIM_"):
+			adds = append(adds, strings.TrimPrefix(line, "export "))
+		}
+	}
+	if len(adds) == 0 {
+		t.Fatal(".ci/run: found no go test command or GANGSIM_ variable beyond make test")
+	}
+	for _, a := range adds {
+		for name, doc := range map[string]string{"README's Testing section": section, "Makefile's comment on make test": makeTest} {
+			if !strings.Contains(flat(doc), flat(a)) {
+				t.Errorf("%s does not say that CI runs %q", name, a)
+			}
+		}
+	}
+}

@@ -102,7 +102,6 @@ func TestMakeFiguresPassesFigureOptions(t *testing.T) {
 	}
 }
 
-
 // TestREADMESaysWhatCIAdds: the README's "Testing" section and the
 // Makefile's comment on make test say what CI's .ci/run does beyond make
 // test: every go test command it runs besides make test, verbatim, and

@@ -550,3 +550,27 @@ func TestExperimentLogZeros(t *testing.T) {
 		t.Errorf("a figure that cannot be drawn: %v", err)
 	}
 }
+
+// TestExperimentAxesHaveLabels: every committed experiment's x axis and
+// series axis is titled for a reader: the x axis by its plot.x_label or
+// the label table, the legend by the label table (metrics.Label), never
+// by a bare axis name such as "hw".
+func TestExperimentAxesHaveLabels(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "experiments", "*", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("experiments: %v, %v", files, err)
+	}
+	for _, f := range files {
+		e, _, err := LoadExperiment(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := e.Analysis
+		if _, ok := metrics.Label(a.X); a.X != "" && a.Plot.XLabel == "" && !ok {
+			t.Errorf("%s: x axis %q has no label (metrics.Label) and no plot.x_label", f, a.X)
+		}
+		if _, ok := metrics.Label(a.Series); a.Series != "" && !ok {
+			t.Errorf("%s: series axis %q has no label (metrics.Label): the legend would be titled %q", f, a.Series, a.Series)
+		}
+	}
+}

@@ -2,9 +2,11 @@ package main
 
 import (
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +17,7 @@ import (
 	"github.com/gangsim/gangsim/metrics"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/pipelines"
+	"github.com/gangsim/gangsim/workload"
 )
 
 // TestStreamingMatchesWholeRun: analyze streams a run through
@@ -151,5 +154,78 @@ func TestStdinNotSpooled(t *testing.T) {
 	_, _, err := analyzeCmd(t, pipe(easyParquet), "-q", "-")
 	if err == nil || !strings.Contains(err.Error(), "spooling standard input") {
 		t.Errorf("Parquet on standard input with no temporary directory: %v, want a spooling error", err)
+	}
+}
+
+// TestEveryGroupingHasALabel: every name analyze can group by (--by) or
+// draw against (--x) has an entry in the label table (metrics.Label), so
+// that a figure's legend or axis title reads "Hardware model", not "hw":
+// every parameter replay writes (a real run's manifest, charged by a
+// hardware model), every result genwork's transforms record (a selected,
+// load-scaled workload), every JSON leaf of a workload spec at any depth
+// (a Lublin class's parameters by name), analyze's own run and half;
+// and every column.
+func TestEveryGroupingHasALabel(t *testing.T) {
+	names := map[string]bool{keyRun: true, keyHalf: true, "lenient": true, "strict": true} // the last two: cmd/replay's own
+	run, err := pipelines.ParseRun([]byte(`{"workload": {"source": {"lublin": {"jobs": 200, "procs": 32,
+		"select": {"load": {"min": 0, "max": 10}}}}, "load": {"target": 0.5}, "estimates": {"mode": "loose"},
+		"attributes": {}, "compress": 100, "seed": 5},
+		"replay": {"policy": "gs:mpl=2", "hw": "crescendo"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, err := (&pipelines.Sweep{Cache: &pipelines.Cache{Dir: t.TempDir()}}).Do([]*pipelines.Run{run}, []pipelines.Point{{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := readOutcomes(filepath.Join(done[0].Dir, "outcomes.parquet"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range r.paramNames() {
+		names[name] = true
+	}
+	for _, want := range []string{"hw", "mechanism", "policy", "result.load_reached", "result.selection_draw", "load.scale"} {
+		if !names[want] {
+			t.Errorf("the run's manifests lack %s: the test no longer sees every parameter", want)
+		}
+	}
+	// Every JSON leaf of a workload spec, by its path (workload.Spec.Params).
+	var leaves func(typ reflect.Type, path string)
+	leaves = func(typ reflect.Type, path string) {
+		for typ.Kind() == reflect.Pointer {
+			typ = typ.Elem()
+		}
+		switch {
+		case typ.Kind() == reflect.Map:
+			for _, p := range workload.LublinParamNames() {
+				names[path+"."+p] = true
+			}
+			return
+		case typ.Kind() != reflect.Struct:
+			names[path] = true
+			return
+		}
+		for i := 0; i < typ.NumField(); i++ {
+			f := typ.Field(i)
+			tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if tag == "" || tag == "-" {
+				continue
+			}
+			if path != "" {
+				tag = path + "." + tag
+			}
+			leaves(f.Type, tag)
+		}
+	}
+	leaves(reflect.TypeFor[workload.Spec](), "")
+	for _, c := range metrics.RunColumns() {
+		names[c] = true
+	}
+	sorted := slices.Sorted(maps.Keys(names))
+	for _, name := range sorted {
+		if q, ok := metrics.Label(name); !ok || q.Label == "" || q.Label == name {
+			t.Errorf("%s has no label (metrics.Label): a figure would title it %q", name, q.Label)
+		}
 	}
 }

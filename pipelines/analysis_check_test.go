@@ -280,10 +280,7 @@ func TestAnalysisBoxes(t *testing.T) {
 // TestAnalysisJobsInSystemSeries: with a series axis, jobs-in-system
 // draws a panel per series value and labels the rows with it.
 func TestAnalysisJobsInSystemSeries(t *testing.T) {
-	e, sha, err := LoadExperiment(smallExperiment(t, `{"kind": "jobs-in-system", "x": "load", "series": "policy"}`, ""))
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, sha := loadFor(t, `{"kind": "jobs-in-system", "x": "load", "series": "policy"}`)
 	e.Grid = e.Grid[:2] // policies and loads, one seed
 	rep, err := e.Reproduce(&Sweep{Cache: &Cache{Dir: t.TempDir()}}, "e", sha)
 	if err != nil {

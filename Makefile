@@ -29,15 +29,19 @@ build:
 # dynamic workload (the preset thesis: 1000 Lublin-Feitelson jobs on 32
 # processors with the thesis' statistics, loose estimates, time / 100) at
 # offered load 74%, replayed under each of POLICIES (charged by HW), a table
-# comparing them and the CDF of their response times ($(OUT)/responses.png).
+# comparing them ($(OUT)/summary.md, shown on the terminal without its
+# manifest, which stays in the file) and the CDF of their response times
+# ($(OUT)/responses.png).
+RUN_COLUMNS := utilization,makespan_s,wait_s_mean,response_s_mean,response_s_median,ts_bsld_mean
 run: build
 	@mkdir -p $(OUT)
 	$(BIN)/genwork lublin --preset thesis --load 0.74 --seed 1 -q -o $(OUT)/workload.parquet
 	@for p in $(POLICIES); do echo "$(BIN)/replay --policy $$p --hw $(HW) $(OUT)/workload.parquet -o $(OUT)/$$p.parquet"; \
 		$(BIN)/replay --policy $$p --hw $(HW) $(OUT)/workload.parquet -o $(OUT)/$$p.parquet -q || exit 1; done
-	$(BIN)/analyze -q --by policy --format md $(foreach p,$(POLICIES),$(OUT)/$(p).parquet)
+	$(BIN)/analyze -q --by policy --columns $(RUN_COLUMNS) $(foreach p,$(POLICIES),$(OUT)/$(p).parquet) -o $(OUT)/summary.md
 	$(BIN)/analyze -q --plot cdf --metric response --by policy --logx $(foreach p,$(POLICIES),$(OUT)/$(p).parquet) -o $(OUT)/responses.png
-	@echo "figure: $(OUT)/responses.png"
+	@echo; sed '/^<!-- gangsim manifest/,/^-->/d' $(OUT)/summary.md
+	@echo "table: $(OUT)/summary.md (with its manifest); figure: $(OUT)/responses.png"
 
 # The test suite. CI (.ci/run) runs these same checks (format, vet, every
 # test) and differs in two ways: it installs Node.js and DuckDB's npm

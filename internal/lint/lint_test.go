@@ -150,3 +150,43 @@ func TestREADMESaysWhatCIAdds(t *testing.T) {
 		}
 	}
 }
+
+// TestMakeRunShowsNoManifest: make run, a newcomer's first command, shows
+// the comparison table on the terminal without the manifest's HTML
+// comment, which stays in the table's file (out/summary.md), beside the
+// figure. It builds the commands into a temporary directory and runs the
+// whole target there (a few seconds once built).
+func TestMakeRunShowsNoManifest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs make run")
+	}
+	makeTool, err := exec.LookPath("make")
+	if err != nil {
+		t.Skip("make not on PATH")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go tool not on PATH")
+	}
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "out")
+	cmd := exec.Command(makeTool, "-s", "-C", root(t), "run", "BIN="+filepath.Join(tmp, "bin"), "OUT="+out)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("make run: %v\n%s%s", err, stdout.Bytes(), stderr.Bytes())
+	}
+	shown := stdout.String()
+	if !strings.Contains(shown, "| policy |") || !strings.Contains(shown, "| gs:backfill=easy |") {
+		t.Errorf("make run shows no comparison table:\n%s", shown)
+	}
+	if strings.Contains(shown, "<!--") || strings.Contains(shown, "GangsimTool") {
+		t.Errorf("make run shows the manifest on the terminal:\n%s", shown)
+	}
+	file, err := os.ReadFile(filepath.Join(out, "summary.md"))
+	if err != nil || !strings.Contains(string(file), "GangsimTool: analyze") || !strings.Contains(string(file), "| policy |") {
+		t.Errorf("out/summary.md lacks the table or its manifest (%v):\n%s", err, file)
+	}
+	if _, err := os.Stat(filepath.Join(out, "responses.png")); err != nil {
+		t.Errorf("no figure: %v", err)
+	}
+}

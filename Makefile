@@ -11,11 +11,12 @@ HW ?= crescendo
 OUT ?= out
 
 # make figures (and study-KEY, results/...csv): figure options passed to
-# replay sweep, overriding the experiments' own; empty keeps them.
+# replay hw items and replay sweep, overriding the experiments' own; empty
+# keeps them.
 FIGURE_SIZE ?=
 FIGURE_DPI ?=
 FIGURE_FORMATS ?=
-SWEEP_FIGURES := $(if $(FIGURE_SIZE),--figure-size $(FIGURE_SIZE)) $(if $(FIGURE_DPI),--figure-dpi $(FIGURE_DPI)) $(if $(FIGURE_FORMATS),--figure-formats $(FIGURE_FORMATS))
+FIGURE_FLAGS := $(if $(FIGURE_SIZE),--figure-size $(FIGURE_SIZE)) $(if $(FIGURE_DPI),--figure-dpi $(FIGURE_DPI)) $(if $(FIGURE_FORMATS),--figure-formats $(FIGURE_FORMATS))
 
 .PHONY: all build run test test-slurm ci lint format-check vet bench bench-pipe fuzz figures clean clean-cache
 
@@ -28,21 +29,28 @@ build:
 # dynamic workload (the preset thesis: 1000 Lublin-Feitelson jobs on 32
 # processors with the thesis' statistics, loose estimates, time / 100) at
 # offered load 74%, replayed under each of POLICIES (charged by HW), a table
-# comparing them and the CDF of their response times ($(OUT)/responses.png).
+# comparing them ($(OUT)/summary.md, shown on the terminal without its
+# manifest, which stays in the file) and the CDF of their response times
+# ($(OUT)/responses.png).
+RUN_COLUMNS := utilization,makespan_s,wait_s_mean,response_s_mean,response_s_median,ts_bsld_mean
 run: build
 	@mkdir -p $(OUT)
 	$(BIN)/genwork lublin --preset thesis --load 0.74 --seed 1 -q -o $(OUT)/workload.parquet
 	@for p in $(POLICIES); do echo "$(BIN)/replay --policy $$p --hw $(HW) $(OUT)/workload.parquet -o $(OUT)/$$p.parquet"; \
 		$(BIN)/replay --policy $$p --hw $(HW) $(OUT)/workload.parquet -o $(OUT)/$$p.parquet -q || exit 1; done
-	$(BIN)/analyze -q --by policy --format md $(foreach p,$(POLICIES),$(OUT)/$(p).parquet)
+	$(BIN)/analyze -q --by policy --columns $(RUN_COLUMNS) $(foreach p,$(POLICIES),$(OUT)/$(p).parquet) -o $(OUT)/summary.md
 	$(BIN)/analyze -q --plot cdf --metric response --by policy --logx $(foreach p,$(POLICIES),$(OUT)/$(p).parquet) -o $(OUT)/responses.png
-	@echo "figure: $(OUT)/responses.png"
+	@echo; sed '/^<!-- gangsim manifest/,/^-->/d' $(OUT)/summary.md
+	@echo "table: $(OUT)/summary.md (with its manifest); figure: $(OUT)/responses.png"
 
 # The test suite. CI (.ci/run) runs these same checks (format, vet, every
-# test) and in addition installs Node.js and DuckDB's npm package and
-# Debian's slurm-wlm and munge, and sets GANGSIM_REQUIRE_DUCKDB=1 and
-# GANGSIM_REQUIRE_SLURM=1, so the DuckDB and Slurm tests must run there;
-# here they skip when those are missing. make ci runs .ci/run itself.
+# test) and differs in two ways: it installs Node.js and DuckDB's npm
+# package and Debian's slurm-wlm and munge, and sets GANGSIM_REQUIRE_DUCKDB=1
+# and GANGSIM_REQUIRE_SLURM=1, so the DuckDB and Slurm tests must run there
+# (here they skip when those are missing); and after make test it reruns
+# the packages that start goroutines under the race detector, go test
+# -race -short -count=1 ./internal/fileio ./internal/cli ./pipelines
+# ./cmd/replay. make ci runs .ci/run itself.
 # -timeout: TestResultsUpToDate reruns every experiment from an empty
 # cache, the process-level SB and FCS replays of the thesis' dynamic items
 # included (about 15 minutes of CPU), past go test's default 10 minutes.
@@ -100,8 +108,8 @@ fuzz:
 # results/REPRODUCTION.md: the hardware models' reproductions, then every
 # experiment (runs cached in .cache/gangsim; a rerun skips finished ones).
 figures: build
-	$(BIN)/replay hw items -o results
-	$(BIN)/replay sweep -o results $(SWEEP_FIGURES) experiments/*/*.json
+	$(BIN)/replay hw items -o results $(FIGURE_FLAGS)
+	$(BIN)/replay sweep -o results $(FIGURE_FLAGS) experiments/*/*.json
 	$(BIN)/analyze report results
 
 # A study of one's own: experiments/KEY/*.json, made into results/KEY/
@@ -109,15 +117,15 @@ figures: build
 # make study-easy-vs-conservative.
 study-%: build
 	@ls experiments/$*/*.json >/dev/null 2>&1 || { echo "no experiments/$*/*.json"; exit 1; }
-	$(BIN)/replay sweep -o results $(SWEEP_FIGURES) experiments/$*/*.json
+	$(BIN)/replay sweep -o results $(FIGURE_FLAGS) experiments/$*/*.json
 	$(BIN)/analyze report results
 
 # One item: make results/frachtenberg/fig-6.12.csv runs its experiment,
 # make results/etsion/fig-5.csv its hardware model (the .png comes with it);
 # make figures afterwards to refresh the report.
 results/%.csv: build
-	@if [ -f experiments/$*.json ]; then $(BIN)/replay sweep -o results $(SWEEP_FIGURES) experiments/$*.json; \
-	else $(BIN)/replay hw items -o results --only $*; fi
+	@if [ -f experiments/$*.json ]; then $(BIN)/replay sweep -o results $(FIGURE_FLAGS) experiments/$*.json; \
+	else $(BIN)/replay hw items -o results $(FIGURE_FLAGS) --only $*; fi
 
 clean:
 	rm -rf $(BIN)

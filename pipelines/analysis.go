@@ -243,6 +243,9 @@ type analysisContext struct {
 }
 
 func (c *analysisContext) analyze() error {
+	if err := c.checkAxes(); err != nil {
+		return err
+	}
 	c.outcomes = make([][]model.Outcome, len(c.runs))
 	c.sat = make([]*metrics.Saturation, len(c.runs))
 	switch a := &c.exp.Analysis; a.Kind {
@@ -450,9 +453,6 @@ func (c *analysisContext) metricRows() error {
 	if a.X == "" {
 		return nil
 	}
-	if err := c.singleValued("the figure draws the metric against x, a line per series", a.X, a.Series, a.Replicas); err != nil {
-		return err
-	}
 	// One panel per metric (and half): the metric against X, a line per
 	// Series value, saturated points left out unless the plot keeps them.
 	var panels []panel
@@ -552,9 +552,6 @@ func (c *analysisContext) xLabel() axisLabel {
 
 func (c *analysisContext) saturationRows() error {
 	a := &c.exp.Analysis
-	if err := c.singleValued("saturation sweeps the x axis per series and replica", a.X, a.Series, a.Replicas); err != nil {
-		return err
-	}
 	var notes []string
 	for _, s := range c.seriesValues() {
 		// Per load: how many of its replicas saturated; per replica: its
@@ -648,6 +645,42 @@ func (c *analysisContext) replicaValues() []string {
 	return c.values(c.exp.Analysis.Replicas)
 }
 
+// checkAxes refuses an analysis that would mix runs it cannot tell apart:
+// every grid axis but those the kind draws, groups or averages over must
+// have one value. It needs only the runs' grid points, so Validate and
+// Reproduce call it before any run is made (a CDF over a second policy
+// fails at once, not after its runs).
+func (c *analysisContext) checkAxes() error {
+	a := &c.exp.Analysis
+	switch a.Kind {
+	case "metrics":
+		if a.X == "" {
+			return nil // rows only: every grid point is a row
+		}
+		return c.singleValued("the figure draws the metric against x, a line per series", a.X, a.Series, a.Replicas)
+	case "saturation":
+		return c.singleValued("saturation sweeps the x axis per series and replica", a.X, a.Series, a.Replicas)
+	case "jobs-in-system":
+		return c.singleValued(fmt.Sprintf("jobs-in-system draws one line per %s value (a panel per series)", a.X), a.X, a.Series)
+	case "cdf":
+		return c.singleValued("the CDF pools the replicas of each series", a.Series, a.Replicas)
+	case "boxes":
+		return c.singleValued("the boxes pool the replicas of each x and series value", a.X, a.Series, a.Replicas)
+	case "jobs":
+		if a.X == "" {
+			return nil // rows only
+		}
+		except := []string{a.X, a.Series, a.Panels}
+		for ax := range a.Baseline {
+			except = append(except, ax)
+		}
+		return c.singleValued("the figure draws each metric against x, a bar or line per series, a panel per panels value", except...)
+	case "filler":
+		return c.singleValued("a filler search varies the machine size and the filler length", a.X, a.Length)
+	}
+	return nil
+}
+
 // singleValued checks that every grid axis but the given ones has one
 // value, so that the analysis does not mix runs it cannot tell apart.
 func (c *analysisContext) singleValued(what string, except ...string) error {
@@ -665,9 +698,6 @@ func (c *analysisContext) singleValued(what string, except ...string) error {
 
 func (c *analysisContext) jobsInSystem() error {
 	a := &c.exp.Analysis
-	if err := c.singleValued(fmt.Sprintf("jobs-in-system draws one line per %s value (a panel per series)", a.X), a.X, a.Series); err != nil {
-		return err
-	}
 	var panels []panel
 	for _, sv := range c.seriesValues() {
 		prefix := ""
@@ -757,15 +787,12 @@ func (c *analysisContext) jobsInSystem() error {
 		panels = append(panels, queued, inSystem)
 	}
 	c.figure = &Drawing{title: c.exp.Title, kind: "steps", x: axisLabel{Label: "Time", Unit: "s"}, panels: panels,
-		legendTitle: c.xLabel().Label}
+		legendTitle: c.xLabel().Label, logX: a.Plot.LogX, logY: a.Plot.LogY}
 	return nil
 }
 
 func (c *analysisContext) cdf() error {
 	a := &c.exp.Analysis
-	if err := c.singleValued("the CDF pools the replicas of each series", a.Series, a.Replicas); err != nil {
-		return err
-	}
 	metric := a.Metrics[0]
 	halves := []metrics.Length{metrics.Unclassified}
 	if a.Halves {
@@ -832,9 +859,6 @@ func jobValues(m metrics.JobMetrics, metric string) []float64 {
 // pooling the replicas.
 func (c *analysisContext) boxes() error {
 	a := &c.exp.Analysis
-	if err := c.singleValued("the boxes pool the replicas of each x and series value", a.X, a.Series, a.Replicas); err != nil {
-		return err
-	}
 	xs := c.values(a.X)
 	var panels []panel
 	for _, metric := range a.Metrics {

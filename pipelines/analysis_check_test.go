@@ -338,10 +338,7 @@ func TestAnalysisBoxes(t *testing.T) {
 // the series value; the rows give the test's decision on the queue and
 // the same rule's on the jobs in the system, recomputed here.
 func TestAnalysisJobsInSystemSeries(t *testing.T) {
-	e, sha, err := LoadExperiment(smallExperiment(t, `{"kind": "jobs-in-system", "x": "load", "series": "policy"}`, ""))
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, sha := loadFor(t, `{"kind": "jobs-in-system", "x": "load", "series": "policy"}`)
 	e.Grid = e.Grid[:2] // policies and loads, one seed
 	rep, err := e.Reproduce(&Sweep{Cache: &Cache{Dir: t.TempDir()}}, "e", sha)
 	if err != nil {

@@ -265,13 +265,6 @@ func (c *analysisContext) staticFigure() error {
 	if len(drawn) == 0 {
 		drawn = []string{"turnaround_s", "mean_response_s"}
 	}
-	except := []string{a.X, a.Series, a.Panels}
-	for ax := range a.Baseline {
-		except = append(except, ax)
-	}
-	if err := c.singleValued("the figure draws each metric against x, a bar or line per series, a panel per panels value", except...); err != nil {
-		return err
-	}
 	panelValues := []string{""}
 	if a.Panels != "" {
 		panelValues = c.labelledValues(a.Panels)
@@ -359,9 +352,6 @@ func staticMetricLabel(m string) axisLabel {
 // workload ends within (1 + Slack) of that time.
 func (c *analysisContext) fillerRows() error {
 	a := &c.exp.Analysis
-	if err := c.singleValued("a filler search varies the machine size and the filler length", a.X, a.Length); err != nil {
-		return err
-	}
 	type trial struct {
 		length, turnaround, first float64 // filler length; the workload's end; job 1's end (s)
 	}

@@ -126,7 +126,7 @@ type Drawing struct {
 // build returns the figure and the size to draw it at.
 func (d *Drawing) build() (plots.Drawer, plots.Size, error) {
 	var figs []plots.Drawer
-	for _, p := range d.panels {
+	for i, p := range d.panels {
 		fr := plots.Frame{Title: p.title,
 			X:      plots.Axis{Label: d.x.Label, Unit: d.x.Unit, Log: d.logX},
 			Y:      plots.Axis{Label: p.y.Label, Unit: p.y.Unit, Log: d.logY && !p.cdf},
@@ -168,7 +168,9 @@ func (d *Drawing) build() (plots.Drawer, plots.Size, error) {
 			}
 		}
 		if err != nil {
-			return nil, plots.Size{}, fmt.Errorf("drawing %q: %w", p.title, err)
+			// The plots error names the figure by its title, which a
+			// panel may not have: say which panel, by its Y axis.
+			return nil, plots.Size{}, fmt.Errorf("panel %d of %d (%s): %w", i+1, len(d.panels), fr.Y.Text(), err)
 		}
 		figs = append(figs, f)
 	}

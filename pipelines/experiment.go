@@ -156,7 +156,8 @@ func (e *Experiment) Validate() error {
 	if err := probe.Validate(); err != nil {
 		return err
 	}
-	if _, _, err := e.Runs(); err != nil {
+	_, points, err := e.Runs()
+	if err != nil {
 		return err
 	}
 	axes := map[string]bool{}
@@ -164,6 +165,9 @@ func (e *Experiment) Validate() error {
 		axes[a.Name] = true
 	}
 	if err := e.Analysis.validate(axes); err != nil {
+		return fmt.Errorf("analysis: %w", err)
+	}
+	if err := e.checkAxes(points); err != nil {
 		return fmt.Errorf("analysis: %w", err)
 	}
 	for _, c := range e.Claims {
@@ -175,6 +179,16 @@ func (e *Experiment) Validate() error {
 		return err
 	}
 	return nil
+}
+
+// checkAxes checks the analysis against the grid's points
+// (analysisContext.checkAxes) before anything runs.
+func (e *Experiment) checkAxes(points []Point) error {
+	stubs := make([]*Finished, len(points))
+	for i, p := range points {
+		stubs[i] = &Finished{Point: p}
+	}
+	return (&analysisContext{exp: e, runs: stubs}).checkAxes()
 }
 
 // Runs expands the grid, then each of the Also grids, into runs, each
@@ -242,6 +256,9 @@ func (e *Experiment) Reproduce(sweep *Sweep, specName, specSHA string) (*Reprodu
 	runs, points, err := e.Runs()
 	if err != nil {
 		return nil, err
+	}
+	if err := e.checkAxes(points); err != nil { // before any run is made
+		return nil, fmt.Errorf("%s: %w", e.Item, err)
 	}
 	done, err := sweep.Do(runs, points)
 	if err != nil {
@@ -326,7 +343,7 @@ func (r *Reproduction) WriteWith(resultsDir string, override FigureOptions) ([]s
 	}
 	fig, size, err := r.Figure.build()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s/%s: figure: %w", r.Item.Paper, r.Item.Name, err)
 	}
 	o := r.FigureOptions.Over(override)
 	if o.Size != nil {

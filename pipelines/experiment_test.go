@@ -2,6 +2,7 @@ package pipelines
 
 import (
 	"encoding/json"
+	"fmt"
 	"image/png"
 	"math"
 	"os"
@@ -37,6 +38,23 @@ func smallExperiment(t *testing.T, analysis string, extra string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// loadFor loads smallExperiment with an analysis its whole grid allows,
+// then gives it analysis (JSON): for a test that narrows the grid
+// before reproducing (the grid check of LoadExperiment would refuse the
+// analysis over the whole grid).
+func loadFor(t *testing.T, analysis string) (*Experiment, string) {
+	t.Helper()
+	e, sha, err := LoadExperiment(smallExperiment(t, `{"kind": "metrics", "metrics": ["jobs"]}`, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Analysis = Analysis{}
+	if err := json.Unmarshal([]byte(analysis), &e.Analysis); err != nil {
+		t.Fatal(err)
+	}
+	return e, sha
 }
 
 func reproduce(t *testing.T, path string, cache *Cache) *Reproduction {
@@ -172,11 +190,14 @@ func TestExperimentOtherKinds(t *testing.T) {
 			t.Errorf("%s: saturation point %v, want %v (votes %v)", r.Coord("policy"), got, want, k)
 		}
 	}
-	ce, sha, err := LoadExperiment(smallExperiment(t, `{"kind": "cdf", "series": "policy", "replicas": "seed", "metrics": ["wait_s"], "halves": true}`, ""))
+	// Loaded with an analysis its grid allows, then given one load and
+	// the CDF (whose grid check comes before the runs).
+	ce, sha, err := LoadExperiment(smallExperiment(t, `{"kind": "metrics", "metrics": ["jobs"]}`, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ce.Grid[1].Values = ce.Grid[1].Values[1:] // one load
+	ce.Analysis = Analysis{Kind: "cdf", Series: "policy", Replicas: "seed", Metrics: []string{"wait_s"}, Halves: true}
 	cdf, err := ce.Reproduce(&Sweep{Cache: cache}, "e", sha)
 	if err != nil {
 		t.Fatal(err)
@@ -204,10 +225,11 @@ func TestExperimentOtherKinds(t *testing.T) {
 		}
 	}
 	// jobs-in-system needs every axis but x to have one value.
-	e, _, err := LoadExperiment(smallExperiment(t, `{"kind": "jobs-in-system", "x": "load"}`, ""))
+	e, _, err := LoadExperiment(smallExperiment(t, `{"kind": "metrics", "metrics": ["jobs"]}`, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.Analysis = Analysis{Kind: "jobs-in-system", X: "load"}
 	if _, err := e.Reproduce(&Sweep{Cache: cache}, "e", ""); err == nil || !strings.Contains(err.Error(), `axis "policy" has 2 values`) {
 		t.Errorf("jobs-in-system over a grid of policies: %v", err)
 	}
@@ -501,4 +523,117 @@ func meanResponse(t *testing.T, f *Finished) float64 {
 		sum += x.Response().Seconds()
 	}
 	return sum / float64(len(o))
+}
+
+// TestExperimentLogZeros: an analysis drawn on a logarithmic Y axis with
+// zeros among its values (EASY's median wait at load 0.5, the jobs in
+// the system at the start) writes its CSV and figure, the zeros drawn at
+// the axis floor and counted in the legend; and a figure that cannot be
+// drawn fails naming the item and the panel.
+func TestExperimentLogZeros(t *testing.T) {
+	cache := &Cache{Dir: t.TempDir()}
+	rep := reproduce(t, smallExperiment(t, `{"kind": "metrics", "x": "load", "series": "policy", "replicas": "seed",
+    "metrics": ["wait_s_median", "response_s_mean"], "plot": {"log_y": true}}`, ""), cache)
+	zero := false
+	for _, r := range rep.Item.Rows {
+		zero = zero || (r.Coord("metric") == "wait_s_median" && r.Gangsim == 0)
+	}
+	if !zero {
+		t.Fatal("no median wait of 0: the test does not test zeros")
+	}
+	svgOf := func(rep *Reproduction) string {
+		t.Helper()
+		results := t.TempDir()
+		if _, err := rep.WriteWith(results, FigureOptions{Formats: []plots.Format{plots.SVG}}); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(results, "frachtenberg", rep.Item.Name+".svg"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if svg := svgOf(rep); !strings.Contains(svg, "points &lt; ") {
+		t.Errorf("the legend does not count the points below the floor")
+	}
+
+	e, sha := loadFor(t, `{"kind": "jobs-in-system", "x": "load", "plot": {"log_y": true}}`)
+	e.Grid = e.Grid[1:2] // loads only
+	jis, err := e.Reproduce(&Sweep{Cache: cache}, "e", sha)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if svg := svgOf(jis); !strings.Contains(svg, "points &lt; 1") {
+		t.Errorf("jobs in the system from 0 on a log axis: no count below the floor:\n%s", svg)
+	}
+
+	bad := &Reproduction{Item: &repro.Item{Paper: "study", Name: "bad"}, Figure: &Drawing{x: axisLabel{Label: "Load"},
+		panels: []panel{{y: axisLabel{Label: "Wait", Unit: "s"}, lines: []lineData{{name: "a", x: []float64{1}, y: []float64{math.NaN()}}}}}}}
+	if _, err := bad.Write(t.TempDir()); err == nil || !strings.HasPrefix(err.Error(), "study/bad: figure: panel 1 of 1 (Wait (s)): ") {
+		t.Errorf("a figure that cannot be drawn: %v", err)
+	}
+}
+
+// TestExperimentAxesHaveLabels: every committed experiment's x axis and
+// series axis is titled for a reader: the x axis by its plot.x_label or
+// the label table, the legend by the label table (metrics.Label), never
+// by a bare axis name such as "hw".
+func TestExperimentAxesHaveLabels(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "experiments", "*", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("experiments: %v, %v", files, err)
+	}
+	for _, f := range files {
+		e, _, err := LoadExperiment(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := e.Analysis
+		if _, ok := metrics.Label(a.X); a.X != "" && a.Plot.XLabel == "" && !ok {
+			t.Errorf("%s: x axis %q has no label (metrics.Label) and no plot.x_label", f, a.X)
+		}
+		if _, ok := metrics.Label(a.Series); a.Series != "" && !ok {
+			t.Errorf("%s: series axis %q has no label (metrics.Label): the legend would be titled %q", f, a.Series, a.Series)
+		}
+	}
+}
+
+// TestAnalysisCheckedBeforeRuns: an analysis that would mix runs it
+// cannot tell apart (an axis with several values that it neither draws,
+// groups nor averages over) is refused when the experiment is loaded,
+// and by Reproduce before a single run is made (the cache stays empty),
+// for every kind that pools runs.
+func TestAnalysisCheckedBeforeRuns(t *testing.T) {
+	// smallExperiment's grid: policy (2 values), load (2), seed (2).
+	for _, tt := range []struct{ analysis, axis string }{
+		{`{"kind": "cdf", "series": "policy", "metrics": ["wait_s"]}`, "load"},
+		{`{"kind": "cdf", "series": "load", "replicas": "seed", "metrics": ["wait_s"]}`, "policy"},
+		{`{"kind": "boxes", "x": "load", "series": "policy", "metrics": ["wait_s"]}`, "seed"},
+		{`{"kind": "metrics", "x": "load", "series": "policy", "metrics": ["jobs"]}`, "seed"},
+		{`{"kind": "saturation", "x": "load", "replicas": "seed"}`, "policy"},
+		{`{"kind": "jobs-in-system", "x": "load", "series": "policy"}`, "seed"},
+		{`{"kind": "jobs", "x": "load", "series": "policy"}`, "seed"},
+		{`{"kind": "filler", "x": "load", "length": "seed"}`, "policy"},
+	} {
+		want := fmt.Sprintf("axis %q has 2 values", tt.axis)
+		path := smallExperiment(t, tt.analysis, "")
+		if _, _, err := LoadExperiment(path); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("loading %s: %v, want %q", tt.analysis, err, want)
+		}
+		// Made valid to load, then changed as a program may change it.
+		e, sha, err := LoadExperiment(smallExperiment(t, `{"kind": "metrics", "metrics": ["jobs"]}`, ""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(tt.analysis), &e.Analysis); err != nil {
+			t.Fatal(err)
+		}
+		cache := &Cache{Dir: t.TempDir()}
+		if _, err := e.Reproduce(&Sweep{Cache: cache}, path, sha); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("reproducing %s: %v, want %q", tt.analysis, err, want)
+		}
+		if entries, _ := os.ReadDir(cache.Dir); len(entries) > 0 {
+			t.Errorf("%s: %d runs made before the analysis was refused", tt.analysis, len(entries))
+		}
+	}
 }

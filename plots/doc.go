@@ -38,17 +38,25 @@
 //     McLaughlin and Dasgupta's distributed context switching.
 //
 // Every figure has a title, axis titles that carry their unit (Axis.Unit,
-// printed as "Label (unit)"), and a legend drawn beside the plot, never
-// over the data. Series are told apart by a fixed palette (Okabe and Ito's
+// printed as "Label (unit)"), and a legend drawn beside the plot, or below
+// it when a column would take a third of the width, never over the data.
+// The typography follows the size a figure (or a grid's panel) is drawn
+// at: below 16 x 10 cm the fonts shrink with the square root of the size
+// (a 3.3-inch column figure's ticks are 7 pt), tick labels that would run
+// together are thinned, and titles shrink to fit, so that a paper's
+// figure is readable (TestSmallFiguresReadable: no text cut or
+// overlapping at a column's size, 8 x 6 cm, or a 2 x 2 grid at 6 x 4 in);
+// at the default size and above nothing changes. Series are told apart by a fixed palette (Okabe and Ito's
 // colorblind-safe colors, SeriesColor), dash patterns (SeriesDashes) and
 // marker shapes (SeriesGlyph), assigned by series order, so the same data
 // always looks the same.
 //
-// Every figure counts every value: on a logarithmic axis, a CDF or
-// percentile box draws the values below the axis floor (Axis.Floor, by
-// default the power of ten at or below the smallest positive value) at the
-// floor, its fractions stay over all values, and the legend says how many
-// lie below. Line figures leave headroom above their highest value, so no
+// Every figure counts every value: on a logarithmic axis, every kind
+// draws the values below the axis floor (Axis.Floor, by default the power
+// of ten at or below the smallest positive value; zeros are the usual
+// case) at the floor, a CDF's fractions stay over all values, and the
+// legend says how many of each series lie below ("easy (3 of 8 < 1 s)",
+// "GS (2 of 7 points < 1 s)", "fcfs (1 of 4 bars < 0.01 s)"). Line figures leave headroom above their highest value, so no
 // line runs along the plot's edge. Frame.Legend titles the legend.
 //
 // Save writes a figure as PNG, SVG or PDF by the file's extension, 16 x 10

@@ -143,6 +143,10 @@ type Interval struct {
 // (p tasks on m machines, each task moving between machines).
 //
 // fr.X needs a label (time, with its unit); fr.Y defaults to "Processor".
+// On a logarithmic X axis, interval ends below its floor (Axis.Floor, by
+// default the power of ten at or below the smallest positive time: a
+// schedule starts at 0) are drawn at the floor, and the legend says how
+// many of each job's intervals start below it.
 func Schedule(fr Frame, rows []string, intervals []Interval) (*Figure, error) {
 	name := fmt.Sprintf("schedule %q", fr.Title)
 	if fr.Y.Label == "" {
@@ -163,6 +167,12 @@ func Schedule(fr Frame, rows []string, intervals []Interval) (*Figure, error) {
 	var colors jobColors
 	const height = 0.7 // of the spacing of two rows
 	bars := newRects(draw.LineStyle{Color: color.Black, Width: vg.Points(0.5)})
+	var times []float64
+	for _, iv := range intervals {
+		times = append(times, iv.Start, iv.End)
+	}
+	floor := fr.X.drawnFloor(times)
+	var below, of []int // per job in colors.order: intervals starting below the floor, all
 	for i, iv := range intervals {
 		what := fmt.Sprintf("%s: interval %d", name, i)
 		if iv.Row < 0 || iv.Row >= len(rows) {
@@ -171,7 +181,7 @@ func Schedule(fr Frame, rows []string, intervals []Interval) (*Figure, error) {
 		if iv.Job == "" {
 			return nil, fmt.Errorf("%s: no job: %w", what, ErrValue)
 		}
-		if err := checkValues(what, []float64{iv.Start, iv.End}, fr.X.Log); err != nil {
+		if err := checkValues(what, []float64{iv.Start, iv.End}, false); err != nil {
 			return nil, err
 		}
 		if !(iv.Start < iv.End) {
@@ -182,15 +192,27 @@ func Schedule(fr Frame, rows []string, intervals []Interval) (*Figure, error) {
 			label = iv.Job
 		}
 		y := float64(len(rows) - 1 - iv.Row)
+		k := colors.of(iv.Job)
+		if k == len(of) {
+			below, of = append(below, 0), append(of, 0)
+		}
+		of[k]++
+		if iv.Start < floor {
+			below[k]++
+		}
 		bars.rs = append(bars.rs, rect{
-			x0: iv.Start, x1: iv.End, y0: y - height/2, y1: y + height/2,
-			fill: SeriesTint(colors.of(iv.Job), jobTint), label: label,
+			x0: max(iv.Start, floor), x1: max(iv.End, floor), y0: y - height/2, y1: y + height/2,
+			fill: SeriesTint(k, jobTint), label: label,
 		})
 	}
 	f := newFigure(fr)
 	f.Plot.Add(gridLines(true, false), bars)
 	for k, job := range colors.order {
-		f.addLegend(job, swatch{fill: SeriesTint(k, jobTint), edge: bars.edge})
+		name := job
+		if below[k] > 0 {
+			name += belowFloorOf(below[k], of[k], "intervals starting", floor, fr.X.Unit)
+		}
+		f.addLegend(name, swatch{fill: SeriesTint(k, jobTint), edge: bars.edge})
 	}
 	reversed := make([]string, len(rows))
 	for i, r := range rows {

@@ -250,6 +250,14 @@ func goldenFigures(t *testing.T) []goldenFigure {
 	}
 	wide := mustFigure(OusterhoutMatrix(Frame{Title: "Ousterhout matrix, 32 processors"}, Matrix{Cells: cells}))
 
+	// A paper's sizes: a one-column figure (fonts scaled down, the legend
+	// below the plot as a column would take a third of the width) and a
+	// 2 x 2 grid of panels on a 6 x 4 in page figure.
+	small, err := NewGrid(2, 2, marked, boxes, stepFig, floorCDF)
+	if err != nil {
+		t.Fatal(err)
+	}
+
 	return []goldenFigure{
 		{name: "cdf", fig: cdf},
 		{name: "percentile_boxes", fig: boxes},
@@ -264,6 +272,8 @@ func goldenFigures(t *testing.T) []goldenFigure {
 		{name: "ousterhout_matrix_32", fig: wide},
 		{name: "cdf_floor", fig: floorCDF},
 		{name: "percentile_boxes_floor", fig: floorBoxes},
+		{name: "cdf_floor_column", fig: floorCDF, size: Size{Width: 3.3 * vg.Inch, Height: 2.2 * vg.Inch, DPI: 300}},
+		{name: "panels_6x4in", fig: small, size: Size{Width: 6 * vg.Inch, Height: 4 * vg.Inch, DPI: 150}},
 	}
 }
 

@@ -209,3 +209,80 @@ func pdfString(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, "(", `\(`, ")", `\)`, "\n", `\n`, "\r", `\r`)
 	return r.Replace(string(latin1(s)))
 }
+
+// ReadMetadata returns the entries SaveWithMetadata recorded in a saved
+// figure of format f (a repeated PDF key's values split again), in file
+// order; a file without any gives none. Text is read back as written:
+// PNG text as Latin-1, PDF strings unescaped.
+func ReadMetadata(data []byte, f Format) []KeyValue {
+	var out []KeyValue
+	switch f {
+	case PNG:
+		if !bytes.HasPrefix(data, pngSignature) {
+			return nil
+		}
+		for i := len(pngSignature); i+12 <= len(data); {
+			n := int(binary.BigEndian.Uint32(data[i : i+4]))
+			typ := string(data[i+4 : i+8])
+			if n < 0 || i+12+n > len(data) || typ == "IDAT" || typ == "IEND" {
+				break // the text chunks come before the image data
+			}
+			if typ == "tEXt" {
+				if k, v, ok := bytes.Cut(data[i+8:i+8+n], []byte{0}); ok {
+					runes := make([]rune, len(v))
+					for j, b := range v {
+						runes[j] = rune(b)
+					}
+					out = append(out, KeyValue{string(k), string(runes)})
+				}
+			}
+			i += 12 + n
+		}
+	case SVG:
+		head, _, _ := bytes.Cut(data, []byte("<svg"))
+		for _, m := range svgComment.FindAllSubmatch(head, -1) {
+			out = append(out, KeyValue{string(m[1]), string(m[2])})
+		}
+	case PDF:
+		i := bytes.LastIndex(data, []byte("/Producer (gangsim with gonum/plot)\n"))
+		if i < 0 {
+			return nil
+		}
+		dict, _, _ := bytes.Cut(data[i:], []byte("\n>>"))
+		for _, m := range pdfEntry.FindAllSubmatch(dict, -1) {
+			if string(m[1]) == "Producer" {
+				continue
+			}
+			for _, v := range strings.Split(pdfUnescape(string(m[2])), "\n") {
+				out = append(out, KeyValue{string(m[1]), v})
+			}
+		}
+	}
+	return out
+}
+
+var (
+	svgComment = regexp.MustCompile(`<!-- ([!-~]+?): (.*?) -->`)
+	pdfEntry   = regexp.MustCompile(`(?m)^/([A-Za-z0-9._-]+) \(((?:[^()\\]|\\.)*)\)$`)
+)
+
+// pdfUnescape undoes pdfString's escapes (Latin-1 bytes as runes).
+func pdfUnescape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\\' && i+1 < len(s) {
+			i++
+			switch s[i] {
+			case 'n':
+				c = '\n'
+			case 'r':
+				c = '\r'
+			default:
+				c = s[i]
+			}
+		}
+		b.WriteRune(rune(c))
+	}
+	return b.String()
+}

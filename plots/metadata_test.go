@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -126,6 +127,40 @@ func TestParseSize(t *testing.T) {
 		}
 		if !tc.ok && !errors.Is(err, ErrValue) {
 			t.Errorf("ParseSize(%q): error %v is not ErrValue", tc.in, err)
+		}
+	}
+}
+
+// TestReadMetadata: what SaveWithMetadata records reads back in every
+// format, in order, with a repeated key's values one entry each, Latin-1
+// and PDF escapes (parentheses, backslashes) undone; a figure saved
+// without metadata, or bytes of no format, give none.
+func TestReadMetadata(t *testing.T) {
+	f, err := MarkedLines(Frame{X: Axis{Label: "Load"}, Y: Axis{Label: "R"}}, []Series{{Name: "a", X: []float64{1}, Y: []float64{1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := []KeyValue{{"GangsimTool", "replay sweep"}, {"GangsimParam", "item=study/x (a)"}, {"GangsimParam", `path=C:\dir`},
+		{"Title", "Wait é"}}
+	dir := t.TempDir()
+	for _, format := range Formats() {
+		p := filepath.Join(dir, "f."+string(format))
+		if err := SaveWithMetadata(f, p, Size{}, meta); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(p)
+		if got := ReadMetadata(b, format); !reflect.DeepEqual(got, meta) {
+			t.Errorf("%s: read back %q, want %q", format, got, meta)
+		}
+		if err := SaveSize(f, p, Size{}); err != nil {
+			t.Fatal(err)
+		}
+		b, _ = os.ReadFile(p)
+		if got := ReadMetadata(b, format); len(got) != 0 {
+			t.Errorf("%s without metadata: read %q", format, got)
+		}
+		if got := ReadMetadata([]byte("not a figure"), format); len(got) != 0 {
+			t.Errorf("%s of other bytes: read %q", format, got)
 		}
 	}
 }

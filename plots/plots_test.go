@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/plot"
@@ -101,6 +102,89 @@ func TestBoxesFloor(t *testing.T) {
 	}
 	if f.Plot.Y.Min != 1 || f.Plot.Y.Max != 300 {
 		t.Errorf("Y axis [%v, %v], want the floor 1 to 300", f.Plot.Y.Min, f.Plot.Y.Max)
+	}
+}
+
+// TestEveryKindFloorsLogAxes: every figure kind with a value axis draws
+// zeros (and negative values) on a logarithmic axis at the axis's floor,
+// leaves out no value, and says in the legend how many of each series
+// are below the floor; the axis starts at the floor, and the figure
+// renders. A series with nothing below keeps its plain name.
+func TestEveryKindFloorsLogAxes(t *testing.T) {
+	lin := func(label, unit string) Axis { return Axis{Label: label, Unit: unit} }
+	log := func(label, unit string) Axis { return Axis{Label: label, Unit: unit, Log: true} }
+	for _, tc := range []struct {
+		name       string
+		make       func() (*Figure, error)
+		legend     []string
+		xMin, yMin float64 // the axes' floors (NaN: not checked)
+		xLog, yLog bool
+	}{
+		{"marked lines, zero median wait", func() (*Figure, error) {
+			return MarkedLines(Frame{X: lin("Load", ""), Y: log("Median wait", "s")}, []Series{
+				{"easy", []float64{0.5, 0.7, 0.9}, []float64{0, 0, 12}},
+				{"fcfs", []float64{0.5, 0.7, 0.9}, []float64{0.3, 40, 900}}})
+		}, []string{"easy (2 of 3 points < 0.1 s)", "fcfs"}, math.NaN(), 0.1, false, true},
+		{"marked lines, zero x", func() (*Figure, error) {
+			return MarkedLines(Frame{X: log("MPL", ""), Y: log("Wait", "s")}, []Series{{"gs", []float64{0, 2, 4}, []float64{0, 5, 50}}})
+		}, []string{"gs (1 of 3 points < 1 s) (1 of 3 points with x < 1)"}, 1, 1, true, true},
+		{"step lines, jobs in system from 0", func() (*Figure, error) {
+			return StepLines(Frame{X: log("Time", "s"), Y: log("Jobs in the system", "")}, []Series{
+				{"0.5", []float64{0, 10, 20, 30}, []float64{0, 3, 150, 0}},
+				{"0.9", []float64{5, 10}, []float64{2, 4}}})
+		}, []string{"0.5 (2 of 4 points < 1) (1 of 4 points with x < 1 s)", "0.9"}, 1, 1, true, true},
+		{"grouped bars", func() (*Figure, error) {
+			return GroupedBars(Frame{Y: log("Mean wait", "s")}, []string{"a", "b", "c"}, []BarSeries{
+				{"easy", []float64{0, 0.02, math.NaN()}}, {"fcfs", []float64{3, 40, 500}}})
+		}, []string{"easy (1 of 2 bars < 0.01 s)", "fcfs"}, math.NaN(), 0.01, false, true},
+		{"stacked bars", func() (*Figure, error) {
+			// The default floor is at or below every component; a given
+			// one hides segments that end below it.
+			y := log("Run time", "s")
+			y.Floor = 1
+			return StackedBars(Frame{Y: y}, []string{"a", "b"}, []BarSeries{
+				{"SAGE", []float64{0.2, 300}}, {"filler", []float64{0.5, 0.3}}, {"idle", []float64{0, 30}}})
+		}, []string{"idle", "filler (1 of 2 segments < 1 s)", "SAGE (1 of 2 segments < 1 s)"}, math.NaN(), 1, false, true},
+		{"schedule from 0", func() (*Figure, error) {
+			return Schedule(Frame{X: log("Time", "s")}, []string{"m1", "m2"}, []Interval{
+				{Row: 0, Start: 0, End: 5, Job: "A"}, {Row: 1, Start: 0.5, End: 8, Job: "B"}, {Row: 0, Start: 5, End: 9, Job: "A"}})
+		}, []string{"A (1 of 2 intervals starting < 0.1 s)", "B"}, 0.1, math.NaN(), true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := tc.make()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(f.legendNames, tc.legend) {
+				t.Errorf("legend %q, want %q", f.legendNames, tc.legend)
+			}
+			if err := Render(io.Discard, f, PNG, Size{}); err != nil {
+				t.Fatal(err)
+			}
+			// Drawing settles the ranges: each floored axis starts at its floor.
+			for _, a := range []struct {
+				name string
+				min  float64
+				got  float64
+			}{{"X", tc.xMin, f.Plot.X.Min}, {"Y", tc.yMin, f.Plot.Y.Min}} {
+				if !math.IsNaN(a.min) && a.got != a.min {
+					t.Errorf("%s axis starts at %v, want the floor %v", a.name, a.got, a.min)
+				}
+			}
+		})
+	}
+
+	// Nothing is left out: a line's points are all drawn, those below the
+	// floors at the floors.
+	got := floorSeries(Frame{X: Axis{Log: true}, Y: Axis{Log: true}}, []Series{{"a", []float64{0, 10, 20}, []float64{-1, 0, 5}}})
+	want := plotter.XYs{{X: 10, Y: 1}, {X: 10, Y: 1}, {X: 20, Y: 5}}
+	if len(got) != 1 || !slices.Equal(got[0].xys, want) {
+		t.Errorf("floorSeries = %v, want %v", got, want)
+	}
+	// On linear axes nothing moves and no name changes.
+	got = floorSeries(Frame{}, []Series{{"a", []float64{0, 1}, []float64{-1, 0}}})
+	if got[0].name != "a" || !slices.Equal(got[0].xys, plotter.XYs{{X: 0, Y: -1}, {X: 1, Y: 0}}) {
+		t.Errorf("linear floorSeries = %+v", got)
 	}
 }
 
@@ -233,9 +317,6 @@ func TestValidation(t *testing.T) {
 		{"marked NaN", func() (*Figure, error) {
 			return MarkedLines(Frame{X: x, Y: y}, []Series{{"a", []float64{1, 2}, []float64{1, nan}}})
 		}, ErrValue},
-		{"marked negative on log", func() (*Figure, error) {
-			return MarkedLines(Frame{X: x, Y: Axis{Label: "S", Log: true}}, []Series{{"a", []float64{1}, []float64{-1}}})
-		}, ErrLogScale},
 
 		{"grouped no categories", func() (*Figure, error) {
 			return GroupedBars(Frame{Y: y}, nil, []BarSeries{{"a", nil}})
@@ -253,8 +334,11 @@ func TestValidation(t *testing.T) {
 		{"grouped no y label", func() (*Figure, error) {
 			return GroupedBars(Frame{}, []string{"c"}, []BarSeries{{"a", []float64{1}}})
 		}, ErrLabel},
-		{"grouped log y", func() (*Figure, error) {
-			return GroupedBars(Frame{Y: Axis{Label: "T", Log: true}}, []string{"c"}, []BarSeries{{"a", []float64{1}}})
+		{"grouped log x", func() (*Figure, error) {
+			return GroupedBars(Frame{X: logX, Y: y}, []string{"c"}, []BarSeries{{"a", []float64{1}}})
+		}, ErrLogScale},
+		{"schedule log y", func() (*Figure, error) {
+			return Schedule(Frame{X: x, Y: Axis{Label: "P", Log: true}}, []string{"m"}, []Interval{{Start: 0, End: 1, Job: "j"}})
 		}, ErrLogScale},
 		{"stacked negative", func() (*Figure, error) {
 			return StackedBars(Frame{Y: y}, []string{"c"}, []BarSeries{{"a", []float64{-1}}})

@@ -39,14 +39,17 @@ type Axis struct {
 	// quantities such as a slowdown or a fraction. It is printed in
 	// parentheses after the label.
 	Unit string
-	// Log draws the axis on a base-10 logarithmic scale. Figures of
-	// distributions (CDF, PercentileBoxes) draw values below the axis's
-	// floor at the floor and say how many in the legend; the others need
-	// every value positive.
+	// Log draws the axis on a base-10 logarithmic scale. Every figure kind
+	// draws the values below the axis's floor (zeros, the usual case) at
+	// the floor and says how many in the legend, nothing left out: a CDF's
+	// or a box's values, a line's points, a bar's height, a schedule's
+	// interval ends. Only what stands at given positions has no floor: a
+	// box's parameter on a logarithmic X axis must be positive, and
+	// categories, rows and a CDF's fractions have no logarithmic scale.
 	Log bool
-	// Floor is the smallest value a logarithmic axis of a distribution
-	// shows; 0 takes the largest power of ten at or below the smallest
-	// positive value.
+	// Floor is the smallest value a logarithmic axis shows; 0 takes the
+	// largest power of ten at or below the smallest positive value drawn
+	// on it (1 when none is positive).
 	Floor float64
 }
 
@@ -74,7 +77,26 @@ func (a Axis) logFloor(values ...[]float64) float64 {
 // belowFloor says in a legend how many of n values lie below the floor
 // of a logarithmic axis and are drawn at it: "(12 of 500 < 0.1 s)".
 func belowFloor(k, n int, floor float64, unit string) string {
-	return fmt.Sprintf(" (%d of %d < %s%s)", k, n, formatNumber(floor), unitSuffix(unit))
+	return belowFloorOf(k, n, "", floor, unit)
+}
+
+// belowFloorOf is belowFloor naming what is counted: "(2 of 7 points <
+// 0.1 s)".
+func belowFloorOf(k, n int, what string, floor float64, unit string) string {
+	if what != "" {
+		what = " " + what
+	}
+	return fmt.Sprintf(" (%d of %d%s < %s%s)", k, n, what, formatNumber(floor), unitSuffix(unit))
+}
+
+// drawnFloor is the floor below which values are drawn at it on axis a
+// (Axis.logFloor over values), or -Inf on a linear axis, where every value
+// is drawn where it is.
+func (a Axis) drawnFloor(values ...[]float64) float64 {
+	if !a.Log {
+		return math.Inf(-1)
+	}
+	return a.logFloor(values...)
 }
 
 // unitSuffix is " unit", or "" without a unit.

@@ -48,7 +48,8 @@ func FormatValue(v float64) string {
 // title, unit, figure, notes and claims, then the lines of man, the
 // manifest of the run that made it, if not nil), the header line
 // (coordinate names, paper, gangsim, tolerance, within), and one line per
-// row. A row without a paper value has empty paper and tolerance cells.
+// row. A row without a paper value has empty paper, tolerance and within
+// cells: there is nothing to be within.
 func WriteCSV(w io.Writer, it *Item, man *model.Manifest) error {
 	if err := it.Validate(); err != nil {
 		return err
@@ -97,11 +98,11 @@ func WriteCSV(w io.Writer, it *Item, man *model.Manifest) error {
 		for _, c := range r.Coords {
 			rec = append(rec, c.Value)
 		}
-		paper, tol := "", ""
+		paper, tol, within := "", "", ""
 		if r.HasPaper {
-			paper, tol = FormatValue(r.Paper), FormatValue(r.Tolerance)
+			paper, tol, within = FormatValue(r.Paper), FormatValue(r.Tolerance), strconv.FormatBool(r.Within())
 		}
-		rec = append(rec, paper, FormatValue(r.Gangsim), tol, strconv.FormatBool(r.Within()))
+		rec = append(rec, paper, FormatValue(r.Gangsim), tol, within)
 		if err := cw.Write(rec); err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package repro
 
 import (
 	"bytes"
+	"encoding/csv"
 	"reflect"
 	"strings"
 	"testing"
@@ -62,10 +63,24 @@ func TestCSVRoundTrip(t *testing.T) {
 		"nodes,rails,paper,gangsim,tolerance,within\n",
 		"16,1,300,300.4,1,true\n",
 		"\"4,096\",2,100,102,1,false\n",
-		"1,1,,0.333333,,true\n",
+		"1,1,,0.333333,,\n", // no paper value: nothing to be within
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("CSV lacks %q:\n%s", want, text)
+		}
+	}
+	// Every row: the within cell is empty exactly when the paper's is.
+	for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
+		if strings.HasPrefix(line, "#") || strings.HasPrefix(line, "nodes,") {
+			continue
+		}
+		cells, err := csv.NewReader(strings.NewReader(line)).Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		paper, within := cells[len(cells)-4], cells[len(cells)-1]
+		if (paper == "") != (within == "") {
+			t.Errorf("row %q: paper %q, within %q", line, paper, within)
 		}
 	}
 	got, h, err := ReadCSV(strings.NewReader(text), "t.csv")

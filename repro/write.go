@@ -73,5 +73,49 @@ func WriteFormats(resultsDir string, it *Item, man *model.Manifest, figure plots
 	if err := f.Commit(); err != nil {
 		return nil, err
 	}
+	if err := removeStaleFigures(dir, it, figure != nil, formats); err != nil {
+		return nil, err
+	}
 	return append([]string{path}, written...), nil
+}
+
+// removeStaleFigures removes the item's figure files in the formats not
+// written this time (every format when the item has no figure): the .pdf
+// and .svg of an earlier make figures FIGURE_FORMATS=png,pdf,svg, which a
+// plain make figures would otherwise leave beside a newer .png. Only a
+// file that gangsim wrote for this item is removed: its metadata must
+// hold a GangsimTool entry and the parameter item=<paper>/<name>
+// (plots.ReadMetadata); any other file of that name is left alone.
+func removeStaleFigures(dir string, it *Item, drawn bool, formats []plots.Format) error {
+	for _, f := range plots.Formats() {
+		if drawn && slices.Contains(formats, f) {
+			continue
+		}
+		path := filepath.Join(dir, it.Name+"."+string(f))
+		data, err := os.ReadFile(path)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if WrittenFor(plots.ReadMetadata(data, f), it.Key()) {
+			if err := os.Remove(path); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// WrittenFor reports whether a figure's metadata says gangsim wrote it
+// for the item key ("paper/name"): a GangsimTool entry and the parameter
+// item=key.
+func WrittenFor(meta []plots.KeyValue, key string) bool {
+	tool, item := false, false
+	for _, kv := range meta {
+		tool = tool || kv.Key == model.KeyGangsimTool
+		item = item || kv.Key == model.KeyGangsimParam && kv.Value == "item="+key
+	}
+	return tool && item
 }

@@ -155,7 +155,7 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 		metric     = fs.String("metric", "", "what to plot: a per-job metric (wait, response, bsld, ts_bsld; default response) or, for metric and bars, any column")
 		stat       = fs.String("stat", "mean", "statistic of a per-job metric for --plot metric and bars: mean, median, sd, min, p5, p25, p75, p95, max")
 		logX       = fs.Bool("logx", false, "logarithmic X axis")
-		logY       = fs.Bool("logy", false, "logarithmic Y axis")
+		logY       = fs.Bool("logy", false, "logarithmic Y axis (values below its floor, such as zeros, drawn at the floor and counted in the legend)")
 		title      = fs.String("title", "", "figure title (default: one made from the flags)")
 		xlabel     = fs.String("xlabel", "", "X axis title, with its unit if any, e.g. \"Offered load\" (default: from the label table, see --list-columns)")
 		ylabel     = fs.String("ylabel", "", "Y axis title, with its unit if any, e.g. \"Mean wait (s)\" (default: from the label table)")
@@ -337,7 +337,7 @@ func (o *options) checkMode(fs *pflag.FlagSet) error {
 		{"metric", "--plot cdf, boxes, metric and bars", plot && o.plot != plotJobsInSystem},
 		{"stat", "--plot metric and bars", o.plot == plotMetric || o.plot == plotBars},
 		{"logx", "--plot cdf, boxes, jobs-in-system and metric", plot && o.plot != plotBars},
-		{"logy", "--plot boxes, jobs-in-system and metric", plot && o.plot != plotBars && o.plot != plotCDF},
+		{"logy", "--plot boxes, jobs-in-system, metric and bars", plot && o.plot != plotCDF},
 		{"title", "--plot", plot},
 		{"xlabel", "--plot", plot},
 		{"ylabel", "--plot", plot},

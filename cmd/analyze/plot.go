@@ -186,7 +186,7 @@ func drawPlot(opt *options, runs []*resultRun, cells []*cell, man *model.Manifes
 		fig, err = barsFigure(opt, runs, cells)
 	}
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", opt.output, err)
 	}
 	dress(opt, fig)
 	if opt.size != nil {
@@ -383,6 +383,7 @@ func barsFigure(opt *options, runs []*resultRun, cells []*cell) (*plots.Figure, 
 	if err != nil {
 		return nil, err
 	}
+	axis.Log = opt.logY
 	fr := plots.Frame{Title: titleOr(opt, axis.Label), Y: axis}
 	var categories []string
 	var series []plots.BarSeries

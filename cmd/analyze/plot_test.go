@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gangsim/gangsim/model"
 )
 
 // TestPlots draws every kind as PNG and SVG: the PNG decodes and carries
@@ -68,7 +70,7 @@ func TestPlots(t *testing.T) {
 			}
 			for _, want := range c.svg {
 				if !strings.Contains(string(b), want) {
-					t.Errorf("SVG lacks %q", want)
+					t.Errorf("SVG lacks %q:\n%s", want, b)
 				}
 			}
 		})
@@ -102,6 +104,59 @@ func TestPlotZerosOnLog(t *testing.T) {
 	// smallest positive wait is 10 s, the floor.
 	if !strings.Contains(string(b), ">easy (4 of 8 &lt; 10 s)<") {
 		t.Errorf("the legend does not count the zeros:\n%s", b)
+	}
+}
+
+// TestPlotKindsZerosOnLog: every kind that takes --logy draws zeros on
+// it at the floor and counts them in the legend, instead of failing ("value
+// 0 is 0"): a minimum wait of 0 against the load, the bars of a minimum
+// wait, the jobs in the system (which start at 0) on both log axes.
+func TestPlotKindsZerosOnLog(t *testing.T) {
+	dir := fixture(t)
+	satDir, _, _ := saturationFixture(t)
+	runs := []string{filepath.Join(dir, "easy1.parquet"), filepath.Join(dir, "easy2.arrow"), filepath.Join(dir, "fcfs.csv")}
+	for _, c := range []struct {
+		name   string
+		args   []string
+		legend []string // legend entries the SVG must hold
+	}{
+		// Every run has a wait of 0: the minimum is 0 at both loads.
+		{"metric", append([]string{"--plot", "metric", "--metric", "wait", "--stat", "min", "--x", "load.target", "--by", "policy", "--logy"}, runs...),
+			[]string{">easy (1 of 1 points &lt; 1 s)<", ">fcfs (1 of 1 points &lt; 1 s)<"}},
+		// One series: the easy runs' 25th percentiles are 0, fcfs' 7.5 s.
+		{"metric-p25", append([]string{"--plot", "metric", "--metric", "wait", "--stat", "p25", "--x", "load.target", "--logy"}, runs...),
+			[]string{">25th percentile of wait time (1 of 2 points &lt; 1 s)<"}},
+		{"bars", append([]string{"--plot", "bars", "--metric", "wait", "--stat", "min", "--by", "load.target,policy", "--logy"}, runs...),
+			[]string{">easy (1 of 1 bars &lt; 1 s)<", ">fcfs (1 of 1 bars &lt; 1 s)<"}},
+		{"jobs-in-system", []string{"--plot", "jobs-in-system", "--by", "load.target", "--logx", "--logy",
+			filepath.Join(satDir, "stable.csv"), filepath.Join(satDir, "saturated.csv")},
+			[]string{"points &lt; 1)", "points with x &lt; 1 s)"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), c.name+".svg")
+			mustAnalyze(t, nil, append([]string{"-q", "-o", out}, c.args...)...)
+			b, _ := os.ReadFile(out)
+			for _, want := range c.legend {
+				if !strings.Contains(string(b), want) {
+					t.Errorf("SVG lacks %q:\n%s", want, b)
+				}
+			}
+		})
+	}
+}
+
+// TestPlotErrorNamesFigure: a figure that cannot be drawn fails naming
+// the file it was to be.
+func TestPlotErrorNamesFigure(t *testing.T) {
+	dir := fixture(t)
+	out := filepath.Join(t.TempDir(), "min.png")
+	// One run, so no series: a bar of a statistic no job has (an empty
+	// run) cannot be drawn.
+	empty := filepath.Join(dir, "empty.csv")
+	writeRun(t, empty, runHeader(4, 1, nil, []model.Param{p("policy", "easy"), p("machine", "4")}), nil)
+	_, _, err := analyzeCmd(t, nil, "-q", "--plot", "bars", "--metric", "wait", "--stat", "min", "-o", out, empty)
+	if err == nil || !strings.HasPrefix(err.Error(), out+": ") {
+		t.Errorf("a figure that cannot be drawn: %v, want an error naming %s", err, out)
 	}
 }
 

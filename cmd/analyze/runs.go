@@ -118,8 +118,11 @@ func readOutcomes(name string, stdin io.Reader) (*resultRun, error) {
 // every outcome in the order of the file. The outcomes are kept in
 // r.outcomes only with hold; without it the run takes constant memory
 // beyond what each keeps. The arrival period is tracked either way.
+// Standard input is read once, as it arrives (fileio.OpenStream: nothing
+// is spooled unless it is Parquet), its digest known once it is read
+// through.
 func readRun(name string, stdin io.Reader, hold bool, begin func(*resultRun) error, each func(*resultRun, *model.Outcome)) (*resultRun, error) {
-	in, err := fileio.Open(name, stdin)
+	in, err := fileio.OpenStream(name, stdin)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +132,7 @@ func readRun(name string, stdin io.Reader, hold bool, begin func(*resultRun) err
 		return nil, err
 	}
 	defer rd.Close()
-	r := &resultRun{name: in.DisplayName(), input: in.Manifest(), header: rd.Header().Clone()}
+	r := &resultRun{name: in.DisplayName(), header: rd.Header().Clone()}
 	r.chain = manifestChain(&r.header)
 	if begin != nil {
 		if err := begin(r); err != nil {
@@ -162,12 +165,17 @@ func readRun(name string, stdin io.Reader, hold bool, begin func(*resultRun) err
 	// known only once the run was written, such as the input's digest).
 	r.header = rd.Header().Clone()
 	r.chain = manifestChain(&r.header)
+	if err := in.Finish(); err != nil { // a stream's digest covers every byte
+		return nil, err
+	}
+	r.input = in.Manifest()
 	return r, nil
 }
 
-// readSeries reads a time-series table.
+// readSeries reads a time-series table, standard input as a stream (as
+// readRun does).
 func readSeries(name string, stdin io.Reader) ([]model.Sample, model.Input, *model.Header, error) {
-	in, err := fileio.Open(name, stdin)
+	in, err := fileio.OpenStream(name, stdin)
 	if err != nil {
 		return nil, model.Input{}, nil, err
 	}
@@ -192,6 +200,9 @@ func readSeries(name string, stdin io.Reader) ([]model.Sample, model.Input, *mod
 		samples = append(samples, s)
 	}
 	h := rd.Header().Clone()
+	if err := in.Finish(); err != nil {
+		return nil, model.Input{}, nil, err
+	}
 	return samples, in.Manifest(), &h, nil
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/plots"
 	"github.com/gangsim/gangsim/repro"
 	"github.com/gangsim/gangsim/repro/hardware"
 	"github.com/gangsim/gangsim/workload"
@@ -30,7 +31,7 @@ const hwSynopsis = `usage: replay hw list
        replay hw kinds [NAME]
        replay hw curve NAME KIND [flags]
        replay hw curve --preset-file FILE KIND [flags]
-       replay hw items [-o RESULTS] [--only PAPER/ITEM,...]
+       replay hw items [-o RESULTS] [--only PAPER/ITEM,...] [--figure-size WxH] [--figure-dpi N] [--figure-formats png,svg,pdf]
 
 The hardware cost models of the papers (Myrinet/FM, PM/SCore-D, QsNet/STORM,
 Calypso) and their named presets, the papers' clusters:
@@ -48,7 +49,9 @@ Calypso) and their named presets, the papers' clusters:
            RESULTS/<paper>/<item>.csv, and for figures RESULTS/<paper>/<item>.png,
            with a summary line per item on stderr; the gang-scheduling
            figures (etsion/fig-6, hori96/fig-8, hori98/fig-6, frachtenberg/
-           fig-4.13 to 4.15) replay the papers' benchmark runs through gs
+           fig-4.13 to 4.15) replay the papers' benchmark runs through gs;
+           --figure-size, --figure-dpi and --figure-formats save the figures
+           as replay sweep's flags of the same names do
 
 Examples:
   replay hw list
@@ -58,7 +61,8 @@ Examples:
   replay hw curve crescendo switch --refill-penalty 2ms
   replay hw curve wolverine launch-models --nodes 64,1024,16384 -o launch.csv
   replay hw items -o results
-  replay hw items -o results --only frachtenberg/fig-4.12`
+  replay hw items -o results --only frachtenberg/fig-4.12
+  replay hw items -o results --figure-size 6inx4in --figure-dpi 300 --figure-formats png,pdf`
 
 const hwCurveSynopsis = `usage: replay hw curve NAME KIND [flags]
        replay hw curve --preset-file FILE KIND [flags]
@@ -405,9 +409,21 @@ func hwItems(args []string, stderr io.Writer) error {
 		only    = fs.StringSlice("only", nil, "write only these items, PAPER/ITEM, e.g. hori98/fig-6 (comma-separated or repeated)")
 		strict  = fs.Bool("strict", false, "fail (exit 1) when an item disagrees with its paper")
 		quiet   = fs.BoolP("quiet", "q", false, "print nothing but errors")
+		figures = figureFlags(fs, "")
 	)
 	if err := hwArgs(fs, args, 0, 0, "no arguments (the items are chosen with --only)"); err != nil {
 		return err
+	}
+	fig, err := figures()
+	if err != nil {
+		return err
+	}
+	size := plots.DefaultSize()
+	if fig.Size != nil {
+		size.Width, size.Height = fig.Size.Width, fig.Size.Height
+	}
+	if fig.DPI > 0 {
+		size.DPI = fig.DPI
 	}
 	all := hwItemList()
 	todo := all
@@ -429,7 +445,7 @@ func hwItems(args []string, stderr io.Writer) error {
 	}
 	var disagree []string
 	for _, r := range todo {
-		it, written, err := r.write(*results)
+		it, written, err := r.write(*results, size, fig.Formats)
 		if err != nil {
 			return err
 		}
@@ -454,7 +470,7 @@ func hwItems(args []string, stderr io.Writer) error {
 // is computed on (a preset, or replays charged by one) and how.
 type hwItem struct {
 	key, source string
-	write       func(resultsDir string) (*repro.Item, []string, error)
+	write       func(resultsDir string, size plots.Size, formats []plots.Format) (*repro.Item, []string, error)
 }
 
 // hwItemList is the hardware models' reproductions (hardware.Reproductions),
@@ -463,10 +479,10 @@ type hwItem struct {
 func hwItemList() []hwItem {
 	var out []hwItem
 	for _, r := range hardware.Reproductions() {
-		out = append(out, hwItem{key: r.Key(), source: r.Preset, write: r.Write})
+		out = append(out, hwItem{key: r.Key(), source: r.Preset, write: r.WriteFormats})
 	}
 	for _, r := range mclaughlin.Reproductions() {
-		out = append(out, hwItem{key: r.Key(), source: "dcs replays on " + mclaughlin.Preset, write: r.Write})
+		out = append(out, hwItem{key: r.Key(), source: "dcs replays on " + mclaughlin.Preset, write: r.WriteFormats})
 	}
 	return out
 }

@@ -388,6 +388,41 @@ func TestHWItems(t *testing.T) {
 	}
 }
 
+// TestHWItemsFigureFlags: replay hw items saves its figures at the size,
+// resolution and formats of --figure-size, --figure-dpi and
+// --figure-formats (make figures FIGURE_SIZE=... passes them), as replay
+// sweep does, tables untouched; a bad value is a usage error.
+func TestHWItemsFigureFlags(t *testing.T) {
+	dir := t.TempDir()
+	for _, key := range []string{"hori98/fig-6", "mclaughlin/fig-3"} {
+		if _, _, err := hw(t, "", "items", "-o", dir, "--only", key, "--figure-size", "6inx4in", "--figure-dpi", "150", "--figure-formats", "png,svg,pdf", "-q"); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, key+".png"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := img.Bounds().Size(); got.X != 900 || got.Y != 600 {
+			t.Errorf("%s.png: %v pixels, want 6 x 4 in at 150 dpi, 900 x 600", key, got)
+		}
+		for _, ext := range []string{".svg", ".pdf"} {
+			if b, err := os.ReadFile(filepath.Join(dir, key+ext)); err != nil || !bytes.Contains(b, []byte("GangsimTool")) {
+				t.Errorf("%s%s: %v, or no manifest", key, ext, err)
+			}
+		}
+	}
+	for _, bad := range [][]string{{"--figure-size", "6x4"}, {"--figure-dpi", "-1"}, {"--figure-formats", "gif"}} {
+		_, _, err := hw(t, "", append([]string{"items", "-o", dir, "--only", "hori98/fig-6"}, bad...)...)
+		if !errors.Is(err, cli.ErrUsage) {
+			t.Errorf("%v: %v, want a usage error", bad, err)
+		}
+	}
+}
+
 func mustPreset(t *testing.T, name string) presets.Preset {
 	t.Helper()
 	p, err := presets.Get(name)

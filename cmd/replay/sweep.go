@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/pipelines"
@@ -77,20 +79,14 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		labelFile = fs.String("labels", "", "with --run: FILE names the runs in messages, a line each (Slurm array tasks pass their grid points)")
 		expectVer = fs.String("expect-version", "", "with --run: fail unless this replay is gangsim VERSION (Slurm array tasks pass the submitter's)")
 		quiet     = fs.BoolP("quiet", "q", false, "print nothing but errors")
-		figSize   = fs.String("figure-size", "", "save every figure at WIDTHxHEIGHT, e.g. 6inx4in (default: each experiment's own, else 16cmx10cm)")
-		figDPI    = fs.Int("figure-dpi", 0, "PNG resolution of every figure in pixels per inch (default: each experiment's own, else 96)")
-		figFmts   = fs.String("figure-formats", "", "comma-separated formats of every figure: png, svg, pdf (default: each experiment's own, else png)")
+		figOpts   = figureFlags(fs, "each experiment's own, else ")
 	)
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
-	spec := pipelines.FigureSpec{Size: *figSize, DPI: *figDPI}
-	if *figFmts != "" {
-		spec.Formats = strings.Split(*figFmts, ",")
-	}
-	figures, err := spec.Options()
+	figures, err := figOpts()
 	if err != nil {
-		return cli.Usagef("%v", err)
+		return err
 	}
 	if !*slurm {
 		for _, name := range []string{"slurm-dir", "slurm-partition", "slurm-time", "slurm-account", "slurm-opt", "slurm-chunk", "slurm-replay", "slurm-poll", "no-wait", "dry-run"} {
@@ -455,4 +451,25 @@ func readScript(sub *pipelines.Submission) string {
 		return "# " + err.Error() + "\n"
 	}
 	return string(b)
+}
+
+// figureFlags adds --figure-size, --figure-dpi and --figure-formats to fs
+// (replay sweep's and replay hw items'); the function returned resolves
+// them once fs is parsed, a bad value a usage error. own prefixes the
+// defaults in the flags' help ("each experiment's own, else ").
+func figureFlags(fs *pflag.FlagSet, own string) func() (pipelines.FigureOptions, error) {
+	size := fs.String("figure-size", "", "save every figure at WIDTHxHEIGHT, e.g. 6inx4in (default: "+own+"16cmx10cm)")
+	dpi := fs.Int("figure-dpi", 0, "PNG resolution of every figure in pixels per inch (default: "+own+"96)")
+	formats := fs.String("figure-formats", "", "comma-separated formats of every figure: png, svg, pdf (default: "+own+"png)")
+	return func() (pipelines.FigureOptions, error) {
+		spec := pipelines.FigureSpec{Size: *size, DPI: *dpi}
+		if *formats != "" {
+			spec.Formats = strings.Split(*formats, ",")
+		}
+		o, err := spec.Options()
+		if err != nil {
+			return o, cli.Usagef("%v", err)
+		}
+		return o, nil
+	}
 }

@@ -137,11 +137,17 @@ func (r Reproduction) Build() (*repro.Item, plots.Drawer, model.Manifest, error)
 // resultsDir/mclaughlin/<name>.csv and, for a figure, .png, with the
 // manifest. It returns the item and the paths written.
 func (r Reproduction) Write(resultsDir string) (*repro.Item, []string, error) {
+	return r.WriteFormats(resultsDir, plots.DefaultSize(), nil)
+}
+
+// WriteFormats is Write with the figure saved at size in each of formats
+// (none means PNG alone), as repro.WriteFormats saves it.
+func (r Reproduction) WriteFormats(resultsDir string, size plots.Size, formats []plots.Format) (*repro.Item, []string, error) {
 	it, fig, man, err := r.Build()
 	if err != nil {
 		return nil, nil, err
 	}
-	written, err := repro.Write(resultsDir, it, &man, fig, plots.DefaultSize())
+	written, err := repro.WriteFormats(resultsDir, it, &man, fig, size, formats)
 	return it, written, err
 }
 

@@ -494,3 +494,44 @@ func TestTrailer(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderNumbers: the integer keys of a table's header (MaxProcs and the
+// others) parse as strictly as an SWF header's, in every format: "1e30" is
+// not a 1-processor machine, "64abc" not 64, "12.7" not 12. The error
+// names the CSV line, or the metadata key of Parquet and Arrow.
+func TestHeaderNumbers(t *testing.T) {
+	for _, tt := range []struct{ key, value, csv, meta string }{
+		{"MaxProcs", "1e30", `t.csv:2: invalid number "1e30" in header MaxProcs (want an integer)`,
+			`t: metadata gangsim.header: invalid number "1e30" in header MaxProcs (want an integer)`},
+		{"MaxProcs", "64abc", `t.csv:2: invalid number "64abc" in header MaxProcs (want an integer)`, ""},
+		{"MaxNodes", "12.7", `t.csv:2: invalid number "12.7" in header MaxNodes (want an integer)`, ""},
+		{"MaxProcs", "-5", `t.csv:2: value out of range "-5" in header MaxProcs (want 0 or more)`, ""},
+		{"UnixStartTime", "soon", `t.csv:2: invalid number "soon" in header UnixStartTime (want an integer)`, ""},
+	} {
+		in := "# Version: 2.2\n# " + tt.key + ": " + tt.value + "\njob_id,submit_s,runtime_s,alloc_procs\n1,0,100,4\n"
+		if _, err := NewTraceReader(strings.NewReader(in), FormatCSV, "t.csv"); err == nil || err.Error() != tt.csv {
+			t.Errorf("CSV %s %q: %v, want %s", tt.key, tt.value, err, tt.csv)
+		}
+		h := model.Header{Lines: []model.HeaderLine{{Key: "Version", Value: "2.2"}, {Key: tt.key, Value: tt.value}}}
+		for _, f := range []Format{FormatParquet, FormatArrow} {
+			var buf bytes.Buffer
+			w, err := NewTraceWriter(&buf, f, &h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := errors.Join(w.Write(&testJobs()[0]), w.Close()); err != nil {
+				t.Fatal(err)
+			}
+			_, err = NewTraceReader(bytes.NewReader(buf.Bytes()), f, "t")
+			if err == nil || !strings.Contains(err.Error(), `in header `+tt.key) || tt.meta != "" && err.Error() != tt.meta {
+				t.Errorf("%v %s %q: %v", f, tt.key, tt.value, err)
+			}
+		}
+	}
+	// A foreign file's plain metadata keys are checked too, by key.
+	md := map[string]string{"MaxProcs": "1e30"}
+	_, err := headerFrom(traceKind, func(k string) (string, bool) { v, ok := md[k]; return v, ok }, []string{"MaxProcs"})
+	if err == nil || err.Error() != `metadata key MaxProcs: invalid number "1e30" in header MaxProcs (want an integer)` {
+		t.Errorf("foreign metadata: %v", err)
+	}
+}

@@ -167,6 +167,9 @@ func newCSVSource(in io.Reader, k *kind, name string) (*csvSource, error) {
 			schema = l.Value
 			continue
 		}
+		if err := model.CheckHeaderLine(l); err != nil {
+			return nil, &ParseError{Name: name, Line: line, Err: err}
+		}
 		h.Lines = append(h.Lines, l)
 	}
 	lookup := func(key string) (string, bool) {

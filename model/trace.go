@@ -17,6 +17,20 @@ type JobReader interface {
 	Read() (Job, error)
 }
 
+// HeaderErr returns the error r met while reading its header, which its
+// next Read would return, or nil. A reader that reads its header ahead and
+// defers the error to Read (swf.Reader: a bad MaxProcs, a corrupt gzip
+// header) reports it through a method HeaderErr() error; a caller that
+// uses the header before reading a job (the machine size comes from it)
+// checks this first, so that the real error, with its line, comes out
+// rather than a consequence of the incomplete header.
+func HeaderErr(r JobReader) error {
+	if h, ok := r.(interface{ HeaderErr() error }); ok {
+		return h.HeaderErr()
+	}
+	return nil
+}
+
 // JobWriter writes the jobs of a trace in order. The header is fixed when
 // the writer is created.
 type JobWriter interface {

@@ -202,6 +202,9 @@ func (r *Replay) Params(h *model.Header) ([]model.Param, error) {
 // Run cleans src, replays it and writes the outcomes to out and, if samples
 // is not nil, the time series to samples. It does not close out.
 func (r *Replay) Run(src model.JobReader, out model.OutcomeWriter, samples sim.SampleWriter) (*Result, error) {
+	if err := model.HeaderErr(src); err != nil {
+		return nil, err // the header's own error, not a machine size it lacks
+	}
 	opt, cfg, err := r.resolve(src.Header())
 	if err != nil {
 		return nil, err

@@ -304,6 +304,9 @@ type Normalizer struct {
 // find the machine size when DropTooWide is set and MachineProcs is 0, and
 // fails with ErrMachineSize when there is none.
 func NewNormalizer(src model.JobReader, opt Options) (*Normalizer, error) {
+	if err := model.HeaderErr(src); err != nil {
+		return nil, err // the header's own error, not a missing MaxProcs
+	}
 	opt, err := resolve(opt, src.Header())
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package swf
 import (
 	"bufio"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -43,6 +44,7 @@ type Reader struct {
 	lineNo  int    // number of the current line
 	jobLine int    // line of the job last returned
 	err     error  // sticky: returned by every Read after the first failure
+	hdrErr  error  // the error that stopped the header (also in err), for HeaderErr
 
 	anomalies [numCauses]Anomaly
 	odd       [model.NumFields + 1][numOddCauses]Anomaly // values kept (or marked unknown), by field and cause
@@ -69,6 +71,15 @@ func NewReader(r io.Reader) *Reader { return &Reader{src: r} }
 func (r *Reader) Header() *model.Header {
 	r.start()
 	return &r.header
+}
+
+// HeaderErr returns the error that stopped the reader while it read the
+// header (a bad integer value such as "MaxProcs: 1e30", a corrupt gzip
+// header, a read error), which the next Read returns too; nil if the
+// header was read whole. See model.HeaderErr.
+func (r *Reader) HeaderErr() error {
+	r.start()
+	return r.hdrErr
 }
 
 // Line returns the 1-based line number of the job last returned by Read, 0
@@ -139,6 +150,15 @@ func (r *Reader) start() {
 		return
 	}
 	r.started = true
+	r.readHeader()
+	if r.err != nil && r.err != io.EOF {
+		r.hdrErr = r.err
+	}
+}
+
+// readHeader opens the input and reads the header lines, stopping at the
+// first job line (left pending) or the first error (left in r.err).
+func (r *Reader) readHeader() {
 	r.br = bufio.NewReaderSize(r.src, bufferBytes)
 	if magic, _ := r.br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(r.br)
@@ -158,8 +178,8 @@ func (r *Reader) start() {
 			// Blank lines neither end the header nor belong to it.
 		case text[0] == ';':
 			l := parseComment(text[1:])
-			if err := checkHeaderNumber(l); err != nil {
-				r.err = &ParseError{Name: r.Name, Line: r.lineNo, Err: err}
+			if err := model.CheckHeaderLine(l); err != nil {
+				r.err = &ParseError{Name: r.Name, Line: r.lineNo, Err: headerError(err)}
 				return
 			}
 			r.header.Lines = append(r.header.Lines, l)
@@ -418,45 +438,24 @@ func looseCount(tok []byte) (int64, bool) {
 	return int64(d.whole), true
 }
 
-// headerNumbers are the SWF 2.2 header keys whose values are integers:
-// the value must start with one, followed by nothing or a blank (and then
-// any note, as in "MaxNodes: 338 (batch partition; 512 total)").
-var headerNumbers = map[string]int64{
-	model.KeyMaxJobs: math.MaxInt64, model.KeyMaxRecords: math.MaxInt64, model.KeyUnixStartTime: math.MaxInt64,
-	model.KeyTimeZone: math.MaxInt64, model.KeyMaxNodes: math.MaxInt32, model.KeyMaxProcs: math.MaxInt32,
-	model.KeyMaxRuntime: math.MaxInt64, model.KeyMaxMemory: math.MaxInt64, "MaxQueues": math.MaxInt32, "MaxPartitions": math.MaxInt32,
+// headerError turns model.CheckHeaderLine's error into a cause that
+// matches ErrNumber or ErrRange.
+func headerError(err error) error {
+	var he *model.HeaderValueError
+	if errors.As(err, &he) && he.Range {
+		return &causeError{ErrRange, err}
+	}
+	return &causeError{ErrNumber, err}
 }
 
-// checkHeaderNumber checks the value of an integer header key: "1e30",
-// "12.7" and "64abc" are errors, and so are machine sizes beyond 32 bits
-// or below 0.
-func checkHeaderNumber(l model.HeaderLine) error {
-	max, ok := headerNumbers[l.Key]
-	if !ok {
-		return nil
-	}
-	v := l.Value
-	end := 0
-	if end < len(v) && (v[end] == '-' || v[end] == '+') {
-		end++
-	}
-	digits := end
-	for end < len(v) && v[end] >= '0' && v[end] <= '9' {
-		end++
-	}
-	q := " " + strconv.Quote(v)
-	if end == digits || end < len(v) && !isSpace(v[end]) {
-		return &detailError{ErrNumber, q + " in header " + l.Key + " (want an integer)"}
-	}
-	n, err := strconv.ParseInt(v[:end], 10, 64)
-	switch {
-	case err != nil || n > max:
-		return &detailError{ErrRange, q + " in header " + l.Key + " (at most " + strconv.FormatInt(max, 10) + ")"}
-	case max == math.MaxInt32 && n < 0:
-		return &detailError{ErrRange, q + " in header " + l.Key + " (want 0 or more)"}
-	}
-	return nil
+// causeError is an error of another package under one of the sentinels.
+type causeError struct {
+	cause error
+	err   error
 }
+
+func (e *causeError) Error() string   { return e.err.Error() }
+func (e *causeError) Unwrap() []error { return []error{e.cause, e.err} }
 
 func (r *Reader) fieldError(f model.Field, st numStatus, tok []byte) *ParseError {
 	var err error

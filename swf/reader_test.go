@@ -703,10 +703,23 @@ func TestHeaderNumbers(t *testing.T) {
 			r := NewReader(strings.NewReader(tt.header + line18(nil) + "\n"))
 			r.Name = "h.swf"
 			r.Lenient = lenient
+			// HeaderErr says it before any Read, with the header
+			// (model.HeaderErr): a caller that needs MaxProcs first.
+			if herr := r.HeaderErr(); tt.err == "" && herr != nil || tt.err != "" && (herr == nil || herr.Error() != tt.err) {
+				t.Errorf("%q (lenient %v): HeaderErr %v, want %s", tt.header, lenient, herr, tt.err)
+			}
 			_, err := r.Read()
 			if tt.err == "" && err != nil || tt.err != "" && (err == nil || err.Error() != tt.err) {
 				t.Errorf("%q (lenient %v): %v, want %s", tt.header, lenient, err, tt.err)
 			}
+			if tt.err != "" && !errors.Is(err, ErrNumber) && !errors.Is(err, ErrRange) {
+				t.Errorf("%q: %v matches neither ErrNumber nor ErrRange", tt.header, err)
+			}
 		}
+	}
+	// A job line's error is no header error.
+	r := NewReader(strings.NewReader("; MaxProcs: 8\n1 2 3\n"))
+	if err := r.HeaderErr(); err != nil {
+		t.Errorf("HeaderErr of a bad job line: %v", err)
 	}
 }

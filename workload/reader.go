@@ -407,6 +407,9 @@ func (s *traceSource) pass() (sourcePass, error) {
 	if c, ok := raw.(interface{ Close() error }); ok {
 		s.cur = c
 	}
+	if err := model.HeaderErr(raw); err != nil {
+		return sourcePass{}, err // before anything reads the header's machine size
+	}
 	p := sourcePass{jobs: raw}
 	p.swf, _ = raw.(*swf.Reader)
 	if s.clean != nil {

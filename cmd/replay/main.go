@@ -215,15 +215,11 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := model.HeaderErr(raw); err != nil {
+		return err // the header's own error (with its line), before its machine size is used
+	}
 	src := fileio.Prefetch(raw) // parse on another core
 	defer src.Close()
-	if !r.Machine.Valid() && r.Procs == 0 {
-		for _, key := range []string{model.KeyMaxProcs, model.KeyMaxNodes} {
-			if n, ok := src.Header().Int(key); ok && (n < 0 || n > math.MaxInt32) {
-				return fmt.Errorf("%s: header %s %d: want 0 to %d processors (or give --procs)", in.DisplayName(), key, n, math.MaxInt32)
-			}
-		}
-	}
 	params, err := r.Params(src.Header())
 	if err != nil {
 		return err

@@ -334,8 +334,74 @@ func TestUsageErrors(t *testing.T) {
 	huge := filepath.Join(t.TempDir(), "huge.csv")
 	os.WriteFile(huge, []byte("# MaxProcs: 99999999999\njob_id,submit_s,runtime_s,req_procs\n1,0,1,1\n"), 0o644)
 	if _, _, err := replayCmd(t, nil, huge, "-o", filepath.Join(t.TempDir(), "o.csv")); err == nil || errors.Is(err, cli.ErrUsage) ||
-		!strings.Contains(err.Error(), "header MaxProcs 99999999999") {
+		!strings.Contains(err.Error(), `huge.csv:1: value out of range "99999999999" in header MaxProcs`) {
 		t.Errorf("huge header machine: %v", err)
+	}
+}
+
+// TestHeaderErrors: a bad integer in a trace's header is an error naming
+// the file and line (SWF, CSV) or the metadata key (Parquet, Arrow), in
+// every format, with or without --procs; never a 1-processor machine from
+// "1e30" or, without --procs, "machine size unknown". A corrupt gzip
+// header says so.
+func TestHeaderErrors(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "o.csv")
+	job := "1 0 -1 100 4 -1 -1 4 -1 -1 1 1 1 1 1 1 -1 -1\n"
+	for _, v := range []struct{ key, value, err string }{
+		{"MaxProcs", "1e30", `invalid number "1e30" in header MaxProcs (want an integer)`},
+		{"MaxProcs", "12.7", `invalid number "12.7" in header MaxProcs (want an integer)`},
+		{"MaxProcs", "64abc", `invalid number "64abc" in header MaxProcs (want an integer)`},
+		{"MaxProcs", "-5", `value out of range "-5" in header MaxProcs (want 0 or more)`},
+		{"UnixStartTime", "soon", `invalid number "soon" in header UnixStartTime (want an integer)`},
+	} {
+		h := model.Header{Lines: []model.HeaderLine{{Key: "Version", Value: "2.2"}, {Key: v.key, Value: v.value}}}
+		files := map[string]string{
+			"t.swf": "; Version: 2.2\n; " + v.key + ": " + v.value + "\n" + job,
+			"t.csv": "# Version: 2.2\n# " + v.key + ": " + v.value + "\njob_id,submit_s,runtime_s,alloc_procs\n1,0,100,4\n",
+		}
+		for name, text := range files {
+			os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
+		}
+		for _, f := range []columnar.Format{columnar.FormatParquet, columnar.FormatArrow} {
+			var buf bytes.Buffer
+			w, err := columnar.NewTraceWriter(&buf, f, &h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			j := model.Job{ID: 1, Runtime: model.Second, AllocProcs: 1, Known: model.FieldSet(0).With(model.FieldJobID).
+				With(model.FieldSubmit).With(model.FieldRuntime).With(model.FieldAllocProcs)}
+			if err := errors.Join(w.Write(&j), w.Close()); err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(filepath.Join(dir, "t."+f.String()), buf.Bytes(), 0o644)
+		}
+		for _, name := range []string{"t.swf", "t.csv", "t.parquet", "t.arrow"} {
+			in := filepath.Join(dir, name)
+			for _, procs := range [][]string{nil, {"--procs", "8"}} {
+				_, _, err := replayCmd(t, nil, append(procs, in, "-o", out)...)
+				want := in + ":2: " + v.err
+				if name == "t.parquet" || name == "t.arrow" {
+					want = in + ": metadata gangsim.header: " + v.err
+				}
+				if err == nil || err.Error() != want {
+					t.Errorf("%s %s %s %v: %v\nwant %s", name, v.key, v.value, procs, err, want)
+				}
+			}
+			// Standard input says where too.
+			data, _ := os.ReadFile(in)
+			if _, _, err := replayCmd(t, bytes.NewReader(data), "-o", out); err == nil || !strings.Contains(err.Error(), v.err) {
+				t.Errorf("%s on stdin %s %s: %v", name, v.key, v.value, err)
+			}
+		}
+	}
+	gz := filepath.Join(dir, "t.swf.gz")
+	os.WriteFile(gz, []byte("\x1f\x8bnot gzip at all"), 0o644)
+	if _, _, err := replayCmd(t, nil, gz, "-o", out); err == nil || !strings.Contains(err.Error(), "gzip: invalid header") {
+		t.Errorf("corrupt gzip: %v", err)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a failed run left %s", out)
 	}
 }
 

@@ -32,6 +32,7 @@ type Prefetcher struct {
 	spent []model.Job // the chunk being read, recycled when exhausted
 	pos   swf.Positioner
 	name  string
+	hdr   error // the wrapped reader's model.HeaderErr, taken before reading starts
 }
 
 // Prefetch starts reading r ahead. The header is read first, as
@@ -40,7 +41,8 @@ func Prefetch(r model.JobReader) *Prefetcher {
 	// The header is copied: a reader adds its table's trailer to its own
 	// header at the end, on the reading goroutine.
 	h := r.Header().Clone()
-	p := &Prefetcher{h: &h, ch: make(chan jobChunk, 2), free: make(chan []model.Job, 3), stop: make(chan struct{})}
+	p := &Prefetcher{h: &h, ch: make(chan jobChunk, 2), free: make(chan []model.Job, 3), stop: make(chan struct{}),
+		hdr: model.HeaderErr(r)}
 	p.pos, _ = r.(swf.Positioner)
 	if p.pos != nil {
 		p.name, _ = p.pos.Position()
@@ -48,6 +50,10 @@ func Prefetch(r model.JobReader) *Prefetcher {
 	go p.fill(r)
 	return p
 }
+
+// HeaderErr returns the error the wrapped reader met in its header (see
+// model.HeaderErr), which Read returns too.
+func (p *Prefetcher) HeaderErr() error { return p.hdr }
 
 // Position returns the source's position of the job Read returned last,
 // when the source is a swf.Positioner (an SWF reader: its file name and

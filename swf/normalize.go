@@ -184,6 +184,27 @@ type Report struct {
 	MachineProcs     int // the machine size used by DropTooWide; 0 when not used
 }
 
+// Minus returns what r counts beyond earlier, an earlier Report of the
+// same Normalizer: what normalization did between the two, such as the
+// jobs of a window of a log (MachineProcs is r's).
+func (r Report) Minus(earlier Report) Report {
+	return Report{
+		Read: r.Read - earlier.Read, Kept: r.Kept - earlier.Kept,
+		TruncatedTimes:   r.TruncatedTimes - earlier.TruncatedTimes,
+		DroppedBadSubmit: r.DroppedBadSubmit - earlier.DroppedBadSubmit,
+		DroppedNoSize:    r.DroppedNoSize - earlier.DroppedNoSize,
+		DroppedTooWide:   r.DroppedTooWide - earlier.DroppedTooWide,
+		DroppedNoRuntime: r.DroppedNoRuntime - earlier.DroppedNoRuntime,
+		RuntimeSetToOne:  r.RuntimeSetToOne - earlier.RuntimeSetToOne,
+		SizeUnified:      r.SizeUnified - earlier.SizeUnified,
+		EstimateFromRun:  r.EstimateFromRun - earlier.EstimateFromRun,
+		RuntimeTruncated: r.RuntimeTruncated - earlier.RuntimeTruncated,
+		EstimateRaised:   r.EstimateRaised - earlier.EstimateRaised,
+		OutOfOrder:       r.OutOfOrder - earlier.OutOfOrder,
+		MachineProcs:     r.MachineProcs,
+	}
+}
+
 // DropReason is why normalization dropped a job.
 type DropReason uint8
 

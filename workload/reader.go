@@ -200,10 +200,16 @@ func (r *Reader) LoadScaling() (s LoadScaling, ok bool) {
 }
 
 // Cleaning returns what cleaning did so far (final once Read has returned
-// io.EOF); ok is false when the source is not a cleaned trace.
+// io.EOF); ok is false when the source is not a cleaned trace. For a
+// window of a log (a trace source's Skip), it counts the jobs from the
+// end of the jobs skipped on: what cleaning did to the span of the log
+// the window covers.
 func (r *Reader) Cleaning() (rep swf.Report, ok bool) {
 	if r.pass.norm == nil {
 		return swf.Report{}, false
+	}
+	if w := r.pass.window; w != nil && w.started {
+		return r.pass.norm.Report().Minus(w.before), true
 	}
 	return r.pass.norm.Report(), true
 }
@@ -262,6 +268,7 @@ type transformer struct {
 	src      model.JobReader
 	norm     *swf.Normalizer
 	swf      *swf.Reader
+	window   *windowReader // the window of a trace source, if any
 	attrs    *Attributes
 	attrRnd  *rand.Rand
 	est      *Estimates
@@ -282,7 +289,7 @@ func (r *Reader) newPass(runtimeF, arrivalF float64) *transformer {
 		t.err = err
 		return t
 	}
-	t.src, t.norm, t.swf = p.jobs, p.norm, p.swf
+	t.src, t.norm, t.swf, t.window = p.jobs, p.norm, p.swf, p.window
 	if a := r.spec.Attributes; a != nil {
 		t.attrs, t.attrRnd = a, NewStream(r.spec.Seed, StreamAttributes)
 	}
@@ -322,9 +329,10 @@ func (t *transformer) Read() (model.Job, error) {
 
 // sourcePass is one read of a source from its start.
 type sourcePass struct {
-	jobs model.JobReader
-	norm *swf.Normalizer // the cleaning of a trace source, if any
-	swf  *swf.Reader     // the SWF parser of a trace source, if any
+	jobs   model.JobReader
+	norm   *swf.Normalizer // the cleaning of a trace source, if any
+	swf    *swf.Reader     // the SWF parser of a trace source, if any
+	window *windowReader   // the window of a trace source, if any
 }
 
 // source is an opened workload source that can be read from its start any
@@ -420,7 +428,8 @@ func (s *traceSource) pass() (sourcePass, error) {
 		p.jobs, p.norm = n, n
 	}
 	if s.skip > 0 || s.jobs > 0 {
-		p.jobs = &windowReader{JobReader: p.jobs, skip: s.skip, left: s.jobs}
+		p.window = &windowReader{JobReader: p.jobs, skip: s.skip, left: s.jobs, norm: p.norm}
+		p.jobs = p.window
 	}
 	return p, nil
 }
@@ -432,15 +441,22 @@ type windowReader struct {
 	skip, left int
 	all        bool // left was 0: no end but r's
 	started    bool
+	norm       *swf.Normalizer // the cleaning under the window, if any
+	before     swf.Report      // norm's report once the skipped jobs were read
 }
 
 func (w *windowReader) Read() (model.Job, error) {
 	if !w.started {
 		w.started, w.all = true, w.left == 0
-		for ; w.skip > 0; w.skip-- {
-			if _, err := w.JobReader.Read(); err != nil {
-				return model.Job{}, err
-			}
+		var err error
+		for ; w.skip > 0 && err == nil; w.skip-- {
+			_, err = w.JobReader.Read()
+		}
+		if w.norm != nil {
+			w.before = w.norm.Report()
+		}
+		if err != nil {
+			return model.Job{}, err
 		}
 	}
 	if !w.all {

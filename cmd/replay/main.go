@@ -16,7 +16,6 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/gangsim/gangsim/columnar"
 	"github.com/gangsim/gangsim/internal/cli"
@@ -283,7 +282,7 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	// read now that the input is done) joins ours as the header's other
 	// upstream lines did: manifest keys prefixed.
 	for _, l := range raw.Header().Lines[len(src.Header().Lines):] {
-		trailer = append(trailer, upstream(l))
+		trailer = append(trailer, model.Upstream(l))
 	}
 	if in.Streamed() {
 		trailer = append(trailer, model.HeaderLine{Key: model.KeyGangsimInput, Value: in.SHA256 + " " + in.Name})
@@ -327,20 +326,6 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "replay: %s on %s%s: %s\n", spec, res.Machine, charged, res.Summary.Line(res.Machine.Procs()))
 	}
 	return nil
-}
-
-// upstream returns an input's header line as a step's output carries it:
-// a manifest key ("Gangsim...", "InputGangsim...") gets the upstream
-// prefix, as model.Manifest.Apply gives the lines before it.
-func upstream(l model.HeaderLine) model.HeaderLine {
-	k := l.Key
-	for strings.HasPrefix(k, model.KeyUpstreamPrefix) {
-		k = strings.TrimPrefix(k, model.KeyUpstreamPrefix)
-	}
-	if strings.HasPrefix(k, model.KeyGangsimPrefix) {
-		l.Key = model.KeyUpstreamPrefix + l.Key
-	}
-	return l
 }
 
 // checkProcs refuses a processor count that is negative or beyond 32 bits

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -497,3 +498,39 @@ func TestUpstreamTrailer(t *testing.T) {
 		t.Errorf("outcomes:\n%s", b)
 	}
 }
+
+// TestSweepSaysDrops: a sweep whose runs lose jobs to cleaning says so on
+// stderr even under -q, and the item's CSV records it.
+func TestSweepSaysDrops(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 8\n")
+	for i := 1; i <= 20; i++ {
+		run := 10
+		if i%4 == 0 {
+			run = -1 // never ran
+		}
+		b.WriteString(strings.Join([]string{itoa(i), itoa(10 * i), "-1", itoa(run), "2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n"}, " "))
+	}
+	trace := filepath.Join(dir, "t.swf")
+	os.WriteFile(trace, []byte(b.String()), 0o644)
+	exp := filepath.Join(dir, "e.json")
+	os.WriteFile(exp, []byte(`{"item": "my-study/drops", "title": "t",
+  "run": {"workload": {"source": {"trace": {"path": "`+trace+`"}}}, "replay": {"policy": "fcfs"}},
+  "analysis": {"kind": "metrics", "metrics": ["wait_s_mean"]}}`), 0o644)
+	results := filepath.Join(dir, "results")
+	_, stderr, err := replayCmd(t, nil, "sweep", "-q", "--cache", filepath.Join(dir, "cache"), "-o", results, exp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "replay sweep: my-study/drops: the run: replay cleaning default dropped 5 of 20 jobs: no-runtime 5\n"
+	if stderr != want {
+		t.Errorf("stderr under -q:\n%s\nwant\n%s", stderr, want)
+	}
+	csv, _ := os.ReadFile(filepath.Join(results, "my-study", "drops.csv"))
+	if !strings.Contains(string(csv), "# dropped: the run: replay cleaning default dropped 5 of 20 jobs: no-runtime 5\n") {
+		t.Errorf("the item does not record the drops:\n%s", csv)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -198,8 +198,13 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if _, err := rep.WriteWith(*results, figures); err != nil {
 			return err
 		}
+		progress.Finish()
+		// Nothing lost silently: jobs cleaning dropped are said even
+		// under -q, one line per distinct drop (the item's notes too).
+		for _, d := range rep.Item.Dropped {
+			fmt.Fprintf(stderr, "replay sweep: %s: %s\n", rep.Item.Key(), d)
+		}
 		if !*quiet {
-			progress.Finish()
 			rw, rn, ch, cn := rep.Item.Check()
 			fmt.Fprintf(stderr, "replay sweep: %s: %d runs (%d cached); cells within tolerance %d/%d, claims holding %d/%d -> %s\n",
 				rep.Item.Key(), len(rep.Runs), rep.Cached, rw, rn, ch, cn, filepath.Join(*results, rep.Item.Key()+".csv"))

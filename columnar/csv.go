@@ -247,9 +247,15 @@ func (s *csvSource) readBatch() (*batch, error) {
 				cell = strings.TrimSpace(rec[s.cols[c]])
 			}
 			if err := parseCell(&b.cols[c], spec.typ, cell); err != nil {
-				return nil, &ParseError{Name: s.name, Line: line, Column: spec.name, Err: err}
+				if spec.swf == 0 {
+					return nil, &ParseError{Name: s.name, Line: line, Column: spec.name, Err: err}
+				}
+				// An SWF value the SWF rules judge (swf.Checker).
+				b.cols[c].null(spec.typ)
+				b.unread = append(b.unread, unreadCell{row: b.n, v: model.UnreadValue{Field: spec.swf, Text: cell}})
 			}
 		}
+		b.lines = append(b.lines, line)
 		b.n++
 	}
 	if b.n == 0 {

@@ -31,6 +31,18 @@ func HeaderErr(r JobReader) error {
 	return nil
 }
 
+// UnreadValue is the text of a job's SWF field that a table reader could
+// not read as its column's type ("hello" in status, "2.5" or 99999999999
+// in alloc_procs, NaN seconds): the reader returns the job with the field
+// unknown and reports the text through a method UnreadValues()
+// []UnreadValue (for the job Read returned last), so that package swf's
+// Checker judges it as it judges an SWF token: a value to count, or one
+// that stops the job.
+type UnreadValue struct {
+	Field Field
+	Text  string
+}
+
 // JobWriter writes the jobs of a trace in order. The header is fixed when
 // the writer is created.
 type JobWriter interface {

@@ -141,6 +141,18 @@ func (r *Replay) resolve(h *model.Header) (swf.Options, sim.Config, error) {
 	return opt, cfg, nil
 }
 
+// Needed returns the trace fields the replay uses, whose unusable values
+// stop the reading of a trace (swf.Reader.Needed): swf.NeededFields, less
+// the estimate when neither the policy (policies.UsesEstimates) nor the
+// rules read it (pyss's cleaning cuts run times to estimates, and its
+// event order looks at them).
+func (r *Replay) Needed() model.FieldSet {
+	if r.Compat == CompatPyss || r.Clean == CleanPyss || policies.UsesEstimates(r.policy()) {
+		return swf.NeededFields
+	}
+	return swf.NeededFields.Without(model.FieldEstimate)
+}
+
 // policy returns the policy to run. Under CompatPyss, conservative
 // backfilling sweeps its queue once per termination, as pyss does, unless
 // the spec sets replan.

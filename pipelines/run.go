@@ -213,7 +213,13 @@ func (r *Run) Execute(dir, key string) (*RunInfo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
-	wr, err := r.Workload.Open(nil)
+	w := r.Workload
+	if t := w.Source.Trace; t != nil {
+		needed := *t
+		needed.Needed = rep.Needed() // a bad estimate stops only a replay that reads it
+		w.Source.Trace = &needed
+	}
+	wr, err := w.Open(nil)
 	if err != nil {
 		return nil, fmt.Errorf("workload: %w", err)
 	}

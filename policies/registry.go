@@ -106,6 +106,26 @@ func estimates(p Params) (perfect bool, err error) {
 	return v == "actual", err
 }
 
+// UsesEstimates reports whether the policy s names plans with the jobs'
+// estimates (the user's runtime estimates, SWF field 9): EASY and
+// conservative backfilling unless estimates=actual, the time-sharing
+// policies with backfill=easy, and dcs with history=static. A policy that
+// does not lets a trace's unusable estimates be counted rather than
+// refused. Unknown policies are taken to use them.
+func UsesEstimates(s Spec) bool {
+	switch s.Name {
+	case "fcfs":
+		return false
+	case "easy", "conservative":
+		return s.Params["estimates"] != "actual"
+	case "gs", "local", "sb", "fcs", "bcs", "pbcs":
+		return s.Params["backfill"] == "easy"
+	case "dcs":
+		return s.Params["history"] == HistoryStatic
+	}
+	return true
+}
+
 // Names lists the registered policies, sorted.
 func Names() []string {
 	names := make([]string, 0, len(registry))

@@ -29,10 +29,16 @@ type Reader struct {
 	// and so a repeated job number. It takes precedence over Lenient.
 	Strict bool
 
-	// Lenient makes Read skip lines whose needed fields (NeededFields)
-	// are malformed, instead of failing on the first one. Every skipped
-	// line is counted by cause in Anomalies.
+	// Lenient makes Read skip lines whose needed fields (Needed) are not
+	// usable, instead of failing on the first one. Every skipped line is
+	// counted by cause in Anomalies.
 	Lenient bool
+
+	// Needed are the fields the replay uses, whose unusable values stop a
+	// job (see NeededFields, the default when 0): a replay whose policy
+	// never reads estimates leaves FieldEstimate out, so that a bad
+	// estimate is counted like any unused field's.
+	Needed model.FieldSet
 
 	src     io.Reader
 	br      *bufio.Reader
@@ -46,10 +52,7 @@ type Reader struct {
 	err     error  // sticky: returned by every Read after the first failure
 	hdrErr  error  // the error that stopped the header (also in err), for HeaderErr
 
-	anomalies [numCauses]Anomaly
-	odd       [model.NumFields + 1][numOddCauses]Anomaly // values kept (or marked unknown), by field and cause
-	ids       seenIDs
-	dupID     Anomaly // repeated job numbers
+	checker // the rules on values and the anomaly counts, shared with Checker
 	// comments after the last job so far: the header's trailer if no job
 	// follows them, ErrCommentAfterJobs anomalies if one does.
 	comments []trailing
@@ -111,13 +114,8 @@ func (r *Reader) Read() (model.Job, error) {
 		}
 		r.comments = r.comments[:0]
 		j, perr := r.parseJob(text)
-		if perr == nil && j.Has(model.FieldJobID) && r.ids.seen(j.ID) {
-			perr = &ParseError{Name: r.Name, Line: r.lineNo, Field: int(model.FieldJobID),
-				Err: &detailError{ErrDuplicateID, " " + strconv.FormatInt(j.ID, 10)}}
-			if !r.Strict {
-				r.noteValue(&r.dupID, ErrDuplicateID, perr, false)
-				perr = nil
-			}
+		if perr == nil {
+			perr = r.checkID(&j)
 		}
 		if perr == nil {
 			r.jobLine = r.lineNo
@@ -150,6 +148,7 @@ func (r *Reader) start() {
 		return
 	}
 	r.started = true
+	r.checker.name, r.checker.strict, r.checker.lenient, r.checker.needed = r.Name, r.Strict, r.Lenient, r.Needed
 	r.readHeader()
 	if r.err != nil && r.err != io.EOF {
 		r.hdrErr = r.err
@@ -219,6 +218,7 @@ func (r *Reader) next() bool {
 			return false
 		}
 		r.lineNo++
+		r.at = r.lineNo
 		if n := len(line); n > 0 && line[n-1] == '\n' {
 			line = line[:n-1]
 		}
@@ -250,11 +250,16 @@ func (r *Reader) ioError(err error) error {
 const timeFields = model.FieldSet(1<<model.FieldSubmit | 1<<model.FieldWait | 1<<model.FieldRuntime |
 	1<<model.FieldAvgCPU | 1<<model.FieldEstimate | 1<<model.FieldThinkTime)
 
-// NeededFields are the fields a replay uses: submit time, run time, the
+// NeededFields are the fields a replay may use: submit time, run time, the
 // processors (allocated and requested) and the estimate. Outside strict
 // mode, a value outside SWF 2.2 in any other field does not stop the
 // Reader: the job is kept, the value kept as read when the field can hold
-// it and marked unknown otherwise, and counted in Anomalies.
+// it and marked unknown otherwise, and counted in Anomalies. Nor does one
+// in a needed field that leaves the job a usable value: the processors
+// when the other processors field gives the size (a positive field 5, or
+// field 8), a negative time (kept as read and counted: cleaning drops a
+// negative submit or run time). Reader.Needed and Checker.Needed narrow
+// the set to what a replay's policy reads.
 const NeededFields = model.FieldSet(1<<model.FieldSubmit | 1<<model.FieldRuntime | 1<<model.FieldAllocProcs |
 	1<<model.FieldReqProcs | 1<<model.FieldEstimate)
 
@@ -329,7 +334,7 @@ func (r *Reader) parseJob(line []byte) (model.Job, *ParseError) {
 	}
 	var vals [model.NumFields]int64
 	var known model.FieldSet
-	var odd oddValues // values outside SWF 2.2 in fields not needed, committed if the line is kept
+	var odd oddValues // values outside SWF 2.2, judged once the line is read (settle)
 	for i, tok := range toks {
 		f := model.Field(i + 1)
 		isTime := timeFields.Has(f)
@@ -338,9 +343,6 @@ func (r *Reader) parseJob(line []byte) (model.Job, *ParseError) {
 			if isTime {
 				v *= int64(model.Second) // < 10^18: at most 12 digits
 			} else if v > fieldMax(f) {
-				if r.Strict || NeededFields.Has(f) {
-					return model.Job{}, r.fieldError(f, numRange, tok)
-				}
 				odd.add(f, numRange, tok, holds(f, v))
 				if !holds(f, v) {
 					continue
@@ -350,42 +352,40 @@ func (r *Reader) parseJob(line []byte) (model.Job, *ParseError) {
 			known |= 1 << f
 			continue
 		}
-		var v int64
-		var missing bool
-		var st numStatus
 		if isTime {
-			var t model.Time
-			t, missing, st = parseTime(tok)
-			v = int64(t)
-		} else {
-			v, st = parseCount(tok, fieldMax(f))
-			missing = v == -1
-		}
-		if st != numOK {
-			if r.Strict || NeededFields.Has(f) {
-				return model.Job{}, r.fieldError(f, st, tok)
-			}
-			// Kept as read if it is a number the field can hold (a
-			// negative count, a status of 9), else marked unknown.
-			v, ok := looseCount(tok)
-			ok = ok && !isTime && st == numRange && holds(f, v)
-			odd.add(f, st, tok, ok)
-			if ok {
-				vals[i] = v
+			t, missing, st := parseTime(tok)
+			switch {
+			case st != numOK:
+				odd.add(f, st, tok, false) // marked unknown
+			case missing:
+			default:
+				if t < 0 { // -1 is the only missing-value marker
+					odd.add(f, numRange, tok, true)
+				}
+				vals[i] = int64(t)
 				known |= 1 << f
 			}
 			continue
 		}
-		if !missing {
+		v, st := parseCount(tok, fieldMax(f))
+		if st != numOK {
+			// Kept as read if it is a number the field can hold (a
+			// negative count, a status of 9), else marked unknown.
+			lv, ok := looseCount(tok)
+			ok = ok && st == numRange && holds(f, lv)
+			odd.add(f, st, tok, ok)
+			if ok {
+				vals[i] = lv
+				known |= 1 << f
+			}
+			continue
+		}
+		if v != -1 {
 			vals[i] = v
 			known |= 1 << f
 		}
 	}
-	for k := 0; k < odd.n; k++ {
-		o := &odd.v[k]
-		r.noteOdd(o.f, o.st, r.fieldError(o.f, o.st, o.tok), o.kept)
-	}
-	return model.Job{
+	j := model.Job{
 		ID:         vals[0],
 		Submit:     model.Time(vals[1]),
 		Wait:       model.Time(vals[2]),
@@ -405,24 +405,11 @@ func (r *Reader) parseJob(line []byte) (model.Job, *ParseError) {
 		Preceding:  vals[16],
 		ThinkTime:  model.Time(vals[17]),
 		Known:      known,
-	}, nil
-}
-
-// oddValues collects the values of a line outside SWF 2.2 that do not
-// stop it.
-type oddValues struct {
-	n int
-	v [model.NumFields]struct {
-		f    model.Field
-		st   numStatus
-		tok  []byte
-		kept bool // kept as read; else marked unknown
 	}
-}
-
-func (o *oddValues) add(f model.Field, st numStatus, tok []byte, kept bool) {
-	o.v[o.n].f, o.v[o.n].st, o.v[o.n].tok, o.v[o.n].kept = f, st, tok, kept
-	o.n++
+	if perr := r.settle(&j, &odd); perr != nil {
+		return model.Job{}, perr
+	}
+	return j, nil
 }
 
 // looseCount parses an integral decimal of any sign and size that fits
@@ -456,29 +443,6 @@ type causeError struct {
 
 func (e *causeError) Error() string   { return e.err.Error() }
 func (e *causeError) Unwrap() []error { return []error{e.cause, e.err} }
-
-func (r *Reader) fieldError(f model.Field, st numStatus, tok []byte) *ParseError {
-	var err error
-	q := " " + strconv.Quote(string(tok))
-	switch st {
-	case numSyntax:
-		err = &detailError{ErrNumber, q}
-	case numFraction:
-		err = &detailError{ErrFraction, q}
-	default:
-		switch {
-		case timeFields.Has(f):
-			err = &detailError{ErrRange, q + " (more than 9223372036854 s)"}
-		case f == model.FieldStatus:
-			err = &detailError{ErrRange, q + " (want 0 to 5, or -1 for missing)"}
-		case tok == nil:
-			err = ErrRange
-		default:
-			err = &detailError{ErrRange, q + " (want 0 to " + strconv.FormatInt(fieldMax(f), 10) + ", or -1 for missing)"}
-		}
-	}
-	return &ParseError{Name: r.Name, Line: r.lineNo, Field: int(f), Err: err}
-}
 
 // parseComment parses the text after a ";" into a header line: "Key: value"
 // when the text (after one optional space) starts with a word of letters,

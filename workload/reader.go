@@ -214,13 +214,14 @@ func (r *Reader) Cleaning() (rep swf.Report, ok bool) {
 	return r.pass.norm.Report(), true
 }
 
-// Anomalies returns the malformed SWF lines skipped so far under a lenient
-// trace source (final once Read has returned io.EOF).
+// Anomalies returns what the trace source's reader counted so far (final
+// once Read has returned io.EOF): values outside SWF 2.2 kept, repeated job
+// numbers, lines or rows skipped under a lenient source, in every format.
 func (r *Reader) Anomalies() swf.Anomalies {
-	if r.pass.swf == nil {
+	if r.pass.raw == nil {
 		return nil
 	}
-	return r.pass.swf.Anomalies()
+	return fileio.Anomalies(r.pass.raw)
 }
 
 // Inputs returns the manifest entries of the files the workload reads (a
@@ -267,8 +268,8 @@ func (r *Reader) Manifest(tool string) model.Manifest {
 type transformer struct {
 	src      model.JobReader
 	norm     *swf.Normalizer
-	swf      *swf.Reader
-	window   *windowReader // the window of a trace source, if any
+	raw      model.JobReader // the trace reader of a trace source, if any
+	window   *windowReader   // the window of a trace source, if any
 	attrs    *Attributes
 	attrRnd  *rand.Rand
 	est      *Estimates
@@ -289,7 +290,7 @@ func (r *Reader) newPass(runtimeF, arrivalF float64) *transformer {
 		t.err = err
 		return t
 	}
-	t.src, t.norm, t.swf, t.window = p.jobs, p.norm, p.swf, p.window
+	t.src, t.norm, t.raw, t.window = p.jobs, p.norm, p.raw, p.window
 	if a := r.spec.Attributes; a != nil {
 		t.attrs, t.attrRnd = a, NewStream(r.spec.Seed, StreamAttributes)
 	}
@@ -331,7 +332,7 @@ func (t *transformer) Read() (model.Job, error) {
 type sourcePass struct {
 	jobs   model.JobReader
 	norm   *swf.Normalizer // the cleaning of a trace source, if any
-	swf    *swf.Reader     // the SWF parser of a trace source, if any
+	raw    model.JobReader // the trace reader of a trace source, if any
 	window *windowReader   // the window of a trace source, if any
 }
 
@@ -363,6 +364,7 @@ type traceSource struct {
 	in      *fileio.Input
 	lenient bool
 	strict  bool
+	needed  model.FieldSet // the fields the replay uses (0: all it may)
 	clean   *swf.Options
 	skip    int // the window: jobs left out before it, and its length (0: to the end)
 	jobs    int
@@ -378,7 +380,7 @@ func openTrace(t *TraceSource, stdin io.Reader) (*traceSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &traceSource{in: in, lenient: t.Lenient, strict: t.Strict, skip: t.Skip, jobs: t.Jobs}
+	s := &traceSource{in: in, lenient: t.Lenient, strict: t.Strict, needed: t.Needed, skip: t.Skip, jobs: t.Jobs}
 	if t.Clean != nil {
 		opt, err := t.Clean.Options()
 		if err != nil {
@@ -408,7 +410,7 @@ func (s *traceSource) pass() (sourcePass, error) {
 	case s.lenient:
 		mode = fileio.SWFLenient
 	}
-	raw, err := s.in.TraceMode(mode)
+	raw, err := s.in.TraceNeeding(mode, s.needed)
 	if err != nil {
 		return sourcePass{}, err
 	}
@@ -419,7 +421,7 @@ func (s *traceSource) pass() (sourcePass, error) {
 		return sourcePass{}, err // before anything reads the header's machine size
 	}
 	p := sourcePass{jobs: raw}
-	p.swf, _ = raw.(*swf.Reader)
+	p.raw = raw
 	if s.clean != nil {
 		n, err := swf.NewNormalizer(raw, *s.clean)
 		if err != nil {

@@ -507,8 +507,8 @@ type readFlags struct{ strict, lenient *bool }
 
 func addReadFlags(fs *pflag.FlagSet) *readFlags {
 	return &readFlags{
-		strict:  fs.Bool("strict", false, "refuse any SWF value outside SWF 2.2, and repeated job numbers (default: keep the job, count the value on stderr and in the manifest)"),
-		lenient: fs.Bool("lenient", false, "skip SWF lines whose submit, run time, processors or estimate are malformed (counted on stderr) instead of failing"),
+		strict:  fs.Bool("strict", false, "refuse any value outside SWF 2.2 (in any input format; -1 is the only missing value), and repeated job numbers (default: keep the job, count the value on stderr and in the manifest)"),
+		lenient: fs.Bool("lenient", false, "skip the lines (or rows) whose submit time, run time, processors or estimate are unusable (counted on stderr by field) instead of failing"),
 	}
 }
 

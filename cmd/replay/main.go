@@ -26,7 +26,6 @@ import (
 	"github.com/gangsim/gangsim/pipelines"
 	"github.com/gangsim/gangsim/policies"
 	"github.com/gangsim/gangsim/sim"
-	"github.com/gangsim/gangsim/swf"
 	"github.com/gangsim/gangsim/workload"
 )
 
@@ -79,8 +78,8 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		format       = fs.String("format", "", "format of -o: parquet, arrow or csv (default: from the name)")
 		series       = fs.String("timeseries", "", "write the time series (jobs in system, queued, running, busy processors) to FILE")
 		period       = fs.String("sample-period", "", "sample the time series every DURATION of simulated time (e.g. 60s, 1h) instead of at every change")
-		strict       = fs.Bool("strict", false, "refuse any SWF value outside SWF 2.2, and repeated job numbers (default: keep the job, count the value)")
-		lenient      = fs.Bool("lenient", false, "skip SWF lines whose submit, run time, processors or estimate are malformed (counted on stderr) instead of failing")
+		strict       = fs.Bool("strict", false, "refuse any value outside SWF 2.2 (in any input format; -1 is the only missing value), and repeated job numbers (default: keep the job, count the value)")
+		lenient      = fs.Bool("lenient", false, "skip the lines (or rows) whose submit time, run time, processors or estimate (if the policy plans with it) are unusable (counted on stderr by field) instead of failing")
 		seed         = fs.Uint64("seed", 1, "random seed of the policies that draw (local, sb), recorded in the manifest")
 		hw           = fs.String("hw", "", "charge time sharing with a hardware cost model: a preset (replay hw list) or an edited preset FILE.json (default: switches are free)")
 		mechanism    = fs.String("mechanism", "", "the preset family's switching mechanism (replay hw kinds; default: the family's first), e.g. division, switching-full, voluntary")
@@ -210,7 +209,7 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	case *lenient:
 		mode = fileio.SWFLenient
 	}
-	raw, err := in.TraceMode(mode)
+	raw, err := in.TraceNeeding(mode, r.Needed())
 	if err != nil {
 		return err
 	}
@@ -288,11 +287,8 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		trailer = append(trailer, model.HeaderLine{Key: model.KeyGangsimInput, Value: in.SHA256 + " " + in.Name})
 	}
 	trailer = append(trailer, res.Clean.HeaderLines()...)
-	var anomalies swf.Anomalies
-	if sr, ok := raw.(*swf.Reader); ok {
-		anomalies = sr.Anomalies()
-		trailer = append(trailer, anomalies.HeaderLines()...)
-	}
+	anomalies := fileio.Anomalies(raw) // every format's, by the same rules
+	trailer = append(trailer, anomalies.HeaderLines()...)
 	for _, o := range []*fileio.Output{seriesFile, outFile} {
 		if o != nil {
 			o.AppendHeader(trailer...)

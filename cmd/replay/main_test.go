@@ -534,3 +534,75 @@ func TestSweepSaysDrops(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestOddTableEveryFormat: a CSV, Parquet or Arrow trace follows the SWF
+// rules on values, as an SWF log does: a status of 9, a negative user, a
+// negative wait time and a repeated job number keep their jobs and are
+// counted by field on stderr and in the manifest; a word in an unused
+// CSV column is counted, not fatal; --strict refuses each with its line
+// (CSV) or row (Parquet, Arrow); a bad estimate stops only a policy that
+// reads estimates.
+func TestOddTableEveryFormat(t *testing.T) {
+	dir := t.TempDir()
+	csvText := "# MaxProcs: 8\njob_id,submit_s,wait_s,runtime_s,alloc_procs,estimate_s,status,user_id\n" +
+		"1,0,1,10,4,20,1,1\n" +
+		"2,5,-7,10,4,20,9,-5\n" +
+		"2,9,1,10,4,20,hello,1\n"
+	files := map[string]string{"t.csv": csvText}
+	h := model.Header{Lines: []model.HeaderLine{{Key: "MaxProcs", Value: "8"}}}
+	known := model.FieldSet(0).With(model.FieldJobID).With(model.FieldSubmit).With(model.FieldWait).With(model.FieldRuntime).
+		With(model.FieldAllocProcs).With(model.FieldEstimate).With(model.FieldStatus).With(model.FieldUser)
+	jobs := []model.Job{
+		{ID: 1, Submit: 0, Wait: model.Second, Runtime: 10 * model.Second, AllocProcs: 4, Estimate: 20 * model.Second, Status: 1, User: 1, Known: known},
+		{ID: 2, Submit: 5 * model.Second, Wait: -7 * model.Second, Runtime: 10 * model.Second, AllocProcs: 4, Estimate: 20 * model.Second, Status: 9, User: -5, Known: known},
+		{ID: 2, Submit: 9 * model.Second, Wait: model.Second, Runtime: 10 * model.Second, AllocProcs: 4, Estimate: 20 * model.Second, Status: 1, User: 1, Known: known},
+	}
+	for _, f := range []columnar.Format{columnar.FormatParquet, columnar.FormatArrow} {
+		var buf bytes.Buffer
+		w, _ := columnar.NewTraceWriter(&buf, f, &h)
+		if err := errors.Join(model.WriteAll(w, jobs), w.Close()); err != nil {
+			t.Fatal(err)
+		}
+		files["t."+f.String()] = buf.String()
+	}
+	for name, text := range files {
+		in := filepath.Join(dir, name)
+		os.WriteFile(in, []byte(text), 0o644)
+		out := filepath.Join(dir, "o.csv")
+		_, stderr, err := replayCmd(t, nil, "-p", "fcfs", in, "-o", out)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		wantCounts := "jobs kept with values outside SWF 2.2: 1 in field 3 (wait time), 1 in field 11 (status), 1 in field 12 (user ID), 1 repeated job number"
+		if name == "t.csv" {
+			wantCounts = "jobs kept with values outside SWF 2.2: 1 in field 3 (wait time), 2 in field 11 (status), 1 in field 12 (user ID), 1 repeated job number"
+		}
+		if !strings.Contains(stderr, wantCounts) || !strings.Contains(stderr, "fcfs on 8: 3 jobs (0 rejected)") {
+			t.Errorf("%s: stderr\n%s\nwant %q and every job replayed", name, stderr, wantCounts)
+		}
+		data, _ := os.ReadFile(out)
+		if n := strings.Count(string(data), "# "+swf.KeyAnomaly+": "); n < 4 {
+			t.Errorf("%s: %d anomaly lines in the manifest:\n%s", name, n, data)
+		}
+		_, _, err = replayCmd(t, nil, "-p", "fcfs", "--strict", in, "-o", out)
+		want := in + `: row 2: field 3 (wait time): value out of range "-7" (want 0 or more, or -1 for missing)`
+		if name == "t.csv" {
+			want = in + `:4: field 3 (wait time): value out of range "-7" (want 0 or more, or -1 for missing)`
+		}
+		if err == nil || err.Error() != want {
+			t.Errorf("%s --strict: %v\nwant %s", name, err, want)
+		}
+	}
+	// A bad estimate: refused under EASY, which plans with it; counted
+	// under FCFS, which never reads it.
+	bad := filepath.Join(dir, "est.csv")
+	os.WriteFile(bad, []byte("# MaxProcs: 8\njob_id,submit_s,runtime_s,alloc_procs,req_procs,estimate_s\n1,0,10,4,x,soon\n"), 0o644)
+	if _, _, err := replayCmd(t, nil, "-p", "easy", bad, "-o", filepath.Join(dir, "o.csv")); err == nil ||
+		err.Error() != bad+`:3: field 9 (requested time): invalid number "soon"` {
+		t.Errorf("bad estimate under easy: %v", err)
+	}
+	_, stderr, err := replayCmd(t, nil, "-p", "fcfs", bad, "-o", filepath.Join(dir, "o.csv"))
+	if err != nil || !strings.Contains(stderr, "1 in field 8 (requested processors), 1 in field 9 (requested time)") {
+		t.Errorf("bad estimate and requested processors under fcfs: %v\n%s", err, stderr)
+	}
+}

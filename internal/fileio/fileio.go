@@ -210,8 +210,21 @@ func (in *Input) Trace(lenient bool) (model.JobReader, error) {
 	return in.TraceMode(SWFDefault)
 }
 
-// TraceMode opens the input as a trace, an SWF input read in mode m.
+// TraceMode opens the input as a trace, read in mode m with the SWF rules
+// on values (TraceNeeding with swf.NeededFields).
 func (in *Input) TraceMode(m SWFMode) (model.JobReader, error) {
+	return in.TraceNeeding(m, 0)
+}
+
+// TraceNeeding opens the input as a trace whose jobs pass the SWF 2.2 rules
+// on values in mode m, whatever the format: an SWF input through
+// swf.Reader, a table (Parquet, Arrow, CSV) through swf.Checker, so that a
+// status of 9, a negative user, a repeated job number or a word in an
+// unused column are counted alike (Anomalies) and refused alike by
+// SWFStrict. needed are the fields the replay uses (0: swf.NeededFields):
+// an unusable value in one of them stops the reader, or skips the job under
+// SWFLenient.
+func (in *Input) TraceNeeding(m SWFMode, needed model.FieldSet) (model.JobReader, error) {
 	r, err := in.reader()
 	if err != nil {
 		return nil, err
@@ -222,9 +235,29 @@ func (in *Input) TraceMode(m SWFMode) (model.JobReader, error) {
 		sr.Name = in.DisplayName()
 		sr.Strict = m == SWFStrict
 		sr.Lenient = m == SWFLenient
+		sr.Needed = needed
 		return sr, nil
 	}
-	return columnar.NewTraceReader(r, in.Format, in.DisplayName())
+	tr, err := columnar.NewTraceReader(r, in.Format, in.DisplayName())
+	if err != nil {
+		return nil, err
+	}
+	ck := swf.NewChecker(tr)
+	ck.Name = in.DisplayName()
+	ck.Strict = m == SWFStrict
+	ck.Lenient = m == SWFLenient
+	ck.Needed = needed
+	return ck, nil
+}
+
+// Anomalies returns what a trace reader of TraceNeeding counted so far
+// (final once it has returned io.EOF): values outside SWF 2.2, repeated
+// job numbers, skipped lines; nil for another reader.
+func Anomalies(r model.JobReader) swf.Anomalies {
+	if a, ok := r.(interface{ Anomalies() swf.Anomalies }); ok {
+		return a.Anomalies()
+	}
+	return nil
 }
 
 // Outcomes opens the input as a per-job outcomes table.

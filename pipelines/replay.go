@@ -1,6 +1,7 @@
 package pipelines
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -238,6 +239,10 @@ func (r *Replay) Run(src model.JobReader, out model.OutcomeWriter, samples sim.S
 	res := &Result{Machine: cfg.Machine, Summary: metrics.Summary{Tau: r.Tau}, Hardware: hw}
 	tee := &teeOutcomes{sum: &res.Summary, next: out}
 	if err := sim.New(cfg, pol).Run(norm, tee, samples); err != nil {
+		if errors.Is(err, sim.ErrUnsorted) {
+			// The job the engine read last is the one out of order.
+			return nil, fmt.Errorf("%s: %w", swf.Where(norm, norm.Report().Read), err)
+		}
 		return nil, err
 	}
 	res.Clean = norm.Report()

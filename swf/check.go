@@ -345,7 +345,7 @@ func (k *Checker) start() {
 }
 
 // Header returns the source's header.
-func (k *Checker) Header() *model.Header { return k.src.Header() }
+func (k *Checker) Header() *model.Header { k.start(); return k.src.Header() }
 
 // HeaderErr returns the source's model.HeaderErr.
 func (k *Checker) HeaderErr() error { return model.HeaderErr(k.src) }
@@ -394,6 +394,7 @@ func (k *Checker) Read() (model.Job, error) {
 // Position returns the source's position of the job Read returned last
 // (see Positioner): the name and the line, or row.
 func (k *Checker) Position() (name string, line int) {
+	k.start()
 	if p, ok := k.src.(Positioner); ok {
 		_, line = p.Position()
 	}

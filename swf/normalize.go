@@ -471,17 +471,30 @@ func submitString(j *model.Job) string {
 }
 
 // Positioner is a job source that knows where the job it returned last
-// came from: a file name ("" if none) and a 1-based line (SWF) or row.
+// came from: a file name ("" if none) and a 1-based line (SWF, CSV) or
+// row (Parquet, Arrow). A source of rows also has a method RowPositions()
+// bool that returns true.
 type Positioner interface {
 	Position() (name string, line int)
 }
 
-// Where names the position of src's last job for an error: "name:line"
-// for a Positioner, else "input job n".
+// rowPositions reports whether src's positions are rows of a table.
+func rowPositions(src any) bool {
+	r, ok := src.(interface{ RowPositions() bool })
+	return ok && r.RowPositions()
+}
+
+// Where names the position of src's last job for an error: "name:line" or
+// "name: row N" for a Positioner, else "input job n".
 func Where(src any, n int) string {
 	if p, ok := src.(Positioner); ok {
 		if name, line := p.Position(); line > 0 {
-			if name == "" {
+			switch {
+			case rowPositions(src) && name == "":
+				return "row " + strconv.Itoa(line)
+			case rowPositions(src):
+				return name + ": row " + strconv.Itoa(line)
+			case name == "":
 				return "line " + strconv.Itoa(line)
 			}
 			return name + ":" + strconv.Itoa(line)
@@ -489,6 +502,25 @@ func Where(src any, n int) string {
 	}
 	return "input job " + strconv.Itoa(n)
 }
+
+// Position returns the source's position of the job Read returned last,
+// when the source is a Positioner and the jobs are not sorted (under
+// SortBySubmit, line 0): what an error about the job (out of order for the
+// engine) names.
+func (n *Normalizer) Position() (name string, line int) {
+	p, ok := n.src.(Positioner)
+	if !ok {
+		return "", 0
+	}
+	name, line = p.Position()
+	if n.opt.Order == SortBySubmit {
+		line = 0
+	}
+	return name, line
+}
+
+// RowPositions reports whether Position gives rows of a table.
+func (n *Normalizer) RowPositions() bool { return rowPositions(n.src) }
 
 // apply runs rules 1 to 8 on j, counting in rep, and returns why j is
 // dropped, or 0 if it is kept.

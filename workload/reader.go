@@ -224,6 +224,27 @@ func (r *Reader) Anomalies() swf.Anomalies {
 	return fileio.Anomalies(r.pass.raw)
 }
 
+// Position returns where the job Read returned last came from, for a
+// trace source: its file name and line (or row, RowPositions), 0 when
+// unknown (a generated workload, a sorted trace). Errors about a job (out
+// of order for the engine) name it through Position.
+func (r *Reader) Position() (name string, line int) {
+	var p any = r.pass.raw
+	if r.pass.norm != nil {
+		p = r.pass.norm
+	}
+	if pos, ok := p.(swf.Positioner); ok {
+		return pos.Position()
+	}
+	return "", 0
+}
+
+// RowPositions reports whether Position gives rows of a table.
+func (r *Reader) RowPositions() bool {
+	rp, ok := r.pass.raw.(interface{ RowPositions() bool })
+	return ok && rp.RowPositions()
+}
+
 // Inputs returns the manifest entries of the files the workload reads (a
 // trace source's file and its SHA-256).
 func (r *Reader) Inputs() []model.Input { return r.src.inputs() }

@@ -606,3 +606,54 @@ func TestOddTableEveryFormat(t *testing.T) {
 		t.Errorf("bad estimate and requested processors under fcfs: %v\n%s", err, stderr)
 	}
 }
+
+// TestUnsortedWhere: a job submitted before the one before it is an error
+// naming the file and its line (SWF, CSV) or row (Parquet, Arrow), under
+// the default cleaning (which refuses it) and without cleaning or under
+// --compat pyss (where the engine does), on a file or standard input; the
+// engine's hint names a flag that exists.
+func TestUnsortedWhere(t *testing.T) {
+	dir := t.TempDir()
+	h := model.Header{Lines: []model.HeaderLine{{Key: "MaxProcs", Value: "8"}}}
+	known := model.FieldSet(0).With(model.FieldJobID).With(model.FieldSubmit).With(model.FieldRuntime).With(model.FieldAllocProcs)
+	jobs := []model.Job{
+		{ID: 1, Submit: 10 * model.Second, Runtime: 100 * model.Second, AllocProcs: 4, Known: known},
+		{ID: 2, Submit: 0, Runtime: 100 * model.Second, AllocProcs: 4, Known: known},
+	}
+	files := map[string]string{
+		"t.swf": "; MaxProcs: 8\n1 10 -1 100 4 -1 -1 4 -1 -1 1 1 1 1 1 1 -1 -1\n2 0 -1 100 4 -1 -1 4 -1 -1 1 1 1 1 1 1 -1 -1\n",
+		"t.csv": "# MaxProcs: 8\njob_id,submit_s,runtime_s,alloc_procs\n1,10,100,4\n2,0,100,4\n",
+	}
+	for _, f := range []columnar.Format{columnar.FormatParquet, columnar.FormatArrow} {
+		var buf bytes.Buffer
+		w, _ := columnar.NewTraceWriter(&buf, f, &h)
+		if err := errors.Join(model.WriteAll(w, jobs), w.Close()); err != nil {
+			t.Fatal(err)
+		}
+		files["t."+f.String()] = buf.String()
+	}
+	for name, text := range files {
+		in := filepath.Join(dir, name)
+		os.WriteFile(in, []byte(text), 0o644)
+		where := in + ":3: "
+		switch name {
+		case "t.csv":
+			where = in + ":4: " // after the comment and the column names
+		case "t.parquet", "t.arrow":
+			where = in + ": row 2: "
+		}
+		for _, args := range [][]string{nil, {"--clean", "none"}, {"--compat", "pyss"}} {
+			_, _, err := replayCmd(t, nil, append(args, in, "-o", filepath.Join(dir, "o.csv"))...)
+			if err == nil || !strings.HasPrefix(err.Error(), where+"job 2 submitted at 0s, before ") {
+				t.Errorf("%s %v: %v\nwant it to start %s", name, args, err, where)
+			}
+			if len(args) > 0 && (err == nil || !strings.Contains(err.Error(), "genwork clean --order sort")) {
+				t.Errorf("%s %v: %v: no working hint", name, args, err)
+			}
+		}
+	}
+	_, _, err := replayCmd(t, strings.NewReader(files["t.csv"]), "--clean", "none", "-o", filepath.Join(dir, "o.csv"))
+	if err == nil || !strings.HasPrefix(err.Error(), "<stdin>:4: job 2") {
+		t.Errorf("stdin: %v", err)
+	}
+}

@@ -609,3 +609,30 @@ func TestOutputDevices(t *testing.T) {
 		}
 	}
 }
+
+// TestDurationFlagsHelp: every duration flag's help states the one
+// duration syntax, and the flags read it alike.
+func TestDurationFlagsHelp(t *testing.T) {
+	for cmd, flags := range map[string][]string{
+		"synthetic": {"--mean-interarrival", "--mean-runtime", "--granularity"},
+		"lublin":    {"--granularity"},
+		"scenario":  {"--task-length"},
+	} {
+		stdout, _, _ := runGenwork(t, nil, cmd, "--help")
+		for _, f := range flags {
+			i := strings.Index(stdout, f+" string")
+			end := -1
+			if i >= 0 {
+				end = strings.Index(stdout[i:], "\n      --")
+			}
+			if end < 0 || !strings.Contains(stdout[i:i+end], workload.DurationSyntax) {
+				t.Errorf("genwork %s %s: help does not state the duration syntax:\n%s", cmd, f, stdout)
+			}
+		}
+	}
+	for _, v := range []string{"500ns", "1e30", "-5s"} {
+		if _, _, err := runGenwork(t, nil, "synthetic", "--mean-interarrival", v, "--print-spec"); !errors.Is(err, cli.ErrUsage) {
+			t.Errorf("--mean-interarrival %s: %v", v, err)
+		}
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/gangsim/gangsim/internal/sharedtraces"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/swf"
+	"github.com/gangsim/gangsim/workload"
 )
 
 func replayCmd(t *testing.T, stdin io.Reader, args ...string) (stdout, stderr string, err error) {
@@ -655,5 +656,20 @@ func TestUnsortedWhere(t *testing.T) {
 	_, _, err := replayCmd(t, strings.NewReader(files["t.csv"]), "--clean", "none", "-o", filepath.Join(dir, "o.csv"))
 	if err == nil || !strings.HasPrefix(err.Error(), "<stdin>:4: job 2") {
 		t.Errorf("stdin: %v", err)
+	}
+}
+
+// TestSlurmPollDuration: --slurm-poll reads the one duration syntax, says
+// it in its help, and refuses what it refuses (no Slurm needed: the flags
+// are checked before anything is submitted).
+func TestSlurmPollDuration(t *testing.T) {
+	for _, v := range []string{"500ns", "0", "soon", "-2s"} {
+		if _, _, err := replayCmd(t, nil, "sweep", "--slurm", "--dry-run", "--slurm-poll", v, "x.json"); !errors.Is(err, cli.ErrUsage) {
+			t.Errorf("--slurm-poll %s: %v is not a usage error", v, err)
+		}
+	}
+	stdout, _, _ := replayCmd(t, nil, "sweep", "--help")
+	if i := strings.Index(stdout, "--slurm-poll"); i < 0 || !strings.Contains(stdout[i:], workload.DurationSyntax) {
+		t.Errorf("--slurm-poll's help does not state the duration syntax:\n%s", stdout)
 	}
 }

@@ -317,16 +317,17 @@ func ResolveFormat(name, format string, def columnar.Format) (columnar.Format, e
 	if f := columnar.FormatFromName(name); f != columnar.FormatUnknown {
 		return f, nil
 	}
-	if name != "" && name != "-" && !isStream(name) {
+	if name != "" && name != "-" && !IsStream(name) {
 		return columnar.FormatUnknown, fmt.Errorf("%s: cannot tell the format from the name (use .swf, .swf.gz, .parquet, .arrow or .csv, or --format)", name)
 	}
 	return def, nil
 }
 
-// isStream reports whether name is an existing file that is not regular:
+// IsStream reports whether name is an existing file that is not regular:
 // a device (/dev/null, /dev/stdout), a FIFO or a process substitution
-// (/dev/fd/N), which take the format of standard output.
-func isStream(name string) bool {
+// (/dev/fd/N), which take the format of standard output when the name
+// does not tell one.
+func IsStream(name string) bool {
 	st, err := os.Stat(name)
 	return err == nil && !st.Mode().IsRegular() && !st.IsDir()
 }

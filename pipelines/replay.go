@@ -127,6 +127,9 @@ func (r *Replay) resolve(h *model.Header) (swf.Options, sim.Config, error) {
 	if !cfg.Machine.Valid() {
 		return swf.Options{}, cfg, fmt.Errorf("machine size unknown: the trace header has no MaxProcs; give one (--procs)")
 	}
+	if err := r.checkProcs(cfg.Machine.Procs()); err != nil {
+		return swf.Options{}, cfg, err
+	}
 	cfg.NodeAllocation = r.NodeAllocation
 	cfg.SamplePeriod = r.SamplePeriod
 	var opt swf.Options
@@ -140,6 +143,27 @@ func (r *Replay) resolve(h *model.Header) (swf.Options, sim.Config, error) {
 		return opt, cfg, fmt.Errorf("unknown cleaning %q (want default, pyss or none)", clean)
 	}
 	return opt, cfg, nil
+}
+
+// CheckMachine reports a machine given to the replay (Machine, Procs)
+// that the policy cannot simulate (policies.MaxProcs); a machine from the
+// trace's header is checked when the replay resolves it.
+func (r *Replay) CheckMachine() error {
+	switch {
+	case r.Machine.Valid():
+		return r.checkProcs(r.Machine.Procs())
+	case r.Procs > 0:
+		return r.checkProcs(r.Procs)
+	}
+	return nil
+}
+
+func (r *Replay) checkProcs(n int) error {
+	p := r.policy()
+	if max := policies.MaxProcs(p); n > max {
+		return fmt.Errorf("a machine of %d processors: %s simulates at most %d (its state per processor would not fit in memory)", n, p.Name, max)
+	}
+	return nil
 }
 
 // Needed returns the trace fields the replay uses, whose unusable values

@@ -74,6 +74,9 @@ func (s *ReplaySpec) Replay() (Replay, error) {
 		if r.Machine, err = model.ParseMachine(s.Machine); err != nil {
 			return r, err
 		}
+		if err := r.CheckMachine(); err != nil {
+			return r, err
+		}
 	}
 	if _, _, err := r.hardware(); err != nil {
 		return r, err

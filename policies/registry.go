@@ -126,6 +126,37 @@ func UsesEstimates(s Spec) bool {
 	return true
 }
 
+// Largest machines, in processors, the policies are sized for: the batch
+// policies keep no state per processor (model.MaxProcs, what the tables
+// hold); gang scheduling at job level keeps about a bit per processor and
+// row; distributed context switching about 80 bytes; the process-level
+// policies (procsim) simulate every processor, with about 300 bytes and
+// some work each.
+const (
+	MaxProcsGang         = 1 << 26
+	MaxProcsDCS          = 1 << 20
+	MaxProcsProcessLevel = 1 << 20
+)
+
+// MaxProcs returns the largest machine, in processors, the policy s names
+// can simulate: its per-processor structures stay within a few hundred
+// megabytes. A larger machine is refused before anything is allocated
+// (pipelines.Replay), rather than the process running out of memory.
+func MaxProcs(s Spec) int {
+	switch s.Name {
+	case "fcfs", "easy", "conservative":
+		return model.MaxProcs
+	case "gs":
+		if s.Params["level"] == "process" {
+			return MaxProcsProcessLevel
+		}
+		return MaxProcsGang
+	case "dcs":
+		return MaxProcsDCS
+	}
+	return MaxProcsProcessLevel // local, sb, fcs, bcs, pbcs, and any other
+}
+
 // Names lists the registered policies, sorted.
 func Names() []string {
 	names := make([]string, 0, len(registry))

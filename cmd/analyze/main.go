@@ -279,11 +279,8 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 	default:
 		return nil, cli.Usagef("--backlog %q: want queued or in-system", *backlog)
 	}
-	if opt.procs < 0 {
-		return nil, cli.Usagef("--procs %d is negative", opt.procs)
-	}
-	if opt.procs > math.MaxInt32 {
-		return nil, cli.Usagef("--procs %d: more than %d processors", opt.procs, math.MaxInt32)
+	if err := cli.CheckProcs("--procs", int64(opt.procs)); err != nil {
+		return nil, err
 	}
 	if len(opt.timeseries) > 0 && len(opt.timeseries) != len(opt.inputs) {
 		return nil, cli.Usagef("%d --timeseries files for %d runs: give one per run, in the order of the runs", len(opt.timeseries), len(opt.inputs))

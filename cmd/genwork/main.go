@@ -29,7 +29,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -234,7 +233,7 @@ func (t *transformFlags) apply(spec *workload.Spec) error {
 		spec.Estimates = e
 	}
 	if t.withLoad {
-		if err := checkProcs("--load-procs", int64(*t.loadProcs)); err != nil {
+		if err := cli.CheckProcs("--load-procs", int64(*t.loadProcs)); err != nil {
 			return err
 		}
 		if fs.Changed("load") {
@@ -308,7 +307,7 @@ func runLublin(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return cli.Usagef("genwork lublin takes no arguments, got %q", fs.Args())
 	}
-	if err := checkProcs("--procs", int64(*procs)); err != nil {
+	if err := cli.CheckProcs("--procs", int64(*procs)); err != nil {
 		return err
 	}
 	if *jobs < 0 {
@@ -403,6 +402,12 @@ func runSynthetic(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 	}
 	if fs.NArg() > 0 {
 		return cli.Usagef("genwork synthetic takes no arguments, got %q", fs.Args())
+	}
+	if err := cli.CheckProcs("--procs", int64(*procs)); err != nil {
+		return err
+	}
+	if err := cli.CheckProcs("--size", int64(*size)); err != nil {
+		return err
 	}
 	src := &workload.SyntheticSource{Jobs: *jobs, Procs: *procs, Size: *size, Arrivals: *arrivals}
 	for _, d := range []struct {
@@ -603,7 +608,7 @@ func addCleanFlags(fs *pflag.FlagSet) *cleanFlags {
 }
 
 func (c *cleanFlags) cleaning() (*workload.Cleaning, error) {
-	if err := checkProcs("--machine-procs", int64(*c.machineProcs)); err != nil {
+	if err := cli.CheckProcs("--machine-procs", int64(*c.machineProcs)); err != nil {
 		return nil, err
 	}
 	cl := &workload.Cleaning{Preset: *c.preset, WholeSeconds: *c.wholeSeconds, DropBadSubmit: *c.dropBadSubmit,
@@ -856,7 +861,7 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := rf.check(); err != nil {
 		return err
 	}
-	if err := checkProcs("--procs", int64(*procs)); err != nil {
+	if err := cli.CheckProcs("--procs", int64(*procs)); err != nil {
 		return err
 	}
 	src := &workload.TraceSource{Path: "-", Lenient: *lenient, Strict: *rf.strict}
@@ -906,16 +911,4 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	_, err = io.WriteString(stdout, text)
 	return err
-}
-
-// checkProcs refuses a processor count that is negative or beyond 32 bits
-// (every gangsim table holds processors in 32 bits).
-func checkProcs(flag string, n int64) error {
-	switch {
-	case n < 0:
-		return cli.Usagef("%s %d is negative", flag, n)
-	case n > math.MaxInt32:
-		return cli.Usagef("%s %d: more than %d processors", flag, n, math.MaxInt32)
-	}
-	return nil
 }

@@ -636,3 +636,41 @@ func TestDurationFlagsHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestProcsBounds: every processor flag of every command has the same
+// bounds (cli.CheckProcs): negative is a usage error, and so is more than
+// 32 bits, with the same message, never an overflow or a header replay
+// refuses.
+func TestProcsBounds(t *testing.T) {
+	for _, args := range [][]string{
+		{"synthetic", "--procs"}, {"lublin", "--procs"}, {"lublin", "--load", "0.5", "--load-procs"},
+		{"synthetic", "--size"}, {"stats", "--procs"}, {"clean", "--drop-too-wide", "--machine-procs"},
+	} {
+		for _, v := range []struct{ n, want string }{
+			{"3000000000", "3000000000: more than 2147483647 processors"},
+			{"99999999999", "99999999999: more than 2147483647 processors"},
+			{"-4", "-4 is negative"},
+		} {
+			rest := "--print-spec"
+			if args[0] == "stats" {
+				rest = "no-such.swf" // checked before it is opened
+			}
+			_, _, err := runGenwork(t, nil, append(args, v.n, rest)...)
+			want := args[len(args)-1] + " " + v.want
+			if !errors.Is(err, cli.ErrUsage) || !strings.Contains(err.Error(), want) {
+				t.Errorf("%v %s: %v, want a usage error saying %q", args, v.n, err, want)
+			}
+		}
+	}
+	// A spec's machine sizes are bounded alike.
+	for _, spec := range []string{
+		`{"source": {"synthetic": {"jobs": 5, "procs": 3000000000}}}`,
+		`{"source": {"lublin": {"jobs": 5, "procs": 3000000000}}}`,
+		`{"source": {"lublin": {"jobs": 5}}, "load": {"target": 0.5, "procs": 3000000000}}`,
+	} {
+		_, _, err := runGenwork(t, strings.NewReader(spec), "spec", "-", "--print-spec")
+		if err == nil || !strings.Contains(err.Error(), "more than 2147483647 processors") {
+			t.Errorf("%s: %v", spec, err)
+		}
+	}
+}

@@ -14,7 +14,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 
 	"github.com/gangsim/gangsim/columnar"
@@ -103,7 +102,7 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if _, err := summaryTau(*tauFlag, &model.Header{}); err != nil {
 		return err
 	}
-	if err := checkProcs("--procs", int64(*procs)); err != nil {
+	if err := cli.CheckProcs("--procs", int64(*procs)); err != nil {
 		return err
 	}
 	switch pipelines.Compat(*compat) {
@@ -146,10 +145,9 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if r.Machine, err = model.ParseMachine(*machineFlag); err != nil {
 			return cli.Usagef("--machine: %v", err)
 		}
-		if r.Machine.Nodes > math.MaxInt32 || r.Machine.PEsPerNode > math.MaxInt32 ||
-			int64(r.Machine.Nodes)*int64(r.Machine.PEsPerNode) > math.MaxInt32 {
-			return cli.Usagef("--machine %s: more than %d processors", *machineFlag, math.MaxInt32)
-		}
+	}
+	if err := r.CheckMachine(); err != nil {
+		return cli.Usagef("%v", err)
 	}
 	if r.Order, err = sim.ParseOrder(*order); err != nil {
 		return cli.Usagef("--order: %v", err)
@@ -320,18 +318,6 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			charged = ", charged by " + res.Hardware.String()
 		}
 		fmt.Fprintf(stderr, "replay: %s on %s%s: %s\n", spec, res.Machine, charged, res.Summary.Line(res.Machine.Procs()))
-	}
-	return nil
-}
-
-// checkProcs refuses a processor count that is negative or beyond 32 bits
-// (every gangsim table holds processors in 32 bits).
-func checkProcs(flag string, n int64) error {
-	switch {
-	case n < 0:
-		return cli.Usagef("%s %d is negative", flag, n)
-	case n > math.MaxInt32:
-		return cli.Usagef("%s %d: more than %d processors", flag, n, math.MaxInt32)
 	}
 	return nil
 }

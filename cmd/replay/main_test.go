@@ -17,6 +17,7 @@ import (
 	"github.com/gangsim/gangsim/internal/fileio"
 	"github.com/gangsim/gangsim/internal/sharedtraces"
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/policies"
 	"github.com/gangsim/gangsim/swf"
 	"github.com/gangsim/gangsim/workload"
 )
@@ -671,5 +672,41 @@ func TestSlurmPollDuration(t *testing.T) {
 	stdout, _, _ := replayCmd(t, nil, "sweep", "--help")
 	if i := strings.Index(stdout, "--slurm-poll"); i < 0 || !strings.Contains(stdout[i:], workload.DurationSyntax) {
 		t.Errorf("--slurm-poll's help does not state the duration syntax:\n%s", stdout)
+	}
+}
+
+// TestMachineBounds: every policy takes every machine it can hold and
+// refuses a larger one with a usage error before allocating anything (no
+// out-of-memory death); a header's machine too large for the policy is an
+// error naming the bound.
+func TestMachineBounds(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "t.swf")
+	os.WriteFile(trace, []byte("; MaxProcs: 8\n1 0 -1 100 4 -1 -1 4 200 -1 1 1 1 1 1 1 -1 -1\n"), 0o644)
+	out := filepath.Join(dir, "o.csv")
+	for _, p := range policies.Names() {
+		spec, _ := policies.ParseSpec(p)
+		max := policies.MaxProcs(spec)
+		for _, args := range [][]string{{"--procs", strconv.Itoa(max + 1)}, {"--machine", strconv.Itoa(max+1) + "x1"}, {"--procs", "2147483647"}} {
+			if max == model.MaxProcs && args[1] == "2147483647" {
+				continue // a batch policy takes it (below)
+			}
+			_, _, err := replayCmd(t, nil, append([]string{"-p", p, "-q"}, append(args, trace, "-o", out)...)...)
+			if !errors.Is(err, cli.ErrUsage) || !strings.Contains(err.Error(), "processors") {
+				t.Errorf("%s %v: %v, want a usage error", p, args, err)
+			}
+		}
+	}
+	// The batch policies keep no state per processor: the largest machine
+	// is fine.
+	for _, p := range []string{"fcfs", "easy", "conservative"} {
+		if _, _, err := replayCmd(t, nil, "-p", p, "-q", "--procs", "2147483647", trace, "-o", out); err != nil {
+			t.Errorf("%s on 2147483647 processors: %v", p, err)
+		}
+	}
+	huge := filepath.Join(dir, "huge.swf")
+	os.WriteFile(huge, []byte("; MaxProcs: 2147483647\n1 0 -1 100 4 -1 -1 4 200 -1 1 1 1 1 1 1 -1 -1\n"), 0o644)
+	if _, _, err := replayCmd(t, nil, "-p", "fcs", huge, "-o", out); err == nil || !strings.Contains(err.Error(), "fcs simulates at most 1048576") {
+		t.Errorf("fcs on a header's 2147483647 processors: %v", err)
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gangsim/gangsim/internal/version"
+	"github.com/gangsim/gangsim/model"
 )
 
 // ErrUsage marks an error in how a command was invoked; Main exits 2.
@@ -199,6 +200,16 @@ func Parse(fs *pflag.FlagSet, args []string) error {
 	}
 	if v, _ := fs.GetBool("version"); v {
 		return Version(fs.Name())
+	}
+	return nil
+}
+
+// CheckProcs refuses a processor count given by flag that is negative or
+// beyond model.MaxProcs, as a usage error naming the flag ("--procs -4 is
+// negative"): the one bound of every processor flag of every command.
+func CheckProcs(flag string, n int64) error {
+	if err := model.CheckProcs(n); err != nil {
+		return Usagef("%s %v", flag, err)
 	}
 	return nil
 }

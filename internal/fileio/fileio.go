@@ -323,11 +323,14 @@ func ResolveFormat(name, format string, def columnar.Format) (columnar.Format, e
 	return def, nil
 }
 
-// IsStream reports whether name is an existing file that is not regular:
-// a device (/dev/null, /dev/stdout), a FIFO or a process substitution
-// (/dev/fd/N), which take the format of standard output when the name
-// does not tell one.
+// IsStream reports whether name is an existing file that is not regular
+// (a device such as /dev/null, a FIFO) or names an open descriptor of the
+// process (/dev/stdout, a process substitution's /dev/fd/N), which take the
+// format of standard output when the name does not tell one.
 func IsStream(name string) bool {
+	if atomicfile.OpenDescriptor(name) >= 0 {
+		return true // /dev/stdout on a file is still standard output
+	}
 	st, err := os.Stat(name)
 	return err == nil && !st.Mode().IsRegular() && !st.IsDir()
 }

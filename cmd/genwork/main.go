@@ -500,6 +500,17 @@ func runTrace(cmd string, args []string, stdin io.Reader, stdout, stderr io.Writ
 		if src.Path == "-" {
 			return cli.Usagef("--dropped reads the trace a second time: give it as a file, not standard input")
 		}
+		droppedOut := *dropped
+		if droppedOut == "-" {
+			droppedOut = "/dev/stderr" // "-" is standard error here
+		}
+		out := *of.output
+		if out == "" {
+			out = "-"
+		}
+		if fileio.SameOutput(droppedOut, out) {
+			return cli.Usagef("--dropped %s and the workload (-o %s) are the same file: one would be lost; give each its own", *dropped, out)
+		}
 		if err := listDropped(src, *dropped, stderr); err != nil {
 			return err
 		}

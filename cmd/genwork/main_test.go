@@ -539,6 +539,16 @@ func TestCleanDefaultDropped(t *testing.T) {
 	if !strings.Contains(string(b), ",10,") {
 		t.Errorf("estimate not filled:\n%s", b)
 	}
+	// The list and the workload on one file would lose one: a usage
+	// error, by the same name, through a link, or both on standard error.
+	link := filepath.Join(dir, "link.csv")
+	os.Symlink(out, link)
+	for _, pair := range [][2]string{{out, out}, {out, link}, {"-", "/dev/stderr"}} {
+		_, _, err := runGenwork(t, nil, "clean", "--preset", "default", in, "--dropped", pair[0], "-o", pair[1], "--format", "csv")
+		if !errors.Is(err, cli.ErrUsage) || !strings.Contains(err.Error(), "same file") {
+			t.Errorf("--dropped %s -o %s: %v, want a usage error", pair[0], pair[1], err)
+		}
+	}
 }
 
 // TestOddValuesKept: a log with values outside SWF 2.2 in unused fields

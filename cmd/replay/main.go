@@ -189,6 +189,9 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if *series == "-" && outName == "-" {
 			return cli.Usagef("--timeseries - and the outcomes both on standard output: give one of them a file")
 		}
+		if fileio.SameOutput(*series, outName) {
+			return cli.Usagef("--timeseries %s and the outcomes (-o %s) are the same file: one would be lost; give each its own", *series, displayOutName(outName))
+		}
 	}
 
 	inName := "-"
@@ -320,6 +323,14 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "replay: %s on %s%s: %s\n", spec, res.Machine, charged, res.Summary.Line(res.Machine.Procs()))
 	}
 	return nil
+}
+
+// displayOutName names an output for a message: "-" is standard output.
+func displayOutName(name string) string {
+	if name == "-" {
+		return "- (standard output)"
+	}
+	return name
 }
 
 func paramValue(ps []model.Param, name string) string {

@@ -710,3 +710,32 @@ func TestMachineBounds(t *testing.T) {
 		t.Errorf("fcs on a header's 2147483647 processors: %v", err)
 	}
 }
+
+// TestSameOutputs: two outputs on one file lose one: -o and --timeseries
+// naming the same file, by the same name, through a link, a relative and
+// an absolute path, or /dev/stdout and -, are a usage error; /dev/null
+// takes both.
+func TestSameOutputs(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "t.arrow")
+	os.WriteFile(trace, arrowTrace(t, 3, model.Second), 0o644)
+	same := filepath.Join(dir, "same.csv")
+	link := filepath.Join(dir, "link.csv")
+	os.Symlink("same.csv", link)
+	t.Chdir(dir)
+	for _, pair := range [][2]string{{same, same}, {same, link}, {"same.csv", same}, {"-", "/dev/stdout"}, {"/dev/stdout", "/dev/fd/1"}} {
+		_, _, err := replayCmd(t, nil, trace, "-o", pair[0], "--timeseries", pair[1], "--format", "csv")
+		if !errors.Is(err, cli.ErrUsage) || !strings.Contains(err.Error(), "same file") {
+			t.Errorf("-o %s --timeseries %s: %v, want a usage error", pair[0], pair[1], err)
+		}
+		if _, err := os.Stat(same); !os.IsNotExist(err) {
+			t.Errorf("-o %s --timeseries %s: wrote %s", pair[0], pair[1], same)
+		}
+	}
+	if _, _, err := replayCmd(t, nil, trace, "-o", os.DevNull, "--timeseries", os.DevNull, "--format", "csv"); err != nil {
+		t.Errorf("both to /dev/null: %v", err)
+	}
+	if _, _, err := replayCmd(t, nil, trace, "-o", "a.csv", "--timeseries", "b.csv"); err != nil {
+		t.Errorf("two files: %v", err)
+	}
+}

@@ -57,3 +57,32 @@ func descriptorPath(p string) int {
 	}
 	return -1
 }
+
+// Target returns the file that writing name replaces, as an absolute path:
+// name, or the final target of the symbolic links it names (which may not
+// exist yet), with the links of its directory followed.
+func Target(name string) string {
+	p := name
+	for i := 0; i < maxLinks; i++ {
+		lst, err := os.Lstat(p)
+		if err != nil || lst.Mode()&os.ModeSymlink == 0 {
+			break
+		}
+		link, err := os.Readlink(p)
+		if err != nil {
+			break
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(p), link)
+		}
+		p = link
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		return filepath.Join(dir, filepath.Base(abs))
+	}
+	return abs
+}

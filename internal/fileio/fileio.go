@@ -27,6 +27,7 @@ import (
 	"hash"
 	"io"
 	"os"
+	"strconv"
 
 	"github.com/gangsim/gangsim/columnar"
 	"github.com/gangsim/gangsim/internal/atomicfile"
@@ -333,6 +334,49 @@ func IsStream(name string) bool {
 	}
 	st, err := os.Stat(name)
 	return err == nil && !st.Mode().IsRegular() && !st.IsDir()
+}
+
+// SameOutput reports whether outputs named a and b ("-" for standard
+// output) would write the same file: the same name once resolved (symbolic
+// links followed, relative to the working directory), the same open
+// descriptor (/dev/stdout is "-"), or the same existing file (a descriptor
+// open on it included). Two outputs on one path would lose one, so a
+// command refuses them; /dev/null takes any number.
+func SameOutput(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	fdOf := func(name string) int {
+		if name == "-" {
+			return 1
+		}
+		return atomicfile.OpenDescriptor(name)
+	}
+	fa, fb := fdOf(a), fdOf(b)
+	if fa >= 0 && fa == fb {
+		return true
+	}
+	sa, ea := statOutput(a, fa)
+	sb, eb := statOutput(b, fb)
+	if ea == nil && eb == nil {
+		if null, err := os.Stat(os.DevNull); err == nil && os.SameFile(sa, null) {
+			return false
+		}
+		return os.SameFile(sa, sb)
+	}
+	if fa >= 0 || fb >= 0 {
+		return false
+	}
+	return atomicfile.Target(a) == atomicfile.Target(b)
+}
+
+// statOutput stats an output: its descriptor fd when it names one, else
+// the file its name resolves to.
+func statOutput(name string, fd int) (os.FileInfo, error) {
+	if fd >= 0 {
+		return os.Stat("/dev/fd/" + strconv.Itoa(fd))
+	}
+	return os.Stat(name)
 }
 
 // Create starts an output named name ("-" or "" for stdout) in format f.

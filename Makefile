@@ -21,8 +21,16 @@ SWEEP_FIGURES := $(if $(FIGURE_SIZE),--figure-size $(FIGURE_SIZE)) $(if $(FIGURE
 
 all: build test
 
+# The VCS revision --version prints: go build stamps it itself only when it
+# finds the repository's .git directory (not in a git worktree) and
+# GOFLAGS does not say -buildvcs=false, so make build also passes it in
+# (internal/version.Revision), with +modified for uncommitted changes.
+GIT_REVISION := $(shell git rev-parse HEAD 2>/dev/null)
+GIT_MODIFIED := $(if $(GIT_REVISION),$(shell git status --porcelain --untracked-files=no 2>/dev/null | head -1))
+BUILD_FLAGS := $(if $(GIT_REVISION),-buildvcs=true -ldflags "-X github.com/gangsim/gangsim/internal/version.Revision=$(GIT_REVISION)$(if $(GIT_MODIFIED),+modified)")
+
 build:
-	$(GO) build -o $(BIN)/ ./cmd/...
+	$(GO) build $(BUILD_FLAGS) -o $(BIN)/ ./cmd/...
 
 # The main job on embedded defaults (no data downloaded): the thesis'
 # dynamic workload (the preset thesis: 1000 Lublin-Feitelson jobs on 32

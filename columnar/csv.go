@@ -144,6 +144,9 @@ type csvSource struct {
 
 func newCSVSource(in io.Reader, k *kind, name string) (*csvSource, error) {
 	br := bufio.NewReader(in)
+	if bom, _ := br.Peek(len(utf8BOM)); bytes.Equal(bom, utf8BOM) {
+		br.Discard(len(utf8BOM)) // as a spreadsheet saves UTF-8 CSV
+	}
 	var h model.Header
 	schema := ""
 	line := 0

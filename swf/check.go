@@ -1,6 +1,7 @@
 package swf
 
 import (
+	"errors"
 	"io"
 	"strconv"
 
@@ -319,12 +320,16 @@ type Checker struct {
 	Strict, Lenient bool
 	// Needed are the fields a replay uses, as Reader's.
 	Needed model.FieldSet
+	// EmptyIsError is as Reader's: no header line, no row, nothing
+	// skipped is ErrEmpty rather than io.EOF.
+	EmptyIsError bool
 
 	src     model.JobReader
 	c       checker
 	started bool
 	n       int // jobs read from src
 	err     error
+	ahead   *readAhead // read by HeaderErr, for the next Read
 }
 
 // NewChecker returns a Checker of the jobs of src.
@@ -347,16 +352,45 @@ func (k *Checker) start() {
 // Header returns the source's header.
 func (k *Checker) Header() *model.Header { k.start(); return k.src.Header() }
 
-// HeaderErr returns the source's model.HeaderErr.
-func (k *Checker) HeaderErr() error { return model.HeaderErr(k.src) }
+// HeaderErr returns the source's model.HeaderErr, or, under EmptyIsError,
+// ErrEmpty for a source without header lines whose first Read ends it (the
+// job read ahead is returned by the next Read).
+func (k *Checker) HeaderErr() error {
+	k.start()
+	if err := model.HeaderErr(k.src); err != nil {
+		return err
+	}
+	if !k.EmptyIsError || k.n > 0 || k.ahead != nil || len(k.src.Header().Lines) > 0 {
+		return nil
+	}
+	j, err := k.Read()
+	if errors.Is(err, ErrEmpty) {
+		return err
+	}
+	k.ahead = &readAhead{j, err}
+	return nil
+}
+
+// readAhead is a Read's result kept for the next Read.
+type readAhead struct {
+	j   model.Job
+	err error
+}
 
 // Read returns the next job that passes the rules, or the error that
 // stops the reader (returned again by every later Read), or io.EOF.
 func (k *Checker) Read() (model.Job, error) {
 	k.start()
+	if a := k.ahead; a != nil {
+		k.ahead = nil
+		return a.j, a.err
+	}
 	for k.err == nil {
 		j, err := k.src.Read()
 		if err != nil {
+			if err == io.EOF && k.EmptyIsError && k.n == 0 && len(k.src.Header().Lines) == 0 && len(k.c.anomalyList()) == 0 {
+				err = emptyError(k.c.name)
+			}
 			if err != io.EOF {
 				k.err = err
 			}

@@ -101,3 +101,45 @@ func TestChecker(t *testing.T) {
 		t.Errorf("strict: %v", err)
 	}
 }
+
+// TestEmptyIsError: with EmptyIsError, an input with no header line, no
+// job and nothing skipped is ErrEmpty, said already by HeaderErr (before
+// a caller uses the header's machine size); a header alone, or lines
+// skipped, are not empty. Without it, an empty input is an empty trace.
+func TestEmptyIsError(t *testing.T) {
+	for _, tt := range []struct {
+		in      string
+		lenient bool
+		empty   bool
+	}{{"", false, true}, {"\n  \n", false, true}, {"; MaxProcs: 4\n", false, false}, {"1 2 3\n", true, false}, {line18(nil) + "\n", false, false}} {
+		r := NewReader(strings.NewReader(tt.in))
+		r.Name, r.EmptyIsError, r.Lenient = "e.swf", true, tt.lenient
+		herr := r.HeaderErr()
+		var err error
+		for err == nil {
+			_, err = r.Read()
+		}
+		if got := errors.Is(err, ErrEmpty) && errors.Is(herr, ErrEmpty); got != tt.empty || !tt.empty && err != io.EOF {
+			t.Errorf("%q: HeaderErr %v, Read %v; want empty %v", tt.in, herr, err, tt.empty)
+		}
+		if tt.empty && err.Error() != "e.swf: empty input: no header and no job lines" {
+			t.Errorf("%q: %v", tt.in, err)
+		}
+	}
+	if _, err := NewReader(strings.NewReader("")).Read(); err != io.EOF {
+		t.Errorf("without EmptyIsError: %v", err)
+	}
+	k := NewChecker(&table{})
+	k.Name, k.EmptyIsError = "e.csv", true
+	if err := k.HeaderErr(); !errors.Is(err, ErrEmpty) {
+		t.Errorf("an empty table: HeaderErr %v", err)
+	}
+	k = NewChecker(&table{jobs: []model.Job{base}, unread: [][]model.UnreadValue{nil}})
+	k.EmptyIsError = true
+	if err := k.HeaderErr(); err != nil {
+		t.Errorf("a table of one row: HeaderErr %v", err)
+	}
+	if j, err := k.Read(); err != nil || j.ID != base.ID {
+		t.Errorf("the row read ahead: %v, %v", j.ID, err)
+	}
+}

@@ -35,6 +35,12 @@ var (
 	// strict mode; otherwise both jobs are kept and the repeat counted.
 	ErrDuplicateID = errors.New("repeated job number")
 
+	// ErrEmpty: the input has no header line, no job line and nothing
+	// skipped (an empty file or standard input, blank lines only, a CSV
+	// of column names only): an error when the reader's EmptyIsError is
+	// set, which package fileio sets for every trace it opens.
+	ErrEmpty = errors.New("empty input: no header and no job lines")
+
 	// ErrCommentAfterJobs is not a parse error: it is the cause under
 	// which Reader.Anomalies counts the ";" comment lines that come after
 	// the first job line. They are not part of the header and are

@@ -34,6 +34,12 @@ type Reader struct {
 	// counted by cause in Anomalies.
 	Lenient bool
 
+	// EmptyIsError makes Read fail with ErrEmpty (after the Name) instead
+	// of returning io.EOF when the input had no header line, no job line
+	// and no line skipped: nothing to replay is more likely a mistake (an
+	// empty pipe) than a workload.
+	EmptyIsError bool
+
 	// Needed are the fields the replay uses, whose unusable values stop a
 	// job (see NeededFields, the default when 0): a replay whose policy
 	// never reads estimates leaves FieldEstimate out, so that a bad
@@ -74,6 +80,14 @@ func NewReader(r io.Reader) *Reader { return &Reader{src: r} }
 func (r *Reader) Header() *model.Header {
 	r.start()
 	return &r.header
+}
+
+// emptyError is ErrEmpty for the input name.
+func emptyError(name string) error {
+	if name == "" {
+		return ErrEmpty
+	}
+	return fmt.Errorf("%s: %w", name, ErrEmpty)
 }
 
 // HeaderErr returns the error that stopped the reader while it read the
@@ -127,6 +141,10 @@ func (r *Reader) Read() (model.Job, error) {
 		}
 		r.note(perr.Err, perr)
 	}
+	if r.err == io.EOF && r.EmptyIsError && r.jobLine == 0 && len(r.header.Lines) == 0 && len(r.comments) == 0 &&
+		len(r.anomalyList()) == 0 {
+		r.err = emptyError(r.Name)
+	}
 	if r.err == io.EOF && len(r.comments) > 0 {
 		// The comment lines after the last job are the trailer a Writer
 		// wrote (AppendHeader): they join the header.
@@ -150,6 +168,9 @@ func (r *Reader) start() {
 	r.started = true
 	r.checker.name, r.checker.strict, r.checker.lenient, r.checker.needed = r.Name, r.Strict, r.Lenient, r.Needed
 	r.readHeader()
+	if r.err == io.EOF && r.EmptyIsError && len(r.header.Lines) == 0 && len(r.anomalyList()) == 0 {
+		r.err = emptyError(r.Name) // known before the header is used
+	}
 	if r.err != nil && r.err != io.EOF {
 		r.hdrErr = r.err
 	}

@@ -156,6 +156,9 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return cli.Usagef("--passes: %v", err)
 	}
 	if *period != "" {
+		if *series == "" {
+			return cli.Usagef("--sample-period samples the time series: it needs --timeseries FILE")
+		}
 		d, err := workload.ParseDuration(*period)
 		if err != nil || d <= 0 {
 			return cli.Usagef("--sample-period %q: want a positive duration: %s", *period, workload.DurationSyntax)

@@ -324,7 +324,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--machine", "100000x100000"}, "more than 2147483647 processors"},
 		{[]string{"--machine", "4x2", "--procs", "8"}, "--machine and --procs both give the machine size"},
 		{[]string{"--tau", "500ns"}, "not a whole number of microseconds"},
-		{[]string{"--sample-period", "0"}, "want a positive duration"},
+		{[]string{"--sample-period", "0", "--timeseries", "ts.csv"}, "want a positive duration"},
+		{[]string{"--sample-period", "60s"}, "--sample-period samples the time series: it needs --timeseries FILE"},
 		{[]string{"--strict", "--lenient"}, "--strict and --lenient contradict each other"},
 		{[]string{"--timeseries", "ts.swf"}, "a time series cannot be written as SWF"},
 	} {
@@ -737,5 +738,53 @@ func TestSameOutputs(t *testing.T) {
 	}
 	if _, _, err := replayCmd(t, nil, trace, "-o", "a.csv", "--timeseries", "b.csv"); err != nil {
 		t.Errorf("two files: %v", err)
+	}
+}
+
+// TestEmptyInput: an input with no header and no job (an empty file or
+// pipe, blank lines, a CSV of column names) is an error naming it, not a
+// replay of 0 jobs with exit 0, with or without --procs; a header alone is
+// a workload of no jobs.
+func TestEmptyInput(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "o.csv")
+	for name, text := range map[string]string{"e.swf": "", "blank.swf": "\n \n\t\n", "cols.csv": "job_id,submit_s,runtime_s,alloc_procs\n"} {
+		in := filepath.Join(dir, name)
+		os.WriteFile(in, []byte(text), 0o644)
+		for _, procs := range [][]string{nil, {"--procs", "4"}} {
+			if _, _, err := replayCmd(t, nil, append(procs, in, "-o", out)...); err == nil || err.Error() != in+": empty input: no header and no job lines" {
+				t.Errorf("%s %v: %v", name, procs, err)
+			}
+			if _, _, err := replayCmd(t, strings.NewReader(text), append(procs, "-o", out)...); err == nil || err.Error() != "<stdin>: empty input: no header and no job lines" {
+				t.Errorf("%s on stdin %v: %v", name, procs, err)
+			}
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%s: wrote %s", name, out)
+		}
+	}
+	if _, stderr, err := replayCmd(t, strings.NewReader("; MaxProcs: 4\n"), "-o", out); err != nil || !strings.Contains(stderr, "0 jobs") {
+		t.Errorf("a header alone: %v\n%s", err, stderr)
+	}
+}
+
+// TestCSVByteOrderMark: a CSV saved with a UTF-8 byte order mark (as
+// spreadsheets save it) reads as without, with or without "#" lines.
+func TestCSVByteOrderMark(t *testing.T) {
+	for _, text := range []string{
+		"\xef\xbb\xbfjob_id,submit_s,runtime_s,alloc_procs\n1,0,10,2\n",
+		"\xef\xbb\xbf# MaxProcs: 4\njob_id,submit_s,runtime_s,alloc_procs\n1,0,10,2\n",
+	} {
+		in := filepath.Join(t.TempDir(), "bom.csv")
+		os.WriteFile(in, []byte(text), 0o644)
+		for _, stdin := range []io.Reader{nil, strings.NewReader(text)} {
+			args := []string{"--procs", "4", "-o", filepath.Join(t.TempDir(), "o.csv")}
+			if stdin == nil {
+				args = append(args, in)
+			}
+			if _, stderr, err := replayCmd(t, stdin, args...); err != nil || !strings.Contains(stderr, "1 jobs (0 rejected)") {
+				t.Errorf("%q: %v\n%s", text, err, stderr)
+			}
+		}
 	}
 }

@@ -76,7 +76,7 @@ func OpenStream(name string, stdin io.Reader) (*Input, error) {
 	}
 	in.Format = columnar.DetectFormat(prefix)
 	if len(prefix) == 0 {
-		in.Format = columnar.FormatSWF // an empty input is an empty SWF trace
+		in.Format = columnar.FormatSWF // read as SWF, whose reader refuses it as empty (swf.ErrEmpty)
 	}
 	if in.Format != columnar.FormatParquet {
 		return in, nil
@@ -155,7 +155,7 @@ func Open(name string, stdin io.Reader) (*Input, error) {
 	n, _ := in.f.ReadAt(prefix[:], 0)
 	in.Format = columnar.DetectFormat(prefix[:n])
 	if in.size == 0 {
-		in.Format = columnar.FormatSWF // an empty input is an empty SWF trace
+		in.Format = columnar.FormatSWF // read as SWF, whose reader refuses it as empty (swf.ErrEmpty)
 	}
 	return in, nil
 }
@@ -224,7 +224,8 @@ func (in *Input) TraceMode(m SWFMode) (model.JobReader, error) {
 // unused column are counted alike (Anomalies) and refused alike by
 // SWFStrict. needed are the fields the replay uses (0: swf.NeededFields):
 // an unusable value in one of them stops the reader, or skips the job under
-// SWFLenient.
+// SWFLenient. An input with no header line and no job (an empty file or
+// pipe) is an error (swf.ErrEmpty), not an empty workload.
 func (in *Input) TraceNeeding(m SWFMode, needed model.FieldSet) (model.JobReader, error) {
 	r, err := in.reader()
 	if err != nil {
@@ -237,6 +238,7 @@ func (in *Input) TraceNeeding(m SWFMode, needed model.FieldSet) (model.JobReader
 		sr.Strict = m == SWFStrict
 		sr.Lenient = m == SWFLenient
 		sr.Needed = needed
+		sr.EmptyIsError = true
 		return sr, nil
 	}
 	tr, err := columnar.NewTraceReader(r, in.Format, in.DisplayName())
@@ -248,6 +250,7 @@ func (in *Input) TraceNeeding(m SWFMode, needed model.FieldSet) (model.JobReader
 	ck.Strict = m == SWFStrict
 	ck.Lenient = m == SWFLenient
 	ck.Needed = needed
+	ck.EmptyIsError = true
 	return ck, nil
 }
 

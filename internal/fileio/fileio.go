@@ -192,14 +192,15 @@ func (in *Input) reader() (io.Reader, error) {
 	return io.NewSectionReader(in.f, 0, in.size), nil
 }
 
-// SWFMode is how strictly an SWF input is read (see swf.Reader).
+// SWFMode is how strictly a trace is read, in any format (see swf.Reader
+// and swf.Checker).
 type SWFMode uint8
 
 // SWF reading modes.
 const (
-	SWFDefault SWFMode = iota // values outside SWF 2.2 in unused fields kept and counted
+	SWFDefault SWFMode = iota // values outside SWF 2.2 kept and counted while the needed fields are usable
 	SWFStrict                 // every value outside SWF 2.2 an error
-	SWFLenient                // lines with malformed needed fields skipped and counted
+	SWFLenient                // lines (rows) with unusable needed fields skipped and counted
 )
 
 // Trace opens the input as a trace, an SWF input in the default mode or,

@@ -22,8 +22,16 @@ FIGURE_FLAGS := $(if $(FIGURE_SIZE),--figure-size $(FIGURE_SIZE)) $(if $(FIGURE_
 
 all: build test
 
+# The VCS revision --version prints: go build stamps it itself only when it
+# finds the repository's .git directory (not in a git worktree) and
+# GOFLAGS does not say -buildvcs=false, so make build also passes it in
+# (internal/version.Revision), with +modified for uncommitted changes.
+GIT_REVISION := $(shell git rev-parse HEAD 2>/dev/null)
+GIT_MODIFIED := $(if $(GIT_REVISION),$(shell git status --porcelain --untracked-files=no 2>/dev/null | head -1))
+BUILD_FLAGS := $(if $(GIT_REVISION),-buildvcs=true -ldflags "-X github.com/gangsim/gangsim/internal/version.Revision=$(GIT_REVISION)$(if $(GIT_MODIFIED),+modified)")
+
 build:
-	$(GO) build -o $(BIN)/ ./cmd/...
+	$(GO) build $(BUILD_FLAGS) -o $(BIN)/ ./cmd/...
 
 # The main job on embedded defaults (no data downloaded): the thesis'
 # dynamic workload (the preset thesis: 1000 Lublin-Feitelson jobs on 32
@@ -50,7 +58,7 @@ run: build
 # (here they skip when those are missing); and after make test it reruns
 # the packages that start goroutines under the race detector, go test
 # -race -short -count=1 ./internal/fileio ./internal/cli ./pipelines
-# ./cmd/replay. make ci runs .ci/run itself.
+# ./cmd/replay ./cmd/genwork ./cmd/analyze. make ci runs .ci/run itself.
 # -timeout: TestResultsUpToDate reruns every experiment from an empty
 # cache, the process-level SB and FCS replays of the thesis' dynamic items
 # included (about 15 minutes of CPU), past go test's default 10 minutes.

@@ -278,9 +278,17 @@ func (r *reader) rowErr(err error) error {
 }
 
 // TraceReader reads a trace table. It implements model.JobReader.
+//
+// A value of an SWF column it cannot read as the column's type (a word in
+// a CSV's status, 2.5 in alloc_procs, a number beyond the column's type,
+// a NaN of seconds) does not stop it: the job comes with the field unknown
+// and the value's text in UnreadValues, for swf.Checker to judge as an SWF
+// value; package fileio reads every trace table through one. Position
+// says where the job came from: its CSV line, or its row.
 type TraceReader struct {
 	reader
-	job model.Job
+	job    model.Job
+	unread []model.UnreadValue
 }
 
 // NewTraceReader opens a trace table in format f; name is used in errors.
@@ -302,10 +310,41 @@ func (r *TraceReader) Read() (model.Job, error) {
 	if err := r.next(); err != nil {
 		return model.Job{}, err
 	}
-	if err := traceTable.rowAt(r.b, r.i-1, &r.job); err != nil {
+	r.unread = r.unread[:0]
+	for _, u := range r.b.unread {
+		if u.row == r.i-1 {
+			r.unread = append(r.unread, u.v)
+		}
+	}
+	if err := traceTable.rowAt(r.b, r.i-1, &r.job, &r.unread); err != nil {
 		return model.Job{}, r.rowErr(err)
 	}
 	return r.job, nil
+}
+
+// UnreadValues returns the text of the SWF fields of the job Read returned
+// last that could not be read as their column's type (see
+// model.UnreadValue); those fields are unknown in the job.
+func (r *TraceReader) UnreadValues() []model.UnreadValue { return r.unread }
+
+// Position returns the name (as in errors) and where the job Read returned
+// last came from: its 1-based line in a CSV file, its 1-based row in a
+// Parquet file or Arrow stream (RowPositions); 0 before the first.
+func (r *TraceReader) Position() (name string, line int) {
+	if r.b == nil || r.i == 0 {
+		return r.name, 0
+	}
+	if r.i-1 < len(r.b.lines) {
+		return r.name, r.b.lines[r.i-1]
+	}
+	return r.name, int(r.row)
+}
+
+// RowPositions reports whether Position gives rows (Parquet, Arrow)
+// rather than lines (CSV).
+func (r *TraceReader) RowPositions() bool {
+	_, isCSV := r.src.(*csvSource)
+	return !isCSV
 }
 
 // Close releases the reader; it does not close the underlying reader.
@@ -335,7 +374,7 @@ func (r *OutcomeReader) Read() (model.Outcome, error) {
 	if err := r.next(); err != nil {
 		return model.Outcome{}, err
 	}
-	if err := outcomeTable.rowAt(r.b, r.i-1, &r.o); err != nil {
+	if err := outcomeTable.rowAt(r.b, r.i-1, &r.o, nil); err != nil {
 		return model.Outcome{}, r.rowErr(err)
 	}
 	return r.o, nil
@@ -367,7 +406,7 @@ func (r *SampleReader) Read() (model.Sample, error) {
 	if err := r.next(); err != nil {
 		return model.Sample{}, err
 	}
-	if err := sampleTable.rowAt(r.b, r.i-1, &r.s); err != nil {
+	if err := sampleTable.rowAt(r.b, r.i-1, &r.s, nil); err != nil {
 		return model.Sample{}, r.rowErr(err)
 	}
 	return r.s, nil

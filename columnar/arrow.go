@@ -447,6 +447,7 @@ type arrowMessages struct {
 	trailer  []model.HeaderLine // from the custom metadata of the messages
 	ended    bool               // the end-of-stream marker was read
 	lastBody int64              // body length of the last message, in bytes
+	layout   arrowLayout        // what the schema's batches hold, checked before arrow-go reads them
 	msg      *ipc.Message
 	refs     int64
 }
@@ -492,7 +493,7 @@ func (m *arrowMessages) Message() (msg *ipc.Message, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading Arrow message metadata: %w", noEOF(err))
 	}
-	if err := checkArrowMessage(meta); err != nil {
+	if err := checkArrowMessage(meta, &m.layout); err != nil {
 		return nil, fmt.Errorf("malformed Arrow message: %w", err)
 	}
 	tr, err := trailerOf(meta)

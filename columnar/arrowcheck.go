@@ -15,7 +15,13 @@ import (
 // inside the buffer and that vectors have sane lengths. Compressed bodies
 // are refused: their uncompressed sizes are trusted too, and gangsim
 // never writes them.
-func checkArrowMessage(b []byte) error {
+//
+// A schema fills l with the field nodes and buffers its record batches
+// must have (arrow-go reads a batch's i-th node and buffer without
+// checking that the batch has them: a batch with fewer makes it read
+// lengths out of the bytes past them, and allocate what they say); a
+// record or dictionary batch is checked against l.
+func checkArrowMessage(b []byte, l *arrowLayout) error {
 	c := fbCheck{b: b}
 	if len(b) < 4 {
 		return errors.New("message metadata too short")
@@ -35,17 +41,38 @@ func checkArrowMessage(b []byte) error {
 	if err != nil || !ok {
 		return fmt.Errorf("message without a header: %v", err)
 	}
+	body, _, err := c.scalar(msg, 3, 8)
+	if err != nil {
+		return err
+	}
+	if int64(body) < 0 {
+		return fmt.Errorf("a message body of %d bytes", int64(body))
+	}
 	switch htype {
 	case 1: // Schema
-		return c.schema(header)
+		if err := c.schema(header); err != nil {
+			return err
+		}
+		return c.schemaLayout(header, l)
 	case 2: // DictionaryBatch
 		data, ok, err := c.tableField(header, 1)
 		if err != nil || !ok {
 			return fmt.Errorf("dictionary batch without data: %v", err)
 		}
-		return c.recordBatch(data)
+		id, _, err := c.scalar(header, 0, 8)
+		if err != nil {
+			return err
+		}
+		want, ok := l.dicts[int64(id)]
+		if !ok {
+			return fmt.Errorf("a dictionary batch of id %d, which no field of the schema has", int64(id))
+		}
+		return c.recordBatch(data, int64(body), want)
 	case 3: // RecordBatch
-		return c.recordBatch(header)
+		if !l.known {
+			return errors.New("a record batch before the schema")
+		}
+		return c.recordBatch(header, int64(body), l.batch)
 	}
 	return fmt.Errorf("message of type %d: not a schema, dictionary or record batch", htype)
 }
@@ -256,18 +283,122 @@ func (c fbCheck) fields(pos, slot, depth int) error {
 	})
 }
 
-func (c fbCheck) recordBatch(rb int) error {
-	if _, _, err := c.vector(rb, 1, 16, maxArrowBuffers); err != nil { // nodes
+// arrowLayout is what the record batches of a schema hold: field nodes
+// and buffers, for the record batches and for each dictionary (by id).
+type arrowLayout struct {
+	known bool // a schema was read
+	batch layoutCount
+	dicts map[int64]layoutCount
+}
+
+type layoutCount struct{ nodes, buffers int }
+
+// schemaLayout counts the nodes and buffers of schema s's record batches,
+// as arrow-go's loader reads them, and those of each dictionary. A type
+// it does not know (unions, views, run-end encoding) is refused.
+func (c fbCheck) schemaLayout(s int, l *arrowLayout) error {
+	*l = arrowLayout{known: true, dicts: map[int64]layoutCount{}}
+	return c.fieldsLayout(s, 1, 0, &l.batch, l)
+}
+
+func (c fbCheck) fieldsLayout(pos, slot, depth int, n *layoutCount, l *arrowLayout) error {
+	if depth > maxArrowDepth {
+		return errors.New("Arrow fields nested too deep")
+	}
+	return c.tables(pos, slot, maxArrowFields, func(f int) error {
+		d, dict, err := c.tableField(f, 4) // dictionary encoding
+		if err != nil {
+			return err
+		}
+		if !dict {
+			return c.fieldLayout(f, depth, n, l)
+		}
+		// The batch holds the indices; the dictionary batch the values.
+		n.nodes++
+		n.buffers += 2
+		id, _, err := c.scalar(d, 0, 8)
+		if err != nil {
+			return err
+		}
+		var values layoutCount
+		if err := c.fieldLayout(f, depth, &values, l); err != nil {
+			return err
+		}
+		l.dicts[int64(id)] = values
+		return nil
+	})
+}
+
+// fieldLayout adds the nodes and buffers of field f's type (not
+// dictionary encoded) to n.
+func (c fbCheck) fieldLayout(f, depth int, n *layoutCount, l *arrowLayout) error {
+	typeType, _, err := c.scalar(f, 2, 1)
+	if err != nil {
 		return err
 	}
-	if _, _, err := c.vector(rb, 2, 16, maxArrowBuffers); err != nil { // buffers
+	n.nodes++
+	switch typeType {
+	case 1: // Null
+	case 2, 3, 6, 7, 8, 9, 10, 11, 15, 18: // Int, FloatingPoint, Bool, Decimal, Date, Time, Timestamp, Interval, FixedSizeBinary, Duration
+		n.buffers += 2
+	case 4, 5, 19, 20: // Binary, Utf8, LargeBinary, LargeUtf8
+		n.buffers += 3
+	case 12, 17, 21: // List, Map, LargeList
+		n.buffers += 2
+		return c.fieldsLayout(f, 5, depth+1, n, l)
+	case 13, 16: // Struct_, FixedSizeList
+		n.buffers++
+		return c.fieldsLayout(f, 5, depth+1, n, l)
+	default:
+		return fmt.Errorf("an Arrow field of type %d (a union, view or run-end encoding): not supported", typeType)
+	}
+	return nil
+}
+
+func (c fbCheck) recordBatch(rb int, body int64, want layoutCount) error {
+	// A batch's rows, and each field node's values, are bounded by its
+	// body: at least one bit of validity or value per row of a column.
+	maxRows := 8*body + 64
+	if n, _, err := c.scalar(rb, 0, 8); err != nil {
 		return err
+	} else if int64(n) < 0 || int64(n) > maxRows {
+		return fmt.Errorf("a record batch of %d rows in a body of %d bytes", int64(n), body)
+	}
+	start, n, err := c.vector(rb, 1, 16, maxArrowBuffers) // nodes: length, null count
+	if err != nil {
+		return err
+	}
+	if n < want.nodes {
+		return fmt.Errorf("a record batch of %d field nodes, where its schema has %d", n, want.nodes)
+	}
+	for i := 0; i < n; i++ {
+		length := int64(binary.LittleEndian.Uint64(c.b[start+16*i:]))
+		nulls := int64(binary.LittleEndian.Uint64(c.b[start+16*i+8:]))
+		if length < 0 || length > maxRows || nulls < 0 || nulls > length {
+			return fmt.Errorf("a field node of %d values (%d null) in a body of %d bytes", length, nulls, body)
+		}
+	}
+	// Every buffer lies inside the body: arrow-go allocates a buffer's
+	// length as the metadata says (128 TB of a corrupt length).
+	start, n, err = c.vector(rb, 2, 16, maxArrowBuffers)
+	if err != nil {
+		return err
+	}
+	if n < want.buffers {
+		return fmt.Errorf("a record batch of %d buffers, where its schema has %d", n, want.buffers)
+	}
+	for i := 0; i < n; i++ {
+		off := int64(binary.LittleEndian.Uint64(c.b[start+16*i:]))
+		length := int64(binary.LittleEndian.Uint64(c.b[start+16*i+8:]))
+		if off < 0 || length < 0 || off > body || length > body-off {
+			return fmt.Errorf("a buffer of %d bytes at %d, outside the body of %d bytes", length, off, body)
+		}
 	}
 	if _, ok, err := c.tableField(rb, 3); err != nil {
 		return err
 	} else if ok {
 		return errors.New("compressed Arrow record batches are not supported")
 	}
-	_, _, err := c.vector(rb, 4, 8, maxArrowBuffers) // variadic buffer counts
+	_, _, err = c.vector(rb, 4, 8, maxArrowBuffers) // variadic buffer counts
 	return err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"reflect"
@@ -196,8 +197,8 @@ func TestCSVErrors(t *testing.T) {
 	tests := []struct {
 		in, want string
 	}{
-		{"# gangsim.schema: gangsim.trace/1\njob_id,submit_s,runtime_s,req_procs\n1,2,1,1\n2,x,1,1\n", "t.csv:4: column submit_s: invalid number \"x\""},
-		{"job_id,submit_s,runtime_s,alloc_procs\n1,0,1,99999999999\n", "t.csv:2: column alloc_procs: 99999999999 does not fit in 32 bits"},
+		{"# gangsim.schema: gangsim.trace/1\njob_id,submit_s,runtime_s,req_procs,granularity_s\n1,2,1,1,\n2,1,1,1,x\n", "t.csv:4: column granularity_s: invalid number \"x\""},
+		{"job_id,submit_s,runtime_s,alloc_procs,priority\n1,0,1,1,99999999999\n", "t.csv:2: column priority: 99999999999 does not fit in 32 bits"},
 		{"job_id,submit_s,runtime_s,req_procs,pattern\n1,0,1,1,mesh\n", `t.csv: row 1: column pattern: unknown communication pattern "mesh" (want none, ring, all-to-all or barrier)`},
 		{"job_id,submit_s,runtime_s,req_procs\n1,2,3\n", "t.csv:2: wrong number of fields"},
 		{"# only comments\n", "t.csv:2: no column names"},
@@ -214,11 +215,88 @@ func TestCSVErrors(t *testing.T) {
 		}
 	}
 	// Positioned errors carry file, line and column.
-	r, _ := NewTraceReader(strings.NewReader("job_id,submit_s,runtime_s,req_procs\n1,oops,1,1\n"), FormatCSV, "t.csv")
+	r, _ := NewTraceReader(strings.NewReader("job_id,submit_s,runtime_s,req_procs,imbalance\n1,1,1,1,oops\n"), FormatCSV, "t.csv")
 	_, err := r.Read()
 	var pe *ParseError
-	if !errors.As(err, &pe) || pe.Line != 2 || pe.Column != "submit_s" {
+	if !errors.As(err, &pe) || pe.Line != 2 || pe.Column != "imbalance" {
 		t.Errorf("error %v is not a positioned *ParseError", err)
+	}
+}
+
+// TestUnreadValues: a value of an SWF column that a trace reader cannot
+// read as the column's type does not stop it: the field is unknown and
+// its text reported, in every format, for the SWF rules (swf.Checker) to
+// judge; Position says the CSV line, or the row.
+func TestUnreadValues(t *testing.T) {
+	in := "# Version: 2.2\njob_id,submit_s,runtime_s,alloc_procs,status,user_id\n1,0,10,4,1,1\n2,x,10,99999999999,hello,2.5\n3,NaN,10,4,1,1\n"
+	r, err := NewTraceReader(strings.NewReader(in), FormatCSV, "t.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]model.UnreadValue{nil,
+		{{Field: model.FieldSubmit, Text: "x"}, {Field: model.FieldAllocProcs, Text: "99999999999"}, {Field: model.FieldStatus, Text: "hello"}, {Field: model.FieldUser, Text: "2.5"}},
+		{{Field: model.FieldSubmit, Text: "NaN"}}}
+	for i, w := range want {
+		j, err := r.Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.UnreadValues(); len(got) != len(w) || len(w) > 0 && !reflect.DeepEqual(got, w) {
+			t.Errorf("job %d: unread %v, want %v", j.ID, got, w)
+		}
+		for _, u := range w {
+			if j.Has(u.Field) {
+				t.Errorf("job %d: unread field %v is known", j.ID, u.Field)
+			}
+		}
+		if name, line := r.Position(); name != "t.csv" || line != i+3 || r.RowPositions() {
+			t.Errorf("job %d: position %s:%d", j.ID, name, line)
+		}
+	}
+	// Parquet and Arrow: what the type holds but a job's field cannot (a
+	// status beyond 8 bits, NaN seconds), by row.
+	for _, f := range []Format{FormatParquet, FormatArrow} {
+		var buf bytes.Buffer
+		w, _ := NewTraceWriter(&buf, f, &model.Header{})
+		b := w.b
+		for _, row := range [][3]float64{{1, 0, 1}, {2, math.NaN(), 300}} {
+			b.cols[0].int(int64(row[0]), true)
+			for c := 1; c < len(b.cols); c++ {
+				spec := traceKind.cols[c]
+				switch {
+				case spec.name == "submit_s":
+					b.cols[c].flt(row[1], true)
+				case spec.name == "status":
+					b.cols[c].int(int64(row[2]), true)
+				case spec.name == "runtime_s":
+					b.cols[c].flt(10, true)
+				case spec.name == "alloc_procs":
+					b.cols[c].int(4, true)
+				default:
+					b.cols[c].null(spec.typ)
+				}
+			}
+			b.n++
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		r, err := NewTraceReader(bytes.NewReader(buf.Bytes()), f, "t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Read()
+		j, err := r.Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantU := []model.UnreadValue{{Field: model.FieldSubmit, Text: "NaN"}, {Field: model.FieldStatus, Text: "300"}}
+		if got := r.UnreadValues(); !reflect.DeepEqual(got, wantU) || j.Has(model.FieldSubmit) || j.Has(model.FieldStatus) {
+			t.Errorf("%v: unread %v, want %v", f, got, wantU)
+		}
+		if _, row := r.Position(); row != 2 || !r.RowPositions() {
+			t.Errorf("%v: row %d", f, row)
+		}
 	}
 }
 
@@ -492,5 +570,46 @@ func TestTrailer(t *testing.T) {
 			}
 			ar.Release()
 		}
+	}
+}
+
+// TestHeaderNumbers: the integer keys of a table's header (MaxProcs and the
+// others) parse as strictly as an SWF header's, in every format: "1e30" is
+// not a 1-processor machine, "64abc" not 64, "12.7" not 12. The error
+// names the CSV line, or the metadata key of Parquet and Arrow.
+func TestHeaderNumbers(t *testing.T) {
+	for _, tt := range []struct{ key, value, csv, meta string }{
+		{"MaxProcs", "1e30", `t.csv:2: invalid number "1e30" in header MaxProcs (want an integer)`,
+			`t: metadata gangsim.header: invalid number "1e30" in header MaxProcs (want an integer)`},
+		{"MaxProcs", "64abc", `t.csv:2: invalid number "64abc" in header MaxProcs (want an integer)`, ""},
+		{"MaxNodes", "12.7", `t.csv:2: invalid number "12.7" in header MaxNodes (want an integer)`, ""},
+		{"MaxProcs", "-5", `t.csv:2: value out of range "-5" in header MaxProcs (want 0 or more)`, ""},
+		{"UnixStartTime", "soon", `t.csv:2: invalid number "soon" in header UnixStartTime (want an integer)`, ""},
+	} {
+		in := "# Version: 2.2\n# " + tt.key + ": " + tt.value + "\njob_id,submit_s,runtime_s,alloc_procs\n1,0,100,4\n"
+		if _, err := NewTraceReader(strings.NewReader(in), FormatCSV, "t.csv"); err == nil || err.Error() != tt.csv {
+			t.Errorf("CSV %s %q: %v, want %s", tt.key, tt.value, err, tt.csv)
+		}
+		h := model.Header{Lines: []model.HeaderLine{{Key: "Version", Value: "2.2"}, {Key: tt.key, Value: tt.value}}}
+		for _, f := range []Format{FormatParquet, FormatArrow} {
+			var buf bytes.Buffer
+			w, err := NewTraceWriter(&buf, f, &h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := errors.Join(w.Write(&testJobs()[0]), w.Close()); err != nil {
+				t.Fatal(err)
+			}
+			_, err = NewTraceReader(bytes.NewReader(buf.Bytes()), f, "t")
+			if err == nil || !strings.Contains(err.Error(), `in header `+tt.key) || tt.meta != "" && err.Error() != tt.meta {
+				t.Errorf("%v %s %q: %v", f, tt.key, tt.value, err)
+			}
+		}
+	}
+	// A foreign file's plain metadata keys are checked too, by key.
+	md := map[string]string{"MaxProcs": "1e30"}
+	_, err := headerFrom(traceKind, func(k string) (string, bool) { v, ok := md[k]; return v, ok }, []string{"MaxProcs"})
+	if err == nil || err.Error() != `metadata key MaxProcs: invalid number "1e30" in header MaxProcs (want an integer)` {
+		t.Errorf("foreign metadata: %v", err)
 	}
 }

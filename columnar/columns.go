@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gangsim/gangsim/model"
@@ -32,6 +33,11 @@ func (t colType) isList() bool { return t == tFloat64List || t == tInt32List }
 type colSpec struct {
 	name, doc string
 	typ       colType
+	// swf is the SWF field the column holds (trace tables), 0 for others.
+	// A trace reader does not fail on a value of such a column it cannot
+	// read: it reports it (TraceReader.UnreadValues) for the SWF rules to
+	// judge.
+	swf model.Field
 }
 
 // kind is one table schema, as the encodings see it: its columns in order.
@@ -102,13 +108,20 @@ func (t *table[R]) appendRow(b *batch, r *R) error {
 }
 
 // rowAt sets *r to row i of b. (The caller provides r: a local R whose
-// address goes to the fields' functions would be allocated per row.)
-func (t *table[R]) rowAt(b *batch, i int, r *R) error {
+// address goes to the fields' functions would be allocated per row.) A
+// value a column cannot take fails, unless unread is not nil and the
+// column holds an SWF field: the value's text then goes to unread and the
+// field stays unset.
+func (t *table[R]) rowAt(b *batch, i int, r *R, unread *[]model.UnreadValue) error {
 	var zero R
 	*r = zero
 	for c := range t.fields {
 		if get := t.fields[c].get; get != nil {
 			if err := get(&b.cols[c], i, r); err != nil {
+				if f := t.fields[c].swf; f != 0 && unread != nil {
+					*unread = append(*unread, model.UnreadValue{Field: f, Text: b.cols[c].text(t.fields[c].typ, i)})
+					continue
+				}
 				return fmt.Errorf("column %s: %w", t.fields[c].name, err)
 			}
 		}
@@ -116,13 +129,30 @@ func (t *table[R]) rowAt(b *batch, i int, r *R) error {
 	return nil
 }
 
+// text formats the value of row i of a column of type t, for an unread
+// value: an integer, or a float as Go prints it ("NaN", "+Inf").
+func (d *colData) text(t colType, i int) string {
+	switch t {
+	case tInt64, tInt32:
+		return strconv.FormatInt(d.ints[i], 10)
+	case tFloat64:
+		return strconv.FormatFloat(d.flts[i], 'g', -1, 64)
+	case tString:
+		return d.strs[i]
+	}
+	return ""
+}
+
+// swfField marks f as the column of SWF field sf.
+func swfField[R any](sf model.Field, f field[R]) field[R] { f.swf = sf; return f }
+
 // Field constructors. Each takes the column's name (units in the name)
 // and doc, a function returning a row's value and whether it is present (a
 // null otherwise), and a function setting a row from a value read.
 
 // int64Field is an int64 column; set may refuse a value out of its range.
 func int64Field[R any](name, doc string, get func(*R) (int64, bool), set func(*R, int64) error) field[R] {
-	return field[R]{colSpec: colSpec{name, doc, tInt64},
+	return field[R]{colSpec: colSpec{name: name, doc: doc, typ: tInt64},
 		put: func(d *colData, r *R) error { v, ok := get(r); d.int(v, ok); return nil },
 		get: func(d *colData, i int, r *R) error {
 			if d.valid[i] {
@@ -134,7 +164,7 @@ func int64Field[R any](name, doc string, get func(*R) (int64, bool), set func(*R
 
 // int32Field is an int32 column: writing a value beyond 32 bits fails.
 func int32Field[R any](name, doc string, get func(*R) (int64, bool), set func(*R, int64) error) field[R] {
-	return field[R]{colSpec: colSpec{name, doc, tInt32},
+	return field[R]{colSpec: colSpec{name: name, doc: doc, typ: tInt32},
 		put: func(d *colData, r *R) error {
 			v, ok := get(r)
 			if ok && (v < math.MinInt32 || v > math.MaxInt32) {
@@ -152,7 +182,7 @@ func int32Field[R any](name, doc string, get func(*R) (int64, bool), set func(*R
 }
 
 func float64Field[R any](name, doc string, get func(*R) (float64, bool), set func(*R, float64)) field[R] {
-	return field[R]{colSpec: colSpec{name, doc, tFloat64},
+	return field[R]{colSpec: colSpec{name: name, doc: doc, typ: tFloat64},
 		put: func(d *colData, r *R) error { v, ok := get(r); d.flt(v, ok); return nil },
 		get: func(d *colData, i int, r *R) error {
 			if d.valid[i] {
@@ -171,7 +201,7 @@ func secondsField[R any](name, doc string, get func(*R) (model.Time, bool), set 
 
 // stringField is a string column; set may refuse a value (an unknown name).
 func stringField[R any](name, doc string, get func(*R) (string, bool), set func(*R, string) error) field[R] {
-	return field[R]{colSpec: colSpec{name, doc, tString},
+	return field[R]{colSpec: colSpec{name: name, doc: doc, typ: tString},
 		put: func(d *colData, r *R) error { v, ok := get(r); d.str(v, ok); return nil },
 		get: func(d *colData, i int, r *R) error {
 			if d.valid[i] {
@@ -188,7 +218,7 @@ func derived[R any](f field[R]) field[R] { f.get = nil; return f }
 // secondsListField is a list<double> column of seconds holding a
 // []model.Time; an empty list is a null.
 func secondsListField[R any](name, doc string, get func(*R) []model.Time, set func(*R, []model.Time)) field[R] {
-	return field[R]{colSpec: colSpec{name, doc, tFloat64List},
+	return field[R]{colSpec: colSpec{name: name, doc: doc, typ: tFloat64List},
 		put: func(d *colData, r *R) error {
 			ts := get(r)
 			if len(ts) == 0 {
@@ -217,7 +247,7 @@ func secondsListField[R any](name, doc string, get func(*R) []model.Time, set fu
 // indexListField is a list<int32> column of non-negative indices holding
 // a []int; an empty list is a null.
 func indexListField[R any](name, doc string, get func(*R) []int, set func(*R, []int)) field[R] {
-	return field[R]{colSpec: colSpec{name, doc, tInt32List},
+	return field[R]{colSpec: colSpec{name: name, doc: doc, typ: tInt32List},
 		put: func(d *colData, r *R) error {
 			xs := get(r)
 			if len(xs) == 0 {
@@ -274,15 +304,22 @@ func enumField[R any, E interface {
 // and marking it known when read.
 
 func swfInt64(name string, f model.Field, doc string, p func(*model.Job) *int64) field[model.Job] {
-	return int64Field(name, doc,
+	return swfField(f, int64Field(name, doc,
 		func(j *model.Job) (int64, bool) { return *p(j), j.Known.Has(f) },
-		func(j *model.Job, v int64) error { *p(j) = v; j.Known = j.Known.With(f); return nil })
+		func(j *model.Job, v int64) error { *p(j) = v; j.Known = j.Known.With(f); return nil }))
 }
 
 func swfInt32(name string, f model.Field, doc string, p func(*model.Job) *int) field[model.Job] {
-	return int32Field(name, doc,
+	return swfField(f, int32Field(name, doc,
 		func(j *model.Job) (int64, bool) { return int64(*p(j)), j.Known.Has(f) },
-		func(j *model.Job, v int64) error { *p(j) = int(v); j.Known = j.Known.With(f); return nil })
+		func(j *model.Job, v int64) error {
+			if int64(int(v)) != v {
+				return fmt.Errorf("%d out of range", v)
+			}
+			*p(j) = int(v)
+			j.Known = j.Known.With(f)
+			return nil
+		}))
 }
 
 // count returns a setter of an int count, for int32Field and int64Field.
@@ -296,10 +333,25 @@ func count[R any](p func(*R) *int) func(*R, int64) error {
 	}
 }
 
+// swfSeconds is a double column of seconds holding an SWF time field; a
+// NaN or an infinity is no time (an error, so that a trace reader reports
+// it as unread).
 func swfSeconds(name string, f model.Field, doc string, p func(*model.Job) *model.Time) field[model.Job] {
-	return secondsField(name, doc,
+	fl := secondsField(name, doc,
 		func(j *model.Job) (model.Time, bool) { return *p(j), j.Known.Has(f) },
 		func(j *model.Job, v model.Time) { *p(j) = v; j.Known = j.Known.With(f) })
+	fl.get = func(d *colData, i int, j *model.Job) error {
+		if !d.valid[i] {
+			return nil
+		}
+		if v := d.flts[i]; math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%v is not a time", v)
+		}
+		*p(j) = fromSecs(d.flts[i])
+		j.Known = j.Known.With(f)
+		return nil
+	}
+	return swfField(f, fl)
 }
 
 // colData holds one column of a batch. Values of a null row are zero.
@@ -402,6 +454,17 @@ type batch struct {
 	k    *kind
 	n    int
 	cols []colData
+	// lines[i] is the file line of row i (CSV), else empty.
+	lines []int
+	// unread are the cells of SWF columns a CSV trace reader could not
+	// parse as their type, by row (nulls in cols).
+	unread []unreadCell
+}
+
+// unreadCell is a cell of an SWF column that could not be parsed.
+type unreadCell struct {
+	row int
+	v   model.UnreadValue
 }
 
 func newBatch(k *kind, capacity int) *batch {
@@ -426,7 +489,10 @@ func newBatch(k *kind, capacity int) *batch {
 }
 
 // reset empties the batch, keeping its buffers.
-func (b *batch) reset() { b.truncate(0) }
+func (b *batch) reset() {
+	b.truncate(0)
+	b.lines, b.unread = b.lines[:0], b.unread[:0]
+}
 
 // truncate keeps the first n rows.
 func (b *batch) truncate(n int) {

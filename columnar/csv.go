@@ -144,6 +144,9 @@ type csvSource struct {
 
 func newCSVSource(in io.Reader, k *kind, name string) (*csvSource, error) {
 	br := bufio.NewReader(in)
+	if bom, _ := br.Peek(len(utf8BOM)); bytes.Equal(bom, utf8BOM) {
+		br.Discard(len(utf8BOM)) // as a spreadsheet saves UTF-8 CSV
+	}
 	var h model.Header
 	schema := ""
 	line := 0
@@ -166,6 +169,9 @@ func newCSVSource(in io.Reader, k *kind, name string) (*csvSource, error) {
 		if l.Key == KeySchema {
 			schema = l.Value
 			continue
+		}
+		if err := model.CheckHeaderLine(l); err != nil {
+			return nil, &ParseError{Name: name, Line: line, Err: err}
 		}
 		h.Lines = append(h.Lines, l)
 	}
@@ -244,9 +250,15 @@ func (s *csvSource) readBatch() (*batch, error) {
 				cell = strings.TrimSpace(rec[s.cols[c]])
 			}
 			if err := parseCell(&b.cols[c], spec.typ, cell); err != nil {
-				return nil, &ParseError{Name: s.name, Line: line, Column: spec.name, Err: err}
+				if spec.swf == 0 {
+					return nil, &ParseError{Name: s.name, Line: line, Column: spec.name, Err: err}
+				}
+				// An SWF value the SWF rules judge (swf.Checker).
+				b.cols[c].null(spec.typ)
+				b.unread = append(b.unread, unreadCell{row: b.n, v: model.UnreadValue{Field: spec.swf, Text: cell}})
 			}
 		}
+		b.lines = append(b.lines, line)
 		b.n++
 	}
 	if b.n == 0 {

@@ -59,6 +59,10 @@ func FormatFromName(name string) Format {
 	return FormatUnknown
 }
 
+// utf8BOM is the byte order mark some programs put at the start of
+// UTF-8 text; readers skip it.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
 // DetectFormat recognizes a format from the first bytes of a file (at least
 // 8 are needed; 512 make CSV and SWF text reliable): "PAR1" is Parquet, the
 // IPC continuation marker 0xFFFFFFFF is an Arrow stream, 1f 8b is gzip
@@ -78,6 +82,7 @@ func DetectFormat(prefix []byte) Format {
 	case len(prefix) == 0:
 		return FormatUnknown
 	}
+	prefix = bytes.TrimPrefix(prefix, utf8BOM) // text written by a spreadsheet
 	if bytes.HasPrefix(bytes.TrimLeft(prefix, " \t\r\n"), []byte("# "+KeySchema+":")) {
 		return FormatCSV // the metadata lines may fill the whole prefix
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -171,5 +172,30 @@ func TestParquetBombs(t *testing.T) {
 	bad = append(append(append([]byte(nil), bad[:at]...), huge...), bad[at+n:]...)
 	if err := checkParquet(bytes.NewReader(bad), int64(len(bad))); err == nil {
 		t.Error("a page of 2^30 bytes accepted")
+	}
+}
+
+// TestArrowBatchLayout: a record batch with fewer buffers than its
+// schema's columns need is refused before arrow-go reads past them (it
+// took a length from the bytes beyond and allocated 128 TB: the fuzzer's
+// find, testdata/fuzz/FuzzArrowReader/buffer-past-vector).
+func TestArrowBatchLayout(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "fuzz", "FuzzArrowReader", "buffer-past-vector"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.TrimSuffix(strings.TrimPrefix(string(b), "go test fuzz v1\n[]byte("), ")\n")
+	data, err := strconv.Unquote(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewOutcomeReader(strings.NewReader(data), FormatArrow, "x.arrow")
+	if err == nil {
+		for err == nil {
+			_, err = r.Read()
+		}
+	}
+	if err == nil || !strings.Contains(err.Error(), "where its schema has") {
+		t.Errorf("%v, want the batch refused for its buffers", err)
 	}
 }

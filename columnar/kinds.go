@@ -28,7 +28,7 @@ var traceTable = newTable("trace", "gangsim.trace/1", "traceRow",
 	swfInt32("req_procs", model.FieldReqProcs, "requested processors (field 8)", func(j *model.Job) *int { return &j.ReqProcs }),
 	swfSeconds("estimate_s", model.FieldEstimate, "requested time: the user's estimate (field 9)", func(j *model.Job) *model.Time { return &j.Estimate }),
 	swfInt64("req_mem_kb", model.FieldReqMem, "requested memory per processor (field 10)", func(j *model.Job) *int64 { return &j.ReqMemKB }),
-	int32Field("status", "0 failed, 1 completed, 2-4 partial, 5 cancelled (field 11)",
+	swfField(model.FieldStatus, int32Field("status", "0 failed, 1 completed, 2-4 partial, 5 cancelled (field 11)",
 		func(j *model.Job) (int64, bool) { return int64(j.Status), j.Known.Has(model.FieldStatus) },
 		func(j *model.Job, v int64) error {
 			if v < math.MinInt8 || v > math.MaxInt8 {
@@ -37,7 +37,7 @@ var traceTable = newTable("trace", "gangsim.trace/1", "traceRow",
 			j.Status = model.Status(v)
 			j.Known = j.Known.With(model.FieldStatus)
 			return nil
-		}),
+		})),
 	swfInt32("user_id", model.FieldUser, "user (field 12)", func(j *model.Job) *int { return &j.User }),
 	swfInt32("group_id", model.FieldGroup, "group (field 13)", func(j *model.Job) *int { return &j.Group }),
 	swfInt32("executable_id", model.FieldExecutable, "application (field 14)", func(j *model.Job) *int { return &j.Executable }),

@@ -54,6 +54,11 @@ func headerFrom(k *kind, lookup func(string) (string, bool), keys []string) (mod
 		if err != nil {
 			return h, fmt.Errorf("metadata %s: %w", KeyHeader, err)
 		}
+		for _, l := range lines {
+			if err := model.CheckHeaderLine(l); err != nil {
+				return h, fmt.Errorf("metadata %s: %w", KeyHeader, err)
+			}
+		}
 		h.Lines = lines
 		return h, nil
 	}
@@ -62,7 +67,11 @@ func headerFrom(k *kind, lookup func(string) (string, bool), keys []string) (mod
 			continue
 		}
 		if v, ok := lookup(key); ok {
-			h.Lines = append(h.Lines, model.HeaderLine{Key: key, Value: v})
+			l := model.HeaderLine{Key: key, Value: v}
+			if err := model.CheckHeaderLine(l); err != nil {
+				return h, fmt.Errorf("metadata key %s: %w", key, err)
+			}
+			h.Lines = append(h.Lines, l)
 		}
 	}
 	return h, nil

@@ -1,8 +1,8 @@
 package model
 
 import (
+	"math"
 	"strconv"
-	"strings"
 )
 
 // HeaderLine is one line of a trace header: a "Key: value" pair, or a
@@ -18,7 +18,7 @@ type HeaderLine struct {
 // repeats Queue, Partition, Note, Information).
 //
 // Well-known SWF 2.2 keys have typed accessors (MaxProcs, MaxNodes,
-// UnixStartTime...) that take the value's leading integer, so
+// UnixStartTime...) that read the value as ParseHeaderInt does, so
 // "MaxNodes: 338 (batch partition; 512 total)" gives 338 while the line keeps
 // its full text.
 type Header struct {
@@ -98,38 +98,108 @@ func (h *Header) Delete(key string) {
 	h.Lines = out
 }
 
-// Int returns the leading integer of the first value with the given key:
+// Int returns the integer value of the first line with the given key:
 // 338 for "338 (batch partition; 512 total)", -18000 for "-18000". ok is
-// false when the key is absent or its value does not start with an integer.
+// false when the key is absent or its value is not an integer as
+// ParseHeaderInt reads it ("1e30", "12.7" and "64abc" are not).
 func (h *Header) Int(key string) (n int64, ok bool) {
 	v, found := h.Get(key)
 	if !found {
 		return 0, false
 	}
-	return LeadingInt(v)
+	n, err := ParseHeaderInt(key, v)
+	return n, err == nil
 }
 
-// LeadingInt parses the optionally signed decimal integer at the start of s,
-// after leading blanks, ignoring whatever text follows it.
-func LeadingInt(s string) (int64, bool) {
-	s = strings.TrimLeft(s, " \t")
+// headerInts are the SWF 2.2 header keys whose values are integers, with
+// the largest value each allows: machine sizes fit in 32 bits, as every
+// gangsim table holds processors.
+var headerInts = map[string]int64{
+	KeyMaxJobs: math.MaxInt64, KeyMaxRecords: math.MaxInt64, KeyUnixStartTime: math.MaxInt64,
+	KeyTimeZone: math.MaxInt64, KeyMaxNodes: math.MaxInt32, KeyMaxProcs: math.MaxInt32,
+	KeyMaxRuntime: math.MaxInt64, KeyMaxMemory: math.MaxInt64, "MaxQueues": math.MaxInt32, "MaxPartitions": math.MaxInt32,
+}
+
+// IsIntKey reports whether key is an SWF 2.2 header key whose value is an
+// integer (MaxProcs, MaxNodes, UnixStartTime, TimeZone, MaxJobs...).
+func IsIntKey(key string) bool { _, ok := headerInts[key]; return ok }
+
+// HeaderValueError is the value of an integer header key that
+// ParseHeaderInt refuses.
+type HeaderValueError struct {
+	Key, Value string
+	// Range is true for an integer out of the key's range (a machine size
+	// beyond 32 bits or below 0), false for a value that is not an
+	// integer at all.
+	Range bool
+	Want  string // what the key takes, e.g. "at most 2147483647"
+}
+
+func (e *HeaderValueError) Error() string {
+	what := "invalid number "
+	if e.Range {
+		what = "value out of range "
+	}
+	return what + strconv.Quote(e.Value) + " in header " + e.Key + " (" + e.Want + ")"
+}
+
+// ParseHeaderInt is the one parse of an integer header value, in every
+// format: an optionally signed decimal integer, alone or followed by a
+// blank and a note ("338 (batch partition; 512 total)"). "1e30", "12.7",
+// "64abc" and "" are errors, and so are machine sizes (MaxProcs, MaxNodes,
+// MaxQueues, MaxPartitions) below 0 or beyond 32 bits; the error is a
+// *HeaderValueError. A key that is not an integer key (IsIntKey) is parsed
+// alike, with the range of an int64.
+func ParseHeaderInt(key, value string) (int64, error) {
+	max, ok := headerInts[key]
+	if !ok {
+		max = math.MaxInt64
+	}
+	v := value
 	end := 0
-	if end < len(s) && (s[end] == '-' || s[end] == '+') {
+	if end < len(v) && (v[end] == '-' || v[end] == '+') {
 		end++
 	}
 	digits := end
-	for end < len(s) && s[end] >= '0' && s[end] <= '9' {
+	for end < len(v) && v[end] >= '0' && v[end] <= '9' {
 		end++
 	}
-	if end == digits {
-		return 0, false
+	if end == digits || end < len(v) && !isBlank(v[end]) {
+		return 0, &HeaderValueError{Key: key, Value: value, Want: "want an integer"}
 	}
-	n, err := strconv.ParseInt(s[:end], 10, 64)
-	if err != nil {
-		return 0, false
+	n, err := strconv.ParseInt(v[:end], 10, 64)
+	switch {
+	case err != nil || n > max:
+		return 0, &HeaderValueError{Key: key, Value: value, Range: true, Want: "at most " + strconv.FormatInt(max, 10)}
+	case max == math.MaxInt32 && n < 0:
+		return 0, &HeaderValueError{Key: key, Value: value, Range: true, Want: "want 0 or more"}
 	}
-	return n, true
+	return n, nil
 }
+
+// CheckHeaderLine checks the value of an integer key (IsIntKey) with
+// ParseHeaderInt; other lines are always valid. Every trace reader
+// (SWF, CSV, Parquet, Arrow) checks its header lines with it.
+func CheckHeaderLine(l HeaderLine) error {
+	if !IsIntKey(l.Key) {
+		return nil
+	}
+	_, err := ParseHeaderInt(l.Key, l.Value)
+	return err
+}
+
+// Check checks every line of h with CheckHeaderLine and returns the
+// first error.
+func (h *Header) Check() error {
+	for _, l := range h.Lines {
+		if err := CheckHeaderLine(l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' }
 
 // MaxProcs is the header's MaxProcs, or 0 when absent.
 func (h *Header) MaxProcs() int { n, _ := h.Int(KeyMaxProcs); return int(n) }

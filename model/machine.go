@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Machine is a cluster of identical nodes, each with PEsPerNode processing
 // elements (processors). A flat pool of P processors is P nodes of one PE.
@@ -42,5 +45,26 @@ func ParseMachine(s string) (Machine, error) {
 	if !m.Valid() {
 		return Machine{}, fmt.Errorf("machine %q: nodes and processors per node must be positive", s)
 	}
+	if int64(m.Nodes) > MaxProcs || int64(m.PEsPerNode) > MaxProcs || int64(m.Nodes)*int64(m.PEsPerNode) > MaxProcs {
+		return Machine{}, fmt.Errorf("machine %q: more than %d processors", s, MaxProcs)
+	}
 	return m, nil
+}
+
+// MaxProcs is the largest machine, in processors, that gangsim's tables
+// and headers hold (32 bits): the one bound of every processor count, in
+// flags, spec fields and headers. A policy may hold fewer
+// (policies.MaxProcs).
+const MaxProcs = math.MaxInt32
+
+// CheckProcs reports a processor count that is negative or beyond
+// MaxProcs.
+func CheckProcs(n int64) error {
+	switch {
+	case n < 0:
+		return fmt.Errorf("%d is negative", n)
+	case n > MaxProcs:
+		return fmt.Errorf("%d: more than %d processors", n, MaxProcs)
+	}
+	return nil
 }

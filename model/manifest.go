@@ -72,6 +72,18 @@ func (m *Manifest) Apply(h *Header) {
 	}
 }
 
+// Upstream returns a header line of a step's input as the step's output
+// carries it: a manifest line ("Gangsim...", "InputGangsim...") gets the
+// KeyUpstreamPrefix, as Apply gives the lines before it; others are kept
+// as they are. It is for the lines known only at the input's end (its
+// trailer), which join the output's trailer.
+func Upstream(l HeaderLine) HeaderLine {
+	if isManifestKey(l.Key) {
+		l.Key = KeyUpstreamPrefix + l.Key
+	}
+	return l
+}
+
 // isManifestKey reports whether key belongs to a manifest of any step:
 // "Gangsim...", "InputGangsim...", "InputInputGangsim...".
 func isManifestKey(key string) bool {

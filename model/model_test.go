@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"math"
 	"reflect"
 	"testing"
@@ -111,6 +112,53 @@ func TestHeaderLeadingInt(t *testing.T) {
 	}
 	if v, _ := h.Get("MaxNodes"); v != "338 (batch partition; 512 total)" {
 		t.Errorf("MaxNodes text lost: %q", v)
+	}
+}
+
+// TestParseHeaderInt: the one strict parse of integer header values, which
+// every reader's header check and every accessor share.
+func TestParseHeaderInt(t *testing.T) {
+	for _, tt := range []struct {
+		key, value string
+		want       int64
+		err        string
+	}{
+		{"MaxProcs", "128", 128, ""},
+		{"MaxNodes", "338 (batch partition; 512 total)", 338, ""},
+		{"TimeZone", "-18000", -18000, ""},
+		{"MaxProcs", "+64", 64, ""},
+		{"MaxProcs", "1e30", 0, `invalid number "1e30" in header MaxProcs (want an integer)`},
+		{"MaxProcs", "12.7", 0, `invalid number "12.7" in header MaxProcs (want an integer)`},
+		{"MaxNodes", "64abc", 0, `invalid number "64abc" in header MaxNodes (want an integer)`},
+		{"MaxProcs", "", 0, `invalid number "" in header MaxProcs (want an integer)`},
+		{"MaxProcs", "-5", 0, `value out of range "-5" in header MaxProcs (want 0 or more)`},
+		{"MaxProcs", "3000000000", 0, `value out of range "3000000000" in header MaxProcs (at most 2147483647)`},
+		{"UnixStartTime", "99999999999999999999", 0, `value out of range "99999999999999999999" in header UnixStartTime (at most 9223372036854775807)`},
+		{"UnixStartTime", "soon", 0, `invalid number "soon" in header UnixStartTime (want an integer)`},
+	} {
+		got, err := ParseHeaderInt(tt.key, tt.value)
+		if tt.err == "" {
+			if err != nil || got != tt.want {
+				t.Errorf("%s %q: %d, %v; want %d", tt.key, tt.value, got, err, tt.want)
+			}
+			continue
+		}
+		var he *HeaderValueError
+		if err == nil || err.Error() != tt.err || !errors.As(err, &he) {
+			t.Errorf("%s %q: %v, want %s", tt.key, tt.value, err, tt.err)
+		}
+		// The accessors read the same way: no 1-processor machine from
+		// "1e30", no 12 from "12.7".
+		h := Header{Lines: []HeaderLine{{Key: tt.key, Value: tt.value}}}
+		if n, ok := h.Int(tt.key); ok {
+			t.Errorf("Int(%s) of %q = %d, want not ok", tt.key, tt.value, n)
+		}
+		if err := h.Check(); err == nil || err.Error() != tt.err {
+			t.Errorf("Check of %s %q: %v", tt.key, tt.value, err)
+		}
+	}
+	if err := CheckHeaderLine(HeaderLine{Key: "Computer", Value: "1e30"}); err != nil {
+		t.Errorf("a text key checked as a number: %v", err)
 	}
 }
 

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"time"
@@ -99,12 +100,13 @@ const DurationSyntax = "a duration such as 10s, 100ms, 1.5h or 1h30m (us, ms, s,
 
 // ParseDuration parses a span of simulated time: a Go duration string with
 // units ("100ms", "1h30m", "250us" or "250µs") or a bare number of seconds
-// ("10", "0.5"), in whole microseconds (the resolution of simulated time)
-// and not negative. It is the one parser of durations of every command,
+// ("10", "0.5", "5e-3": a JSON number in a spec too), in whole microseconds
+// (the resolution of simulated time), not negative and at most
+// MaxDurationSeconds. It is the one parser of durations of every command,
 // flag and spec field.
 func ParseDuration(s string) (Time, error) {
 	s = strings.TrimSpace(s)
-	if isDecimal(s) {
+	if isNumber(s) {
 		return parseSeconds(s)
 	}
 	d, err := time.ParseDuration(s)
@@ -120,12 +122,20 @@ func ParseDuration(s string) (Time, error) {
 	return Time(d / time.Microsecond), nil
 }
 
-// isDecimal reports whether s is an unsigned decimal number (digits and at
-// most one point).
-func isDecimal(s string) bool {
-	s = strings.TrimPrefix(s, "+")
+// MaxDurationSeconds is the longest duration ParseDuration reads, in
+// seconds (about 292,000 years): its microseconds fit in a Time below
+// Never.
+const MaxDurationSeconds = math.MaxInt64/int64(Second) - 1
+
+// isNumber reports whether s is a signed decimal number, with at most one
+// point and an optional exponent ("1e30", "5E-3").
+func isNumber(s string) bool {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	mant, exp, hasExp := strings.Cut(strings.ToLower(s), "e")
 	digits, points := 0, 0
-	for _, c := range s {
+	for _, c := range mant {
 		switch {
 		case c >= '0' && c <= '9':
 			digits++
@@ -135,21 +145,43 @@ func isDecimal(s string) bool {
 			return false
 		}
 	}
-	return digits > 0 && points <= 1
+	if digits == 0 || points > 1 {
+		return false
+	}
+	if !hasExp {
+		return true
+	}
+	exp = strings.TrimLeft(exp, "+-")
+	for _, c := range exp {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return exp != ""
 }
 
-// parseSeconds parses a decimal number of seconds exactly.
+// parseSeconds parses a number of seconds exactly (isNumber's form).
 func parseSeconds(s string) (Time, error) {
-	whole, frac, _ := strings.Cut(strings.TrimPrefix(s, "+"), ".")
-	frac = strings.TrimRight(frac, "0")
-	if len(frac) > 6 {
+	// An exponent beyond the range of a duration is refused before
+	// big.Rat spends memory on it.
+	if _, exp, ok := strings.Cut(strings.ToLower(s), "e"); ok {
+		if e, err := strconv.Atoi(exp); err != nil || e > 30 || e < -30 {
+			return 0, fmt.Errorf("duration %q is out of range (0 to %d s, in whole microseconds)", s, MaxDurationSeconds)
+		}
+	}
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		return 0, fmt.Errorf("duration %q: want %s", s, DurationSyntax)
+	}
+	if r.Sign() < 0 {
+		return 0, fmt.Errorf("duration %q is negative", s)
+	}
+	us := r.Mul(r, big.NewRat(int64(Second), 1))
+	if !us.IsInt() {
 		return 0, fmt.Errorf("duration %q is not a whole number of microseconds (the resolution of simulated time)", s)
 	}
-	frac += strings.Repeat("0", 6-len(frac))
-	w, err := strconv.ParseInt("0"+whole, 10, 64)
-	if err != nil || w > math.MaxInt64/int64(Second)-1 {
-		return 0, fmt.Errorf("duration %q is too long", s)
+	if us.Num().Cmp(big.NewInt((MaxDurationSeconds+1)*int64(Second))) >= 0 {
+		return 0, fmt.Errorf("duration %q is too long (at most %d s)", s, MaxDurationSeconds)
 	}
-	f, _ := strconv.ParseInt(frac, 10, 64)
-	return Time(w*int64(Second) + f), nil
+	return Time(us.Num().Int64()), nil
 }

@@ -17,6 +17,32 @@ type JobReader interface {
 	Read() (Job, error)
 }
 
+// HeaderErr returns the error r met while reading its header, which its
+// next Read would return, or nil. A reader that reads its header ahead and
+// defers the error to Read (swf.Reader: a bad MaxProcs, a corrupt gzip
+// header) reports it through a method HeaderErr() error; a caller that
+// uses the header before reading a job (the machine size comes from it)
+// checks this first, so that the real error, with its line, comes out
+// rather than a consequence of the incomplete header.
+func HeaderErr(r JobReader) error {
+	if h, ok := r.(interface{ HeaderErr() error }); ok {
+		return h.HeaderErr()
+	}
+	return nil
+}
+
+// UnreadValue is the text of a job's SWF field that a table reader could
+// not read as its column's type ("hello" in status, "2.5" or 99999999999
+// in alloc_procs, NaN seconds): the reader returns the job with the field
+// unknown and reports the text through a method UnreadValues()
+// []UnreadValue (for the job Read returned last), so that package swf's
+// Checker judges it as it judges an SWF token: a value to count, or one
+// that stops the job.
+type UnreadValue struct {
+	Field Field
+	Text  string
+}
+
 // JobWriter writes the jobs of a trace in order. The header is fixed when
 // the writer is created.
 type JobWriter interface {

@@ -29,15 +29,15 @@ func (c *Cache) Path(key string) string {
 }
 
 // Get returns the recorded information of a finished run, if the cache has
-// it.
+// it. A run recorded before RunInfo.Dropped was is not: it is built again.
 func (c *Cache) Get(key string) (*RunInfo, bool) {
 	b, err := os.ReadFile(filepath.Join(c.Path(key), InfoFile))
 	if err != nil {
 		return nil, false
 	}
 	var info RunInfo
-	if json.Unmarshal(b, &info) != nil || info.Key != key {
-		return nil, false
+	if json.Unmarshal(b, &info) != nil || info.Key != key || info.Dropped == nil {
+		return nil, false // nil Dropped: from before drops were recorded
 	}
 	return &info, true
 }
@@ -64,11 +64,23 @@ func (c *Cache) Put(key string, build func(dir string) (*RunInfo, error)) (*RunI
 		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("run cache: %w", err)
 	}
-	if err := os.Rename(tmp, final); err != nil {
-		os.RemoveAll(tmp)
+	err = os.Rename(tmp, final)
+	if err != nil {
 		if existing, ok := c.Get(key); ok {
+			os.RemoveAll(tmp)
 			return existing, nil
 		}
+		// A run recorded in a form Get no longer takes (before drops
+		// were recorded): move it aside and put the new one in its place.
+		if old, aerr := os.MkdirTemp(tmpRoot, key[:16]+"-old-*"); aerr == nil {
+			if os.Rename(final, filepath.Join(old, "run")) == nil {
+				err = os.Rename(tmp, final)
+			}
+			os.RemoveAll(old)
+		}
+	}
+	if err != nil {
+		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("run cache: %w", err)
 	}
 	return info, nil

@@ -290,6 +290,7 @@ func (e *Experiment) Reproduce(sweep *Sweep, specName, specSHA string) (*Reprodu
 	for _, c := range e.Claims {
 		it.Claims = append(it.Claims, c.evaluate(it.Rows))
 	}
+	it.Dropped = droppedNotes(done)
 	cached := 0
 	var inputs []model.Input
 	inputs = append(inputs, model.Input{Name: specName, SHA256: specSHA})
@@ -315,6 +316,69 @@ func (e *Experiment) Reproduce(sweep *Sweep, specName, specSHA string) (*Reprodu
 		{Name: "tau_s", Value: string(ctx.tau.AppendSeconds(nil))},
 	}, Inputs: inputs}
 	return rep, nil
+}
+
+// droppedNotes says which runs lost jobs to cleaning: one line per
+// distinct drop (RunInfo.Dropped) with the runs that share it, in the
+// order of the runs; nil when none did.
+func droppedNotes(done []*Finished) []string {
+	var texts []string
+	runs := map[string][]Point{}
+	for _, f := range done {
+		if f.Info == nil || len(f.Info.Dropped) == 0 {
+			continue
+		}
+		text := strings.Join(f.Info.Dropped, "; ")
+		if _, ok := runs[text]; !ok {
+			texts = append(texts, text)
+		}
+		runs[text] = append(runs[text], f.Point)
+	}
+	all := make([]Point, len(done))
+	for i, f := range done {
+		all[i] = f.Point
+	}
+	var out []string
+	for _, text := range texts {
+		out = append(out, describeRuns(runs[text], all)+": "+text)
+	}
+	return out
+}
+
+// describeRuns names some of an item's runs (all) by the grid values they
+// share that not every run has: "window=5000 (4 runs)", "every run (8)",
+// or a single run's point.
+func describeRuns(points, all []Point) string {
+	switch {
+	case len(points) == len(all) && len(all) == 1:
+		return "the run"
+	case len(points) == len(all):
+		return fmt.Sprintf("every run (%d)", len(all))
+	case len(points) == 1:
+		return describePoint(points[0])
+	}
+	constant := func(ps []Point, axis string) bool {
+		for _, p := range ps[1:] {
+			if p.Text(axis) != ps[0].Text(axis) {
+				return false
+			}
+		}
+		return true
+	}
+	var shared []string
+	for _, l := range points[0] {
+		if constant(points, l.Axis) && !constant(all, l.Axis) {
+			shared = append(shared, l.Axis+"="+points[0].Text(l.Axis))
+		}
+	}
+	if len(shared) == 0 {
+		names := make([]string, len(points))
+		for i, p := range points {
+			names[i] = describePoint(p)
+		}
+		return strings.Join(names, "; ")
+	}
+	return fmt.Sprintf("%s (%d runs)", strings.Join(shared, ", "), len(points))
 }
 
 // Reproduction is a reproduced item with what made it.

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/plots"
 	"github.com/gangsim/gangsim/repro"
+	"github.com/gangsim/gangsim/swf"
 )
 
 // smallExperiment is a quick experiment of the given analysis: 300 Lublin
@@ -635,5 +637,74 @@ func TestAnalysisCheckedBeforeRuns(t *testing.T) {
 		if entries, _ := os.ReadDir(cache.Dir); len(entries) > 0 {
 			t.Errorf("%s: %d runs made before the analysis was refused", tt.analysis, len(entries))
 		}
+	}
+}
+
+// TestSweepDrops: a sweep's runs that lose jobs to cleaning say so, by
+// reason, in the run's record (RunInfo.Dropped), in its cached tables'
+// manifest (the replay's GangsimDropped, the workload step's
+// InputGangsimDropped) and in the item's notes; a cached run recorded
+// before drops were is built again rather than reported as dropping none.
+func TestSweepDrops(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 8\n")
+	for i := 1; i <= 30; i++ {
+		run := 10
+		if i%5 == 0 {
+			run = 0 // never ran: the default cleaning drops it
+		}
+		fmt.Fprintf(&b, "%d %d -1 %d 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n", i, 10*i, run)
+	}
+	trace := filepath.Join(t.TempDir(), "t.swf")
+	os.WriteFile(trace, []byte(b.String()), 0o644)
+	path := writeExperiment(t, `{"item": "my-study/drops", "title": "t",
+  "run": {"workload": {"source": {"trace": {"path": "`+trace+`"}}}, "replay": {"policy": "fcfs"}},
+  "grid": [{"name": "policy", "set": "replay.policy", "values": ["fcfs", "easy"]},
+           {"name": "clean", "set": "replay.clean", "values": ["default", "none"]},
+           {"name": "seed", "set": "workload.seed", "values": [1]}],
+  "analysis": {"kind": "metrics", "x": "seed", "series": "policy", "replicas": "clean", "metrics": ["wait_s_mean"]}}`)
+	cache := &Cache{Dir: t.TempDir()}
+	rep := reproduce(t, path, cache)
+	want := []string{"clean=default (2 runs): replay cleaning default dropped 6 of 30 jobs: no-runtime 6"}
+	if !slices.Equal(rep.Item.Dropped, want) {
+		t.Errorf("item notes on drops %q, want %q", rep.Item.Dropped, want)
+	}
+	for _, f := range rep.Runs {
+		clean := f.Point.Text("clean")
+		if (clean == "default") != (len(f.Info.Dropped) == 1) || f.Info.Dropped == nil {
+			t.Errorf("%s: RunInfo.Dropped %q", describePoint(f.Point), f.Info.Dropped)
+		}
+		_, h, err := f.Outcomes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, ok := h.Get(swf.KeyDropped); ok != (clean == "default") || ok && v != "no-runtime 6" {
+			t.Errorf("%s: outcomes manifest %s = %q, %v", describePoint(f.Point), swf.KeyDropped, v, ok)
+		}
+	}
+	// The workload step's cleaning (a window of the log, cleaned before it
+	// is taken) is the upstream step's, and counts the window's span.
+	path2 := writeExperiment(t, `{"item": "my-study/drops-window", "title": "t",
+  "run": {"workload": {"source": {"trace": {"path": "`+trace+`", "clean": {"preset": "default"}, "skip": 8, "jobs": 8}}},
+          "replay": {"policy": "fcfs"}},
+  "analysis": {"kind": "metrics", "metrics": ["wait_s_mean"]}}`)
+	rep = reproduce(t, path2, cache)
+	if want := []string{"the run: workload cleaning dropped 2 of 10 jobs: no-runtime 2"}; !slices.Equal(rep.Item.Dropped, want) {
+		t.Errorf("window: %q, want %q", rep.Item.Dropped, want)
+	}
+	_, h, _ := rep.Runs[0].Outcomes()
+	if v, _ := h.Get(model.KeyUpstreamPrefix + swf.KeyDropped); v != "no-runtime 2" {
+		t.Errorf("window: upstream drops %q in\n%v", v, h.Lines)
+	}
+	// A run.json from before drops were recorded is not a finished run.
+	key := rep.Runs[0].Key
+	info := filepath.Join(cache.Path(key), InfoFile)
+	old, _ := os.ReadFile(info)
+	os.WriteFile(info, []byte(strings.Replace(string(old), `"dropped"`, `"was_dropped"`, 1)), 0o644)
+	if _, ok := cache.Get(key); ok {
+		t.Error("a run recorded without its drops was taken from the cache")
+	}
+	if rep = reproduce(t, path2, cache); rep.Cached != 0 || len(rep.Item.Dropped) != 1 {
+		t.Errorf("rebuilt: %d cached, drops %q", rep.Cached, rep.Item.Dropped)
 	}
 }

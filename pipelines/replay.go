@@ -1,6 +1,7 @@
 package pipelines
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -135,6 +136,9 @@ func (r *Replay) resolve(h *model.Header) (swf.Options, sim.Config, error) {
 	if !cfg.Machine.Valid() {
 		return swf.Options{}, cfg, fmt.Errorf("machine size unknown: the trace header has no MaxProcs; give one (--procs)")
 	}
+	if err := r.checkProcs(cfg.Machine.Procs()); err != nil {
+		return swf.Options{}, cfg, err
+	}
 	cfg.NodeAllocation = r.NodeAllocation
 	cfg.SamplePeriod = r.SamplePeriod
 	var opt swf.Options
@@ -148,6 +152,39 @@ func (r *Replay) resolve(h *model.Header) (swf.Options, sim.Config, error) {
 		return opt, cfg, fmt.Errorf("unknown cleaning %q (want default, pyss or none)", clean)
 	}
 	return opt, cfg, nil
+}
+
+// CheckMachine reports a machine given to the replay (Machine, Procs)
+// that the policy cannot simulate (policies.MaxProcs); a machine from the
+// trace's header is checked when the replay resolves it.
+func (r *Replay) CheckMachine() error {
+	switch {
+	case r.Machine.Valid():
+		return r.checkProcs(r.Machine.Procs())
+	case r.Procs > 0:
+		return r.checkProcs(r.Procs)
+	}
+	return nil
+}
+
+func (r *Replay) checkProcs(n int) error {
+	p := r.policy()
+	if max := policies.MaxProcs(p); n > max {
+		return fmt.Errorf("a machine of %d processors: %s simulates at most %d (its state per processor would not fit in memory)", n, p.Name, max)
+	}
+	return nil
+}
+
+// Needed returns the trace fields the replay uses, whose unusable values
+// stop the reading of a trace (swf.Reader.Needed): swf.NeededFields, less
+// the estimate when neither the policy (policies.UsesEstimates) nor the
+// rules read it (pyss's cleaning cuts run times to estimates, and its
+// event order looks at them).
+func (r *Replay) Needed() model.FieldSet {
+	if r.Compat == CompatPyss || r.Clean == CleanPyss || policies.UsesEstimates(r.policy()) {
+		return swf.NeededFields
+	}
+	return swf.NeededFields.Without(model.FieldEstimate)
 }
 
 // policy returns the policy to run. Under CompatPyss, conservative
@@ -219,6 +256,9 @@ func (r *Replay) Params(h *model.Header) ([]model.Param, error) {
 // Run cleans src, replays it and writes the outcomes to out and, if samples
 // is not nil, the time series to samples. It does not close out.
 func (r *Replay) Run(src model.JobReader, out model.OutcomeWriter, samples sim.SampleWriter) (*Result, error) {
+	if err := model.HeaderErr(src); err != nil {
+		return nil, err // the header's own error, not a machine size it lacks
+	}
 	opt, cfg, err := r.resolve(src.Header())
 	if err != nil {
 		return nil, err
@@ -242,6 +282,10 @@ func (r *Replay) Run(src model.JobReader, out model.OutcomeWriter, samples sim.S
 	_, res.Switched = pol.(sim.Reporter)
 	tee := &teeOutcomes{sum: &res.Summary, next: out}
 	if err := sim.New(cfg, pol).Run(norm, tee, samples); err != nil {
+		if errors.Is(err, sim.ErrUnsorted) {
+			// The job the engine read last is the one out of order.
+			return nil, fmt.Errorf("%s: %w", swf.Where(norm, norm.Report().Read), err)
+		}
 		return nil, err
 	}
 	res.Clean = norm.Report()

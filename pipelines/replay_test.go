@@ -3,12 +3,15 @@ package pipelines
 import (
 	"math"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gangsim/gangsim/internal/sharedtraces"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/policies"
 	"github.com/gangsim/gangsim/swf"
+	"github.com/gangsim/gangsim/workload"
 )
 
 func openTrace(t *testing.T, name string) *swf.Reader {
@@ -79,5 +82,21 @@ func TestReplayErrors(t *testing.T) {
 	r = Replay{Policy: policies.Spec{Name: "easy"}}
 	if _, err := r.Params(&model.Header{}); err == nil {
 		t.Error("no machine size: no error")
+	}
+}
+
+// TestExecuteUnsortedWhere: a run of a sweep whose trace is out of order
+// names the file and line of the job, whether cleaning or the engine finds
+// it.
+func TestExecuteUnsortedWhere(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "u.swf")
+	os.WriteFile(trace, []byte("; MaxProcs: 8\n1 10 -1 100 4 -1 -1 4 -1 -1 1 1 1 1 1 1 -1 -1\n2 0 -1 100 4 -1 -1 4 -1 -1 1 1 1 1 1 1 -1 -1\n"), 0o644)
+	for _, clean := range []string{"", "none"} {
+		r := &Run{Workload: workload.Spec{Source: workload.Source{Trace: &workload.TraceSource{Path: trace}}},
+			Replay: ReplaySpec{Policy: "fcfs", Clean: clean}}
+		_, err := r.Execute(t.TempDir(), "k")
+		if err == nil || !strings.HasPrefix(err.Error(), trace+":3: job 2 submitted at 0s") {
+			t.Errorf("clean %q: %v", clean, err)
+		}
 	}
 }

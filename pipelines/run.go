@@ -74,6 +74,9 @@ func (s *ReplaySpec) Replay() (Replay, error) {
 		if r.Machine, err = model.ParseMachine(s.Machine); err != nil {
 			return r, err
 		}
+		if err := r.CheckMachine(); err != nil {
+			return r, err
+		}
 	}
 	if _, _, err := r.hardware(); err != nil {
 		return r, err
@@ -171,6 +174,14 @@ type RunInfo struct {
 	Jobs    int             `json:"jobs"`
 	// Rejected counts the jobs the engine refused at submission.
 	Rejected int `json:"rejected"`
+	// Dropped says what cleaning dropped, one line per step that dropped
+	// jobs: the workload's trace cleaning ("workload cleaning dropped 160
+	// of 1160 jobs: no-runtime 160") and the replay's ("replay cleaning
+	// default dropped ..."); empty when none did. It is always written
+	// (an empty list when nothing was dropped): a run.json without it was
+	// written before it was recorded, and Cache.Get takes that run as
+	// missing, so that no sweep reports a cached run's drops as none.
+	Dropped []string `json:"dropped"`
 	// Seconds is the wall-clock time the run took, for the sweep's report
 	// only; it never enters a result.
 	Seconds float64 `json:"wall_seconds"`
@@ -205,7 +216,13 @@ func (r *Run) Execute(dir, key string) (*RunInfo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
-	wr, err := r.Workload.Open(nil)
+	w := r.Workload
+	if t := w.Source.Trace; t != nil {
+		needed := *t
+		needed.Needed = rep.Needed() // a bad estimate stops only a replay that reads it
+		w.Source.Trace = &needed
+	}
+	wr, err := w.Open(nil)
 	if err != nil {
 		return nil, fmt.Errorf("workload: %w", err)
 	}
@@ -243,11 +260,30 @@ func (r *Run) Execute(dir, key string) (*RunInfo, error) {
 	if err != nil {
 		return nil, err
 	}
+	// What is known only now goes into the tables' trailer, as the pipe
+	// writes it: the workload step's cleaning and anomalies (upstream
+	// lines), then the replay's cleaning.
+	wclean, _ := wr.Cleaning()
+	var trailer []model.HeaderLine
+	for _, l := range append(wclean.HeaderLines(), wr.Anomalies().HeaderLines()...) {
+		trailer = append(trailer, model.Upstream(l))
+	}
+	trailer = append(trailer, res.Clean.HeaderLines()...)
+	ow.AppendHeader(trailer...)
+	sw.AppendHeader(trailer...)
 	if err := errors.Join(ow.Close(), sw.Close(), out.close(), ts.close()); err != nil {
 		return nil, fmt.Errorf("writing run %s: %w", key, err)
 	}
+	dropped := []string{}
+	if s := wclean.DropSummary(); s != "" {
+		dropped = append(dropped, "workload cleaning "+s)
+	}
+	if s := res.Clean.DropSummary(); s != "" {
+		clean, _ := paramOf(params, "clean")
+		dropped = append(dropped, "replay cleaning "+clean+" "+s)
+	}
 	info := &RunInfo{Key: key, Version: version.Version, Run: r.Canonical(), Params: man.Params,
-		Jobs: res.Summary.Jobs, Rejected: res.Summary.Rejected, Seconds: elapsedSince(start)}
+		Jobs: res.Summary.Jobs, Rejected: res.Summary.Rejected, Dropped: dropped, Seconds: elapsedSince(start)}
 	b, err := json.MarshalIndent(info, "", "  ")
 	if err != nil {
 		return nil, err
@@ -256,6 +292,16 @@ func (r *Run) Execute(dir, key string) (*RunInfo, error) {
 		return nil, err
 	}
 	return info, nil
+}
+
+// paramOf returns the value of the named parameter.
+func paramOf(ps []model.Param, name string) (string, bool) {
+	for _, p := range ps {
+		if p.Name == name {
+			return p.Value, true
+		}
+	}
+	return "", false
 }
 
 // tableFile is a plain output file with a buffer; a run's files need no

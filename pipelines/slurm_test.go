@@ -54,7 +54,7 @@ func cacheRun(t *testing.T, c *Cache, key string) {
 	if err := os.MkdirAll(c.Path(key), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	b, _ := json.Marshal(RunInfo{Key: key, Version: version.Version})
+	b, _ := json.Marshal(RunInfo{Key: key, Version: version.Version, Dropped: []string{}})
 	if err := os.WriteFile(filepath.Join(c.Path(key), InfoFile), b, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -33,11 +33,19 @@ func SaveWithMetadata(d Drawer, path string, s Size, meta []KeyValue) error {
 	if err != nil {
 		return err
 	}
+	return SaveWithMetadataAs(d, path, format, s, meta)
+}
+
+// SaveWithMetadataAs is SaveWithMetadata in the given format, whatever
+// the path's extension: for a device, FIFO or process substitution
+// (/dev/stdout, >(...)), which package atomicfile writes through.
+func SaveWithMetadataAs(d Drawer, path string, format Format, s Size, meta []KeyValue) error {
 	var buf bytes.Buffer
 	if err := Render(&buf, d, format, s); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	var out []byte
+	var err error
 	switch format {
 	case PNG:
 		out, err = withPNGText(buf.Bytes(), meta)

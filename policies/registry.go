@@ -112,6 +112,57 @@ func estimates(p Params) (perfect bool, err error) {
 	return v == "actual", err
 }
 
+// UsesEstimates reports whether the policy s names plans with the jobs'
+// estimates (the user's runtime estimates, SWF field 9): EASY and
+// conservative backfilling unless estimates=actual, the time-sharing
+// policies with backfill=easy, and dcs with history=static. A policy that
+// does not lets a trace's unusable estimates be counted rather than
+// refused. Unknown policies are taken to use them.
+func UsesEstimates(s Spec) bool {
+	switch s.Name {
+	case "fcfs":
+		return false
+	case "easy", "conservative":
+		return s.Params["estimates"] != "actual"
+	case "gs", "local", "sb", "fcs", "bcs", "pbcs":
+		return s.Params["backfill"] == "easy"
+	case "dcs":
+		return s.Params["history"] == HistoryStatic
+	}
+	return true
+}
+
+// Largest machines, in processors, the policies are sized for: the batch
+// policies keep no state per processor (model.MaxProcs, what the tables
+// hold); gang scheduling at job level keeps about a bit per processor and
+// row; distributed context switching about 80 bytes; the process-level
+// policies (procsim) simulate every processor, with about 300 bytes and
+// some work each.
+const (
+	MaxProcsGang         = 1 << 26
+	MaxProcsDCS          = 1 << 20
+	MaxProcsProcessLevel = 1 << 20
+)
+
+// MaxProcs returns the largest machine, in processors, the policy s names
+// can simulate: its per-processor structures stay within a few hundred
+// megabytes. A larger machine is refused before anything is allocated
+// (pipelines.Replay), rather than the process running out of memory.
+func MaxProcs(s Spec) int {
+	switch s.Name {
+	case "fcfs", "easy", "conservative":
+		return model.MaxProcs
+	case "gs":
+		if s.Params["level"] == "process" {
+			return MaxProcsProcessLevel
+		}
+		return MaxProcsGang
+	case "dcs":
+		return MaxProcsDCS
+	}
+	return MaxProcsProcessLevel // local, sb, fcs, bcs, pbcs, and any other
+}
+
 // Names lists the registered policies, sorted.
 func Names() []string {
 	names := make([]string, 0, len(registry))

@@ -115,3 +115,32 @@ func TestGangAllocAlias(t *testing.T) {
 		t.Errorf("Describe does not document the alias:\n%s", d)
 	}
 }
+
+// TestUsesEstimates: only the policies that plan with the user's estimates
+// say so, so that a trace's bad estimates stop only their replays.
+func TestUsesEstimates(t *testing.T) {
+	for _, tt := range []struct {
+		spec string
+		want bool
+	}{
+		{"fcfs", false}, {"easy", true}, {"easy:estimates=actual", false}, {"conservative", true},
+		{"conservative:estimates=actual", false}, {"gs", false}, {"gs:backfill=easy", true},
+		{"fcs:mpl=6,backfill=easy", true}, {"sb", false}, {"dcs", false}, {"dcs:history=static", true},
+	} {
+		s, err := ParseSpec(tt.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := UsesEstimates(s); got != tt.want {
+			t.Errorf("UsesEstimates(%s) = %v, want %v", tt.spec, got, tt.want)
+		}
+	}
+	// Every registered policy is judged, none by the fallback.
+	for _, n := range Names() {
+		switch n {
+		case "fcfs", "easy", "conservative", "gs", "local", "sb", "fcs", "bcs", "pbcs", "dcs":
+		default:
+			t.Errorf("policy %s: UsesEstimates does not know it", n)
+		}
+	}
+}

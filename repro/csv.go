@@ -20,6 +20,7 @@ const (
 	keyUnit   = "unit"
 	keyFigure = "figure"
 	keyNotes  = "notes"
+	keyDrop   = "dropped"
 	keyClaim  = "claim"
 )
 
@@ -45,7 +46,8 @@ func FormatValue(v float64) string {
 }
 
 // WriteCSV writes it as CSV: "# key: value" metadata lines (the item, its
-// title, unit, figure, notes and claims, then the lines of man, the
+// title, unit, figure, notes, the jobs its runs' cleaning dropped and its
+// claims, then the lines of man, the
 // manifest of the run that made it, if not nil), the header line
 // (coordinate names, paper, gangsim, tolerance, within), and one line per
 // row. A row without a paper value has empty paper, tolerance and within
@@ -67,6 +69,9 @@ func WriteCSV(w io.Writer, it *Item, man *model.Manifest) error {
 	}
 	if it.Notes != "" {
 		meta(keyNotes, it.Notes)
+	}
+	for _, d := range it.Dropped {
+		meta(keyDrop, d)
 	}
 	for _, c := range it.Claims {
 		b, err := json.Marshal(c)
@@ -147,6 +152,8 @@ func ReadCSV(r io.Reader, name string) (*Item, *model.Header, error) {
 			it.Figure = v
 		case keyNotes:
 			it.Notes = v
+		case keyDrop:
+			it.Dropped = append(it.Dropped, v)
 		case keyClaim:
 			var c Claim
 			if err := json.Unmarshal([]byte(v), &c); err != nil {

@@ -63,6 +63,13 @@ func Report(w io.Writer, items []*Item) error {
 		if it.Notes != "" {
 			p("%s\n\n", it.Notes)
 		}
+		if len(it.Dropped) > 0 {
+			p("Jobs its runs' cleaning dropped (not replayed):\n\n")
+			for _, d := range it.Dropped {
+				p("- %s\n", d)
+			}
+			p("\n")
+		}
 		if it.Figure != "" {
 			p("![%s](%s)\n\n", it.Key(), it.Figure)
 		}

@@ -91,6 +91,11 @@ type Item struct {
 	// Notes says what differs from the paper's setup, if anything, in one
 	// paragraph for the report.
 	Notes string
+	// Dropped says which of the item's runs lost jobs to cleaning and how
+	// many, by reason, one line per distinct drop ("window=5000 (4 runs):
+	// workload cleaning dropped 160 of 1160 jobs: no-runtime 160"); empty
+	// when no run dropped any.
+	Dropped []string
 	// Figure is the path of the item's drawing relative to results/
 	// ("frachtenberg/fig-6.12.png"), or "" for a table.
 	Figure string

@@ -13,7 +13,8 @@ import (
 func sample() *Item {
 	return &Item{
 		Paper: "frachtenberg", Name: "table-4.3", Title: "Table 4.3: bandwidth", Unit: "MB/s",
-		Notes: "a note, with a comma",
+		Notes:   "a note, with a comma",
+		Dropped: []string{"load=0.5 (2 runs): replay cleaning default dropped 8 of 100 jobs: no-runtime 8"},
 		Rows: []Row{
 			{Coords: []Coord{{"nodes", "16"}, {"rails", "1"}}, Paper: 300, HasPaper: true, Gangsim: 300.4, Tolerance: 1},
 			{Coords: []Coord{{"nodes", "4,096"}, {"rails", "2"}}, Paper: 100, HasPaper: true, Gangsim: 102, Tolerance: 1},
@@ -59,6 +60,7 @@ func TestCSVRoundTrip(t *testing.T) {
 	text := buf.String()
 	for _, want := range []string{
 		"# gangsim.item: frachtenberg/table-4.3\n",
+		"# dropped: load=0.5 (2 runs): replay cleaning default dropped 8 of 100 jobs: no-runtime 8\n",
 		"# GangsimParam: preset=crescendo\n",
 		"nodes,rails,paper,gangsim,tolerance,within\n",
 		"16,1,300,300.4,1,true\n",
@@ -164,6 +166,7 @@ func TestReport(t *testing.T) {
 		"![etsion/fig-5](etsion/fig-5.png)",
 		"(3 more rows without a paper value are in the CSV file.)",
 		"| flat in jobs | yes | max/min 1.01 |",
+		"Jobs its runs' cleaning dropped (not replayed):\n\n- load=0.5 (2 runs): replay cleaning default dropped 8 of 100 jobs: no-runtime 8\n",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q:\n%s", want, md)

@@ -624,6 +624,11 @@ func (e *Engine) writeOutcome(o *model.Outcome) error {
 	return nil
 }
 
+// ErrUnsorted: a job's submit time is earlier than the job before it. The
+// engine takes jobs in submit order; a trace out of order is sorted by
+// cleaning (genwork clean --order sort).
+var ErrUnsorted = errors.New("the engine needs jobs in submit order (sort them: genwork clean --order sort)")
+
 // readNext reads the next job from the source and schedules its arrival.
 func (e *Engine) readNext() error {
 	in, err := e.src.Read()
@@ -634,8 +639,8 @@ func (e *Engine) readNext() error {
 		return err
 	}
 	if e.haveSubmit && in.Submit < e.lastSubmit {
-		return fmt.Errorf("job %d submitted at %v, before the previous job (%v): the engine needs jobs in submit order (genwork clean --sort)",
-			in.ID, in.Submit, e.lastSubmit)
+		return fmt.Errorf("job %d submitted at %v, before the previous job (%v): %w",
+			in.ID, in.Submit, e.lastSubmit, ErrUnsorted)
 	}
 	e.lastSubmit, e.haveSubmit = in.Submit, true
 	j := e.newJob()

@@ -17,16 +17,21 @@ const MaxAnomalyLines = 10
 type Anomaly struct {
 	// Cause is the sentinel: ErrFieldCount, ErrNumber, ErrFraction,
 	// ErrRange or ErrLineTooLong for a malformed line that lenient mode
-	// skipped (Field 0), or for a value outside SWF 2.2 in a field that is
-	// not needed (Field > 0), whose job was kept; ErrDuplicateID for a
-	// repeated job number (kept); ErrCommentAfterJobs for an ignored
-	// comment line.
+	// skipped (Skipped), or for a value outside SWF 2.2 whose job was
+	// kept; ErrDuplicateID for a repeated job number (kept);
+	// ErrCommentAfterJobs for an ignored comment line.
 	Cause error
 
-	// Field is the SWF field of a value kept (Cause ErrNumber,
-	// ErrFraction, ErrRange or ErrDuplicateID), 0 for a skipped or
-	// ignored line.
+	// Field is the SWF field of the value (Cause ErrNumber, ErrFraction,
+	// ErrRange or ErrDuplicateID), whether its job was kept or its line
+	// skipped; 0 for a cause of the whole line (ErrFieldCount,
+	// ErrLineTooLong) or an ignored comment line.
 	Field model.Field
+
+	// Skipped is true for lines that lenient mode skipped (the value in
+	// Field was needed and unusable, or the whole line was malformed),
+	// false for kept jobs and ignored comments.
+	Skipped bool
 
 	// Count is the number of lines with this cause.
 	Count int
@@ -38,7 +43,8 @@ type Anomaly struct {
 	Unknown int
 
 	// Lines are the 1-based numbers of the first lines with this cause, at
-	// most MaxAnomalyLines of them, in increasing order.
+	// most MaxAnomalyLines of them, in increasing order (rows of a table,
+	// for a Checker's).
 	Lines []int
 
 	// First is the full error of the first malformed line with this
@@ -46,38 +52,37 @@ type Anomaly struct {
 	First *ParseError
 }
 
-// causeIndex places a sentinel cause in the order a summary prints them.
-func causeIndex(cause error) int {
-	switch cause {
-	case ErrFieldCount:
-		return 0
-	case ErrNumber:
-		return 1
-	case ErrFraction:
-		return 2
-	case ErrRange:
-		return 3
-	case ErrLineTooLong:
-		return 4
-	}
-	return 5 // ErrCommentAfterJobs
-}
+// Whole-line causes, in the order a summary prints them.
+const (
+	lineFieldCount = iota
+	lineTooLong
+	lineComment
+	numCauses
+)
 
-const numCauses = 6
-
-// numOddCauses: odd values are counted under ErrNumber, ErrFraction or
-// ErrRange (numStatus - 1).
+// numOddCauses: odd values are counted under ErrNumber, ErrRange or
+// ErrFraction (numStatus - 1).
 const numOddCauses = 3
 
 var oddCauses = [numOddCauses]error{ErrNumber, ErrRange, ErrFraction}
 
+// oddIndex places ErrNumber, ErrRange or ErrFraction in oddCauses.
+func oddIndex(cause error) int {
+	for i, c := range oddCauses {
+		if c == cause {
+			return i
+		}
+	}
+	return 0
+}
+
 // noteOdd counts a value outside SWF 2.2 in field f whose job is kept.
-func (r *Reader) noteOdd(f model.Field, st numStatus, perr *ParseError, kept bool) {
-	r.noteValue(&r.odd[f][st-1], oddCauses[st-1], perr, !kept)
+func (c *checker) noteOdd(f model.Field, st numStatus, perr *ParseError, kept bool) {
+	c.noteValue(&c.odd[f][st-1], oddCauses[st-1], perr, !kept)
 }
 
 // noteValue counts a kept job's odd value in a.
-func (r *Reader) noteValue(a *Anomaly, cause error, perr *ParseError, unknown bool) {
+func (c *checker) noteValue(a *Anomaly, cause error, perr *ParseError, unknown bool) {
 	a.Cause = cause
 	a.Field = model.Field(perr.Field)
 	a.Count++
@@ -85,7 +90,7 @@ func (r *Reader) noteValue(a *Anomaly, cause error, perr *ParseError, unknown bo
 		a.Unknown++
 	}
 	if len(a.Lines) < MaxAnomalyLines {
-		a.Lines = append(a.Lines, r.lineNo)
+		a.Lines = append(a.Lines, c.at)
 	}
 	if a.First == nil {
 		a.First = perr
@@ -122,19 +127,35 @@ func (s *seenIDs) seen(id int64) bool {
 	return dup
 }
 
-// note counts the current line under the sentinel that cause wraps.
-func (r *Reader) note(cause error, perr *ParseError) { r.noteAt(cause, perr, r.lineNo) }
+// note counts the current line as skipped under the sentinel that cause
+// wraps, by the field of perr when it names one.
+func (c *checker) note(cause error, perr *ParseError) { c.noteAt(cause, perr, c.at) }
 
-// noteAt counts line under the sentinel that cause wraps.
-func (r *Reader) noteAt(cause error, perr *ParseError, line int) {
+// noteAt counts line as skipped (or, for ErrCommentAfterJobs, ignored)
+// under the sentinel that cause wraps.
+func (c *checker) noteAt(cause error, perr *ParseError, line int) {
 	for _, s := range []error{ErrFieldCount, ErrNumber, ErrFraction, ErrRange, ErrLineTooLong} {
 		if errors.Is(cause, s) {
 			cause = s
 			break
 		}
 	}
-	a := &r.anomalies[causeIndex(cause)]
+	var a *Anomaly
+	switch {
+	case cause == ErrCommentAfterJobs:
+		a = &c.anomalies[lineComment]
+	case cause == ErrFieldCount:
+		a = &c.anomalies[lineFieldCount]
+	case cause == ErrLineTooLong:
+		a = &c.anomalies[lineTooLong]
+	case perr != nil && perr.Field > 0 && perr.Field <= model.NumFields:
+		a = &c.skipped[perr.Field][oddIndex(cause)]
+		a.Field = model.Field(perr.Field)
+	default:
+		a = &c.anomalies[lineFieldCount] // no other cause skips a line
+	}
 	a.Cause = cause
+	a.Skipped = cause != ErrCommentAfterJobs
 	a.Count++
 	if len(a.Lines) < MaxAnomalyLines {
 		a.Lines = append(a.Lines, line)
@@ -144,14 +165,17 @@ func (r *Reader) noteAt(cause error, perr *ParseError, line int) {
 	}
 }
 
-// Anomalies returns the lines the reader skipped (lenient mode) or ignored
-// (comments after the first job), one Anomaly per cause in a fixed order:
-// ErrFieldCount, ErrNumber, ErrFraction, ErrRange, ErrLineTooLong; then the
-// odd values of kept jobs by field (and cause: ErrNumber, ErrRange,
-// ErrFraction); then repeated job numbers; then ErrCommentAfterJobs. It
-// covers the lines read so far; call it after Read returns io.EOF for the
-// whole file.
-func (r *Reader) Anomalies() Anomalies {
+// Anomalies returns the lines the reader skipped (lenient mode), kept with
+// odd values or ignored (comments after the first job), one Anomaly per
+// cause in a fixed order: lines skipped as a whole (ErrFieldCount, then
+// ErrLineTooLong); lines skipped for a needed field's value, by field (and
+// cause: ErrNumber, ErrRange, ErrFraction); then the odd values of kept
+// jobs by field and cause; then repeated job numbers; then
+// ErrCommentAfterJobs. It covers the lines read so far; call it after Read
+// returns io.EOF for the whole file.
+func (r *Reader) Anomalies() Anomalies { return r.checker.anomalyList() }
+
+func (c *checker) anomalyList() Anomalies {
 	var out Anomalies
 	add := func(a Anomaly) {
 		if a.Count > 0 {
@@ -159,16 +183,20 @@ func (r *Reader) Anomalies() Anomalies {
 			out = append(out, a)
 		}
 	}
-	for _, a := range r.anomalies[:numCauses-1] {
-		add(a)
-	}
-	for f := range r.odd {
-		for _, a := range r.odd[f] {
+	add(c.anomalies[lineFieldCount])
+	add(c.anomalies[lineTooLong])
+	for f := range c.skipped {
+		for _, a := range c.skipped[f] {
 			add(a)
 		}
 	}
-	add(r.dupID)
-	add(r.anomalies[numCauses-1])
+	for f := range c.odd {
+		for _, a := range c.odd[f] {
+			add(a)
+		}
+	}
+	add(c.dupID)
+	add(c.anomalies[lineComment])
 	return out
 }
 
@@ -179,7 +207,7 @@ type Anomalies []Anomaly
 func (as Anomalies) Skipped() int {
 	n := 0
 	for _, a := range as {
-		if a.Field == 0 && a.Cause != ErrCommentAfterJobs {
+		if a.Skipped {
 			n += a.Count
 		}
 	}
@@ -191,7 +219,7 @@ func (as Anomalies) Skipped() int {
 func (as Anomalies) Kept() int {
 	n := 0
 	for _, a := range as {
-		if a.Field != 0 {
+		if a.Field != 0 && !a.Skipped {
 			n += a.Count
 		}
 	}
@@ -218,29 +246,23 @@ func (a *Anomaly) what() string {
 	return "field " + strconv.Itoa(int(a.Field)) + " (" + a.Field.String() + "): " + a.Cause.Error()
 }
 
-// Summary is the anomalies on one line, e.g. "2 malformed lines skipped;
-// kept with odd values: 12 in field 11 (status), 3 repeated job numbers;
-// 1 comment line after the first job ignored", "" when there are none.
+// Summary is the anomalies on one line, e.g. "2 malformed lines skipped
+// (1 wrong number of fields, 1 in field 4 (run time)); jobs kept with values
+// outside SWF 2.2: 12 in field 11 (status), 3 repeated job numbers; 1
+// comment line after the first job ignored", "" when there are none.
 func (as Anomalies) Summary() string {
 	var parts []string
 	if n := as.Skipped(); n > 0 {
-		parts = append(parts, plural(n, "malformed line")+" skipped")
-	}
-	var kept []string
-	byField := map[model.Field]int{}
-	var fields []model.Field
-	for _, a := range as {
-		if a.Field == 0 || a.Cause == ErrDuplicateID {
-			continue
+		var why []string
+		for _, a := range as {
+			if a.Skipped && a.Field == 0 {
+				why = append(why, strconv.Itoa(a.Count)+" "+a.Cause.Error())
+			}
 		}
-		if byField[a.Field] == 0 {
-			fields = append(fields, a.Field)
-		}
-		byField[a.Field] += a.Count
+		why = append(why, byField(as, func(a *Anomaly) bool { return a.Skipped })...)
+		parts = append(parts, plural(n, "malformed line")+" skipped ("+strings.Join(why, ", ")+")")
 	}
-	for _, f := range fields {
-		kept = append(kept, strconv.Itoa(byField[f])+" in field "+strconv.Itoa(int(f))+" ("+f.String()+")")
-	}
+	kept := byField(as, func(a *Anomaly) bool { return !a.Skipped && a.Cause != ErrDuplicateID })
 	if n := as.Count(ErrDuplicateID); n > 0 {
 		kept = append(kept, plural(n, "repeated job number"))
 	}
@@ -253,6 +275,28 @@ func (as Anomalies) Summary() string {
 	return strings.Join(parts, "; ")
 }
 
+// byField counts the anomalies that match by field, in order: "12 in
+// field 11 (status)".
+func byField(as Anomalies, match func(*Anomaly) bool) []string {
+	count := map[model.Field]int{}
+	var fields []model.Field
+	for i := range as {
+		a := &as[i]
+		if a.Field == 0 || !match(a) {
+			continue
+		}
+		if count[a.Field] == 0 {
+			fields = append(fields, a.Field)
+		}
+		count[a.Field] += a.Count
+	}
+	var out []string
+	for _, f := range fields {
+		out = append(out, strconv.Itoa(count[f])+" in field "+strconv.Itoa(int(f))+" ("+f.String()+")")
+	}
+	return out
+}
+
 // KeyAnomaly is the manifest key under which an output records the
 // anomalies of its SWF input, one line per Anomaly: "12 field 11 (status):
 // value out of range (1 marked unknown)".
@@ -263,7 +307,7 @@ func (as Anomalies) HeaderLines() []model.HeaderLine {
 	var lines []model.HeaderLine
 	for _, a := range as {
 		v := strconv.Itoa(a.Count) + " " + a.what()
-		if a.Field == 0 && a.Cause != ErrCommentAfterJobs {
+		if a.Skipped {
 			v += " (skipped)"
 		}
 		if a.Unknown > 0 {
@@ -291,7 +335,7 @@ func (as Anomalies) String() string {
 		b.WriteString(a.what())
 		b.WriteString(": ")
 		b.WriteString(plural(a.Count, "line"))
-		if a.Field != 0 {
+		if a.Field != 0 && !a.Skipped {
 			switch {
 			case a.Unknown == a.Count:
 				b.WriteString(" (value marked unknown)")

@@ -45,10 +45,12 @@
 // to six decimals, rounding half away from zero beyond that. A field whose
 // value is exactly -1 (in any spelling: "-1", "-1.00") is missing.
 //
-// Negative values other than -1: a time is data (a negative submit or
-// wait time is kept as is, for normalization to judge); a count or ID
-// (job number, processors, memory, status, user, group, executable,
-// queue, partition, preceding job) is out of range, ErrRange. Status must
+// Negative values other than -1 are out of range, ErrRange: -1 is SWF
+// 2.2's only missing-value marker. A negative time is kept as read outside
+// strict mode, counted under its field (a negative submit or run time is
+// then for normalization to judge); a negative count or ID (job number,
+// processors, memory, status, user, group, executable, queue, partition,
+// preceding job) too, where the field can hold it. Status must
 // be 0 to 5 and processors fit in 32 bits. A count or ID with a nonzero
 // fraction ("32.5") is ErrFraction; an integral decimal ("32.00") is
 // accepted. (pyss truncates such values instead; see PyssOptions.)
@@ -57,7 +59,9 @@
 // UnixStartTime, TimeZone, MaxRuntime, MaxMemory, MaxQueues,
 // MaxPartitions) must start with an integer followed by nothing or a
 // blank: "1e30", "12.7" and "64abc" are errors, in every mode, and so is a
-// MaxProcs or MaxNodes beyond 32 bits.
+// MaxProcs or MaxNodes beyond 32 bits (model.ParseHeaderInt, the one
+// parse every format's reader uses; Reader.HeaderErr says it before the
+// first Read).
 //
 // # Modes
 //
@@ -65,24 +69,30 @@
 // replay never uses. The Reader has three modes:
 //
 //   - Default: a value outside SWF 2.2 in a field not in NeededFields
-//     (submit time, run time, processors and estimate) does not stop it:
-//     the job is kept, the value kept as read when the field can hold it
-//     (a status of 9, a negative user) and marked unknown otherwise (a
-//     word, a fraction, a number too large), and it is counted by field
-//     and cause in Reader.Anomalies. A repeated job number is counted
-//     too (ErrDuplicateID). A malformed needed field stops the Reader
-//     with a *ParseError.
+//     (submit time, run time, processors and estimate; Reader.Needed
+//     narrows it to what a replay's policy reads) does not stop it: the
+//     job is kept, the value kept as read when the field can hold it (a
+//     status of 9, a negative user) and marked unknown otherwise (a word,
+//     a fraction, a number too large), and it is counted by field and
+//     cause in Reader.Anomalies. A repeated job number is counted too
+//     (ErrDuplicateID). A needed field stops the Reader with a
+//     *ParseError only when the job is left without a usable value: one
+//     processors field is enough when the other gives the size, and a
+//     negative time is kept.
 //   - Strict (Reader.Strict): every value outside SWF 2.2, and every
 //     repeated job number, stops the Reader with a *ParseError giving the
 //     file name, line, field and a sentinel cause (ErrFieldCount,
 //     ErrNumber, ErrFraction, ErrRange, ErrDuplicateID, ErrLineTooLong).
 //   - Lenient (Reader.Lenient): as the default, but a line whose needed
-//     fields are malformed is skipped instead, and counted per cause with
-//     the first line numbers of each.
+//     fields are unusable is skipped instead, and counted per field and
+//     cause with the first line numbers of each.
 //
 // Nothing is dropped or changed silently: Anomalies.Summary says it on
 // one line, Anomalies.HeaderLines as manifest lines. Input errors (a
 // corrupt gzip stream) end the read in every mode.
+//
+// Checker applies the same rules to the rows of a table (CSV, Parquet,
+// Arrow), so that every input format is read alike.
 //
 // # Writer
 //

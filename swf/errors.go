@@ -35,6 +35,12 @@ var (
 	// strict mode; otherwise both jobs are kept and the repeat counted.
 	ErrDuplicateID = errors.New("repeated job number")
 
+	// ErrEmpty: the input has no header line, no job line and nothing
+	// skipped (an empty file or standard input, blank lines only, a CSV
+	// of column names only): an error when the reader's EmptyIsError is
+	// set, which package fileio sets for every trace it opens.
+	ErrEmpty = errors.New("empty input: no header and no job lines")
+
 	// ErrCommentAfterJobs is not a parse error: it is the cause under
 	// which Reader.Anomalies counts the ";" comment lines that come after
 	// the first job line. They are not part of the header and are
@@ -50,20 +56,28 @@ const MaxLineBytes = 1 << 20
 // ParseError is a malformed line of an SWF file: where it is and why.
 type ParseError struct {
 	Name  string // file name as given to the Reader; "" prints as "line N"
-	Line  int    // 1-based line number
+	Line  int    // 1-based line number, or row of a table (Row)
+	Row   bool   // Line is a row of a table (Parquet, Arrow) read by a Checker
 	Field int    // 1-based SWF field number (model.Field); 0 means the whole line
 	Err   error  // the cause, wrapping one of ErrFieldCount, ErrNumber, ErrFraction, ErrRange, ErrLineTooLong
 }
 
 // Error formats the error as "name:12: field 4 (run time): invalid number
 // "abc"", or "name:12: wrong number of fields: 17, want 18" for a
-// whole-line error.
+// whole-line error, or "name: row 12: field 11 (status): ..." for a row of
+// a table.
 func (e *ParseError) Error() string {
 	var b strings.Builder
-	if e.Name != "" {
+	switch {
+	case e.Row && e.Name != "":
+		b.WriteString(e.Name)
+		b.WriteString(": row ")
+	case e.Row:
+		b.WriteString("row ")
+	case e.Name != "":
 		b.WriteString(e.Name)
 		b.WriteByte(':')
-	} else {
+	default:
 		b.WriteString("line ")
 	}
 	b.WriteString(strconv.Itoa(e.Line))

@@ -184,6 +184,27 @@ type Report struct {
 	MachineProcs     int // the machine size used by DropTooWide; 0 when not used
 }
 
+// Minus returns what r counts beyond earlier, an earlier Report of the
+// same Normalizer: what normalization did between the two, such as the
+// jobs of a window of a log (MachineProcs is r's).
+func (r Report) Minus(earlier Report) Report {
+	return Report{
+		Read: r.Read - earlier.Read, Kept: r.Kept - earlier.Kept,
+		TruncatedTimes:   r.TruncatedTimes - earlier.TruncatedTimes,
+		DroppedBadSubmit: r.DroppedBadSubmit - earlier.DroppedBadSubmit,
+		DroppedNoSize:    r.DroppedNoSize - earlier.DroppedNoSize,
+		DroppedTooWide:   r.DroppedTooWide - earlier.DroppedTooWide,
+		DroppedNoRuntime: r.DroppedNoRuntime - earlier.DroppedNoRuntime,
+		RuntimeSetToOne:  r.RuntimeSetToOne - earlier.RuntimeSetToOne,
+		SizeUnified:      r.SizeUnified - earlier.SizeUnified,
+		EstimateFromRun:  r.EstimateFromRun - earlier.EstimateFromRun,
+		RuntimeTruncated: r.RuntimeTruncated - earlier.RuntimeTruncated,
+		EstimateRaised:   r.EstimateRaised - earlier.EstimateRaised,
+		OutOfOrder:       r.OutOfOrder - earlier.OutOfOrder,
+		MachineProcs:     r.MachineProcs,
+	}
+}
+
 // DropReason is why normalization dropped a job.
 type DropReason uint8
 
@@ -304,6 +325,9 @@ type Normalizer struct {
 // find the machine size when DropTooWide is set and MachineProcs is 0, and
 // fails with ErrMachineSize when there is none.
 func NewNormalizer(src model.JobReader, opt Options) (*Normalizer, error) {
+	if err := model.HeaderErr(src); err != nil {
+		return nil, err // the header's own error, not a missing MaxProcs
+	}
 	opt, err := resolve(opt, src.Header())
 	if err != nil {
 		return nil, err
@@ -447,17 +471,30 @@ func submitString(j *model.Job) string {
 }
 
 // Positioner is a job source that knows where the job it returned last
-// came from: a file name ("" if none) and a 1-based line (SWF) or row.
+// came from: a file name ("" if none) and a 1-based line (SWF, CSV) or
+// row (Parquet, Arrow). A source of rows also has a method RowPositions()
+// bool that returns true.
 type Positioner interface {
 	Position() (name string, line int)
 }
 
-// Where names the position of src's last job for an error: "name:line"
-// for a Positioner, else "input job n".
+// rowPositions reports whether src's positions are rows of a table.
+func rowPositions(src any) bool {
+	r, ok := src.(interface{ RowPositions() bool })
+	return ok && r.RowPositions()
+}
+
+// Where names the position of src's last job for an error: "name:line" or
+// "name: row N" for a Positioner, else "input job n".
 func Where(src any, n int) string {
 	if p, ok := src.(Positioner); ok {
 		if name, line := p.Position(); line > 0 {
-			if name == "" {
+			switch {
+			case rowPositions(src) && name == "":
+				return "row " + strconv.Itoa(line)
+			case rowPositions(src):
+				return name + ": row " + strconv.Itoa(line)
+			case name == "":
 				return "line " + strconv.Itoa(line)
 			}
 			return name + ":" + strconv.Itoa(line)
@@ -465,6 +502,25 @@ func Where(src any, n int) string {
 	}
 	return "input job " + strconv.Itoa(n)
 }
+
+// Position returns the source's position of the job Read returned last,
+// when the source is a Positioner and the jobs are not sorted (under
+// SortBySubmit, line 0): what an error about the job (out of order for the
+// engine) names.
+func (n *Normalizer) Position() (name string, line int) {
+	p, ok := n.src.(Positioner)
+	if !ok {
+		return "", 0
+	}
+	name, line = p.Position()
+	if n.opt.Order == SortBySubmit {
+		line = 0
+	}
+	return name, line
+}
+
+// RowPositions reports whether Position gives rows of a table.
+func (n *Normalizer) RowPositions() bool { return rowPositions(n.src) }
 
 // apply runs rules 1 to 8 on j, counting in rep, and returns why j is
 // dropped, or 0 if it is kept.

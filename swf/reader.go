@@ -3,6 +3,7 @@ package swf
 import (
 	"bufio"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -28,10 +29,22 @@ type Reader struct {
 	// and so a repeated job number. It takes precedence over Lenient.
 	Strict bool
 
-	// Lenient makes Read skip lines whose needed fields (NeededFields)
-	// are malformed, instead of failing on the first one. Every skipped
-	// line is counted by cause in Anomalies.
+	// Lenient makes Read skip lines whose needed fields (Needed) are not
+	// usable, instead of failing on the first one. Every skipped line is
+	// counted by cause in Anomalies.
 	Lenient bool
+
+	// EmptyIsError makes Read fail with ErrEmpty (after the Name) instead
+	// of returning io.EOF when the input had no header line, no job line
+	// and no line skipped: nothing to replay is more likely a mistake (an
+	// empty pipe) than a workload.
+	EmptyIsError bool
+
+	// Needed are the fields the replay uses, whose unusable values stop a
+	// job (see NeededFields, the default when 0): a replay whose policy
+	// never reads estimates leaves FieldEstimate out, so that a bad
+	// estimate is counted like any unused field's.
+	Needed model.FieldSet
 
 	src     io.Reader
 	br      *bufio.Reader
@@ -43,11 +56,9 @@ type Reader struct {
 	lineNo  int    // number of the current line
 	jobLine int    // line of the job last returned
 	err     error  // sticky: returned by every Read after the first failure
+	hdrErr  error  // the error that stopped the header (also in err), for HeaderErr
 
-	anomalies [numCauses]Anomaly
-	odd       [model.NumFields + 1][numOddCauses]Anomaly // values kept (or marked unknown), by field and cause
-	ids       seenIDs
-	dupID     Anomaly // repeated job numbers
+	checker // the rules on values and the anomaly counts, shared with Checker
 	// comments after the last job so far: the header's trailer if no job
 	// follows them, ErrCommentAfterJobs anomalies if one does.
 	comments []trailing
@@ -69,6 +80,23 @@ func NewReader(r io.Reader) *Reader { return &Reader{src: r} }
 func (r *Reader) Header() *model.Header {
 	r.start()
 	return &r.header
+}
+
+// emptyError is ErrEmpty for the input name.
+func emptyError(name string) error {
+	if name == "" {
+		return ErrEmpty
+	}
+	return fmt.Errorf("%s: %w", name, ErrEmpty)
+}
+
+// HeaderErr returns the error that stopped the reader while it read the
+// header (a bad integer value such as "MaxProcs: 1e30", a corrupt gzip
+// header, a read error), which the next Read returns too; nil if the
+// header was read whole. See model.HeaderErr.
+func (r *Reader) HeaderErr() error {
+	r.start()
+	return r.hdrErr
 }
 
 // Line returns the 1-based line number of the job last returned by Read, 0
@@ -100,13 +128,8 @@ func (r *Reader) Read() (model.Job, error) {
 		}
 		r.comments = r.comments[:0]
 		j, perr := r.parseJob(text)
-		if perr == nil && j.Has(model.FieldJobID) && r.ids.seen(j.ID) {
-			perr = &ParseError{Name: r.Name, Line: r.lineNo, Field: int(model.FieldJobID),
-				Err: &detailError{ErrDuplicateID, " " + strconv.FormatInt(j.ID, 10)}}
-			if !r.Strict {
-				r.noteValue(&r.dupID, ErrDuplicateID, perr, false)
-				perr = nil
-			}
+		if perr == nil {
+			perr = r.checkID(&j)
 		}
 		if perr == nil {
 			r.jobLine = r.lineNo
@@ -117,6 +140,10 @@ func (r *Reader) Read() (model.Job, error) {
 			break
 		}
 		r.note(perr.Err, perr)
+	}
+	if r.err == io.EOF && r.EmptyIsError && r.jobLine == 0 && len(r.header.Lines) == 0 && len(r.comments) == 0 &&
+		len(r.anomalyList()) == 0 {
+		r.err = emptyError(r.Name)
 	}
 	if r.err == io.EOF && len(r.comments) > 0 {
 		// The comment lines after the last job are the trailer a Writer
@@ -139,6 +166,19 @@ func (r *Reader) start() {
 		return
 	}
 	r.started = true
+	r.checker.name, r.checker.strict, r.checker.lenient, r.checker.needed = r.Name, r.Strict, r.Lenient, r.Needed
+	r.readHeader()
+	if r.err == io.EOF && r.EmptyIsError && len(r.header.Lines) == 0 && len(r.anomalyList()) == 0 {
+		r.err = emptyError(r.Name) // known before the header is used
+	}
+	if r.err != nil && r.err != io.EOF {
+		r.hdrErr = r.err
+	}
+}
+
+// readHeader opens the input and reads the header lines, stopping at the
+// first job line (left pending) or the first error (left in r.err).
+func (r *Reader) readHeader() {
 	r.br = bufio.NewReaderSize(r.src, bufferBytes)
 	if magic, _ := r.br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(r.br)
@@ -158,8 +198,8 @@ func (r *Reader) start() {
 			// Blank lines neither end the header nor belong to it.
 		case text[0] == ';':
 			l := parseComment(text[1:])
-			if err := checkHeaderNumber(l); err != nil {
-				r.err = &ParseError{Name: r.Name, Line: r.lineNo, Err: err}
+			if err := model.CheckHeaderLine(l); err != nil {
+				r.err = &ParseError{Name: r.Name, Line: r.lineNo, Err: headerError(err)}
 				return
 			}
 			r.header.Lines = append(r.header.Lines, l)
@@ -199,6 +239,7 @@ func (r *Reader) next() bool {
 			return false
 		}
 		r.lineNo++
+		r.at = r.lineNo
 		if n := len(line); n > 0 && line[n-1] == '\n' {
 			line = line[:n-1]
 		}
@@ -230,11 +271,16 @@ func (r *Reader) ioError(err error) error {
 const timeFields = model.FieldSet(1<<model.FieldSubmit | 1<<model.FieldWait | 1<<model.FieldRuntime |
 	1<<model.FieldAvgCPU | 1<<model.FieldEstimate | 1<<model.FieldThinkTime)
 
-// NeededFields are the fields a replay uses: submit time, run time, the
+// NeededFields are the fields a replay may use: submit time, run time, the
 // processors (allocated and requested) and the estimate. Outside strict
 // mode, a value outside SWF 2.2 in any other field does not stop the
 // Reader: the job is kept, the value kept as read when the field can hold
-// it and marked unknown otherwise, and counted in Anomalies.
+// it and marked unknown otherwise, and counted in Anomalies. Nor does one
+// in a needed field that leaves the job a usable value: the processors
+// when the other processors field gives the size (a positive field 5, or
+// field 8), a negative time (kept as read and counted: cleaning drops a
+// negative submit or run time). Reader.Needed and Checker.Needed narrow
+// the set to what a replay's policy reads.
 const NeededFields = model.FieldSet(1<<model.FieldSubmit | 1<<model.FieldRuntime | 1<<model.FieldAllocProcs |
 	1<<model.FieldReqProcs | 1<<model.FieldEstimate)
 
@@ -309,7 +355,7 @@ func (r *Reader) parseJob(line []byte) (model.Job, *ParseError) {
 	}
 	var vals [model.NumFields]int64
 	var known model.FieldSet
-	var odd oddValues // values outside SWF 2.2 in fields not needed, committed if the line is kept
+	var odd oddValues // values outside SWF 2.2, judged once the line is read (settle)
 	for i, tok := range toks {
 		f := model.Field(i + 1)
 		isTime := timeFields.Has(f)
@@ -318,9 +364,6 @@ func (r *Reader) parseJob(line []byte) (model.Job, *ParseError) {
 			if isTime {
 				v *= int64(model.Second) // < 10^18: at most 12 digits
 			} else if v > fieldMax(f) {
-				if r.Strict || NeededFields.Has(f) {
-					return model.Job{}, r.fieldError(f, numRange, tok)
-				}
 				odd.add(f, numRange, tok, holds(f, v))
 				if !holds(f, v) {
 					continue
@@ -330,42 +373,40 @@ func (r *Reader) parseJob(line []byte) (model.Job, *ParseError) {
 			known |= 1 << f
 			continue
 		}
-		var v int64
-		var missing bool
-		var st numStatus
 		if isTime {
-			var t model.Time
-			t, missing, st = parseTime(tok)
-			v = int64(t)
-		} else {
-			v, st = parseCount(tok, fieldMax(f))
-			missing = v == -1
-		}
-		if st != numOK {
-			if r.Strict || NeededFields.Has(f) {
-				return model.Job{}, r.fieldError(f, st, tok)
-			}
-			// Kept as read if it is a number the field can hold (a
-			// negative count, a status of 9), else marked unknown.
-			v, ok := looseCount(tok)
-			ok = ok && !isTime && st == numRange && holds(f, v)
-			odd.add(f, st, tok, ok)
-			if ok {
-				vals[i] = v
+			t, missing, st := parseTime(tok)
+			switch {
+			case st != numOK:
+				odd.add(f, st, tok, false) // marked unknown
+			case missing:
+			default:
+				if t < 0 { // -1 is the only missing-value marker
+					odd.add(f, numRange, tok, true)
+				}
+				vals[i] = int64(t)
 				known |= 1 << f
 			}
 			continue
 		}
-		if !missing {
+		v, st := parseCount(tok, fieldMax(f))
+		if st != numOK {
+			// Kept as read if it is a number the field can hold (a
+			// negative count, a status of 9), else marked unknown.
+			lv, ok := looseCount(tok)
+			ok = ok && st == numRange && holds(f, lv)
+			odd.add(f, st, tok, ok)
+			if ok {
+				vals[i] = lv
+				known |= 1 << f
+			}
+			continue
+		}
+		if v != -1 {
 			vals[i] = v
 			known |= 1 << f
 		}
 	}
-	for k := 0; k < odd.n; k++ {
-		o := &odd.v[k]
-		r.noteOdd(o.f, o.st, r.fieldError(o.f, o.st, o.tok), o.kept)
-	}
-	return model.Job{
+	j := model.Job{
 		ID:         vals[0],
 		Submit:     model.Time(vals[1]),
 		Wait:       model.Time(vals[2]),
@@ -385,24 +426,11 @@ func (r *Reader) parseJob(line []byte) (model.Job, *ParseError) {
 		Preceding:  vals[16],
 		ThinkTime:  model.Time(vals[17]),
 		Known:      known,
-	}, nil
-}
-
-// oddValues collects the values of a line outside SWF 2.2 that do not
-// stop it.
-type oddValues struct {
-	n int
-	v [model.NumFields]struct {
-		f    model.Field
-		st   numStatus
-		tok  []byte
-		kept bool // kept as read; else marked unknown
 	}
-}
-
-func (o *oddValues) add(f model.Field, st numStatus, tok []byte, kept bool) {
-	o.v[o.n].f, o.v[o.n].st, o.v[o.n].tok, o.v[o.n].kept = f, st, tok, kept
-	o.n++
+	if perr := r.settle(&j, &odd); perr != nil {
+		return model.Job{}, perr
+	}
+	return j, nil
 }
 
 // looseCount parses an integral decimal of any sign and size that fits
@@ -418,68 +446,24 @@ func looseCount(tok []byte) (int64, bool) {
 	return int64(d.whole), true
 }
 
-// headerNumbers are the SWF 2.2 header keys whose values are integers:
-// the value must start with one, followed by nothing or a blank (and then
-// any note, as in "MaxNodes: 338 (batch partition; 512 total)").
-var headerNumbers = map[string]int64{
-	model.KeyMaxJobs: math.MaxInt64, model.KeyMaxRecords: math.MaxInt64, model.KeyUnixStartTime: math.MaxInt64,
-	model.KeyTimeZone: math.MaxInt64, model.KeyMaxNodes: math.MaxInt32, model.KeyMaxProcs: math.MaxInt32,
-	model.KeyMaxRuntime: math.MaxInt64, model.KeyMaxMemory: math.MaxInt64, "MaxQueues": math.MaxInt32, "MaxPartitions": math.MaxInt32,
+// headerError turns model.CheckHeaderLine's error into a cause that
+// matches ErrNumber or ErrRange.
+func headerError(err error) error {
+	var he *model.HeaderValueError
+	if errors.As(err, &he) && he.Range {
+		return &causeError{ErrRange, err}
+	}
+	return &causeError{ErrNumber, err}
 }
 
-// checkHeaderNumber checks the value of an integer header key: "1e30",
-// "12.7" and "64abc" are errors, and so are machine sizes beyond 32 bits
-// or below 0.
-func checkHeaderNumber(l model.HeaderLine) error {
-	max, ok := headerNumbers[l.Key]
-	if !ok {
-		return nil
-	}
-	v := l.Value
-	end := 0
-	if end < len(v) && (v[end] == '-' || v[end] == '+') {
-		end++
-	}
-	digits := end
-	for end < len(v) && v[end] >= '0' && v[end] <= '9' {
-		end++
-	}
-	q := " " + strconv.Quote(v)
-	if end == digits || end < len(v) && !isSpace(v[end]) {
-		return &detailError{ErrNumber, q + " in header " + l.Key + " (want an integer)"}
-	}
-	n, err := strconv.ParseInt(v[:end], 10, 64)
-	switch {
-	case err != nil || n > max:
-		return &detailError{ErrRange, q + " in header " + l.Key + " (at most " + strconv.FormatInt(max, 10) + ")"}
-	case max == math.MaxInt32 && n < 0:
-		return &detailError{ErrRange, q + " in header " + l.Key + " (want 0 or more)"}
-	}
-	return nil
+// causeError is an error of another package under one of the sentinels.
+type causeError struct {
+	cause error
+	err   error
 }
 
-func (r *Reader) fieldError(f model.Field, st numStatus, tok []byte) *ParseError {
-	var err error
-	q := " " + strconv.Quote(string(tok))
-	switch st {
-	case numSyntax:
-		err = &detailError{ErrNumber, q}
-	case numFraction:
-		err = &detailError{ErrFraction, q}
-	default:
-		switch {
-		case timeFields.Has(f):
-			err = &detailError{ErrRange, q + " (more than 9223372036854 s)"}
-		case f == model.FieldStatus:
-			err = &detailError{ErrRange, q + " (want 0 to 5, or -1 for missing)"}
-		case tok == nil:
-			err = ErrRange
-		default:
-			err = &detailError{ErrRange, q + " (want 0 to " + strconv.FormatInt(fieldMax(f), 10) + ", or -1 for missing)"}
-		}
-	}
-	return &ParseError{Name: r.Name, Line: r.lineNo, Field: int(f), Err: err}
-}
+func (e *causeError) Error() string   { return e.err.Error() }
+func (e *causeError) Unwrap() []error { return []error{e.cause, e.err} }
 
 // parseComment parses the text after a ";" into a header line: "Key: value"
 // when the text (after one optional space) starts with a word of letters,

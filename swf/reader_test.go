@@ -354,11 +354,12 @@ func TestReadLenient(t *testing.T) {
 		count int
 		lines []int
 	}
+	// Skipped lines are counted by the field that made them skipped.
 	want := []row{
 		{ErrFieldCount, 0, 2, []int{4, 10}},
-		{ErrNumber, 0, 2, []int{5, 13}},
-		{ErrFraction, 0, 1, []int{6}},
-		{ErrRange, 0, 1, []int{9}},
+		{ErrNumber, model.FieldRuntime, 2, []int{5, 13}},
+		{ErrRange, model.FieldAllocProcs, 1, []int{9}},
+		{ErrFraction, model.FieldAllocProcs, 1, []int{6}},
 		{ErrRange, model.FieldStatus, 1, []int{11}},
 		{ErrCommentAfterJobs, 0, 1, []int{8}},
 	}
@@ -373,11 +374,11 @@ func TestReadLenient(t *testing.T) {
 	if a.Skipped() != 6 || a.Kept() != 1 {
 		t.Errorf("Skipped = %d, Kept = %d; want 6, 1", a.Skipped(), a.Kept())
 	}
-	wantText := `6 malformed lines skipped; jobs kept with values outside SWF 2.2: 1 in field 11 (status); 1 comment line after the first job ignored
+	wantText := `6 malformed lines skipped (2 wrong number of fields, 2 in field 4 (run time), 2 in field 5 (allocated processors)); jobs kept with values outside SWF 2.2: 1 in field 11 (status); 1 comment line after the first job ignored
   wrong number of fields: 2 lines: 4, 10 (first: lenient.swf:4: wrong number of fields: 17, want 18)
-  invalid number: 2 lines: 5, 13 (first: lenient.swf:5: field 4 (run time): invalid number "abc")
-  fractional value in an integer field: 1 line: 6 (first: lenient.swf:6: field 5 (allocated processors): fractional value in an integer field "4.5")
-  value out of range: 1 line: 9 (first: lenient.swf:9: field 5 (allocated processors): value out of range "-4" (want 0 to 2147483647, or -1 for missing))
+  field 4 (run time): invalid number: 2 lines: 5, 13 (first: lenient.swf:5: field 4 (run time): invalid number "abc")
+  field 5 (allocated processors): value out of range: 1 line: 9 (first: lenient.swf:9: field 5 (allocated processors): value out of range "-4" (want 0 to 2147483647, or -1 for missing))
+  field 5 (allocated processors): fractional value in an integer field: 1 line: 6 (first: lenient.swf:6: field 5 (allocated processors): fractional value in an integer field "4.5")
   field 11 (status): value out of range: 1 line (value kept as read): 11 (first: lenient.swf:11: field 11 (status): value out of range "9" (want 0 to 5, or -1 for missing))
   comment line after the first job: 1 line: 8`
 	if got := a.String(); got != wantText {
@@ -599,9 +600,9 @@ func TestDefaultModeKeepsJobs(t *testing.T) {
 	if len(jobs) != id {
 		t.Fatalf("kept %d jobs, want %d", len(jobs), id)
 	}
-	// Times may be negative or fractional: only words and huge numbers
-	// are odd in a time field.
-	isOdd := func(f model.Field, k int) bool { return !timeFields.Has(f) || k >= 2 }
+	// Times may be fractional: a negative time other than -1 (kept as
+	// read), words and huge numbers are odd in a time field.
+	isOdd := func(f model.Field, k int) bool { return !timeFields.Has(f) || k != 1 }
 	for i, f := range unused {
 		for k, o := range odd {
 			j := jobs[i*len(odd)+k]
@@ -703,10 +704,108 @@ func TestHeaderNumbers(t *testing.T) {
 			r := NewReader(strings.NewReader(tt.header + line18(nil) + "\n"))
 			r.Name = "h.swf"
 			r.Lenient = lenient
+			// HeaderErr says it before any Read, with the header
+			// (model.HeaderErr): a caller that needs MaxProcs first.
+			if herr := r.HeaderErr(); tt.err == "" && herr != nil || tt.err != "" && (herr == nil || herr.Error() != tt.err) {
+				t.Errorf("%q (lenient %v): HeaderErr %v, want %s", tt.header, lenient, herr, tt.err)
+			}
 			_, err := r.Read()
 			if tt.err == "" && err != nil || tt.err != "" && (err == nil || err.Error() != tt.err) {
 				t.Errorf("%q (lenient %v): %v, want %s", tt.header, lenient, err, tt.err)
 			}
+			if tt.err != "" && !errors.Is(err, ErrNumber) && !errors.Is(err, ErrRange) {
+				t.Errorf("%q: %v matches neither ErrNumber nor ErrRange", tt.header, err)
+			}
 		}
+	}
+	// A job line's error is no header error.
+	r := NewReader(strings.NewReader("; MaxProcs: 8\n1 2 3\n"))
+	if err := r.HeaderErr(); err != nil {
+		t.Errorf("HeaderErr of a bad job line: %v", err)
+	}
+}
+
+// TestNeededUsable: a job is kept whenever the fields the replay needs
+// are usable: a bad field 8 when field 5 gives the size, a bad field 5
+// when field 8 does, a bad estimate when Needed leaves estimates out (a
+// policy that never reads them); the value is counted under its field.
+// When no processors field gives the size, or the estimate is needed, the
+// line stops the reader (default mode) or is skipped (lenient).
+func TestNeededUsable(t *testing.T) {
+	noEstimate := NeededFields.Without(model.FieldEstimate)
+	for _, tt := range []struct {
+		name   string
+		over   map[int]string
+		needed model.FieldSet
+		err    string // "" when the job is kept
+	}{
+		{"bad field 8, field 5 usable", map[int]string{8: "x"}, 0, ""},
+		{"negative field 8, field 5 usable", map[int]string{8: "-4"}, 0, ""},
+		{"bad field 5, field 8 usable", map[int]string{5: "4.5"}, 0, ""},
+		{"bad field 8, field 5 zero", map[int]string{5: "0", 8: "x"}, 0, `f.swf:2: field 8 (requested processors): invalid number "x"`},
+		{"bad field 5, field 8 missing", map[int]string{5: "x", 8: "-1"}, 0, `f.swf:2: field 5 (allocated processors): invalid number "x"`},
+		{"both bad", map[int]string{5: "x", 8: "y"}, 0, `f.swf:2: field 5 (allocated processors): invalid number "x"`},
+		{"bad estimate, needed", map[int]string{9: "soon"}, 0, `f.swf:2: field 9 (requested time): invalid number "soon"`},
+		{"bad estimate, not needed", map[int]string{9: "soon"}, noEstimate, ""},
+		{"bad run time, estimate not needed", map[int]string{4: "x"}, noEstimate, `f.swf:2: field 4 (run time): invalid number "x"`},
+	} {
+		for _, lenient := range []bool{false, true} {
+			r := NewReader(strings.NewReader("; MaxProcs: 8\n" + line18(tt.over) + "\n" + line18(map[int]string{1: "2"}) + "\n"))
+			r.Name, r.Lenient, r.Needed = "f.swf", lenient, tt.needed
+			var jobs []model.Job
+			var err error
+			for {
+				var j model.Job
+				if j, err = r.Read(); err != nil {
+					break
+				}
+				jobs = append(jobs, j)
+			}
+			if err == io.EOF {
+				err = nil
+			}
+			a := r.Anomalies()
+			switch {
+			case tt.err == "" && (err != nil || len(jobs) != 2 || a.Kept() != 1 || a.Skipped() != 0):
+				t.Errorf("%s (lenient %v): %d jobs, %v, anomalies %v; want both jobs, one value counted", tt.name, lenient, len(jobs), err, a)
+			case tt.err != "" && !lenient && (err == nil || err.Error() != tt.err):
+				t.Errorf("%s: %v, want %s", tt.name, err, tt.err)
+			case tt.err != "" && lenient && (err != nil || len(jobs) != 1 || a.Skipped() != 1):
+				t.Errorf("%s (lenient): %d jobs, %v, %v; want the line skipped", tt.name, len(jobs), err, a)
+			}
+			if tt.err == "" && len(jobs) == 2 && jobs[0].Size() != 4 {
+				t.Errorf("%s: size %d, want 4", tt.name, jobs[0].Size())
+			}
+		}
+		strict := NewReader(strings.NewReader(line18(tt.over) + "\n"))
+		strict.Strict, strict.Needed = true, tt.needed
+		if _, err := strict.Read(); err == nil {
+			t.Errorf("%s: strict mode kept the job", tt.name)
+		}
+	}
+}
+
+// TestNegativeTimes: -1 is SWF 2.2's only missing-value marker; another
+// negative time (a wait of -7, a think time of -8, a submit time of -3) is
+// kept as read and counted under its field, and --strict refuses it.
+func TestNegativeTimes(t *testing.T) {
+	in := line18(map[int]string{3: "-7", 18: "-8"}) + "\n" + line18(map[int]string{1: "2", 2: "-3", 3: "-1"}) + "\n"
+	r := NewReader(strings.NewReader(in))
+	r.Name = "n.swf"
+	jobs := readAll(t, r)
+	if len(jobs) != 2 || jobs[0].Wait != -7*model.Second || jobs[0].ThinkTime != -8*model.Second || jobs[1].Submit != -3*model.Second || jobs[1].Has(model.FieldWait) {
+		t.Fatalf("jobs %+v", jobs)
+	}
+	a := r.Anomalies()
+	if want := "jobs kept with values outside SWF 2.2: 1 in field 2 (submit time), 1 in field 3 (wait time), 1 in field 18 (think time)"; a.Summary() != want {
+		t.Errorf("summary %q, want %q", a.Summary(), want)
+	}
+	if a[0].First.Error() != `n.swf:2: field 2 (submit time): value out of range "-3" (want 0 or more, or -1 for missing)` {
+		t.Errorf("first: %v", a[0].First)
+	}
+	strict := NewReader(strings.NewReader(in))
+	strict.Name, strict.Strict = "n.swf", true
+	if _, err := strict.Read(); err == nil || err.Error() != `n.swf:1: field 3 (wait time): value out of range "-7" (want 0 or more, or -1 for missing)` {
+		t.Errorf("strict: %v", err)
 	}
 }

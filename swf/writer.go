@@ -178,8 +178,9 @@ func (w *Writer) writeLines(lines []model.HeaderLine) {
 }
 
 // checkJob rejects known count and ID fields that the Reader would not
-// read back: a needed field (NeededFields) outside SWF 2.2, or -1 (the
-// missing-value marker) in any field. Other values outside SWF 2.2 (a
+// read back: a needed field (NeededFields) outside SWF 2.2 (unless the
+// other processors field gives the size), or -1 (the missing-value marker)
+// in any field. Other values outside SWF 2.2 (a
 // status of 9, a negative user) are written as they are, as the Reader
 // keeps them outside strict mode.
 func checkJob(j *model.Job) error {
@@ -196,7 +197,7 @@ func checkJob(j *model.Job) error {
 		if !j.Has(c.f) {
 			continue
 		}
-		if NeededFields.Has(c.f) && (c.v < 0 || c.v > fieldMax(c.f)) {
+		if NeededFields.Has(c.f) && (c.v < 0 || c.v > fieldMax(c.f)) && !otherSize(j, c.f) {
 			return fmt.Errorf("writing job %d: field %d (%s): %w: %d (want 0 to %d)",
 				j.ID, c.f, c.f, ErrRange, c.v, fieldMax(c.f))
 		}
@@ -205,6 +206,19 @@ func checkJob(j *model.Job) error {
 		}
 	}
 	return nil
+}
+
+// otherSize reports whether the processors field other than f gives job
+// j its size, so that a Reader keeps an odd value in f (see NeededFields):
+// a known field 8, or a positive field 5, within SWF 2.2.
+func otherSize(j *model.Job, f model.Field) bool {
+	switch f {
+	case model.FieldAllocProcs:
+		return j.Has(model.FieldReqProcs) && j.ReqProcs >= 0 && int64(j.ReqProcs) <= fieldMax(model.FieldReqProcs)
+	case model.FieldReqProcs:
+		return j.Has(model.FieldAllocProcs) && j.AllocProcs > 0 && int64(j.AllocProcs) <= fieldMax(model.FieldAllocProcs)
+	}
+	return false
 }
 
 func appendCount(b []byte, k model.FieldSet, f model.Field, v int64) []byte {

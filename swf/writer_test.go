@@ -89,6 +89,9 @@ func TestWriteDroppedApps(t *testing.T) {
 func TestWriteErrors(t *testing.T) {
 	neg := base
 	neg.ReqProcs = -4
+	neg.AllocProcs = 0 // field 5 does not give the size: the Reader would refuse -4
+	negKept := base    // field 5 gives the size: the Reader keeps the -4 in field 8
+	negKept.ReqProcs = -4
 	status := base
 	status.Status = -1
 	unknownNeg := base // a missing field's value is ignored
@@ -101,6 +104,7 @@ func TestWriteErrors(t *testing.T) {
 		{&neg, "writing job 1: field 8 (requested processors): value out of range: -4 (want 0 to 2147483647)"},
 		{&status, "writing job 1: field 11 (status): value out of range: -1, which SWF reads as missing"},
 		{&unknownNeg, ""},
+		{&negKept, ""},
 	}
 	for _, tt := range tests {
 		var out bytes.Buffer

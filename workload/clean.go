@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/swf"
 )
 
@@ -103,8 +104,8 @@ func (c *Cleaning) Options() (swf.Options, error) {
 	opt.DropNoSize = opt.DropNoSize || c.DropNoSize
 	opt.DropTooWide = opt.DropTooWide || c.DropTooWide
 	opt.UnifySize = opt.UnifySize || c.UnifySize
-	if c.MachineProcs < 0 {
-		errs = append(errs, fmt.Errorf("machine size %d is negative", c.MachineProcs))
+	if err := model.CheckProcs(int64(c.MachineProcs)); err != nil {
+		errs = append(errs, fmt.Errorf("machine size %w", err))
 	}
 	opt.MachineProcs = c.MachineProcs
 	var err error

@@ -11,7 +11,9 @@ import (
 
 // Duration is a span of simulated time (integer microseconds, as
 // model.Time) that reads and writes JSON as a Go duration string, "5ms",
-// "1m30s", so that specs stay readable. A JSON number is read as seconds.
+// "1m30s", so that specs stay readable. A JSON number is read as seconds,
+// by the same parser and rules (whole microseconds, not negative, at most
+// model.MaxDurationSeconds).
 type Duration model.Time
 
 // DurationSyntax describes what ParseDuration accepts (model's).
@@ -28,10 +30,11 @@ func ParseDuration(s string) (Duration, error) {
 func (d Duration) Time() model.Time { return model.Time(d) }
 
 // String formats d as a Go duration string ("5ms", "1m0s"); durations too
-// long for time.Duration (about 292 years) print as seconds.
+// long for time.Duration (about 292 years) print as a bare number of
+// seconds, which ParseDuration reads back.
 func (d Duration) String() string {
 	if d > Duration(math.MaxInt64/int64(time.Microsecond)) || d < -Duration(math.MaxInt64/int64(time.Microsecond)) {
-		return model.Time(d).String()
+		return string(model.Time(d).AppendSeconds(nil))
 	}
 	return (time.Duration(d) * time.Microsecond).String()
 }
@@ -39,7 +42,8 @@ func (d Duration) String() string {
 // MarshalJSON writes d as a duration string.
 func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(d.String()) }
 
-// UnmarshalJSON reads a duration string, or a number of seconds.
+// UnmarshalJSON reads a duration string, or a number of seconds, with
+// ParseDuration: 0.0000005 is refused like "500ns", 1e30 as too long.
 func (d *Duration) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err == nil {
@@ -50,13 +54,14 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 		*d = v
 		return nil
 	}
-	var secs float64
-	if err := json.Unmarshal(b, &secs); err != nil {
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err != nil {
 		return fmt.Errorf("duration %s: want a string such as \"5ms\" or a number of seconds", b)
 	}
-	if secs < 0 || math.IsNaN(secs) || math.IsInf(secs, 0) {
-		return fmt.Errorf("duration %s: want a non-negative number of seconds", b)
+	v, err := ParseDuration(n.String())
+	if err != nil {
+		return err
 	}
-	*d = Duration(model.FromSecondsFloat(secs))
+	*d = v
 	return nil
 }

@@ -1,6 +1,8 @@
 package workload
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/gangsim/gangsim/model"
@@ -30,14 +32,63 @@ func TestParseDuration(t *testing.T) {
 		{"-1s", 0, true},
 		{"-3", 0, true},
 		{"ten", 0, true},
-		{"1e3", 0, true},
+		{"1e3", 1000 * model.Second, false},
+		{"5e-3", 5 * model.Millisecond, false},
+		{"1e-7", 0, true},
+		{"0.0000005", 0, true},
+		{"1e30", 0, true},
+		{"1e999999999", 0, true},
+		{"9223372036853", 9223372036853 * model.Second, false},
+		{"9223372036854", 0, true},
 		{"", 0, true},
 		{"99999999999999999", 0, true},
 		{"100000000h", 0, true},
+		{"1e", 0, true},
+		{"1.2.3", 0, true},
 	} {
 		d, err := ParseDuration(tt.in)
 		if (err != nil) != tt.err || err == nil && d.Time() != tt.want {
 			t.Errorf("ParseDuration(%q) = %v, %v; want %v (error %v)", tt.in, d.Time(), err, tt.want, tt.err)
+		}
+	}
+}
+
+// TestDurationJSON: a JSON number of seconds is read by the same parser
+// as a string (0.0000005 is refused like "500ns", 1e30 as too long, never
+// clamped), and every duration read writes back as a string that reads
+// back to it, the longest included.
+func TestDurationJSON(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want model.Time
+		err  string
+	}{
+		{`0.5`, 500 * model.Millisecond, ""},
+		{`5e-3`, 5 * model.Millisecond, ""},
+		{`"5ms"`, 5 * model.Millisecond, ""},
+		{`0.0000005`, 0, "not a whole number of microseconds"},
+		{`1e30`, 0, "too long"},
+		{`1e300`, 0, "out of range"},
+		{`9223372036854`, 0, "too long"},
+		{`-1`, 0, "negative"},
+		{`true`, 0, "want a string"},
+		{`9223372036853.999999`, 9223372036853999999, ""},
+	} {
+		var d Duration
+		err := json.Unmarshal([]byte(tt.in), &d)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s: %v, %v; want an error saying %q", tt.in, d.Time(), err, tt.err)
+			}
+			continue
+		}
+		if err != nil || d.Time() != tt.want {
+			t.Errorf("%s: %v, %v; want %v", tt.in, d.Time(), err, tt.want)
+		}
+		b, _ := json.Marshal(d)
+		var back Duration
+		if err := json.Unmarshal(b, &back); err != nil || back != d {
+			t.Errorf("%s: written as %s, read back as %v, %v", tt.in, b, back.Time(), err)
 		}
 	}
 }

@@ -115,8 +115,8 @@ func (l *Load) Validate() error {
 	if s := l.withDefaults().Scale; s != ScaleRuntimes && s != ScaleArrivals {
 		errs = append(errs, fmt.Errorf("unknown load scaling %q (want runtimes or arrivals)", l.Scale))
 	}
-	if l.Procs < 0 {
-		errs = append(errs, fmt.Errorf("machine size %d is negative", l.Procs))
+	if err := model.CheckProcs(int64(l.Procs)); err != nil {
+		errs = append(errs, fmt.Errorf("machine size %w", err))
 	}
 	return errors.Join(errs...)
 }

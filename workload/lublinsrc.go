@@ -154,6 +154,8 @@ func (s *LublinSource) Config() (lublin.Config, error) {
 	}
 	if d.Procs < 1 {
 		errs = append(errs, fmt.Errorf("machine size %d: want at least 1 processor", d.Procs))
+	} else if err := model.CheckProcs(int64(d.Procs)); err != nil {
+		errs = append(errs, fmt.Errorf("machine size %w", err))
 	}
 	if d.ModelProcs < 0 {
 		errs = append(errs, fmt.Errorf("model machine size %d: want at least 1 processor, or 0 for the machine's", d.ModelProcs))

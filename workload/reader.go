@@ -200,21 +200,49 @@ func (r *Reader) LoadScaling() (s LoadScaling, ok bool) {
 }
 
 // Cleaning returns what cleaning did so far (final once Read has returned
-// io.EOF); ok is false when the source is not a cleaned trace.
+// io.EOF); ok is false when the source is not a cleaned trace. For a
+// window of a log (a trace source's Skip), it counts the jobs from the
+// end of the jobs skipped on: what cleaning did to the span of the log
+// the window covers.
 func (r *Reader) Cleaning() (rep swf.Report, ok bool) {
 	if r.pass.norm == nil {
 		return swf.Report{}, false
 	}
+	if w := r.pass.window; w != nil && w.started {
+		return r.pass.norm.Report().Minus(w.before), true
+	}
 	return r.pass.norm.Report(), true
 }
 
-// Anomalies returns the malformed SWF lines skipped so far under a lenient
-// trace source (final once Read has returned io.EOF).
+// Anomalies returns what the trace source's reader counted so far (final
+// once Read has returned io.EOF): values outside SWF 2.2 kept, repeated job
+// numbers, lines or rows skipped under a lenient source, in every format.
 func (r *Reader) Anomalies() swf.Anomalies {
-	if r.pass.swf == nil {
+	if r.pass.raw == nil {
 		return nil
 	}
-	return r.pass.swf.Anomalies()
+	return fileio.Anomalies(r.pass.raw)
+}
+
+// Position returns where the job Read returned last came from, for a
+// trace source: its file name and line (or row, RowPositions), 0 when
+// unknown (a generated workload, a sorted trace). Errors about a job (out
+// of order for the engine) name it through Position.
+func (r *Reader) Position() (name string, line int) {
+	var p any = r.pass.raw
+	if r.pass.norm != nil {
+		p = r.pass.norm
+	}
+	if pos, ok := p.(swf.Positioner); ok {
+		return pos.Position()
+	}
+	return "", 0
+}
+
+// RowPositions reports whether Position gives rows of a table.
+func (r *Reader) RowPositions() bool {
+	rp, ok := r.pass.raw.(interface{ RowPositions() bool })
+	return ok && rp.RowPositions()
 }
 
 // Inputs returns the manifest entries of the files the workload reads (a
@@ -261,7 +289,8 @@ func (r *Reader) Manifest(tool string) model.Manifest {
 type transformer struct {
 	src      model.JobReader
 	norm     *swf.Normalizer
-	swf      *swf.Reader
+	raw      model.JobReader // the trace reader of a trace source, if any
+	window   *windowReader   // the window of a trace source, if any
 	attrs    *Attributes
 	attrRnd  *rand.Rand
 	est      *Estimates
@@ -282,7 +311,7 @@ func (r *Reader) newPass(runtimeF, arrivalF float64) *transformer {
 		t.err = err
 		return t
 	}
-	t.src, t.norm, t.swf = p.jobs, p.norm, p.swf
+	t.src, t.norm, t.raw, t.window = p.jobs, p.norm, p.raw, p.window
 	if a := r.spec.Attributes; a != nil {
 		t.attrs, t.attrRnd = a, NewStream(r.spec.Seed, StreamAttributes)
 	}
@@ -322,9 +351,10 @@ func (t *transformer) Read() (model.Job, error) {
 
 // sourcePass is one read of a source from its start.
 type sourcePass struct {
-	jobs model.JobReader
-	norm *swf.Normalizer // the cleaning of a trace source, if any
-	swf  *swf.Reader     // the SWF parser of a trace source, if any
+	jobs   model.JobReader
+	norm   *swf.Normalizer // the cleaning of a trace source, if any
+	raw    model.JobReader // the trace reader of a trace source, if any
+	window *windowReader   // the window of a trace source, if any
 }
 
 // source is an opened workload source that can be read from its start any
@@ -355,6 +385,7 @@ type traceSource struct {
 	in      *fileio.Input
 	lenient bool
 	strict  bool
+	needed  model.FieldSet // the fields the replay uses (0: all it may)
 	clean   *swf.Options
 	skip    int // the window: jobs left out before it, and its length (0: to the end)
 	jobs    int
@@ -370,7 +401,7 @@ func openTrace(t *TraceSource, stdin io.Reader) (*traceSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &traceSource{in: in, lenient: t.Lenient, strict: t.Strict, skip: t.Skip, jobs: t.Jobs}
+	s := &traceSource{in: in, lenient: t.Lenient, strict: t.Strict, needed: t.Needed, skip: t.Skip, jobs: t.Jobs}
 	if t.Clean != nil {
 		opt, err := t.Clean.Options()
 		if err != nil {
@@ -400,15 +431,18 @@ func (s *traceSource) pass() (sourcePass, error) {
 	case s.lenient:
 		mode = fileio.SWFLenient
 	}
-	raw, err := s.in.TraceMode(mode)
+	raw, err := s.in.TraceNeeding(mode, s.needed)
 	if err != nil {
 		return sourcePass{}, err
 	}
 	if c, ok := raw.(interface{ Close() error }); ok {
 		s.cur = c
 	}
+	if err := model.HeaderErr(raw); err != nil {
+		return sourcePass{}, err // before anything reads the header's machine size
+	}
 	p := sourcePass{jobs: raw}
-	p.swf, _ = raw.(*swf.Reader)
+	p.raw = raw
 	if s.clean != nil {
 		n, err := swf.NewNormalizer(raw, *s.clean)
 		if err != nil {
@@ -417,7 +451,8 @@ func (s *traceSource) pass() (sourcePass, error) {
 		p.jobs, p.norm = n, n
 	}
 	if s.skip > 0 || s.jobs > 0 {
-		p.jobs = &windowReader{JobReader: p.jobs, skip: s.skip, left: s.jobs}
+		p.window = &windowReader{JobReader: p.jobs, skip: s.skip, left: s.jobs, norm: p.norm}
+		p.jobs = p.window
 	}
 	return p, nil
 }
@@ -429,15 +464,22 @@ type windowReader struct {
 	skip, left int
 	all        bool // left was 0: no end but r's
 	started    bool
+	norm       *swf.Normalizer // the cleaning under the window, if any
+	before     swf.Report      // norm's report once the skipped jobs were read
 }
 
 func (w *windowReader) Read() (model.Job, error) {
 	if !w.started {
 		w.started, w.all = true, w.left == 0
-		for ; w.skip > 0; w.skip-- {
-			if _, err := w.JobReader.Read(); err != nil {
-				return model.Job{}, err
-			}
+		var err error
+		for ; w.skip > 0 && err == nil; w.skip-- {
+			_, err = w.JobReader.Read()
+		}
+		if w.norm != nil {
+			w.before = w.norm.Report()
+		}
+		if err != nil {
+			return model.Job{}, err
 		}
 	}
 	if !w.all {

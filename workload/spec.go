@@ -78,6 +78,11 @@ type TraceSource struct {
 	// workload's size is not.
 	Skip int `json:"skip,omitempty"`
 	Jobs int `json:"jobs,omitempty"`
+	// Needed are the fields the replay uses (swf.Reader.Needed; 0 for
+	// swf.NeededFields): a replay whose policy never reads estimates
+	// leaves them out, so that a bad estimate is counted, not refused. It
+	// is not part of the spec's JSON: the replay sets it.
+	Needed model.FieldSet `json:"-"`
 }
 
 // ScenarioSource builds one of the thesis' static scenarios or a Calypso

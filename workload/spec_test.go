@@ -431,21 +431,25 @@ func TestTraceWindow(t *testing.T) {
 	for _, tt := range []struct {
 		skip, jobs int
 		want       []int64
+		dropped    int // by cleaning in the window's span of the log
 	}{
-		{0, 0, []int64{1, 2, 4, 5, 6, 7, 8, 9, 10}},
-		{2, 3, []int64{4, 5, 6}},
-		{7, 0, []int64{9, 10}},
-		{0, 2, []int64{1, 2}},
-		{8, 5, []int64{10}},
-		{20, 5, nil},
+		{0, 0, []int64{1, 2, 4, 5, 6, 7, 8, 9, 10}, 1},
+		{2, 3, []int64{4, 5, 6}, 1},
+		{7, 0, []int64{9, 10}, 0},
+		{0, 2, []int64{1, 2}, 0},
+		{8, 5, []int64{10}, 0},
+		{20, 5, nil, 0},
 	} {
-		_, jobs := readAll(t, Spec{Source: Source{Trace: &TraceSource{Path: path, Clean: clean, Skip: tt.skip, Jobs: tt.jobs}}})
+		r, jobs := readAll(t, Spec{Source: Source{Trace: &TraceSource{Path: path, Clean: clean, Skip: tt.skip, Jobs: tt.jobs}}})
 		var ids []int64
 		for _, j := range jobs {
 			ids = append(ids, j.ID)
 		}
 		if !slices.Equal(ids, tt.want) {
 			t.Errorf("skip %d jobs %d: %v, want %v", tt.skip, tt.jobs, ids, tt.want)
+		}
+		if rep, _ := r.Cleaning(); rep.Dropped() != tt.dropped || rep.Kept != len(tt.want) {
+			t.Errorf("skip %d jobs %d: cleaning %+v, want %d dropped and %d kept in the window", tt.skip, tt.jobs, rep, tt.dropped, len(tt.want))
 		}
 	}
 	// The load of a window is measured over the window: 3 jobs of 2 x 10 s

@@ -139,6 +139,8 @@ func (s *SyntheticSource) Validate() error {
 	}
 	if d.Procs <= 0 {
 		errs = append(errs, fmt.Errorf("machine size %d: want at least 1 processor", d.Procs))
+	} else if err := model.CheckProcs(int64(d.Procs)); err != nil {
+		errs = append(errs, fmt.Errorf("machine size %w", err))
 	}
 	if d.Size < 0 || (d.Procs > 0 && d.Size > 0 && d.Procs%d.Size != 0) {
 		errs = append(errs, fmt.Errorf("job size %d does not divide the machine's %d processors", d.Size, d.Procs))

@@ -22,6 +22,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -30,6 +31,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gangsim/gangsim/internal/cli"
+	"github.com/gangsim/gangsim/internal/fileio"
 	"github.com/gangsim/gangsim/metrics"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/plots"
@@ -88,13 +90,14 @@ var plotKinds = []string{plotCDF, plotBoxes, plotJobsInSystem, plotMetric, plotB
 
 // options are the parsed and checked flags of the analysis.
 type options struct {
-	inputs       []string   // result files, "-" for standard input
-	output       string     // -o: "" or "-" for standard output
-	format       string     // table format: md, csv or json
-	columns      []int      // indices into metrics.RunColumns
-	by           []string   // grouping names, "half" included when --halves
-	grouped      bool       // --by was given: rows are groups of runs
-	tau          model.Time // 0: per run, from the workload's compression
+	inputs       []string     // result files, "-" for standard input
+	output       string       // -o: "" or "-" for standard output
+	format       string       // table format: md, csv or json
+	figure       plots.Format // figure format (--plot)
+	columns      []int        // indices into metrics.RunColumns
+	by           []string     // grouping names, "half" included when --halves
+	grouped      bool         // --by was given: rows are groups of runs
+	tau          model.Time   // 0: per run, from the workload's compression
 	confidence   float64
 	halves       string // FCFS run for the short/long split, "" for none
 	trimHead     float64
@@ -137,7 +140,7 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 	fs := cli.NewFlagSet("analyze", synopsis, stderr)
 	var (
 		output     = fs.StringP("output", "o", "", "write to FILE: a table as .md, .csv or .json, a figure (--plot) as .png, .svg or .pdf; - for stdout (default: stdout, Markdown on a terminal, else CSV)")
-		format     = fs.String("format", "", "table format: md, csv or json (default: from -o's extension)")
+		format     = fs.String("format", "", "table format: md, csv or json; figure format (--plot): png, svg or pdf (default: from -o's extension; a table to a device or pipe without one is CSV)")
 		columns    = fs.String("columns", "", "metrics to print, comma-separated, or \"all\" (default: "+strings.Join(defaultColumns, ",")+"); see --list-columns")
 		allCols    = fs.Bool("all", false, "print every metric column (--columns all)")
 		listCols   = fs.Bool("list-columns", false, "list the metric columns and exit")
@@ -217,9 +220,11 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 		}
 		opt.format = f
 	} else {
-		if fs.Changed("format") {
-			return nil, cli.Usagef("--format applies to tables; a figure's format is -o's extension")
+		f, err := figureFormat(*format, opt.output)
+		if err != nil {
+			return nil, err
 		}
+		opt.figure = f
 		if err := opt.resolveMetric(fs.Changed("stat")); err != nil {
 			return nil, err
 		}
@@ -274,11 +279,8 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 	default:
 		return nil, cli.Usagef("--backlog %q: want queued or in-system", *backlog)
 	}
-	if opt.procs < 0 {
-		return nil, cli.Usagef("--procs %d is negative", opt.procs)
-	}
-	if opt.procs > math.MaxInt32 {
-		return nil, cli.Usagef("--procs %d: more than %d processors", opt.procs, math.MaxInt32)
+	if err := cli.CheckProcs("--procs", int64(opt.procs)); err != nil {
+		return nil, err
 	}
 	if len(opt.timeseries) > 0 && len(opt.timeseries) != len(opt.inputs) {
 		return nil, cli.Usagef("%d --timeseries files for %d runs: give one per run, in the order of the runs", len(opt.timeseries), len(opt.inputs))
@@ -321,10 +323,7 @@ func (o *options) checkMode(fs *pflag.FlagSet) error {
 			return cli.Usagef("--saturation and --plot are separate outputs: run analyze twice")
 		}
 		if o.output == "" || o.output == "-" {
-			return cli.Usagef("--plot needs -o FILE.png, FILE.svg or FILE.pdf")
-		}
-		if _, err := plots.FormatOf(o.output); err != nil {
-			return cli.Usagef("-o %s: a figure is written as .png, .svg or .pdf", o.output)
+			return cli.Usagef("--plot needs -o FILE.png, FILE.svg or FILE.pdf (or a device or pipe with --format)")
 		}
 	}
 	xPlot := o.plot == plotBoxes || o.plot == plotMetric
@@ -362,34 +361,80 @@ func (o *options) checkMode(fs *pflag.FlagSet) error {
 	return nil
 }
 
+// formatOfName returns the format the extension of name says, among
+// every format a gangsim command writes ("md", "csv", "json", "png",
+// "svg", "pdf", "parquet", "arrow", "swf"), or "" when it says none.
+func formatOfName(name string) string {
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(name), "."))
+	switch ext {
+	case "markdown":
+		return "md"
+	case "md", "csv", "json", "png", "svg", "pdf", "parquet", "arrow", "swf":
+		return ext
+	case "gz":
+		if strings.HasSuffix(strings.ToLower(name), ".swf.gz") {
+			return "swf"
+		}
+	}
+	return ""
+}
+
 // tableFormat resolves the table format from --format, -o's extension, and
-// whether stdout is a terminal.
+// whether stdout is a terminal: --format must agree with the extension
+// when it names a format; a device, FIFO or process substitution whose name
+// says none (/dev/null, >(...)) takes standard output's default, CSV.
 func tableFormat(format, output string, stdout io.Writer) (string, error) {
 	switch format {
 	case "md", "csv", "json":
-		return format, nil
 	case "markdown":
-		return "md", nil
+		format = "md"
 	case "":
 	default:
-		return "", cli.Usagef("--format %q: want md, csv or json", format)
+		return "", cli.Usagef("--format %q: want md, csv or json (png, svg or pdf with --plot)", format)
 	}
-	if output == "" || output == "-" {
+	named := formatOfName(output)
+	if format != "" {
+		if named != "" && named != format && output != "-" {
+			return "", cli.Usagef("--format %s contradicts the name %s, which says %s", format, output, named)
+		}
+		return format, nil
+	}
+	switch {
+	case output == "" || output == "-":
 		if cli.IsTerminal(stdout) {
 			return "md", nil
 		}
 		return "csv", nil
-	}
-	lower := strings.ToLower(output)
-	for _, f := range []string{"md", "csv", "json"} {
-		if strings.HasSuffix(lower, "."+f) {
-			return f, nil
-		}
-	}
-	if strings.HasSuffix(lower, ".markdown") {
-		return "md", nil
+	case named == "md" || named == "csv" || named == "json":
+		return named, nil
+	case named == "" && fileio.IsStream(output):
+		return "csv", nil
 	}
 	return "", cli.Usagef("-o %s: cannot tell the table format from the name (use .md, .csv or .json, or --format)", output)
+}
+
+// figureFormat resolves a figure's format from --format and -o's
+// extension, which must agree when both say one; a device, FIFO or
+// process substitution (/dev/stdout, >(...)) needs --format.
+func figureFormat(format, output string) (plots.Format, error) {
+	named := formatOfName(output)
+	if format != "" {
+		f, err := plots.ParseFormat(format)
+		if err != nil {
+			return "", cli.Usagef("--format %q with --plot: want png, svg or pdf", format)
+		}
+		if named != "" && named != string(f) {
+			return "", cli.Usagef("--format %s contradicts the name %s, which says %s", format, output, named)
+		}
+		return f, nil
+	}
+	if f, err := plots.FormatOf(output); err == nil {
+		return f, nil
+	}
+	if named == "" && fileio.IsStream(output) {
+		return "", cli.Usagef("-o %s: a device or pipe says no figure format: give --format png, svg or pdf", output)
+	}
+	return "", cli.Usagef("-o %s: a figure is written as .png, .svg or .pdf (or give --format for a device or pipe)", output)
 }
 
 // defaultColumns is the default column set of every table format: the

@@ -197,7 +197,7 @@ func drawPlot(opt *options, runs []*resultRun, cells []*cell, man *model.Manifes
 	for _, l := range manifestLines(man) {
 		meta = append(meta, plots.KeyValue{Key: l.Key, Value: l.Value})
 	}
-	return plots.SaveWithMetadata(fig, opt.output, size, meta)
+	return plots.SaveWithMetadataAs(fig, opt.output, opt.figure, size, meta)
 }
 
 // dress sets the axis titles of --xlabel and --ylabel on the figure or on

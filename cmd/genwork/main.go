@@ -29,7 +29,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -234,7 +233,7 @@ func (t *transformFlags) apply(spec *workload.Spec) error {
 		spec.Estimates = e
 	}
 	if t.withLoad {
-		if err := checkProcs("--load-procs", int64(*t.loadProcs)); err != nil {
+		if err := cli.CheckProcs("--load-procs", int64(*t.loadProcs)); err != nil {
 			return err
 		}
 		if fs.Changed("load") {
@@ -310,7 +309,7 @@ func runLublin(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return cli.Usagef("genwork lublin takes no arguments, got %q", fs.Args())
 	}
-	if err := checkProcs("--procs", int64(*procs)); err != nil {
+	if err := cli.CheckProcs("--procs", int64(*procs)); err != nil {
 		return err
 	}
 	if *jobs < 0 {
@@ -402,9 +401,9 @@ func runSynthetic(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 		procs    = fs.Int("procs", 32, "machine size, processors")
 		size     = fs.Int("size", 1, "every job's size, processors (must divide --procs)")
 		arrivals = fs.String("arrivals", workload.ArrivalsPoisson, "arrival process: poisson, daily (Poisson with the Lublin model's daily cycle) or lublin (the model's own)")
-		meanGap  = fs.String("mean-interarrival", "", "mean time between arrivals of the Poisson processes (default 100s)")
+		meanGap  = fs.String("mean-interarrival", "", "mean time between arrivals of the Poisson processes, "+workload.DurationSyntax+" (default 100s)")
 		runtimes = fs.String("runtimes", workload.RuntimesExponential, "runtime distribution: exponential or lublin (the Lublin model's for --size processors)")
-		meanRun  = fs.String("mean-runtime", "", "mean of the exponential runtimes (default procs/size x 100s; --load rescales it)")
+		meanRun  = fs.String("mean-runtime", "", "mean of the exponential runtimes, "+workload.DurationSyntax+" (default procs/size x 100s; --load rescales it)")
 	)
 	tf := addTransformFlags(fs, true, true)
 	of := addOutputFlags(fs)
@@ -413,6 +412,12 @@ func runSynthetic(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 	}
 	if fs.NArg() > 0 {
 		return cli.Usagef("genwork synthetic takes no arguments, got %q", fs.Args())
+	}
+	if err := cli.CheckProcs("--procs", int64(*procs)); err != nil {
+		return err
+	}
+	if err := cli.CheckProcs("--size", int64(*size)); err != nil {
+		return err
 	}
 	src := &workload.SyntheticSource{Jobs: *jobs, Procs: *procs, Size: *size, Arrivals: *arrivals, Runtimes: *runtimes}
 	for _, d := range []struct {
@@ -505,6 +510,17 @@ func runTrace(cmd string, args []string, stdin io.Reader, stdout, stderr io.Writ
 		if src.Path == "-" {
 			return cli.Usagef("--dropped reads the trace a second time: give it as a file, not standard input")
 		}
+		droppedOut := *dropped
+		if droppedOut == "-" {
+			droppedOut = "/dev/stderr" // "-" is standard error here
+		}
+		out := *of.output
+		if out == "" {
+			out = "-"
+		}
+		if fileio.SameOutput(droppedOut, out) {
+			return cli.Usagef("--dropped %s and the workload (-o %s) are the same file: one would be lost; give each its own", *dropped, out)
+		}
 		if err := listDropped(src, *dropped, stderr); err != nil {
 			return err
 		}
@@ -517,8 +533,8 @@ type readFlags struct{ strict, lenient *bool }
 
 func addReadFlags(fs *pflag.FlagSet) *readFlags {
 	return &readFlags{
-		strict:  fs.Bool("strict", false, "refuse any SWF value outside SWF 2.2, and repeated job numbers (default: keep the job, count the value on stderr and in the manifest)"),
-		lenient: fs.Bool("lenient", false, "skip SWF lines whose submit, run time, processors or estimate are malformed (counted on stderr) instead of failing"),
+		strict:  fs.Bool("strict", false, "refuse any value outside SWF 2.2 (in any input format; -1 is the only missing value), and repeated job numbers (default: keep the job, count the value on stderr and in the manifest)"),
+		lenient: fs.Bool("lenient", false, "skip the lines (or rows) whose submit time, run time, processors or estimate are unusable (counted on stderr by field) instead of failing"),
 	}
 }
 
@@ -613,7 +629,7 @@ func addCleanFlags(fs *pflag.FlagSet) *cleanFlags {
 }
 
 func (c *cleanFlags) cleaning() (*workload.Cleaning, error) {
-	if err := checkProcs("--machine-procs", int64(*c.machineProcs)); err != nil {
+	if err := cli.CheckProcs("--machine-procs", int64(*c.machineProcs)); err != nil {
 		return nil, err
 	}
 	cl := &workload.Cleaning{Preset: *c.preset, WholeSeconds: *c.wholeSeconds, DropBadSubmit: *c.dropBadSubmit,
@@ -866,7 +882,7 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := rf.check(); err != nil {
 		return err
 	}
-	if err := checkProcs("--procs", int64(*procs)); err != nil {
+	if err := cli.CheckProcs("--procs", int64(*procs)); err != nil {
 		return err
 	}
 	src := &workload.TraceSource{Path: "-", Lenient: *lenient, Strict: *rf.strict}
@@ -916,16 +932,4 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	_, err = io.WriteString(stdout, text)
 	return err
-}
-
-// checkProcs refuses a processor count that is negative or beyond 32 bits
-// (every gangsim table holds processors in 32 bits).
-func checkProcs(flag string, n int64) error {
-	switch {
-	case n < 0:
-		return cli.Usagef("%s %d is negative", flag, n)
-	case n > math.MaxInt32:
-		return cli.Usagef("%s %d: more than %d processors", flag, n, math.MaxInt32)
-	}
-	return nil
 }

@@ -572,6 +572,16 @@ func TestCleanDefaultDropped(t *testing.T) {
 	if !strings.Contains(string(b), ",10,") {
 		t.Errorf("estimate not filled:\n%s", b)
 	}
+	// The list and the workload on one file would lose one: a usage
+	// error, by the same name, through a link, or both on standard error.
+	link := filepath.Join(dir, "link.csv")
+	os.Symlink(out, link)
+	for _, pair := range [][2]string{{out, out}, {out, link}, {"-", "/dev/stderr"}} {
+		_, _, err := runGenwork(t, nil, "clean", "--preset", "default", in, "--dropped", pair[0], "-o", pair[1], "--format", "csv")
+		if !errors.Is(err, cli.ErrUsage) || !strings.Contains(err.Error(), "same file") {
+			t.Errorf("--dropped %s -o %s: %v, want a usage error", pair[0], pair[1], err)
+		}
+	}
 }
 
 // TestOddValuesKept: a log with values outside SWF 2.2 in unused fields
@@ -639,6 +649,71 @@ func TestOutputDevices(t *testing.T) {
 		var stderr bytes.Buffer
 		if code := cli.Run("genwork", run, args, nil, full, &stderr); code != 1 || !strings.Contains(stderr.String(), "no space left on device") {
 			t.Errorf("%v to /dev/full: exit %d, %q", args, code, stderr.String())
+		}
+	}
+}
+
+// TestDurationFlagsHelp: every duration flag's help states the one
+// duration syntax, and the flags read it alike.
+func TestDurationFlagsHelp(t *testing.T) {
+	for cmd, flags := range map[string][]string{
+		"synthetic": {"--mean-interarrival", "--mean-runtime", "--granularity"},
+		"lublin":    {"--granularity"},
+		"scenario":  {"--task-length"},
+	} {
+		stdout, _, _ := runGenwork(t, nil, cmd, "--help")
+		for _, f := range flags {
+			i := strings.Index(stdout, f+" string")
+			end := -1
+			if i >= 0 {
+				end = strings.Index(stdout[i:], "\n      --")
+			}
+			if end < 0 || !strings.Contains(stdout[i:i+end], workload.DurationSyntax) {
+				t.Errorf("genwork %s %s: help does not state the duration syntax:\n%s", cmd, f, stdout)
+			}
+		}
+	}
+	for _, v := range []string{"500ns", "1e30", "-5s"} {
+		if _, _, err := runGenwork(t, nil, "synthetic", "--mean-interarrival", v, "--print-spec"); !errors.Is(err, cli.ErrUsage) {
+			t.Errorf("--mean-interarrival %s: %v", v, err)
+		}
+	}
+}
+
+// TestProcsBounds: every processor flag of every command has the same
+// bounds (cli.CheckProcs): negative is a usage error, and so is more than
+// 32 bits, with the same message, never an overflow or a header replay
+// refuses.
+func TestProcsBounds(t *testing.T) {
+	for _, args := range [][]string{
+		{"synthetic", "--procs"}, {"lublin", "--procs"}, {"lublin", "--load", "0.5", "--load-procs"},
+		{"synthetic", "--size"}, {"stats", "--procs"}, {"clean", "--drop-too-wide", "--machine-procs"},
+	} {
+		for _, v := range []struct{ n, want string }{
+			{"3000000000", "3000000000: more than 2147483647 processors"},
+			{"99999999999", "99999999999: more than 2147483647 processors"},
+			{"-4", "-4 is negative"},
+		} {
+			rest := "--print-spec"
+			if args[0] == "stats" {
+				rest = "no-such.swf" // checked before it is opened
+			}
+			_, _, err := runGenwork(t, nil, append(args, v.n, rest)...)
+			want := args[len(args)-1] + " " + v.want
+			if !errors.Is(err, cli.ErrUsage) || !strings.Contains(err.Error(), want) {
+				t.Errorf("%v %s: %v, want a usage error saying %q", args, v.n, err, want)
+			}
+		}
+	}
+	// A spec's machine sizes are bounded alike.
+	for _, spec := range []string{
+		`{"source": {"synthetic": {"jobs": 5, "procs": 3000000000}}}`,
+		`{"source": {"lublin": {"jobs": 5, "procs": 3000000000}}}`,
+		`{"source": {"lublin": {"jobs": 5}}, "load": {"target": 0.5, "procs": 3000000000}}`,
+	} {
+		_, _, err := runGenwork(t, strings.NewReader(spec), "spec", "-", "--print-spec")
+		if err == nil || !strings.Contains(err.Error(), "more than 2147483647 processors") {
+			t.Errorf("%s: %v", spec, err)
 		}
 	}
 }

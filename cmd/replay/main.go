@@ -15,9 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
-	"strings"
 
 	"github.com/gangsim/gangsim/columnar"
 	"github.com/gangsim/gangsim/internal/cli"
@@ -28,7 +26,6 @@ import (
 	"github.com/gangsim/gangsim/pipelines"
 	"github.com/gangsim/gangsim/policies"
 	"github.com/gangsim/gangsim/sim"
-	"github.com/gangsim/gangsim/swf"
 	"github.com/gangsim/gangsim/workload"
 )
 
@@ -81,8 +78,8 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		format       = fs.String("format", "", "format of -o: parquet, arrow or csv (default: from the name)")
 		series       = fs.String("timeseries", "", "write the time series (jobs in system, queued, running, busy processors) to FILE")
 		period       = fs.String("sample-period", "", "sample the time series every DURATION of simulated time (e.g. 60s, 1h) instead of at every change")
-		strict       = fs.Bool("strict", false, "refuse any SWF value outside SWF 2.2, and repeated job numbers (default: keep the job, count the value)")
-		lenient      = fs.Bool("lenient", false, "skip SWF lines whose submit, run time, processors or estimate are malformed (counted on stderr) instead of failing")
+		strict       = fs.Bool("strict", false, "refuse any value outside SWF 2.2 (in any input format; -1 is the only missing value), and repeated job numbers (default: keep the job, count the value)")
+		lenient      = fs.Bool("lenient", false, "skip the lines (or rows) whose submit time, run time, processors or estimate (if the policy plans with it) are unusable (counted on stderr by field) instead of failing")
 		seed         = fs.Uint64("seed", 1, "random seed of the policies that draw (local, sb), recorded in the manifest")
 		hw           = fs.String("hw", "", "charge time sharing with a hardware cost model: a preset (replay hw list) or an edited preset FILE.json (default: switches are free)")
 		mechanism    = fs.String("mechanism", "", "the preset family's switching mechanism (replay hw kinds; default: the family's first), e.g. division, switching-full, voluntary")
@@ -106,7 +103,7 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if _, err := summaryTau(*tauFlag, &model.Header{}); err != nil {
 		return err
 	}
-	if err := checkProcs("--procs", int64(*procs)); err != nil {
+	if err := cli.CheckProcs("--procs", int64(*procs)); err != nil {
 		return err
 	}
 	switch pipelines.Compat(*compat) {
@@ -149,10 +146,9 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if r.Machine, err = model.ParseMachine(*machineFlag); err != nil {
 			return cli.Usagef("--machine: %v", err)
 		}
-		if r.Machine.Nodes > math.MaxInt32 || r.Machine.PEsPerNode > math.MaxInt32 ||
-			int64(r.Machine.Nodes)*int64(r.Machine.PEsPerNode) > math.MaxInt32 {
-			return cli.Usagef("--machine %s: more than %d processors", *machineFlag, math.MaxInt32)
-		}
+	}
+	if err := r.CheckMachine(); err != nil {
+		return cli.Usagef("%v", err)
 	}
 	if r.Order, err = sim.ParseOrder(*order); err != nil {
 		return cli.Usagef("--order: %v", err)
@@ -161,6 +157,9 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return cli.Usagef("--passes: %v", err)
 	}
 	if *period != "" {
+		if *series == "" {
+			return cli.Usagef("--sample-period samples the time series: it needs --timeseries FILE")
+		}
 		d, err := workload.ParseDuration(*period)
 		if err != nil || d <= 0 {
 			return cli.Usagef("--sample-period %q: want a positive duration: %s", *period, workload.DurationSyntax)
@@ -194,6 +193,9 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if *series == "-" && outName == "-" {
 			return cli.Usagef("--timeseries - and the outcomes both on standard output: give one of them a file")
 		}
+		if fileio.SameOutput(*series, outName) {
+			return cli.Usagef("--timeseries %s and the outcomes (-o %s) are the same file: one would be lost; give each its own", *series, displayOutName(outName))
+		}
 	}
 
 	inName := "-"
@@ -212,19 +214,15 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	case *lenient:
 		mode = fileio.SWFLenient
 	}
-	raw, err := in.TraceMode(mode)
+	raw, err := in.TraceNeeding(mode, r.Needed())
 	if err != nil {
 		return err
 	}
+	if err := model.HeaderErr(raw); err != nil {
+		return err // the header's own error (with its line), before its machine size is used
+	}
 	src := fileio.Prefetch(raw) // parse on another core
 	defer src.Close()
-	if !r.Machine.Valid() && r.Procs == 0 {
-		for _, key := range []string{model.KeyMaxProcs, model.KeyMaxNodes} {
-			if n, ok := src.Header().Int(key); ok && (n < 0 || n > math.MaxInt32) {
-				return fmt.Errorf("%s: header %s %d: want 0 to %d processors (or give --procs)", in.DisplayName(), key, n, math.MaxInt32)
-			}
-		}
-	}
 	params, err := r.Params(src.Header())
 	if err != nil {
 		return err
@@ -294,17 +292,14 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	// read now that the input is done) joins ours as the header's other
 	// upstream lines did: manifest keys prefixed.
 	for _, l := range raw.Header().Lines[len(src.Header().Lines):] {
-		trailer = append(trailer, upstream(l))
+		trailer = append(trailer, model.Upstream(l))
 	}
 	if in.Streamed() {
 		trailer = append(trailer, model.HeaderLine{Key: model.KeyGangsimInput, Value: in.SHA256 + " " + in.Name})
 	}
 	trailer = append(trailer, res.Clean.HeaderLines()...)
-	var anomalies swf.Anomalies
-	if sr, ok := raw.(*swf.Reader); ok {
-		anomalies = sr.Anomalies()
-		trailer = append(trailer, anomalies.HeaderLines()...)
-	}
+	anomalies := fileio.Anomalies(raw) // every format's, by the same rules
+	trailer = append(trailer, anomalies.HeaderLines()...)
 	for _, o := range []*fileio.Output{seriesFile, outFile} {
 		if o != nil {
 			o.AppendHeader(trailer...)
@@ -350,30 +345,12 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// upstream returns an input's header line as a step's output carries it:
-// a manifest key ("Gangsim...", "InputGangsim...") gets the upstream
-// prefix, as model.Manifest.Apply gives the lines before it.
-func upstream(l model.HeaderLine) model.HeaderLine {
-	k := l.Key
-	for strings.HasPrefix(k, model.KeyUpstreamPrefix) {
-		k = strings.TrimPrefix(k, model.KeyUpstreamPrefix)
+// displayOutName names an output for a message: "-" is standard output.
+func displayOutName(name string) string {
+	if name == "-" {
+		return "- (standard output)"
 	}
-	if strings.HasPrefix(k, model.KeyGangsimPrefix) {
-		l.Key = model.KeyUpstreamPrefix + l.Key
-	}
-	return l
-}
-
-// checkProcs refuses a processor count that is negative or beyond 32 bits
-// (every gangsim table holds processors in 32 bits).
-func checkProcs(flag string, n int64) error {
-	switch {
-	case n < 0:
-		return cli.Usagef("%s %d is negative", flag, n)
-	case n > math.MaxInt32:
-		return cli.Usagef("%s %d: more than %d processors", flag, n, math.MaxInt32)
-	}
-	return nil
+	return name
 }
 
 func paramValue(ps []model.Param, name string) string {

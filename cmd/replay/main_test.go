@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -16,7 +17,9 @@ import (
 	"github.com/gangsim/gangsim/internal/fileio"
 	"github.com/gangsim/gangsim/internal/sharedtraces"
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/policies"
 	"github.com/gangsim/gangsim/swf"
+	"github.com/gangsim/gangsim/workload"
 )
 
 func replayCmd(t *testing.T, stdin io.Reader, args ...string) (stdout, stderr string, err error) {
@@ -321,7 +324,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--machine", "100000x100000"}, "more than 2147483647 processors"},
 		{[]string{"--machine", "4x2", "--procs", "8"}, "--machine and --procs both give the machine size"},
 		{[]string{"--tau", "500ns"}, "not a whole number of microseconds"},
-		{[]string{"--sample-period", "0"}, "want a positive duration"},
+		{[]string{"--sample-period", "0", "--timeseries", "ts.csv"}, "want a positive duration"},
+		{[]string{"--sample-period", "60s"}, "--sample-period samples the time series: it needs --timeseries FILE"},
 		{[]string{"--strict", "--lenient"}, "--strict and --lenient contradict each other"},
 		{[]string{"--timeseries", "ts.swf"}, "a time series cannot be written as SWF"},
 	} {
@@ -334,8 +338,74 @@ func TestUsageErrors(t *testing.T) {
 	huge := filepath.Join(t.TempDir(), "huge.csv")
 	os.WriteFile(huge, []byte("# MaxProcs: 99999999999\njob_id,submit_s,runtime_s,req_procs\n1,0,1,1\n"), 0o644)
 	if _, _, err := replayCmd(t, nil, huge, "-o", filepath.Join(t.TempDir(), "o.csv")); err == nil || errors.Is(err, cli.ErrUsage) ||
-		!strings.Contains(err.Error(), "header MaxProcs 99999999999") {
+		!strings.Contains(err.Error(), `huge.csv:1: value out of range "99999999999" in header MaxProcs`) {
 		t.Errorf("huge header machine: %v", err)
+	}
+}
+
+// TestHeaderErrors: a bad integer in a trace's header is an error naming
+// the file and line (SWF, CSV) or the metadata key (Parquet, Arrow), in
+// every format, with or without --procs; never a 1-processor machine from
+// "1e30" or, without --procs, "machine size unknown". A corrupt gzip
+// header says so.
+func TestHeaderErrors(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "o.csv")
+	job := "1 0 -1 100 4 -1 -1 4 -1 -1 1 1 1 1 1 1 -1 -1\n"
+	for _, v := range []struct{ key, value, err string }{
+		{"MaxProcs", "1e30", `invalid number "1e30" in header MaxProcs (want an integer)`},
+		{"MaxProcs", "12.7", `invalid number "12.7" in header MaxProcs (want an integer)`},
+		{"MaxProcs", "64abc", `invalid number "64abc" in header MaxProcs (want an integer)`},
+		{"MaxProcs", "-5", `value out of range "-5" in header MaxProcs (want 0 or more)`},
+		{"UnixStartTime", "soon", `invalid number "soon" in header UnixStartTime (want an integer)`},
+	} {
+		h := model.Header{Lines: []model.HeaderLine{{Key: "Version", Value: "2.2"}, {Key: v.key, Value: v.value}}}
+		files := map[string]string{
+			"t.swf": "; Version: 2.2\n; " + v.key + ": " + v.value + "\n" + job,
+			"t.csv": "# Version: 2.2\n# " + v.key + ": " + v.value + "\njob_id,submit_s,runtime_s,alloc_procs\n1,0,100,4\n",
+		}
+		for name, text := range files {
+			os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
+		}
+		for _, f := range []columnar.Format{columnar.FormatParquet, columnar.FormatArrow} {
+			var buf bytes.Buffer
+			w, err := columnar.NewTraceWriter(&buf, f, &h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			j := model.Job{ID: 1, Runtime: model.Second, AllocProcs: 1, Known: model.FieldSet(0).With(model.FieldJobID).
+				With(model.FieldSubmit).With(model.FieldRuntime).With(model.FieldAllocProcs)}
+			if err := errors.Join(w.Write(&j), w.Close()); err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(filepath.Join(dir, "t."+f.String()), buf.Bytes(), 0o644)
+		}
+		for _, name := range []string{"t.swf", "t.csv", "t.parquet", "t.arrow"} {
+			in := filepath.Join(dir, name)
+			for _, procs := range [][]string{nil, {"--procs", "8"}} {
+				_, _, err := replayCmd(t, nil, append(procs, in, "-o", out)...)
+				want := in + ":2: " + v.err
+				if name == "t.parquet" || name == "t.arrow" {
+					want = in + ": metadata gangsim.header: " + v.err
+				}
+				if err == nil || err.Error() != want {
+					t.Errorf("%s %s %s %v: %v\nwant %s", name, v.key, v.value, procs, err, want)
+				}
+			}
+			// Standard input says where too.
+			data, _ := os.ReadFile(in)
+			if _, _, err := replayCmd(t, bytes.NewReader(data), "-o", out); err == nil || !strings.Contains(err.Error(), v.err) {
+				t.Errorf("%s on stdin %s %s: %v", name, v.key, v.value, err)
+			}
+		}
+	}
+	gz := filepath.Join(dir, "t.swf.gz")
+	os.WriteFile(gz, []byte("\x1f\x8bnot gzip at all"), 0o644)
+	if _, _, err := replayCmd(t, nil, gz, "-o", out); err == nil || !strings.Contains(err.Error(), "gzip: invalid header") {
+		t.Errorf("corrupt gzip: %v", err)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a failed run left %s", out)
 	}
 }
 
@@ -429,5 +499,292 @@ func TestUpstreamTrailer(t *testing.T) {
 	if !strings.Contains(string(b), "# InputGangsimTool: genwork clean\n") || !strings.Contains(string(b), "# Input"+swf.KeyDropped+": no-runtime 7\n") ||
 		!strings.Contains(string(b), "# a note\n") {
 		t.Errorf("outcomes:\n%s", b)
+	}
+}
+
+// TestSweepSaysDrops: a sweep whose runs lose jobs to cleaning says so on
+// stderr even under -q, and the item's CSV records it.
+func TestSweepSaysDrops(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 8\n")
+	for i := 1; i <= 20; i++ {
+		run := 10
+		if i%4 == 0 {
+			run = -1 // never ran
+		}
+		b.WriteString(strings.Join([]string{itoa(i), itoa(10 * i), "-1", itoa(run), "2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n"}, " "))
+	}
+	trace := filepath.Join(dir, "t.swf")
+	os.WriteFile(trace, []byte(b.String()), 0o644)
+	exp := filepath.Join(dir, "e.json")
+	os.WriteFile(exp, []byte(`{"item": "my-study/drops", "title": "t",
+  "run": {"workload": {"source": {"trace": {"path": "`+trace+`"}}}, "replay": {"policy": "fcfs"}},
+  "analysis": {"kind": "metrics", "metrics": ["wait_s_mean"]}}`), 0o644)
+	results := filepath.Join(dir, "results")
+	_, stderr, err := replayCmd(t, nil, "sweep", "-q", "--cache", filepath.Join(dir, "cache"), "-o", results, exp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "replay sweep: my-study/drops: the run: replay cleaning default dropped 5 of 20 jobs: no-runtime 5\n"
+	if stderr != want {
+		t.Errorf("stderr under -q:\n%s\nwant\n%s", stderr, want)
+	}
+	csv, _ := os.ReadFile(filepath.Join(results, "my-study", "drops.csv"))
+	if !strings.Contains(string(csv), "# dropped: the run: replay cleaning default dropped 5 of 20 jobs: no-runtime 5\n") {
+		t.Errorf("the item does not record the drops:\n%s", csv)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestOddTableEveryFormat: a CSV, Parquet or Arrow trace follows the SWF
+// rules on values, as an SWF log does: a status of 9, a negative user, a
+// negative wait time and a repeated job number keep their jobs and are
+// counted by field on stderr and in the manifest; a word in an unused
+// CSV column is counted, not fatal; --strict refuses each with its line
+// (CSV) or row (Parquet, Arrow); a bad estimate stops only a policy that
+// reads estimates.
+func TestOddTableEveryFormat(t *testing.T) {
+	dir := t.TempDir()
+	csvText := "# MaxProcs: 8\njob_id,submit_s,wait_s,runtime_s,alloc_procs,estimate_s,status,user_id\n" +
+		"1,0,1,10,4,20,1,1\n" +
+		"2,5,-7,10,4,20,9,-5\n" +
+		"2,9,1,10,4,20,hello,1\n"
+	files := map[string]string{"t.csv": csvText}
+	h := model.Header{Lines: []model.HeaderLine{{Key: "MaxProcs", Value: "8"}}}
+	known := model.FieldSet(0).With(model.FieldJobID).With(model.FieldSubmit).With(model.FieldWait).With(model.FieldRuntime).
+		With(model.FieldAllocProcs).With(model.FieldEstimate).With(model.FieldStatus).With(model.FieldUser)
+	jobs := []model.Job{
+		{ID: 1, Submit: 0, Wait: model.Second, Runtime: 10 * model.Second, AllocProcs: 4, Estimate: 20 * model.Second, Status: 1, User: 1, Known: known},
+		{ID: 2, Submit: 5 * model.Second, Wait: -7 * model.Second, Runtime: 10 * model.Second, AllocProcs: 4, Estimate: 20 * model.Second, Status: 9, User: -5, Known: known},
+		{ID: 2, Submit: 9 * model.Second, Wait: model.Second, Runtime: 10 * model.Second, AllocProcs: 4, Estimate: 20 * model.Second, Status: 1, User: 1, Known: known},
+	}
+	for _, f := range []columnar.Format{columnar.FormatParquet, columnar.FormatArrow} {
+		var buf bytes.Buffer
+		w, _ := columnar.NewTraceWriter(&buf, f, &h)
+		if err := errors.Join(model.WriteAll(w, jobs), w.Close()); err != nil {
+			t.Fatal(err)
+		}
+		files["t."+f.String()] = buf.String()
+	}
+	for name, text := range files {
+		in := filepath.Join(dir, name)
+		os.WriteFile(in, []byte(text), 0o644)
+		out := filepath.Join(dir, "o.csv")
+		_, stderr, err := replayCmd(t, nil, "-p", "fcfs", in, "-o", out)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		wantCounts := "jobs kept with values outside SWF 2.2: 1 in field 3 (wait time), 1 in field 11 (status), 1 in field 12 (user ID), 1 repeated job number"
+		if name == "t.csv" {
+			wantCounts = "jobs kept with values outside SWF 2.2: 1 in field 3 (wait time), 2 in field 11 (status), 1 in field 12 (user ID), 1 repeated job number"
+		}
+		if !strings.Contains(stderr, wantCounts) || !strings.Contains(stderr, "fcfs on 8: 3 jobs (0 rejected)") {
+			t.Errorf("%s: stderr\n%s\nwant %q and every job replayed", name, stderr, wantCounts)
+		}
+		data, _ := os.ReadFile(out)
+		if n := strings.Count(string(data), "# "+swf.KeyAnomaly+": "); n < 4 {
+			t.Errorf("%s: %d anomaly lines in the manifest:\n%s", name, n, data)
+		}
+		_, _, err = replayCmd(t, nil, "-p", "fcfs", "--strict", in, "-o", out)
+		want := in + `: row 2: field 3 (wait time): value out of range "-7" (want 0 or more, or -1 for missing)`
+		if name == "t.csv" {
+			want = in + `:4: field 3 (wait time): value out of range "-7" (want 0 or more, or -1 for missing)`
+		}
+		if err == nil || err.Error() != want {
+			t.Errorf("%s --strict: %v\nwant %s", name, err, want)
+		}
+	}
+	// A bad estimate: refused under EASY, which plans with it; counted
+	// under FCFS, which never reads it.
+	bad := filepath.Join(dir, "est.csv")
+	os.WriteFile(bad, []byte("# MaxProcs: 8\njob_id,submit_s,runtime_s,alloc_procs,req_procs,estimate_s\n1,0,10,4,x,soon\n"), 0o644)
+	if _, _, err := replayCmd(t, nil, "-p", "easy", bad, "-o", filepath.Join(dir, "o.csv")); err == nil ||
+		err.Error() != bad+`:3: field 9 (requested time): invalid number "soon"` {
+		t.Errorf("bad estimate under easy: %v", err)
+	}
+	_, stderr, err := replayCmd(t, nil, "-p", "fcfs", bad, "-o", filepath.Join(dir, "o.csv"))
+	if err != nil || !strings.Contains(stderr, "1 in field 8 (requested processors), 1 in field 9 (requested time)") {
+		t.Errorf("bad estimate and requested processors under fcfs: %v\n%s", err, stderr)
+	}
+}
+
+// TestUnsortedWhere: a job submitted before the one before it is an error
+// naming the file and its line (SWF, CSV) or row (Parquet, Arrow), under
+// the default cleaning (which refuses it) and without cleaning or under
+// --compat pyss (where the engine does), on a file or standard input; the
+// engine's hint names a flag that exists.
+func TestUnsortedWhere(t *testing.T) {
+	dir := t.TempDir()
+	h := model.Header{Lines: []model.HeaderLine{{Key: "MaxProcs", Value: "8"}}}
+	known := model.FieldSet(0).With(model.FieldJobID).With(model.FieldSubmit).With(model.FieldRuntime).With(model.FieldAllocProcs)
+	jobs := []model.Job{
+		{ID: 1, Submit: 10 * model.Second, Runtime: 100 * model.Second, AllocProcs: 4, Known: known},
+		{ID: 2, Submit: 0, Runtime: 100 * model.Second, AllocProcs: 4, Known: known},
+	}
+	files := map[string]string{
+		"t.swf": "; MaxProcs: 8\n1 10 -1 100 4 -1 -1 4 -1 -1 1 1 1 1 1 1 -1 -1\n2 0 -1 100 4 -1 -1 4 -1 -1 1 1 1 1 1 1 -1 -1\n",
+		"t.csv": "# MaxProcs: 8\njob_id,submit_s,runtime_s,alloc_procs\n1,10,100,4\n2,0,100,4\n",
+	}
+	for _, f := range []columnar.Format{columnar.FormatParquet, columnar.FormatArrow} {
+		var buf bytes.Buffer
+		w, _ := columnar.NewTraceWriter(&buf, f, &h)
+		if err := errors.Join(model.WriteAll(w, jobs), w.Close()); err != nil {
+			t.Fatal(err)
+		}
+		files["t."+f.String()] = buf.String()
+	}
+	for name, text := range files {
+		in := filepath.Join(dir, name)
+		os.WriteFile(in, []byte(text), 0o644)
+		where := in + ":3: "
+		switch name {
+		case "t.csv":
+			where = in + ":4: " // after the comment and the column names
+		case "t.parquet", "t.arrow":
+			where = in + ": row 2: "
+		}
+		for _, args := range [][]string{nil, {"--clean", "none"}, {"--compat", "pyss"}} {
+			_, _, err := replayCmd(t, nil, append(args, in, "-o", filepath.Join(dir, "o.csv"))...)
+			if err == nil || !strings.HasPrefix(err.Error(), where+"job 2 submitted at 0s, before ") {
+				t.Errorf("%s %v: %v\nwant it to start %s", name, args, err, where)
+			}
+			if len(args) > 0 && (err == nil || !strings.Contains(err.Error(), "genwork clean --order sort")) {
+				t.Errorf("%s %v: %v: no working hint", name, args, err)
+			}
+		}
+	}
+	_, _, err := replayCmd(t, strings.NewReader(files["t.csv"]), "--clean", "none", "-o", filepath.Join(dir, "o.csv"))
+	if err == nil || !strings.HasPrefix(err.Error(), "<stdin>:4: job 2") {
+		t.Errorf("stdin: %v", err)
+	}
+}
+
+// TestSlurmPollDuration: --slurm-poll reads the one duration syntax, says
+// it in its help, and refuses what it refuses (no Slurm needed: the flags
+// are checked before anything is submitted).
+func TestSlurmPollDuration(t *testing.T) {
+	for _, v := range []string{"500ns", "0", "soon", "-2s"} {
+		if _, _, err := replayCmd(t, nil, "sweep", "--slurm", "--dry-run", "--slurm-poll", v, "x.json"); !errors.Is(err, cli.ErrUsage) {
+			t.Errorf("--slurm-poll %s: %v is not a usage error", v, err)
+		}
+	}
+	stdout, _, _ := replayCmd(t, nil, "sweep", "--help")
+	if i := strings.Index(stdout, "--slurm-poll"); i < 0 || !strings.Contains(stdout[i:], workload.DurationSyntax) {
+		t.Errorf("--slurm-poll's help does not state the duration syntax:\n%s", stdout)
+	}
+}
+
+// TestMachineBounds: every policy takes every machine it can hold and
+// refuses a larger one with a usage error before allocating anything (no
+// out-of-memory death); a header's machine too large for the policy is an
+// error naming the bound.
+func TestMachineBounds(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "t.swf")
+	os.WriteFile(trace, []byte("; MaxProcs: 8\n1 0 -1 100 4 -1 -1 4 200 -1 1 1 1 1 1 1 -1 -1\n"), 0o644)
+	out := filepath.Join(dir, "o.csv")
+	for _, p := range policies.Names() {
+		spec, _ := policies.ParseSpec(p)
+		max := policies.MaxProcs(spec)
+		for _, args := range [][]string{{"--procs", strconv.Itoa(max + 1)}, {"--machine", strconv.Itoa(max+1) + "x1"}, {"--procs", "2147483647"}} {
+			if max == model.MaxProcs && args[1] == "2147483647" {
+				continue // a batch policy takes it (below)
+			}
+			_, _, err := replayCmd(t, nil, append([]string{"-p", p, "-q"}, append(args, trace, "-o", out)...)...)
+			if !errors.Is(err, cli.ErrUsage) || !strings.Contains(err.Error(), "processors") {
+				t.Errorf("%s %v: %v, want a usage error", p, args, err)
+			}
+		}
+	}
+	// The batch policies keep no state per processor: the largest machine
+	// is fine.
+	for _, p := range []string{"fcfs", "easy", "conservative"} {
+		if _, _, err := replayCmd(t, nil, "-p", p, "-q", "--procs", "2147483647", trace, "-o", out); err != nil {
+			t.Errorf("%s on 2147483647 processors: %v", p, err)
+		}
+	}
+	huge := filepath.Join(dir, "huge.swf")
+	os.WriteFile(huge, []byte("; MaxProcs: 2147483647\n1 0 -1 100 4 -1 -1 4 200 -1 1 1 1 1 1 1 -1 -1\n"), 0o644)
+	if _, _, err := replayCmd(t, nil, "-p", "fcs", huge, "-o", out); err == nil || !strings.Contains(err.Error(), "fcs simulates at most 1048576") {
+		t.Errorf("fcs on a header's 2147483647 processors: %v", err)
+	}
+}
+
+// TestSameOutputs: two outputs on one file lose one: -o and --timeseries
+// naming the same file, by the same name, through a link, a relative and
+// an absolute path, or /dev/stdout and -, are a usage error; /dev/null
+// takes both.
+func TestSameOutputs(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "t.arrow")
+	os.WriteFile(trace, arrowTrace(t, 3, model.Second), 0o644)
+	same := filepath.Join(dir, "same.csv")
+	link := filepath.Join(dir, "link.csv")
+	os.Symlink("same.csv", link)
+	t.Chdir(dir)
+	for _, pair := range [][2]string{{same, same}, {same, link}, {"same.csv", same}, {"-", "/dev/stdout"}, {"/dev/stdout", "/dev/fd/1"}} {
+		_, _, err := replayCmd(t, nil, trace, "-o", pair[0], "--timeseries", pair[1], "--format", "csv")
+		if !errors.Is(err, cli.ErrUsage) || !strings.Contains(err.Error(), "same file") {
+			t.Errorf("-o %s --timeseries %s: %v, want a usage error", pair[0], pair[1], err)
+		}
+		if _, err := os.Stat(same); !os.IsNotExist(err) {
+			t.Errorf("-o %s --timeseries %s: wrote %s", pair[0], pair[1], same)
+		}
+	}
+	if _, _, err := replayCmd(t, nil, trace, "-o", os.DevNull, "--timeseries", os.DevNull, "--format", "csv"); err != nil {
+		t.Errorf("both to /dev/null: %v", err)
+	}
+	if _, _, err := replayCmd(t, nil, trace, "-o", "a.csv", "--timeseries", "b.csv"); err != nil {
+		t.Errorf("two files: %v", err)
+	}
+}
+
+// TestEmptyInput: an input with no header and no job (an empty file or
+// pipe, blank lines, a CSV of column names) is an error naming it, not a
+// replay of 0 jobs with exit 0, with or without --procs; a header alone is
+// a workload of no jobs.
+func TestEmptyInput(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "o.csv")
+	for name, text := range map[string]string{"e.swf": "", "blank.swf": "\n \n\t\n", "cols.csv": "job_id,submit_s,runtime_s,alloc_procs\n"} {
+		in := filepath.Join(dir, name)
+		os.WriteFile(in, []byte(text), 0o644)
+		for _, procs := range [][]string{nil, {"--procs", "4"}} {
+			if _, _, err := replayCmd(t, nil, append(procs, in, "-o", out)...); err == nil || err.Error() != in+": empty input: no header and no job lines" {
+				t.Errorf("%s %v: %v", name, procs, err)
+			}
+			if _, _, err := replayCmd(t, strings.NewReader(text), append(procs, "-o", out)...); err == nil || err.Error() != "<stdin>: empty input: no header and no job lines" {
+				t.Errorf("%s on stdin %v: %v", name, procs, err)
+			}
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%s: wrote %s", name, out)
+		}
+	}
+	if _, stderr, err := replayCmd(t, strings.NewReader("; MaxProcs: 4\n"), "-o", out); err != nil || !strings.Contains(stderr, "0 jobs") {
+		t.Errorf("a header alone: %v\n%s", err, stderr)
+	}
+}
+
+// TestCSVByteOrderMark: a CSV saved with a UTF-8 byte order mark (as
+// spreadsheets save it) reads as without, with or without "#" lines.
+func TestCSVByteOrderMark(t *testing.T) {
+	for _, text := range []string{
+		"\xef\xbb\xbfjob_id,submit_s,runtime_s,alloc_procs\n1,0,10,2\n",
+		"\xef\xbb\xbf# MaxProcs: 4\njob_id,submit_s,runtime_s,alloc_procs\n1,0,10,2\n",
+	} {
+		in := filepath.Join(t.TempDir(), "bom.csv")
+		os.WriteFile(in, []byte(text), 0o644)
+		for _, stdin := range []io.Reader{nil, strings.NewReader(text)} {
+			args := []string{"--procs", "4", "-o", filepath.Join(t.TempDir(), "o.csv")}
+			if stdin == nil {
+				args = append(args, in)
+			}
+			if _, stderr, err := replayCmd(t, stdin, args...); err != nil || !strings.Contains(stderr, "1 jobs (0 rejected)") {
+				t.Errorf("%q: %v\n%s", text, err, stderr)
+			}
+		}
 	}
 }

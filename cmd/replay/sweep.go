@@ -9,12 +9,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/pipelines"
+	"github.com/gangsim/gangsim/workload"
 )
 
 const sweepSynopsis = `usage: replay sweep [flags] EXPERIMENT.json...
@@ -70,7 +72,7 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		slurmOpts = fs.StringArray("slurm-opt", nil, "a further sbatch option as on an #SBATCH line, e.g. --slurm-opt=--mem=2G (repeatable; not those gangsim sets: --array, --output, --error, --chdir...)")
 		chunk     = fs.Int("slurm-chunk", 0, "runs per array task (default: 1, or more to stay within the site's MaxArraySize)")
 		replayBin = fs.String("slurm-replay", "", "replay binary the array tasks execute, on the compute nodes (default: this one)")
-		poll      = fs.Duration("slurm-poll", pipelines.DefaultPoll, "time between two looks at the array tasks while waiting")
+		poll      = fs.String("slurm-poll", pipelines.DefaultPoll.String(), "time between two looks at the array tasks while waiting: "+workload.DurationSyntax)
 		noWait    = fs.Bool("no-wait", false, "with --slurm: submit, print the job ID and return")
 		dryRun    = fs.Bool("dry-run", false, "with --slurm: write the job array's files, print the batch script and the sbatch command, submit nothing")
 		printRuns = fs.Bool("print-runs", false, "print the expanded run descriptions as JSON lines and exit")
@@ -97,6 +99,17 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	if *noWait && *dryRun {
 		return cli.Usagef("--no-wait and --dry-run exclude each other")
+	}
+	pollEvery := pipelines.DefaultPoll
+	if fs.Changed("slurm-poll") {
+		d, err := workload.ParseDuration(*poll)
+		if err != nil {
+			return cli.Usagef("--slurm-poll: %v", err)
+		}
+		if d <= 0 {
+			return cli.Usagef("--slurm-poll %q: want a positive duration", *poll)
+		}
+		pollEvery = time.Duration(d.Time()) * time.Microsecond
 	}
 	if *chunk < 0 {
 		return cli.Usagef("--slurm-chunk %d: want a positive number of runs per task", *chunk)
@@ -164,7 +177,7 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		s.Partition, s.Time, s.Account, s.Options, s.Chunk, s.Poll = *partition, *timeLimit, *account, *slurmOpts, *chunk, *poll
+		s.Partition, s.Time, s.Account, s.Options, s.Chunk, s.Poll = *partition, *timeLimit, *account, *slurmOpts, *chunk, pollEvery
 		if !*quiet {
 			s.Log = stderr
 		}
@@ -202,8 +215,13 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if _, err := rep.WriteWith(*results, figures); err != nil {
 			return err
 		}
+		progress.Finish()
+		// Nothing lost silently: jobs cleaning dropped are said even
+		// under -q, one line per distinct drop (the item's notes too).
+		for _, d := range rep.Item.Dropped {
+			fmt.Fprintf(stderr, "replay sweep: %s: %s\n", rep.Item.Key(), d)
+		}
 		if !*quiet {
-			progress.Finish()
 			rw, rn, ch, cn := rep.Item.Check()
 			fmt.Fprintf(stderr, "replay sweep: %s: %d runs (%d cached); cells within tolerance %d/%d, claims holding %d/%d -> %s\n",
 				rep.Item.Key(), len(rep.Runs), rep.Cached, rw, rn, ch, cn, filepath.Join(*results, rep.Item.Key()+".csv"))

@@ -7,8 +7,8 @@ import (
 
 // FuzzLoad reads any bytes as a hardware preset file: an error, or a
 // preset whose cost model answers, never a panic. Seeds: every embedded
-// preset (testdata/fuzz/FuzzLoad holds what the fuzzer found). make fuzz
-// runs it for a minute.
+// preset, added here and kept in testdata/fuzz/FuzzLoad with what the
+// fuzzer found. make fuzz runs it for a minute.
 func FuzzLoad(f *testing.F) {
 	for _, name := range Names() {
 		p, err := Get(name)

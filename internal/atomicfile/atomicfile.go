@@ -4,11 +4,13 @@
 //
 // Only a regular file, or a name that does not exist yet, is written that
 // way; a symbolic link's final target is, so the link stays a link. Any
-// other existing file (a character device such as /dev/null or
-// /dev/stdout, a FIFO, a process substitution's /dev/fd/N) is written
-// through, in place: renaming over it would replace /dev/null, or leave
-// the reader of a pipe waiting. What is written through cannot be taken
-// back.
+// other existing file (a character device such as /dev/null, a FIFO) is
+// written through, in place: renaming over it would replace /dev/null, or
+// leave the reader of a pipe waiting. A name of one of the process's open
+// descriptors (/dev/stdout, /dev/fd/N, /proc/self/fd/N: OpenDescriptor),
+// whatever it is open on, is written through that descriptor, so that
+// "-o /dev/stdout >> app.log" appends. What is written through cannot be
+// taken back.
 //
 // On Linux the temporary file is unnamed (O_TMPFILE) until Commit, so even
 // a run killed with SIGKILL leaves no trace; elsewhere, or on file systems
@@ -45,6 +47,16 @@ type File struct {
 func Create(name string, stdout io.Writer) (*File, error) {
 	if name == "-" || name == "" {
 		return &File{name: "-", w: bufio.NewWriterSize(stdout, 1<<16), stdout: stdout}, nil
+	}
+	if fd := OpenDescriptor(name); fd >= 0 {
+		// Written through the descriptor as it is open: following
+		// /proc/self/fd/1 to a file and renaming over it would replace
+		// what ">> app.log" appends to.
+		f, err := dupFile(fd, name)
+		if err != nil {
+			return nil, fmt.Errorf("opening %s: %w", name, err)
+		}
+		return &File{name: name, target: name, through: f, w: bufio.NewWriterSize(f, 1<<16)}, nil
 	}
 	target, mode, through, err := destination(name)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -219,4 +220,96 @@ func TestWriteThroughError(t *testing.T) {
 	if err := f.Commit(); err == nil {
 		t.Error("writing /dev/full succeeded")
 	}
+}
+
+func TestDescriptorPath(t *testing.T) {
+	pid := strconv.Itoa(os.Getpid())
+	for p, want := range map[string]int{
+		"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2, "/dev/fd/7": 7, "/proc/self/fd/12": 12,
+		"/proc/" + pid + "/fd/3": 3, "/proc/1/fd/3": -1, "/dev/fd/x": -1, "/dev/fd/07": -1, "/dev/null": -1,
+		"out.csv": -1, "/dev/fd/": -1,
+	} {
+		if got := descriptorPath(p); got != want {
+			t.Errorf("descriptorPath(%s) = %d, want %d", p, got, want)
+		}
+	}
+}
+
+// TestOpenDescriptorAppends: a path naming one of the process's open
+// descriptors (/dev/fd/N, /proc/self/fd/N, a link to one) is written
+// through that descriptor as it is open: a file opened for appending keeps
+// its content and gets the output after it, the descriptor stays open, and
+// no rename replaces the file.
+func TestOpenDescriptorAppends(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "app.log")
+	os.WriteFile(log, []byte("earlier\n"), 0o644)
+	f, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fd := strconv.Itoa(int(f.Fd()))
+	link := filepath.Join(dir, "link")
+	os.Symlink("/dev/fd/"+fd, link)
+	want := "earlier\n"
+	for _, name := range []string{"/dev/fd/" + fd, "/proc/self/fd/" + fd, link} {
+		if _, err := os.Stat(name); err != nil {
+			t.Skip(err)
+		}
+		out, err := Create(name, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.Write([]byte(name + "\n"))
+		if err := out.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		want += name + "\n"
+	}
+	if _, err := f.Write([]byte("still open\n")); err != nil {
+		t.Fatalf("the descriptor was closed: %v", err)
+	}
+	want += "still open\n"
+	if b, _ := os.ReadFile(log); string(b) != want {
+		t.Errorf("app.log holds\n%s\nwant\n%s", b, want)
+	}
+	assertOnly(t, dir, "app.log", "link")
+}
+
+// TestDevStdoutAppends: "-o /dev/stdout >> app.log" appends to app.log
+// (a child process whose standard output is app.log opened for
+// appending), where following /proc/self/fd/1 to the file and renaming
+// over it lost its content.
+func TestDevStdoutAppends(t *testing.T) {
+	if os.Getenv("ATOMICFILE_STDOUT_CHILD") != "" {
+		f, err := Create("/dev/stdout", nil)
+		if err != nil {
+			os.Exit(3)
+		}
+		f.Write([]byte("new\n"))
+		if f.Commit() != nil {
+			os.Exit(4)
+		}
+		os.Exit(0)
+	}
+	if _, err := os.Stat("/dev/stdout"); err != nil {
+		t.Skip(err)
+	}
+	dir := t.TempDir()
+	log := filepath.Join(dir, "app.log")
+	os.WriteFile(log, []byte("earlier\n"), 0o644)
+	out, _ := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestDevStdoutAppends$")
+	cmd.Env = append(os.Environ(), "ATOMICFILE_STDOUT_CHILD=1")
+	cmd.Stdout = out
+	err := cmd.Run()
+	out.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(log); string(b) != "earlier\nnew\n" {
+		t.Errorf("app.log holds %q, want earlier, then new", b)
+	}
+	assertOnly(t, dir, "app.log")
 }

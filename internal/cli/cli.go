@@ -21,6 +21,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gangsim/gangsim/internal/version"
+	"github.com/gangsim/gangsim/model"
 )
 
 // ErrUsage marks an error in how a command was invoked; Main exits 2.
@@ -68,14 +69,29 @@ type Help struct{ Text string }
 func (h *Help) Error() string { return "help requested" }
 func (h *Help) Unwrap() error { return pflag.ErrHelp }
 
-// Version returns the --version text of prog: the gangsim version, the
-// module's VCS revision and time from the build information ("unknown"
-// for a build without them, such as a test), and the Go version.
+// Version returns the --version text of prog: the module version of the
+// build information (set by go install module@version), else the gangsim
+// version constant; the VCS revision and time the build stamped, else the
+// revision make build set (version.Revision), else "unknown" (a test
+// binary, a build outside a checkout); and the Go version.
 func Version(prog string) *Help {
-	rev, at, dirty := "unknown", "", ""
+	bi, ok := debug.ReadBuildInfo()
+	return &Help{Text: versionText(prog, bi, ok)}
+}
+
+// versionText formats Version's text from the build information bi (ok
+// false when there is none).
+func versionText(prog string, bi *debug.BuildInfo, ok bool) string {
+	ver, rev, at, dirty := version.Version, "unknown", "", ""
 	goVersion := "unknown"
-	if bi, ok := debug.ReadBuildInfo(); ok {
+	if version.Revision != "" {
+		rev = version.Revision
+	}
+	if ok {
 		goVersion = bi.GoVersion
+		if v := bi.Main.Version; v != "" && v != "(devel)" {
+			ver = v
+		}
 		for _, s := range bi.Settings {
 			switch s.Key {
 			case "vcs.revision":
@@ -89,7 +105,7 @@ func Version(prog string) *Help {
 			}
 		}
 	}
-	return &Help{Text: fmt.Sprintf("%s (gangsim) %s\nrevision %s%s%s\n%s\n", prog, version.Version, rev, at, dirty, goVersion)}
+	return fmt.Sprintf("%s (gangsim) %s\nrevision %s%s%s\n%s\n", prog, ver, rev, at, dirty, goVersion)
 }
 
 // Main runs run with the process's arguments and standard streams and exits:
@@ -199,6 +215,16 @@ func Parse(fs *pflag.FlagSet, args []string) error {
 	}
 	if v, _ := fs.GetBool("version"); v {
 		return Version(fs.Name())
+	}
+	return nil
+}
+
+// CheckProcs refuses a processor count given by flag that is negative or
+// beyond model.MaxProcs, as a usage error naming the flag ("--procs -4 is
+// negative"): the one bound of every processor flag of every command.
+func CheckProcs(flag string, n int64) error {
+	if err := model.CheckProcs(n); err != nil {
+		return Usagef("%s %v", flag, err)
 	}
 	return nil
 }

@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/gangsim/gangsim/internal/version"
 )
 
 func TestExit(t *testing.T) {
@@ -122,5 +125,40 @@ func TestIsTerminal(t *testing.T) {
 	}
 	if IsTerminal(&bytes.Buffer{}) {
 		t.Error("a buffer is taken for a terminal")
+	}
+}
+
+// TestVersionText: --version prints the build's module version when it
+// has one (go install module@version), the constant otherwise ("(devel)"
+// in a checkout); the stamped VCS revision, else the one make build sets.
+func TestVersionText(t *testing.T) {
+	stamped := &debug.BuildInfo{GoVersion: "go1.99", Main: debug.Module{Version: "v1.2.3"},
+		Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc123"}, {Key: "vcs.time", Value: "2026-01-02T03:04:05Z"}, {Key: "vcs.modified", Value: "true"}}}
+	if got, want := versionText("replay", stamped, true), "replay (gangsim) v1.2.3\nrevision abc123 2026-01-02T03:04:05Z (modified)\ngo1.99\n"; got != want {
+		t.Errorf("stamped build:\n%s\nwant\n%s", got, want)
+	}
+	devel := &debug.BuildInfo{GoVersion: "go1.99", Main: debug.Module{Version: "(devel)"}}
+	if got, want := versionText("replay", devel, true), "replay (gangsim) "+version.Version+"\nrevision unknown\ngo1.99\n"; got != want {
+		t.Errorf("devel build:\n%s\nwant\n%s", got, want)
+	}
+	defer func(r string) { version.Revision = r }(version.Revision)
+	version.Revision = "def456+modified"
+	if got := versionText("replay", devel, true); !strings.Contains(got, "\nrevision def456+modified\n") {
+		t.Errorf("make build's revision not printed:\n%s", got)
+	}
+	if got := versionText("replay", nil, false); !strings.HasPrefix(got, "replay (gangsim) "+version.Version+"\nrevision def456+modified\n") {
+		t.Errorf("no build information:\n%s", got)
+	}
+}
+
+// TestMakeBuildRevision: make build passes the revision into the binary by
+// the variable's real path, so a rename cannot silently drop it.
+func TestMakeBuildRevision(t *testing.T) {
+	b, err := os.ReadFile("../../Makefile")
+	if err != nil {
+		t.Skip(err)
+	}
+	if !strings.Contains(string(b), "-X github.com/gangsim/gangsim/internal/version.Revision=") {
+		t.Error("make build does not set version.Revision")
 	}
 }

@@ -31,7 +31,9 @@ type Prefetcher struct {
 	err   error
 	spent []model.Job // the chunk being read, recycled when exhausted
 	pos   swf.Positioner
+	rows  bool // pos gives rows of a table
 	name  string
+	hdr   error // the wrapped reader's model.HeaderErr, taken before reading starts
 }
 
 // Prefetch starts reading r ahead. The header is read first, as
@@ -40,25 +42,37 @@ func Prefetch(r model.JobReader) *Prefetcher {
 	// The header is copied: a reader adds its table's trailer to its own
 	// header at the end, on the reading goroutine.
 	h := r.Header().Clone()
-	p := &Prefetcher{h: &h, ch: make(chan jobChunk, 2), free: make(chan []model.Job, 3), stop: make(chan struct{})}
+	p := &Prefetcher{h: &h, ch: make(chan jobChunk, 2), free: make(chan []model.Job, 3), stop: make(chan struct{}),
+		hdr: model.HeaderErr(r)}
 	p.pos, _ = r.(swf.Positioner)
 	if p.pos != nil {
 		p.name, _ = p.pos.Position()
+	}
+	if rp, ok := r.(interface{ RowPositions() bool }); ok {
+		p.rows = rp.RowPositions()
 	}
 	go p.fill(r)
 	return p
 }
 
+// HeaderErr returns the error the wrapped reader met in its header (see
+// model.HeaderErr), which Read returns too.
+func (p *Prefetcher) HeaderErr() error { return p.hdr }
+
 // Position returns the source's position of the job Read returned last,
-// when the source is a swf.Positioner (an SWF reader: its file name and
-// line); line 0 otherwise. Errors about a job (the out-of-order submit
-// time of cleaning) name it through Position.
+// when the source is a swf.Positioner (a trace reader of package fileio:
+// its file name and line, or row); line 0 otherwise. Errors about a job
+// (the out-of-order submit time of cleaning or of the engine) name it
+// through Position.
 func (p *Prefetcher) Position() (name string, line int) {
 	if p.i == 0 || p.i > len(p.lines) {
 		return p.name, 0
 	}
 	return p.name, p.lines[p.i-1]
 }
+
+// RowPositions reports whether Position gives rows of a table.
+func (p *Prefetcher) RowPositions() bool { return p.rows }
 
 func (p *Prefetcher) fill(r model.JobReader) {
 	defer close(p.ch)

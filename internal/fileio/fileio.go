@@ -27,6 +27,7 @@ import (
 	"hash"
 	"io"
 	"os"
+	"strconv"
 
 	"github.com/gangsim/gangsim/columnar"
 	"github.com/gangsim/gangsim/internal/atomicfile"
@@ -75,7 +76,7 @@ func OpenStream(name string, stdin io.Reader) (*Input, error) {
 	}
 	in.Format = columnar.DetectFormat(prefix)
 	if len(prefix) == 0 {
-		in.Format = columnar.FormatSWF // an empty input is an empty SWF trace
+		in.Format = columnar.FormatSWF // read as SWF, whose reader refuses it as empty (swf.ErrEmpty)
 	}
 	if in.Format != columnar.FormatParquet {
 		return in, nil
@@ -154,7 +155,7 @@ func Open(name string, stdin io.Reader) (*Input, error) {
 	n, _ := in.f.ReadAt(prefix[:], 0)
 	in.Format = columnar.DetectFormat(prefix[:n])
 	if in.size == 0 {
-		in.Format = columnar.FormatSWF // an empty input is an empty SWF trace
+		in.Format = columnar.FormatSWF // read as SWF, whose reader refuses it as empty (swf.ErrEmpty)
 	}
 	return in, nil
 }
@@ -191,14 +192,15 @@ func (in *Input) reader() (io.Reader, error) {
 	return io.NewSectionReader(in.f, 0, in.size), nil
 }
 
-// SWFMode is how strictly an SWF input is read (see swf.Reader).
+// SWFMode is how strictly a trace is read, in any format (see swf.Reader
+// and swf.Checker).
 type SWFMode uint8
 
 // SWF reading modes.
 const (
-	SWFDefault SWFMode = iota // values outside SWF 2.2 in unused fields kept and counted
+	SWFDefault SWFMode = iota // values outside SWF 2.2 kept and counted while the needed fields are usable
 	SWFStrict                 // every value outside SWF 2.2 an error
-	SWFLenient                // lines with malformed needed fields skipped and counted
+	SWFLenient                // lines (rows) with unusable needed fields skipped and counted
 )
 
 // Trace opens the input as a trace, an SWF input in the default mode or,
@@ -210,8 +212,22 @@ func (in *Input) Trace(lenient bool) (model.JobReader, error) {
 	return in.TraceMode(SWFDefault)
 }
 
-// TraceMode opens the input as a trace, an SWF input read in mode m.
+// TraceMode opens the input as a trace, read in mode m with the SWF rules
+// on values (TraceNeeding with swf.NeededFields).
 func (in *Input) TraceMode(m SWFMode) (model.JobReader, error) {
+	return in.TraceNeeding(m, 0)
+}
+
+// TraceNeeding opens the input as a trace whose jobs pass the SWF 2.2 rules
+// on values in mode m, whatever the format: an SWF input through
+// swf.Reader, a table (Parquet, Arrow, CSV) through swf.Checker, so that a
+// status of 9, a negative user, a repeated job number or a word in an
+// unused column are counted alike (Anomalies) and refused alike by
+// SWFStrict. needed are the fields the replay uses (0: swf.NeededFields):
+// an unusable value in one of them stops the reader, or skips the job under
+// SWFLenient. An input with no header line and no job (an empty file or
+// pipe) is an error (swf.ErrEmpty), not an empty workload.
+func (in *Input) TraceNeeding(m SWFMode, needed model.FieldSet) (model.JobReader, error) {
 	r, err := in.reader()
 	if err != nil {
 		return nil, err
@@ -222,9 +238,31 @@ func (in *Input) TraceMode(m SWFMode) (model.JobReader, error) {
 		sr.Name = in.DisplayName()
 		sr.Strict = m == SWFStrict
 		sr.Lenient = m == SWFLenient
+		sr.Needed = needed
+		sr.EmptyIsError = true
 		return sr, nil
 	}
-	return columnar.NewTraceReader(r, in.Format, in.DisplayName())
+	tr, err := columnar.NewTraceReader(r, in.Format, in.DisplayName())
+	if err != nil {
+		return nil, err
+	}
+	ck := swf.NewChecker(tr)
+	ck.Name = in.DisplayName()
+	ck.Strict = m == SWFStrict
+	ck.Lenient = m == SWFLenient
+	ck.Needed = needed
+	ck.EmptyIsError = true
+	return ck, nil
+}
+
+// Anomalies returns what a trace reader of TraceNeeding counted so far
+// (final once it has returned io.EOF): values outside SWF 2.2, repeated
+// job numbers, skipped lines; nil for another reader.
+func Anomalies(r model.JobReader) swf.Anomalies {
+	if a, ok := r.(interface{ Anomalies() swf.Anomalies }); ok {
+		return a.Anomalies()
+	}
+	return nil
 }
 
 // Outcomes opens the input as a per-job outcomes table.
@@ -284,18 +322,65 @@ func ResolveFormat(name, format string, def columnar.Format) (columnar.Format, e
 	if f := columnar.FormatFromName(name); f != columnar.FormatUnknown {
 		return f, nil
 	}
-	if name != "" && name != "-" && !isStream(name) {
+	if name != "" && name != "-" && !IsStream(name) {
 		return columnar.FormatUnknown, fmt.Errorf("%s: cannot tell the format from the name (use .swf, .swf.gz, .parquet, .arrow or .csv, or --format)", name)
 	}
 	return def, nil
 }
 
-// isStream reports whether name is an existing file that is not regular:
-// a device (/dev/null, /dev/stdout), a FIFO or a process substitution
-// (/dev/fd/N), which take the format of standard output.
-func isStream(name string) bool {
+// IsStream reports whether name is an existing file that is not regular
+// (a device such as /dev/null, a FIFO) or names an open descriptor of the
+// process (/dev/stdout, a process substitution's /dev/fd/N), which take the
+// format of standard output when the name does not tell one.
+func IsStream(name string) bool {
+	if atomicfile.OpenDescriptor(name) >= 0 {
+		return true // /dev/stdout on a file is still standard output
+	}
 	st, err := os.Stat(name)
 	return err == nil && !st.Mode().IsRegular() && !st.IsDir()
+}
+
+// SameOutput reports whether outputs named a and b ("-" for standard
+// output) would write the same file: the same name once resolved (symbolic
+// links followed, relative to the working directory), the same open
+// descriptor (/dev/stdout is "-"), or the same existing file (a descriptor
+// open on it included). Two outputs on one path would lose one, so a
+// command refuses them; /dev/null takes any number.
+func SameOutput(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	fdOf := func(name string) int {
+		if name == "-" {
+			return 1
+		}
+		return atomicfile.OpenDescriptor(name)
+	}
+	fa, fb := fdOf(a), fdOf(b)
+	if fa >= 0 && fa == fb {
+		return true
+	}
+	sa, ea := statOutput(a, fa)
+	sb, eb := statOutput(b, fb)
+	if ea == nil && eb == nil {
+		if null, err := os.Stat(os.DevNull); err == nil && os.SameFile(sa, null) {
+			return false
+		}
+		return os.SameFile(sa, sb)
+	}
+	if fa >= 0 || fb >= 0 {
+		return false
+	}
+	return atomicfile.Target(a) == atomicfile.Target(b)
+}
+
+// statOutput stats an output: its descriptor fd when it names one, else
+// the file its name resolves to.
+func statOutput(name string, fd int) (os.FileInfo, error) {
+	if fd >= 0 {
+		return os.Stat("/dev/fd/" + strconv.Itoa(fd))
+	}
+	return os.Stat(name)
 }
 
 // Create starts an output named name ("-" or "" for stdout) in format f.

@@ -3,6 +3,7 @@ package pipelines
 import (
 	"fmt"
 	"image/color"
+	"math"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -63,7 +64,11 @@ func (m *ruleMarks) add(f *plots.Figure) error {
 	v := verticalLines{xs: m.verticals, style: grey}
 	f.Plot.Add(v)
 	var thumb *plotter.Line
+	_, logY := f.Plot.Y.Scale.(plot.LogScale)
 	for i, y := range m.levels {
+		if logY {
+			y = max(y, f.Plot.Y.Min) // a level of 0 is drawn at the floor, as the lines are
+		}
 		l, err := plotter.NewLine(plotter.XYs{{X: m.from[i], Y: y}, {X: m.to[i], Y: y}})
 		if err != nil {
 			return err
@@ -96,13 +101,14 @@ func (v verticalLines) Plot(c draw.Canvas, p *plot.Plot) {
 	}
 }
 
-// DataRange keeps the lines within the x range.
+// DataRange keeps the lines within the x range and leaves the y range
+// alone (an empty one: a 0 would break a logarithmic axis).
 func (v verticalLines) DataRange() (xmin, xmax, ymin, ymax float64) {
 	xmin, xmax = v.xs[0], v.xs[0]
 	for _, x := range v.xs {
 		xmin, xmax = min(xmin, x), max(xmax, x)
 	}
-	return xmin, xmax, 0, 0
+	return xmin, xmax, math.Inf(1), math.Inf(-1)
 }
 
 func (v verticalLines) Thumbnail(c *draw.Canvas) {

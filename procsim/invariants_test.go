@@ -36,6 +36,7 @@ func (s *Sim) check() error {
 			// partner), the steps its position in its program says it has
 			// passed, the messages it has received and those sent to it.
 			for sl := range p.recv {
+				s.collect(p, sl) // the messages that have arrived by now
 				if passed := s.passed(p, sl); passed > p.recv[sl] || p.recv[sl] > p.posted[sl] {
 					return fmt.Errorf("job %d: process %d (iteration %d, round %d, phase %d, tail %v) passed %d steps of receive slot %d, received %d messages, was sent %d",
 						j.id, p.idx, p.iter, p.round, p.phase, p.inTail, passed, sl, p.recv[sl], p.posted[sl])

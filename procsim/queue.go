@@ -6,7 +6,7 @@ import "github.com/gangsim/gangsim/model"
 const (
 	evCompute uint8 = iota // a process's computation phase ends (gen: the process's)
 	evSpin                 // a process's spin gives up (gen: the process's)
-	evArrive               // a message reaches a process (arg: step; gen: the job's freeze epoch)
+	evArrive               // the message that satisfies a process's wait reaches it (seq: the message's; valid while the process's wakeKey)
 	evCPU                  // a processor's switch ends (gen: the processor's)
 	evQuantum              // a processor's local quantum ends (valid while it is the one armed)
 )
@@ -42,6 +42,31 @@ func (q *eventQueue) push(e event) {
 	h := q.h
 	// Sift the hole up from the end: parents move down into it, and the
 	// new event goes where it stops (no swaps).
+	i := len(h) - 1
+	for i > 0 {
+		p := (i - 1) / 4
+		if !e.before(&h[p]) {
+			break
+		}
+		h[i] = h[p]
+		i = p
+	}
+	h[i] = e
+}
+
+// newSeq reserves the next sequence number without pushing an event: a
+// message takes the place in the order of same-time events that its
+// arrival event would have had.
+func (q *eventQueue) newSeq() uint64 {
+	q.seq++
+	return q.seq - 1
+}
+
+// pushKeyed pushes e with the sequence number it carries (one newSeq
+// reserved).
+func (q *eventQueue) pushKeyed(e event) {
+	q.h = append(q.h, e)
+	h := q.h
 	i := len(h) - 1
 	for i > 0 {
 		p := (i - 1) / 4

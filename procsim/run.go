@@ -269,11 +269,13 @@ func (s *Sim) freeze(j *job) {
 	j.epoch++
 	for _, pi := range j.procs {
 		p := &s.procs[pi]
-		for sl, times := range p.inflight {
-			for _, at := range times {
-				j.held = append(j.held, heldMsg{dst: pi, slot: sl, left: at - s.now})
+		p.wakeKey = 0
+		for sl := range p.inflight {
+			s.collect(p, sl)
+			for _, m := range p.inflight[sl] {
+				j.held = append(j.held, heldMsg{dst: pi, slot: sl, left: m.at - s.now})
 			}
-			p.inflight[sl] = times[:0]
+			p.inflight[sl] = p.inflight[sl][:0]
 		}
 		p.nicFree = max(p.nicFree-s.now, 0) // its NIC stops with it
 	}
@@ -297,7 +299,7 @@ func (s *Sim) thaw(j *job, from model.Time) {
 // leaves the simulator at until.
 func (s *Sim) Run(until model.Time) (id int, at model.Time, done bool) {
 	s.until = until
-	defer func() { s.until = 0 }()
+	defer func() { s.until, s.hz = 0, s.q.seq }()
 	for {
 		if len(s.fin) > 0 {
 			ji := s.fin[0]
@@ -305,6 +307,7 @@ func (s *Sim) Run(until model.Time) (id int, at model.Time, done bool) {
 			return s.jobs[ji].id, s.jobs[ji].doneAt, true
 		}
 		if len(s.due) > 0 && (s.q.len() == 0 || s.q.peek() > s.now) {
+			s.hz = s.q.seq // the instant is over: every message due now has arrived
 			s.snapshots()
 			continue
 		}
@@ -314,6 +317,7 @@ func (s *Sim) Run(until model.Time) (id int, at model.Time, done bool) {
 		}
 		e := s.q.pop()
 		s.now = e.at
+		s.hz = e.seq + 1
 		s.handle(&e)
 		if s.afterEvent != nil {
 			s.afterEvent()
@@ -321,16 +325,33 @@ func (s *Sim) Run(until model.Time) (id int, at model.Time, done bool) {
 	}
 }
 
-// Next is the time of the next pending event (model.Never if none).
+// Next is the time of the next pending event (model.Never if none),
+// counting the arrival of every message in flight.
 func (s *Sim) Next() model.Time {
-	if s.q.len() == 0 {
-		return model.Never
+	next := model.Never
+	if s.q.len() > 0 {
+		next = s.q.peek()
 	}
-	return s.q.peek()
+	for _, j := range s.jobs {
+		if j == nil || j.done {
+			continue
+		}
+		for _, pi := range j.procs {
+			p := &s.procs[pi]
+			for sl := range p.inflight {
+				s.collect(p, sl)
+				if in := p.inflight[sl]; len(in) > 0 {
+					next = min(next, in[0].at)
+				}
+			}
+		}
+	}
+	return next
 }
 
 func (s *Sim) handle(e *event) {
 	s.ev++
+
 	switch e.kind {
 	case evCompute:
 		p := &s.procs[e.who]
@@ -352,14 +373,13 @@ func (s *Sim) handle(e *event) {
 		c.cur = -1
 		s.dispatch(int(p.cpu))
 	case evArrive:
+		s.wakes++
 		p := &s.procs[e.who]
-		j := s.jobs[p.job]
-		if j == nil || e.gen != j.epoch {
-			return
+		if p.wakeKey != e.seq+1 {
+			return // its wait was satisfied otherwise, or its messages re-timed
 		}
-		j.stats.Events++
-		p.inflight[e.arg] = p.inflight[e.arg][1:] // the earliest on its way: this one
-		p.recv[e.arg]++                           // arg: the receive slot
+		p.wakeKey = 0
+		s.jobs[p.job].stats.Events++
 		if p.phase != phWait || !s.satisfied(p) {
 			return
 		}

@@ -143,23 +143,87 @@ func (s *Sim) finish(p *proc) {
 	}
 }
 
+// awaited is the range of receive slots p's wait needs p.need messages in.
+func (s *Sim) awaited(p *proc) (lo, hi int) {
+	if p.waitAll {
+		return 0, len(p.recv)
+	}
+	fan := s.jobs[p.job].prog.fan
+	return p.round * fan, (p.round + 1) * fan
+}
+
 // satisfied reports whether the messages p waits for have arrived.
 func (s *Sim) satisfied(p *proc) bool {
-	if !p.waitAll {
-		fan := s.jobs[p.job].prog.fan
-		for _, n := range p.recv[p.round*fan : (p.round+1)*fan] {
-			if n < p.need {
+	lo, hi := s.awaited(p)
+	for sl := lo; sl < hi; sl++ {
+		if p.recv[sl] < p.need {
+			s.collect(p, sl)
+			if p.recv[sl] < p.need {
 				return false
 			}
 		}
-		return true
-	}
-	for _, n := range p.recv {
-		if n < p.need {
-			return false
-		}
 	}
 	return true
+}
+
+// arrived reports whether message m has reached its receiver by the current
+// point of the instant: it arrived before now, or now and its arrival
+// comes before the event being handled (or, between events, before the
+// last one handled; the messages sent since have not).
+func (s *Sim) arrived(m msg) bool {
+	return m.at < s.now || m.at == s.now && m.seq < s.hz
+}
+
+// collect counts p's messages of receive slot sl that have arrived as
+// received. Arrivals are not events: a message is in flight until
+// something looks at its receive slot after it arrived.
+func (s *Sim) collect(p *proc, sl int) {
+	in := p.inflight[sl]
+	k := 0
+	for k < len(in) && s.arrived(in[k]) {
+		k++
+	}
+	if k == 0 {
+		return
+	}
+	p.recv[sl] += k
+	if k == len(in) {
+		p.inflight[sl] = in[:0]
+	} else {
+		p.inflight[sl] = in[k:]
+	}
+}
+
+// armWait schedules the wake-up of waiting process p (running or blocked):
+// an event at the arrival of the last message its wait needs, with that
+// message's place in the order of the instant, once every message it needs
+// is on its way. The event does what that message's arrival did when every
+// arrival was an event.
+func (s *Sim) armWait(p *proc, pi int32) {
+	lo, hi := s.awaited(p)
+	var last msg
+	found := false
+	for sl := lo; sl < hi; sl++ {
+		i := p.need - p.recv[sl] - 1 // the message it needs, among those in flight
+		if i < 0 {
+			continue
+		}
+		in := p.inflight[sl]
+		if i >= len(in) {
+			return // not sent yet: its sending arms the wake-up
+		}
+		if m := in[i]; !found || m.at > last.at || m.at == last.at && m.seq > last.seq {
+			last, found = m, true
+		}
+	}
+	if !found || p.wakeKey == last.seq+1 {
+		return
+	}
+	if !(last.at > s.now || last.at == s.now && last.seq >= s.hz) {
+		panic("procsim: a wait satisfied in the past")
+	}
+	p.wakeKey = last.seq + 1
+	s.q.pushKeyed(event{at: last.at, seq: last.seq, kind: evArrive, who: pi})
 }
 
 // waitStarts decides what a running process does as its wait begins:
@@ -168,13 +232,17 @@ func (s *Sim) waitStarts(p *proc) {
 	if !p.running {
 		return
 	}
+	pi := s.index(p)
 	switch s.waitMode(p) {
 	case spinForever:
+		s.armWait(p, pi)
 	case spinThenBlock:
-		s.q.push(event{at: s.now + max(s.cfg.SpinThreshold-p.spun, 0), kind: evSpin, who: s.index(p), gen: p.gen})
+		s.q.push(event{at: s.now + max(s.cfg.SpinThreshold-p.spun, 0), kind: evSpin, who: pi, gen: p.gen})
+		s.armWait(p, pi)
 	case blockAtOnce:
 		s.account(p)
 		s.block(p)
+		s.armWait(p, pi)
 		s.cpus[p.cpu].cur = -1
 		s.dispatch(int(p.cpu))
 	}
@@ -347,8 +415,13 @@ func (s *Sim) deliver(j *job, dst int32, slot int, at model.Time) {
 	d := &s.procs[dst]
 	at = max(at, d.lastArrive[slot])
 	d.lastArrive[slot] = at
-	d.inflight[slot] = append(d.inflight[slot], at)
-	s.q.push(event{at: at, kind: evArrive, who: dst, arg: int32(slot), gen: j.epoch})
+	d.inflight[slot] = append(d.inflight[slot], msg{at: at, seq: s.q.newSeq()})
+	s.msgs++
+	if d.phase == phWait && (d.running || d.blocked) && d.recv[slot]+len(d.inflight[slot]) == d.need {
+		if lo, hi := s.awaited(d); slot >= lo && slot < hi {
+			s.armWait(d, dst) // it may have all it needs on its way now
+		}
+	}
 }
 
 // index is p's index in s.procs.

@@ -157,7 +157,8 @@ type proc struct {
 	posted           []int      // messages its partners have sent it per receive slot (cumulative)
 	nicFree          model.Time // when its NIC has sent its last message (a frozen job's: how long after the freeze)
 	lastArrive       []model.Time
-	inflight         [][]model.Time // per receive slot, the arrival times of the messages on their way, earliest first
+	inflight         [][]msg // per receive slot, the messages on their way (or arrived, not yet counted in recv), earliest first
+	wakeKey          uint64  // 1 + the seq of its pending wake-up event (the arrival that satisfies its wait), 0 none
 	class            Class
 	classified       bool // FCS: classified at least once (until then it runs only in its own slot)
 	classSince       model.Time
@@ -165,6 +166,14 @@ type proc struct {
 	mCompute, mWait model.Time
 	mCalls          int
 	mStart          model.Time // when its current slot's measurements began
+}
+
+// msg is a message in flight: when it arrives, and its place among the
+// events of that instant (a sequence number of the event queue, reserved
+// when it was sent, as if its arrival were an event).
+type msg struct {
+	at  model.Time
+	seq uint64
 }
 
 // job is a job's processes and program.
@@ -225,6 +234,9 @@ type Sim struct {
 	freeJobs   []int32
 	byID       map[int]int32
 	ev         int64   // events processed
+	msgs       int64   // messages delivered (each was an arrival event before arrivals were lazy)
+	wakes      int64   // wake-up events processed (the arrivals that are still events)
+	hz         uint64  // the messages due at now with a seq below this have arrived (see arrived)
 	skipped    int64   // iterations moved over without simulating them
 	due        []int32 // jobs whose snapshot is due at the end of the instant
 	fin        []int32
@@ -255,6 +267,17 @@ func (s *Sim) Now() model.Time { return s.now }
 
 // Events is the number of events processed so far.
 func (s *Sim) Events() int64 { return s.ev }
+
+// Messages is the number of messages sent so far (re-timed ones, of a
+// job switched back in or moved forward by a skip, counted again): each
+// used to be an arrival event; now only the arrival that satisfies a
+// waiting process is one.
+func (s *Sim) Messages() int64 { return s.msgs }
+
+// EventsPerMessage is the number of events processed so far as they were
+// counted when every message's arrival was an event: Events, less the
+// wake-ups, plus the messages sent.
+func (s *Sim) EventsPerMessage() int64 { return s.ev - s.wakes + s.msgs }
 
 // Skipped is the number of job iterations moved over so far without
 // simulating them (see skip.go).

@@ -82,6 +82,9 @@ func (s *Sim) state(j *job, k int, vec []int64) []int64 {
 	for _, pi := range j.procs {
 		p := &s.procs[pi]
 		c := &s.cpus[p.cpu]
+		for sl := range p.recv {
+			s.collect(p, sl)
+		}
 		rem, spun := p.rem, p.spun
 		if p.running {
 			if p.phase == phCompute {
@@ -100,8 +103,8 @@ func (s *Sim) state(j *job, k int, vec []int64) []int64 {
 	}
 	for i, pi := range j.procs {
 		for sl, times := range s.procs[pi].inflight {
-			for _, at := range times {
-				vec = append(vec, int64(i), int64(sl), rel(at))
+			for _, m := range times {
+				vec = append(vec, int64(i), int64(sl), rel(m.at))
 			}
 		}
 	}
@@ -284,6 +287,7 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 		p.iter += dk
 		p.need += dk
 		for sl := range p.recv {
+			s.collect(p, sl)
 			p.recv[sl] += dk
 			p.posted[sl] += dk
 			if p.lastArrive[sl] >= s.now {
@@ -303,15 +307,24 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 			s.q.push(event{at: c.switchEnd, kind: evCPU, who: p.cpu, gen: c.gen})
 		}
 	}
-	j.epoch++
+	// Its messages in flight arrive dt later, in the same order: sent
+	// again once none is left in flight (a wake-up is armed from what is).
+	var moved [][]msg
 	for _, pi := range j.procs {
 		p := &s.procs[pi]
+		p.wakeKey = 0 // its messages are re-timed: so is its wake-up
 		for sl, times := range p.inflight {
-			moved := append([]model.Time(nil), times...)
+			moved = append(moved, append([]msg(nil), times...))
 			p.inflight[sl] = times[:0]
-			for _, at := range moved {
-				s.deliver(j, pi, sl, at+dt)
+		}
+	}
+	k := 0
+	for _, pi := range j.procs {
+		for sl := range s.procs[pi].inflight {
+			for _, m := range moved[k] {
+				s.deliver(j, pi, sl, m.at+dt)
 			}
+			k++
 		}
 	}
 	return true // the snapshots describe the job before the jump: the caller forgets them

@@ -15,10 +15,10 @@ const (
 type event struct {
 	at   model.Time
 	seq  uint64
+	who  int32  // process or processor
+	slot int32  // its timer in the queue's index (0: none, see eventQueue)
+	gen  uint32 // of the process or processor when pushed
 	kind uint8
-	who  int32 // process or processor
-	arg  int32
-	gen  uint32
 }
 
 func (a *event) before(b *event) bool {
@@ -30,28 +30,31 @@ func (a *event) before(b *event) bool {
 
 // eventQueue is a 4-ary min-heap of events: shallower than a binary heap,
 // so fewer cache misses per operation on the simulator's hottest path.
+//
+// It is indexed: an event with a timer slot (a process's computation or
+// spin end, its wake-up, a processor's switch end) replaces the one
+// pending in that slot, and cancel takes it out, so that events made stale
+// (their process preempted, their wait re-timed) never reach the top.
+// Only events that would have done nothing are left out: every push still
+// takes the next sequence number, so the order of the others is the one
+// the stale events were ordered among.
 type eventQueue struct {
 	h   []event
+	pos []int32 // per timer slot, its event's index in h, -1 none (pos[0]: slot 0's, unused)
 	seq uint64
+}
+
+// grow makes room for timer slots up to n-1.
+func (q *eventQueue) grow(n int) {
+	for len(q.pos) < n {
+		q.pos = append(q.pos, -1)
+	}
 }
 
 func (q *eventQueue) push(e event) {
 	e.seq = q.seq
 	q.seq++
-	q.h = append(q.h, e)
-	h := q.h
-	// Sift the hole up from the end: parents move down into it, and the
-	// new event goes where it stops (no swaps).
-	i := len(h) - 1
-	for i > 0 {
-		p := (i - 1) / 4
-		if !e.before(&h[p]) {
-			break
-		}
-		h[i] = h[p]
-		i = p
-	}
-	h[i] = e
+	q.put(e)
 }
 
 // newSeq reserves the next sequence number without pushing an event: a
@@ -64,34 +67,67 @@ func (q *eventQueue) newSeq() uint64 {
 
 // pushKeyed pushes e with the sequence number it carries (one newSeq
 // reserved).
-func (q *eventQueue) pushKeyed(e event) {
+func (q *eventQueue) pushKeyed(e event) { q.put(e) }
+
+func (q *eventQueue) put(e event) {
+	if e.slot != 0 {
+		if i := q.pos[e.slot]; i >= 0 {
+			// The slot's pending event is replaced.
+			if e.before(&q.h[i]) {
+				q.up(int(i), e)
+			} else {
+				q.down(int(i), e)
+			}
+			return
+		}
+	}
 	q.h = append(q.h, e)
+	q.up(len(q.h)-1, e)
+}
+
+// cancel takes the event pending in timer slot slot, if any, out of the
+// queue.
+func (q *eventQueue) cancel(slot int32) {
+	i := q.pos[slot]
+	if i < 0 {
+		return
+	}
+	q.pos[slot] = -1
+	n := len(q.h) - 1
+	last := q.h[n]
+	q.h = q.h[:n]
+	if int(i) == n {
+		return
+	}
+	if last.before(&q.h[i]) {
+		q.up(int(i), last)
+	} else {
+		q.down(int(i), last)
+	}
+}
+
+// up puts e at index i or above, sifting the hole up: parents move down
+// into it, and e goes where it stops (no swaps).
+func (q *eventQueue) up(i int, e event) {
 	h := q.h
-	i := len(h) - 1
 	for i > 0 {
 		p := (i - 1) / 4
 		if !e.before(&h[p]) {
 			break
 		}
 		h[i] = h[p]
+		q.pos[h[i].slot] = int32(i)
 		i = p
 	}
 	h[i] = e
+	q.pos[e.slot] = int32(i)
 }
 
-func (q *eventQueue) pop() event {
+// down puts e at index i or below, sifting the hole down: the least child
+// moves up into it, and e goes where it stops.
+func (q *eventQueue) down(i int, e event) {
 	h := q.h
-	top := h[0]
-	n := len(h) - 1
-	last := h[n]
-	h = h[:n]
-	q.h = h
-	if n == 0 {
-		return top
-	}
-	// Sift the hole down from the root: the least child moves up into it,
-	// and the last event goes where it stops.
-	i := 0
+	n := len(h)
 	for {
 		c := 4*i + 1
 		if c >= n {
@@ -104,13 +140,27 @@ func (q *eventQueue) pop() event {
 				m = k
 			}
 		}
-		if !h[m].before(&last) {
+		if !h[m].before(&e) {
 			break
 		}
 		h[i] = h[m]
+		q.pos[h[i].slot] = int32(i)
 		i = m
 	}
-	h[i] = last
+	h[i] = e
+	q.pos[e.slot] = int32(i)
+}
+
+func (q *eventQueue) pop() event {
+	h := q.h
+	top := h[0]
+	q.pos[top.slot] = -1
+	n := len(h) - 1
+	last := h[n]
+	q.h = h[:n]
+	if n > 0 {
+		q.down(0, last)
+	}
 	return top
 }
 

@@ -47,7 +47,7 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 		}
 		pi := s.newProc()
 		p := &s.procs[pi]
-		*p = proc{job: ji, idx: int32(i), cpu: int32(c), recv: p.recv[:0], posted: p.posted[:0], lastArrive: p.lastArrive[:0],
+		*p = proc{id: pi, job: ji, idx: int32(i), cpu: int32(c), recv: p.recv[:0], posted: p.posted[:0], lastArrive: p.lastArrive[:0],
 			inflight: p.inflight[:0], classSince: s.now}
 		for range slots {
 			p.recv = append(p.recv, 0)
@@ -75,7 +75,9 @@ func (s *Sim) newProc() int32 {
 		return pi
 	}
 	s.procs = append(s.procs, proc{})
-	return int32(len(s.procs) - 1)
+	pi := int32(len(s.procs) - 1)
+	s.q.grow(int(s.wakeSlot(pi)) + 1)
+	return pi
 }
 
 // Done reports whether job id has completed, and when.
@@ -220,20 +222,20 @@ func (s *Sim) SetOwners(on []Owner) {
 			s.stop(c)
 			c.gen++
 			c.cur, c.switchEnd, c.switchAt = keep, n.from, s.now
-			s.q.push(event{at: n.from, kind: evCPU, who: int32(ci), gen: c.gen})
+			s.q.push(event{at: n.from, kind: evCPU, who: int32(ci), slot: s.cpuSlot(int32(ci)), gen: c.gen})
 			continue
 		}
 		if c.cur >= 0 {
 			s.stop(c)
 		}
-		c.gen++
+		s.newCPUGen(c)
 		if n.from > s.now {
 			// Switching: nothing runs until n.from.
 			c.cur, c.switchEnd, c.switchAt = n.p, n.from, s.now
 			if n.p >= 0 {
 				c.last = n.p
 			}
-			s.q.push(event{at: n.from, kind: evCPU, who: int32(ci), gen: c.gen})
+			s.q.push(event{at: n.from, kind: evCPU, who: int32(ci), slot: s.cpuSlot(int32(ci)), gen: c.gen})
 			continue
 		}
 		s.dispatch(ci)
@@ -270,6 +272,7 @@ func (s *Sim) freeze(j *job) {
 	for _, pi := range j.procs {
 		p := &s.procs[pi]
 		p.wakeKey = 0
+		s.q.cancel(s.wakeSlot(pi))
 		for sl := range p.inflight {
 			s.collect(p, sl)
 			for _, m := range p.inflight[sl] {
@@ -387,7 +390,7 @@ func (s *Sim) handle(e *event) {
 		case p.running: // spinning: it goes on at once
 			s.account(p)
 			p.spun = 0
-			p.gen++ // the end of its spin, if pending, belonged to this wait only
+			s.newGen(p) // the end of its spin, if pending, belonged to this wait only
 			s.advance(p)
 		case p.blocked: // woken: ready again
 			s.jobs[p.job].stats.Blocked += s.now - p.blockedAt

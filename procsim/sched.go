@@ -66,7 +66,7 @@ func (s *Sim) advanceProc(p *proc) {
 		case phCompute:
 			if p.rem > 0 {
 				if p.running {
-					s.q.push(event{at: s.now + p.rem, kind: evCompute, who: s.index(p), gen: p.gen})
+					s.q.push(event{at: s.now + p.rem, kind: evCompute, who: p.id, slot: s.timerSlot(p.id), gen: p.gen})
 				}
 				return
 			}
@@ -129,7 +129,7 @@ func (s *Sim) finish(p *proc) {
 	if p.running {
 		s.account(p)
 		p.running = false
-		p.gen++
+		s.newGen(p)
 		c := &s.cpus[p.cpu]
 		c.cur = -1
 		defer s.dispatch(int(p.cpu))
@@ -223,7 +223,7 @@ func (s *Sim) armWait(p *proc, pi int32) {
 		panic("procsim: a wait satisfied in the past")
 	}
 	p.wakeKey = last.seq + 1
-	s.q.pushKeyed(event{at: last.at, seq: last.seq, kind: evArrive, who: pi})
+	s.q.pushKeyed(event{at: last.at, seq: last.seq, kind: evArrive, who: pi, slot: s.wakeSlot(pi)})
 }
 
 // waitStarts decides what a running process does as its wait begins:
@@ -237,7 +237,7 @@ func (s *Sim) waitStarts(p *proc) {
 	case spinForever:
 		s.armWait(p, pi)
 	case spinThenBlock:
-		s.q.push(event{at: s.now + max(s.cfg.SpinThreshold-p.spun, 0), kind: evSpin, who: pi, gen: p.gen})
+		s.q.push(event{at: s.now + max(s.cfg.SpinThreshold-p.spun, 0), kind: evSpin, who: pi, slot: s.timerSlot(pi), gen: p.gen})
 		s.armWait(p, pi)
 	case blockAtOnce:
 		s.account(p)
@@ -278,7 +278,7 @@ func (s *Sim) block(p *proc) {
 	p.running, p.blocked = false, true
 	p.blockedAt = s.now
 	p.spun = 0
-	p.gen++
+	s.newGen(p)
 	p.woke = false
 }
 
@@ -425,7 +425,7 @@ func (s *Sim) deliver(j *job, dst int32, slot int, at model.Time) {
 }
 
 // index is p's index in s.procs.
-func (s *Sim) index(p *proc) int32 { return s.jobs[p.job].procs[p.idx] }
+func (s *Sim) index(p *proc) int32 { return p.id }
 
 // account brings a running process's time up to now.
 func (s *Sim) account(p *proc) {
@@ -468,7 +468,7 @@ func (s *Sim) stop(c *cpu) {
 		if p.running {
 			s.account(p)
 			p.running = false
-			p.gen++
+			s.newGen(p)
 			p.budget = max(p.sliceEnd-s.now, 0) // kept for its next turn
 		}
 	}
@@ -477,7 +477,7 @@ func (s *Sim) stop(c *cpu) {
 	}
 	c.cur = -1
 	c.switchEnd = 0
-	c.gen++
+	s.newCPUGen(c)
 	c.qEnd = 0
 }
 
@@ -490,7 +490,7 @@ func (s *Sim) run(ci int, pi int32) {
 	if p.budget > 0 {
 		p.sliceEnd, p.budget = s.now+p.budget, 0 // the rest of its slice
 	}
-	p.gen++
+	s.newGen(p)
 	s.armQuantum(ci)
 	s.advance(p)
 }
@@ -522,7 +522,7 @@ func (s *Sim) switchTo(ci int, pi int32) {
 	c.cur, c.last = pi, pi
 	c.switchEnd, c.switchAt = s.now+cost, s.now
 	c.gen++
-	s.q.push(event{at: c.switchEnd, kind: evCPU, who: int32(ci), gen: c.gen})
+	s.q.push(event{at: c.switchEnd, kind: evCPU, who: int32(ci), slot: s.cpuSlot(int32(ci)), gen: c.gen})
 }
 
 // dispatch gives processor ci to the process its discipline prefers now,

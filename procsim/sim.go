@@ -130,6 +130,7 @@ const (
 
 // proc is a process.
 type proc struct {
+	id    int32 // its index in Sim.procs
 	job   int32 // index in Sim.jobs
 	idx   int32 // its rank in the job
 	cpu   int32
@@ -205,6 +206,7 @@ type heldMsg struct {
 
 // cpu is a processor.
 type cpu struct {
+	id        int32      // its index in Sim.cpus
 	cur       int32      // the process it runs or switches to, -1 none
 	switchEnd model.Time // until then it switches to cur: nothing progresses
 	switchAt  model.Time // when that switch began
@@ -252,14 +254,37 @@ func New(cfg Config) *Sim {
 		panic(err.Error())
 	}
 	s := &Sim{cfg: cfg, cpus: make([]cpu, cfg.Machine.Procs()), byID: map[int]int32{}}
+	s.q.grow(1 + len(s.cpus))
 	for i := range s.cpus {
 		c := &s.cpus[i]
+		c.id = int32(i)
 		c.cur, c.last, c.owner = -1, -1, -1
 		if cfg.Kind == Local || cfg.Kind == SB {
 			c.phase = model.Time(cfg.Rand.Int64N(int64(cfg.Quantum)))
 		}
 	}
 	return s
+}
+
+// The timer slots of the event queue: one per processor (its switch's end)
+// and two per process (its computation's or spin's end; its wake-up).
+
+func (s *Sim) cpuSlot(ci int32) int32   { return 1 + ci }
+func (s *Sim) timerSlot(pi int32) int32 { return int32(1+len(s.cpus)) + 2*pi }
+func (s *Sim) wakeSlot(pi int32) int32  { return int32(2+len(s.cpus)) + 2*pi }
+
+// newGen makes p's pending computation or spin end stale, and takes it out
+// of the queue.
+func (s *Sim) newGen(p *proc) {
+	p.gen++
+	s.q.cancel(s.timerSlot(p.id))
+}
+
+// newCPUGen makes c's pending switch end stale, and takes it out of the
+// queue.
+func (s *Sim) newCPUGen(c *cpu) {
+	c.gen++
+	s.q.cancel(s.cpuSlot(c.id))
 }
 
 // Now is the simulator's time.

@@ -271,13 +271,13 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 		if p.running {
 			s.account(p)
 			p.since = s.now + dt
-			p.gen++
+			s.newGen(p)
 			switch p.phase {
 			case phCompute:
-				s.q.push(event{at: s.now + dt + p.rem, kind: evCompute, who: pi, gen: p.gen})
+				s.q.push(event{at: s.now + dt + p.rem, kind: evCompute, who: pi, slot: s.timerSlot(pi), gen: p.gen})
 			case phWait:
 				if s.waitMode(p) == spinThenBlock {
-					s.q.push(event{at: s.now + dt + max(s.cfg.SpinThreshold-p.spun, 0), kind: evSpin, who: pi, gen: p.gen})
+					s.q.push(event{at: s.now + dt + max(s.cfg.SpinThreshold-p.spun, 0), kind: evSpin, who: pi, slot: s.timerSlot(pi), gen: p.gen})
 				}
 			}
 		}
@@ -304,7 +304,7 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 			c.switchEnd += dt
 			c.switchAt += dt
 			c.gen++
-			s.q.push(event{at: c.switchEnd, kind: evCPU, who: p.cpu, gen: c.gen})
+			s.q.push(event{at: c.switchEnd, kind: evCPU, who: p.cpu, slot: s.cpuSlot(p.cpu), gen: c.gen})
 		}
 	}
 	// Its messages in flight arrive dt later, in the same order: sent
@@ -313,6 +313,7 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 	for _, pi := range j.procs {
 		p := &s.procs[pi]
 		p.wakeKey = 0 // its messages are re-timed: so is its wake-up
+		s.q.cancel(s.wakeSlot(pi))
 		for sl, times := range p.inflight {
 			moved = append(moved, append([]msg(nil), times...))
 			p.inflight[sl] = times[:0]

@@ -4,28 +4,49 @@ import "github.com/gangsim/gangsim/model"
 
 // Event kinds.
 const (
-	evCompute uint8 = iota // a process's computation phase ends (gen: the process's)
-	evSpin                 // a process's spin gives up (gen: the process's)
+	evCompute uint8 = iota // a process's computation phase ends
+	evSpin                 // a process's spin gives up
 	evArrive               // the message that satisfies a process's wait reaches it (seq: the message's; valid while the process's wakeKey)
-	evCPU                  // a processor's switch ends (gen: the processor's)
+	evCPU                  // a processor's switch ends
 	evQuantum              // a processor's local quantum ends (valid while it is the one armed)
 )
 
-// event is one entry of the queue, compared by (at, seq).
+// event is one entry of the queue, compared by (at, seq): 16 bytes, the
+// sequence number, the process or processor and the kind packed into one
+// word whose order is the sequence numbers' (they are unique).
 type event struct {
-	at   model.Time
-	seq  uint64
-	who  int32  // process or processor
-	slot int32  // its timer in the queue's index (0: none, see eventQueue)
-	gen  uint32 // of the process or processor when pushed
-	kind uint8
+	at model.Time
+	k  uint64 // seq << seqShift | who << kindBits | kind
 }
+
+const (
+	kindBits = 3
+	whoBits  = 23
+	seqShift = kindBits + whoBits
+	maxWho   = 1<<whoBits - 1
+	maxSeq   = 1<<(64-seqShift) - 1
+)
+
+func (e *event) kind() uint8 { return uint8(e.k & (1<<kindBits - 1)) }
+func (e *event) who() int32  { return int32(e.k >> kindBits & maxWho) }
+func (e *event) seq() uint64 { return e.k >> seqShift }
+func (e *event) slot() uint32 {
+	return uint32(e.k>>kindBits&maxWho)<<2 | kindClass[e.k&(1<<kindBits-1)]
+}
+
+// kindClass is the timer slot of each kind of event, with its process's or
+// processor's index: a process's computation and spin end share one.
+var kindClass = [1 << kindBits]uint32{evCompute: 0, evSpin: 0, evArrive: 1, evCPU: 2, evQuantum: 3}
+
+// tracked reports whether events of kind have a timer slot (the others
+// may be pending several at once, and are never replaced or canceled).
+func tracked(kind uint8) bool { return kind != evQuantum }
 
 func (a *event) before(b *event) bool {
 	if a.at != b.at {
 		return a.at < b.at
 	}
-	return a.seq < b.seq
+	return a.k < b.k
 }
 
 // eventQueue is a 4-ary min-heap of events: shallower than a binary heap,
@@ -40,38 +61,43 @@ func (a *event) before(b *event) bool {
 // the stale events were ordered among.
 type eventQueue struct {
 	h   []event
-	pos []int32 // per timer slot, its event's index in h, -1 none (pos[0]: slot 0's, unused)
+	pos []int32 // per timer slot (event.slot), its event's index in h, -1 none
 	seq uint64
 }
 
-// grow makes room for timer slots up to n-1.
-func (q *eventQueue) grow(n int) {
-	for len(q.pos) < n {
+// grow makes room for the timer slots of processes or processors up to
+// who.
+func (q *eventQueue) grow(who int32) {
+	if who > maxWho {
+		panic("procsim: too many processes or processors for the event queue")
+	}
+	for len(q.pos) < 4*int(who+1) {
 		q.pos = append(q.pos, -1)
 	}
 }
 
-func (q *eventQueue) push(e event) {
-	e.seq = q.seq
-	q.seq++
-	q.put(e)
+// push pushes an event of kind for who at at, with the next sequence
+// number.
+func (q *eventQueue) push(at model.Time, who int32, kind uint8) {
+	q.pushKeyed(at, q.newSeq(), who, kind)
 }
 
 // newSeq reserves the next sequence number without pushing an event: a
 // message takes the place in the order of same-time events that its
 // arrival event would have had.
 func (q *eventQueue) newSeq() uint64 {
+	if q.seq == maxSeq {
+		panic("procsim: event sequence numbers exhausted")
+	}
 	q.seq++
 	return q.seq - 1
 }
 
-// pushKeyed pushes e with the sequence number it carries (one newSeq
-// reserved).
-func (q *eventQueue) pushKeyed(e event) { q.put(e) }
-
-func (q *eventQueue) put(e event) {
-	if e.slot != 0 {
-		if i := q.pos[e.slot]; i >= 0 {
+// pushKeyed pushes an event with sequence number seq (reserved by newSeq).
+func (q *eventQueue) pushKeyed(at model.Time, seq uint64, who int32, kind uint8) {
+	e := event{at: at, k: seq<<seqShift | uint64(who)<<kindBits | uint64(kind)}
+	if tracked(kind) {
+		if i := q.pos[e.slot()]; i >= 0 {
 			// The slot's pending event is replaced.
 			if e.before(&q.h[i]) {
 				q.up(int(i), e)
@@ -87,7 +113,7 @@ func (q *eventQueue) put(e event) {
 
 // cancel takes the event pending in timer slot slot, if any, out of the
 // queue.
-func (q *eventQueue) cancel(slot int32) {
+func (q *eventQueue) cancel(slot uint32) {
 	i := q.pos[slot]
 	if i < 0 {
 		return
@@ -116,11 +142,11 @@ func (q *eventQueue) up(i int, e event) {
 			break
 		}
 		h[i] = h[p]
-		q.pos[h[i].slot] = int32(i)
+		q.pos[h[i].slot()] = int32(i)
 		i = p
 	}
 	h[i] = e
-	q.pos[e.slot] = int32(i)
+	q.pos[e.slot()] = int32(i)
 }
 
 // down puts e at index i or below, sifting the hole down: the least child
@@ -144,17 +170,17 @@ func (q *eventQueue) down(i int, e event) {
 			break
 		}
 		h[i] = h[m]
-		q.pos[h[i].slot] = int32(i)
+		q.pos[h[i].slot()] = int32(i)
 		i = m
 	}
 	h[i] = e
-	q.pos[e.slot] = int32(i)
+	q.pos[e.slot()] = int32(i)
 }
 
 func (q *eventQueue) pop() event {
 	h := q.h
 	top := h[0]
-	q.pos[top.slot] = -1
+	q.pos[top.slot()] = -1
 	n := len(h) - 1
 	last := h[n]
 	q.h = h[:n]

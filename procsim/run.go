@@ -76,7 +76,7 @@ func (s *Sim) newProc() int32 {
 	}
 	s.procs = append(s.procs, proc{})
 	pi := int32(len(s.procs) - 1)
-	s.q.grow(int(s.wakeSlot(pi)) + 1)
+	s.q.grow(pi)
 	return pi
 }
 
@@ -222,7 +222,7 @@ func (s *Sim) SetOwners(on []Owner) {
 			s.stop(c)
 			c.gen++
 			c.cur, c.switchEnd, c.switchAt = keep, n.from, s.now
-			s.q.push(event{at: n.from, kind: evCPU, who: int32(ci), slot: s.cpuSlot(int32(ci)), gen: c.gen})
+			s.q.push(n.from, int32(ci), evCPU)
 			continue
 		}
 		if c.cur >= 0 {
@@ -235,7 +235,7 @@ func (s *Sim) SetOwners(on []Owner) {
 			if n.p >= 0 {
 				c.last = n.p
 			}
-			s.q.push(event{at: n.from, kind: evCPU, who: int32(ci), slot: s.cpuSlot(int32(ci)), gen: c.gen})
+			s.q.push(n.from, int32(ci), evCPU)
 			continue
 		}
 		s.dispatch(ci)
@@ -320,7 +320,7 @@ func (s *Sim) Run(until model.Time) (id int, at model.Time, done bool) {
 		}
 		e := s.q.pop()
 		s.now = e.at
-		s.hz = e.seq + 1
+		s.hz = e.seq() + 1
 		s.handle(&e)
 		if s.afterEvent != nil {
 			s.afterEvent()
@@ -355,10 +355,10 @@ func (s *Sim) Next() model.Time {
 func (s *Sim) handle(e *event) {
 	s.ev++
 
-	switch e.kind {
+	switch e.kind() {
 	case evCompute:
-		p := &s.procs[e.who]
-		if p.gen != e.gen || !p.running || p.phase != phCompute {
+		p := &s.procs[e.who()]
+		if !p.running || p.phase != phCompute {
 			return
 		}
 		s.jobs[p.job].stats.Events++
@@ -366,8 +366,8 @@ func (s *Sim) handle(e *event) {
 		s.account(p)
 		s.advance(p)
 	case evSpin:
-		p := &s.procs[e.who]
-		if p.gen != e.gen || !p.running || p.phase != phWait {
+		p := &s.procs[e.who()]
+		if !p.running || p.phase != phWait {
 			return
 		}
 		s.account(p)
@@ -377,8 +377,8 @@ func (s *Sim) handle(e *event) {
 		s.dispatch(int(p.cpu))
 	case evArrive:
 		s.wakes++
-		p := &s.procs[e.who]
-		if p.wakeKey != e.seq+1 {
+		p := &s.procs[e.who()]
+		if p.wakeKey != e.seq()+1 {
 			return // its wait was satisfied otherwise, or its messages re-timed
 		}
 		p.wakeKey = 0
@@ -394,7 +394,7 @@ func (s *Sim) handle(e *event) {
 			s.advance(p)
 		case p.blocked: // woken: ready again
 			s.jobs[p.job].stats.Blocked += s.now - p.blockedAt
-			if s.cpus[p.cpu].owner == e.who {
+			if s.cpus[p.cpu].owner == e.who() {
 				p.mWait += s.now - max(p.blockedAt, p.mStart) // waiting, coscheduled
 			}
 			p.blocked, p.woke = false, true
@@ -407,24 +407,21 @@ func (s *Sim) handle(e *event) {
 			s.wake(p)
 		}
 	case evCPU:
-		c := &s.cpus[e.who]
-		if c.gen != e.gen {
-			return
-		}
+		c := &s.cpus[e.who()]
 		c.switching += s.now - c.switchAt
 		c.switchEnd = 0
-		if cur := c.cur; cur >= 0 && s.eligible(cur) && s.preferred(int(e.who)) == cur {
-			s.run(int(e.who), cur)
+		if cur := c.cur; cur >= 0 && s.eligible(cur) && s.preferred(int(e.who())) == cur {
+			s.run(int(e.who()), cur)
 			return
 		}
 		c.cur = -1
-		s.dispatch(int(e.who))
+		s.dispatch(int(e.who()))
 	case evQuantum:
-		c := &s.cpus[e.who]
+		c := &s.cpus[e.who()]
 		if c.qEnd != e.at {
 			return // the quantum it ended was canceled, or another armed
 		}
-		s.rotate(int(e.who))
+		s.rotate(int(e.who()))
 	}
 }
 

@@ -66,7 +66,7 @@ func (s *Sim) advanceProc(p *proc) {
 		case phCompute:
 			if p.rem > 0 {
 				if p.running {
-					s.q.push(event{at: s.now + p.rem, kind: evCompute, who: p.id, slot: s.timerSlot(p.id), gen: p.gen})
+					s.q.push(s.now+p.rem, p.id, evCompute)
 				}
 				return
 			}
@@ -223,7 +223,7 @@ func (s *Sim) armWait(p *proc, pi int32) {
 		panic("procsim: a wait satisfied in the past")
 	}
 	p.wakeKey = last.seq + 1
-	s.q.pushKeyed(event{at: last.at, seq: last.seq, kind: evArrive, who: pi, slot: s.wakeSlot(pi)})
+	s.q.pushKeyed(last.at, last.seq, pi, evArrive)
 }
 
 // waitStarts decides what a running process does as its wait begins:
@@ -237,7 +237,7 @@ func (s *Sim) waitStarts(p *proc) {
 	case spinForever:
 		s.armWait(p, pi)
 	case spinThenBlock:
-		s.q.push(event{at: s.now + max(s.cfg.SpinThreshold-p.spun, 0), kind: evSpin, who: pi, slot: s.timerSlot(pi), gen: p.gen})
+		s.q.push(s.now+max(s.cfg.SpinThreshold-p.spun, 0), pi, evSpin)
 		s.armWait(p, pi)
 	case blockAtOnce:
 		s.account(p)
@@ -522,7 +522,7 @@ func (s *Sim) switchTo(ci int, pi int32) {
 	c.cur, c.last = pi, pi
 	c.switchEnd, c.switchAt = s.now+cost, s.now
 	c.gen++
-	s.q.push(event{at: c.switchEnd, kind: evCPU, who: int32(ci), slot: s.cpuSlot(int32(ci)), gen: c.gen})
+	s.q.push(c.switchEnd, int32(ci), evCPU)
 }
 
 // dispatch gives processor ci to the process its discipline prefers now,

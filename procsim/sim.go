@@ -254,7 +254,7 @@ func New(cfg Config) *Sim {
 		panic(err.Error())
 	}
 	s := &Sim{cfg: cfg, cpus: make([]cpu, cfg.Machine.Procs()), byID: map[int]int32{}}
-	s.q.grow(1 + len(s.cpus))
+	s.q.grow(int32(len(s.cpus)))
 	for i := range s.cpus {
 		c := &s.cpus[i]
 		c.id = int32(i)
@@ -269,9 +269,9 @@ func New(cfg Config) *Sim {
 // The timer slots of the event queue: one per processor (its switch's end)
 // and two per process (its computation's or spin's end; its wake-up).
 
-func (s *Sim) cpuSlot(ci int32) int32   { return 1 + ci }
-func (s *Sim) timerSlot(pi int32) int32 { return int32(1+len(s.cpus)) + 2*pi }
-func (s *Sim) wakeSlot(pi int32) int32  { return int32(2+len(s.cpus)) + 2*pi }
+func (s *Sim) cpuSlot(ci int32) uint32   { return uint32(ci)<<2 | kindClass[evCPU] }
+func (s *Sim) timerSlot(pi int32) uint32 { return uint32(pi)<<2 | kindClass[evCompute] }
+func (s *Sim) wakeSlot(pi int32) uint32  { return uint32(pi)<<2 | kindClass[evArrive] }
 
 // newGen makes p's pending computation or spin end stale, and takes it out
 // of the queue.

@@ -274,10 +274,10 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 			s.newGen(p)
 			switch p.phase {
 			case phCompute:
-				s.q.push(event{at: s.now + dt + p.rem, kind: evCompute, who: pi, slot: s.timerSlot(pi), gen: p.gen})
+				s.q.push(s.now+dt+p.rem, pi, evCompute)
 			case phWait:
 				if s.waitMode(p) == spinThenBlock {
-					s.q.push(event{at: s.now + dt + max(s.cfg.SpinThreshold-p.spun, 0), kind: evSpin, who: pi, slot: s.timerSlot(pi), gen: p.gen})
+					s.q.push(s.now+dt+max(s.cfg.SpinThreshold-p.spun, 0), pi, evSpin)
 				}
 			}
 		}
@@ -304,7 +304,7 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 			c.switchEnd += dt
 			c.switchAt += dt
 			c.gen++
-			s.q.push(event{at: c.switchEnd, kind: evCPU, who: p.cpu, slot: s.cpuSlot(p.cpu), gen: c.gen})
+			s.q.push(c.switchEnd, p.cpu, evCPU)
 		}
 	}
 	// Its messages in flight arrive dt later, in the same order: sent

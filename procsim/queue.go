@@ -42,6 +42,20 @@ var kindClass = [1 << kindBits]uint32{evCompute: 0, evSpin: 0, evArrive: 1, evCP
 // may be pending several at once, and are never replaced or canceled).
 func tracked(kind uint8) bool { return kind != evQuantum }
 
+// minOf is 1 if b is before a, else 0.
+func minOf(a, b *event) int {
+	lt := b2u(b.at < a.at) | b2u(b.at == a.at)&b2u(b.k < a.k)
+	return int(lt)
+}
+
+func b2u(b bool) uint8 {
+	var x uint8
+	if b {
+		x = 1
+	}
+	return x
+}
+
 func (a *event) before(b *event) bool {
 	if a.at != b.at {
 		return a.at < b.at
@@ -160,10 +174,19 @@ func (q *eventQueue) down(i int, e event) {
 			break
 		}
 		m := c
-		end := min(c+4, n)
-		for k := c + 1; k < end; k++ {
-			if h[k].before(&h[m]) {
-				m = k
+		if c+3 < n {
+			// Four children: the least of each pair, then of the two,
+			// without branches the processor could mispredict.
+			m = c + minOf(&h[c], &h[c+1])
+			m2 := c + 2 + minOf(&h[c+2], &h[c+3])
+			if h[m2].before(&h[m]) {
+				m = m2
+			}
+		} else {
+			for k := c + 1; k < n; k++ {
+				if h[k].before(&h[m]) {
+					m = k
+				}
 			}
 		}
 		if !h[m].before(&e) {

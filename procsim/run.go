@@ -32,6 +32,9 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 		}
 		slots++ // the call's own completion (see sendRound)
 	}
+	if s.cfg.Costs != nil {
+		j.lat, _ = s.cfg.Costs.Message(j.prog.nic, max(s.cfg.Contexts, 1))
+	}
 	ji := int32(len(s.jobs))
 	if n := len(s.freeJobs); n > 0 {
 		ji = s.freeJobs[n-1]

@@ -353,16 +353,11 @@ func (s *Sim) sendRound(p *proc, r int) {
 	var at model.Time
 	switch {
 	case s.buffered():
-		var lat model.Time
-		if s.cfg.Costs != nil {
-			lat, _ = s.cfg.Costs.Message(j.prog.nic, max(s.cfg.Contexts, 1))
-		}
-		at, p.nicFree = bcsTransfer(s.now, p.nicFree, lat, s.cfg.MicroSlice, s.cfg.MicroOverhead)
+		at, p.nicFree = bcsTransfer(s.now, p.nicFree, j.lat, s.cfg.MicroSlice, s.cfg.MicroOverhead)
 	case s.cfg.Costs != nil:
 		// The NIC sends one message at a time: this round's after the
 		// process's previous one is through.
-		lat, _ := s.cfg.Costs.Message(j.prog.nic, max(s.cfg.Contexts, 1))
-		at = max(s.now, p.nicFree) + lat
+		at = max(s.now, p.nicFree) + j.lat
 		p.nicFree = at
 	default:
 		at = s.now

@@ -183,6 +183,7 @@ type job struct {
 	prog    *program
 	procs   []int32
 	prio    bool
+	lat     model.Time        // a round's messages' one-way time (Config.Costs with Config.Contexts)
 	left    int               // processes not done
 	frozen  bool              // GS: switched out, its messages held
 	snaps   [snapHistory]snap // its states at the last starts of an iteration of process 0, a ring (skip.go)

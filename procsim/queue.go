@@ -2,13 +2,14 @@ package procsim
 
 import "github.com/gangsim/gangsim/model"
 
-// Event kinds.
+// Event kinds. The two low bits are the kind's timer slot (see
+// event.slot): a process's computation and spin end share one.
 const (
-	evCompute uint8 = iota // a process's computation phase ends
-	evSpin                 // a process's spin gives up
-	evArrive               // the message that satisfies a process's wait reaches it (seq: the message's; valid while the process's wakeKey)
-	evCPU                  // a processor's switch ends
-	evQuantum              // a processor's local quantum ends (valid while it is the one armed)
+	evCompute uint8 = 0 // a process's computation phase ends
+	evArrive  uint8 = 1 // the message that satisfies a process's wait reaches it (seq: the message's; valid while the process's wakeKey)
+	evCPU     uint8 = 2 // a processor's switch ends
+	evQuantum uint8 = 3 // a processor's local quantum ends (valid while it is the one armed)
+	evSpin    uint8 = 4 // a process's spin gives up
 )
 
 // event is one entry of the queue, compared by (at, seq): 16 bytes, the
@@ -27,16 +28,14 @@ const (
 	maxSeq   = 1<<(64-seqShift) - 1
 )
 
-func (e *event) kind() uint8 { return uint8(e.k & (1<<kindBits - 1)) }
-func (e *event) who() int32  { return int32(e.k >> kindBits & maxWho) }
-func (e *event) seq() uint64 { return e.k >> seqShift }
-func (e *event) slot() uint32 {
-	return uint32(e.k>>kindBits&maxWho)<<2 | kindClass[e.k&(1<<kindBits-1)]
-}
+func (e *event) kind() uint8  { return uint8(e.k & (1<<kindBits - 1)) }
+func (e *event) who() int32   { return int32(e.k >> kindBits & maxWho) }
+func (e *event) seq() uint64  { return e.k >> seqShift }
+func (e *event) slot() uint32 { return uint32(e.k>>kindBits&maxWho)<<2 | uint32(e.k&3) }
 
-// kindClass is the timer slot of each kind of event, with its process's or
-// processor's index: a process's computation and spin end share one.
-var kindClass = [1 << kindBits]uint32{evCompute: 0, evSpin: 0, evArrive: 1, evCPU: 2, evQuantum: 3}
+// kindClass is the timer slot of a kind of event, with its process's or
+// processor's index.
+func kindClass(kind uint8) uint32 { return uint32(kind & 3) }
 
 // tracked reports whether events of kind have a timer slot (the others
 // may be pending several at once, and are never replaced or canceled).
@@ -73,11 +72,20 @@ func (a *event) before(b *event) bool {
 // Only events that would have done nothing are left out: every push still
 // takes the next sequence number, so the order of the others is the one
 // the stale events were ordered among.
+//
+// The least event may be held apart, in front of the heap: an event pushed
+// before every pending one (a switch's end a few microseconds ahead, the
+// wake-up of a message about to arrive) is often the next one popped, and
+// then costs no sifting at all.
 type eventQueue struct {
-	h   []event
-	pos []int32 // per timer slot (event.slot), its event's index in h, -1 none
-	seq uint64
+	h        []event
+	front    event // before every event of h, when hasFront
+	hasFront bool
+	pos      []int32 // per timer slot (event.slot), its event's index in h, inFront, or -1 none
+	seq      uint64
 }
+
+const inFront = -2 // pos of the event held in front
 
 // grow makes room for the timer slots of processes or processors up to
 // who.
@@ -111,16 +119,33 @@ func (q *eventQueue) newSeq() uint64 {
 func (q *eventQueue) pushKeyed(at model.Time, seq uint64, who int32, kind uint8) {
 	e := event{at: at, k: seq<<seqShift | uint64(who)<<kindBits | uint64(kind)}
 	if tracked(kind) {
-		if i := q.pos[e.slot()]; i >= 0 {
-			// The slot's pending event is replaced.
+		if i := q.pos[e.slot()]; i >= 0 && !(q.hasFront && e.before(&q.front)) {
+			// The slot's pending event is replaced in place.
 			if e.before(&q.h[i]) {
 				q.up(int(i), e)
 			} else {
 				q.down(int(i), e)
 			}
 			return
+		} else if i != -1 {
+			q.cancel(e.slot()) // replaced: e goes in anew
 		}
 	}
+	switch {
+	case q.hasFront && e.before(&q.front):
+		old := q.front
+		q.front = e
+		q.pos[e.slot()] = inFront
+		q.heapPush(old)
+	case !q.hasFront && (len(q.h) == 0 || e.before(&q.h[0])):
+		q.front, q.hasFront = e, true
+		q.pos[e.slot()] = inFront
+	default:
+		q.heapPush(e)
+	}
+}
+
+func (q *eventQueue) heapPush(e event) {
 	q.h = append(q.h, e)
 	q.up(len(q.h)-1, e)
 }
@@ -129,6 +154,11 @@ func (q *eventQueue) pushKeyed(at model.Time, seq uint64, who int32, kind uint8)
 // queue.
 func (q *eventQueue) cancel(slot uint32) {
 	i := q.pos[slot]
+	if i == inFront {
+		q.pos[slot] = -1
+		q.hasFront = false
+		return
+	}
 	if i < 0 {
 		return
 	}
@@ -201,6 +231,11 @@ func (q *eventQueue) down(i int, e event) {
 }
 
 func (q *eventQueue) pop() event {
+	if q.hasFront {
+		q.hasFront = false
+		q.pos[q.front.slot()] = -1
+		return q.front
+	}
 	h := q.h
 	top := h[0]
 	q.pos[top.slot()] = -1
@@ -213,6 +248,16 @@ func (q *eventQueue) pop() event {
 	return top
 }
 
-func (q *eventQueue) len() int { return len(q.h) }
+func (q *eventQueue) len() int {
+	if q.hasFront {
+		return len(q.h) + 1
+	}
+	return len(q.h)
+}
 
-func (q *eventQueue) peek() model.Time { return q.h[0].at }
+func (q *eventQueue) peek() model.Time {
+	if q.hasFront {
+		return q.front.at
+	}
+	return q.h[0].at
+}

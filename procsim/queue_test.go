@@ -29,14 +29,14 @@ func TestEventQueueOrder(t *testing.T) {
 	var pending []ref // the reference, sorted
 	drop := func(who int32, kind uint8) {
 		pending = slices.DeleteFunc(pending, func(e ref) bool {
-			return tracked(kind) && e.who == who && kindClass[e.kind] == kindClass[kind]
+			return tracked(kind) && e.who == who && kindClass(e.kind) == kindClass(kind)
 		})
 	}
 	now := model.Time(0)
 	for step := 0; step < 200000; step++ {
 		if r.IntN(100) < 10 {
 			who, kind := int32(r.IntN(whos)), kinds[r.IntN(4)]
-			q.cancel(uint32(who)<<2 | kindClass[kind])
+			q.cancel(uint32(who)<<2 | kindClass(kind))
 			drop(who, kind)
 			continue
 		}

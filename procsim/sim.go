@@ -270,9 +270,9 @@ func New(cfg Config) *Sim {
 // The timer slots of the event queue: one per processor (its switch's end)
 // and two per process (its computation's or spin's end; its wake-up).
 
-func (s *Sim) cpuSlot(ci int32) uint32   { return uint32(ci)<<2 | kindClass[evCPU] }
-func (s *Sim) timerSlot(pi int32) uint32 { return uint32(pi)<<2 | kindClass[evCompute] }
-func (s *Sim) wakeSlot(pi int32) uint32  { return uint32(pi)<<2 | kindClass[evArrive] }
+func (s *Sim) cpuSlot(ci int32) uint32   { return uint32(ci)<<2 | kindClass(evCPU) }
+func (s *Sim) timerSlot(pi int32) uint32 { return uint32(pi)<<2 | kindClass(evCompute) }
+func (s *Sim) wakeSlot(pi int32) uint32  { return uint32(pi)<<2 | kindClass(evArrive) }
 
 // newGen makes p's pending computation or spin end stale, and takes it out
 // of the queue.

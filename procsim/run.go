@@ -157,31 +157,36 @@ func (s *Sim) SetOwners(on []Owner) {
 		return
 	}
 	s.era++
-	type own struct {
-		p    int32
-		from model.Time
+	if len(s.next) != len(s.cpus) {
+		s.next = make([]owner, len(s.cpus))
 	}
-	next := make([]own, len(s.cpus))
+	next := s.next
 	for i := range next {
-		next[i] = own{-1, s.now}
+		next[i] = owner{-1, s.now}
 	}
-	inSlot := map[int32]model.Time{}
+	s.strobes++
+	s.inSlot = s.inSlot[:0]
 	for _, o := range on {
 		ji, ok := s.byID[o.Job]
 		if !ok || s.jobs[ji].done {
 			continue
 		}
-		inSlot[ji] = o.From
-		for _, pi := range s.jobs[ji].procs {
-			next[s.procs[pi].cpu] = own{pi, max(o.From, s.now)}
+		j := s.jobs[ji]
+		if j.inSlot != s.strobes {
+			j.inSlot = s.strobes
+			s.inSlot = append(s.inSlot, ji)
+		}
+		j.slotFrom = o.From
+		for _, pi := range j.procs {
+			next[s.procs[pi].cpu] = owner{pi, max(o.From, s.now)}
 		}
 	}
 	// Jobs leaving the slot.
-	for ji, j := range s.jobs {
+	for _, j := range s.jobs {
 		if j == nil || j.done {
 			continue
 		}
-		_, stays := inSlot[int32(ji)]
+		stays := j.inSlot == s.strobes
 		owned := false
 		for _, pi := range j.procs {
 			if s.cpus[s.procs[pi].cpu].owner == pi {
@@ -243,9 +248,9 @@ func (s *Sim) SetOwners(on []Owner) {
 		}
 		s.dispatch(ci)
 	}
-	for ji, from := range inSlot {
+	for _, ji := range s.inSlot {
 		if j := s.jobs[ji]; j.frozen {
-			s.thaw(j, max(from, s.now))
+			s.thaw(j, max(j.slotFrom, s.now))
 		}
 	}
 }

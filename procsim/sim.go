@@ -179,22 +179,30 @@ type msg struct {
 
 // job is a job's processes and program.
 type job struct {
-	id      int
-	prog    *program
-	procs   []int32
-	prio    bool
-	lat     model.Time        // a round's messages' one-way time (Config.Costs with Config.Contexts)
-	left    int               // processes not done
-	frozen  bool              // GS: switched out, its messages held
-	snaps   [snapHistory]snap // its states at the last starts of an iteration of process 0, a ring (skip.go)
-	snapAt  int               // the ring's slot for the next snapshot
-	snapDue bool              // a snapshot is due at the end of the instant
-	skipped int64             // iterations moved over without simulating them
-	epoch   uint32            // of its message events; a freeze or thaw makes the pending ones stale
-	held    []heldMsg
-	stats   Stats
-	done    bool
-	doneAt  model.Time
+	id       int
+	prog     *program
+	procs    []int32
+	prio     bool
+	lat      model.Time        // a round's messages' one-way time (Config.Costs with Config.Contexts)
+	left     int               // processes not done
+	frozen   bool              // GS: switched out, its messages held
+	snaps    [snapHistory]snap // its states at the last starts of an iteration of process 0, a ring (skip.go)
+	snapAt   int               // the ring's slot for the next snapshot
+	snapDue  bool              // a snapshot is due at the end of the instant
+	skipped  int64             // iterations moved over without simulating them
+	epoch    uint32            // of its message events; a freeze or thaw makes the pending ones stale
+	held     []heldMsg
+	inSlot   uint64     // the SetOwners call that last named it
+	slotFrom model.Time // from when it owns its processors, as that call said
+	stats    Stats
+	done     bool
+	doneAt   model.Time
+}
+
+// owner is a processor's slot owner and from when it may run.
+type owner struct {
+	p    int32
+	from model.Time
 }
 
 // heldMsg is a message of a frozen job: its destination, receive slot and the
@@ -247,6 +255,9 @@ type Sim struct {
 	until      model.Time // the bound of the Run under way
 	era        uint64     // counts the external actions (jobs added or removed, strobes)
 	dsts       []int      // scratch
+	next       []owner    // scratch of SetOwners: each processor's next owner
+	inSlot     []int32    // scratch of SetOwners: the jobs named, in order
+	strobes    uint64     // counts the calls of SetOwners (job.inSlot)
 }
 
 // New returns a simulator for cfg. It panics if cfg does not Validate.

@@ -50,13 +50,14 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 		}
 		pi := s.newProc()
 		p := &s.procs[pi]
-		*p = proc{id: pi, job: ji, idx: int32(i), cpu: int32(c), recv: p.recv[:0], posted: p.posted[:0], lastArrive: p.lastArrive[:0],
-			inflight: p.inflight[:0], classSince: s.now}
-		for range slots {
-			p.recv = append(p.recv, 0)
-			p.posted = append(p.posted, 0)
-			p.lastArrive = append(p.lastArrive, 0)
-			p.inflight = append(p.inflight, nil)
+		*p = proc{id: pi, job: ji, idx: int32(i), cpu: int32(c), rs: p.rs[:0], classSince: s.now}
+		for k := range slots {
+			if k < cap(p.rs) {
+				p.rs = p.rs[:k+1]
+				p.rs[k] = recvSlot{in: p.rs[k].in[:0]} // its buffer reused
+			} else {
+				p.rs = append(p.rs, recvSlot{})
+			}
 		}
 		j.procs = append(j.procs, pi)
 		s.cpus[c].residents = append(s.cpus[c].residents, pi)
@@ -281,12 +282,12 @@ func (s *Sim) freeze(j *job) {
 		p := &s.procs[pi]
 		p.wakeKey = 0
 		s.q.cancel(s.wakeSlot(pi))
-		for sl := range p.inflight {
+		for sl := range p.rs {
 			s.collect(p, sl)
-			for _, m := range p.inflight[sl] {
+			for _, m := range p.rs[sl].in {
 				j.held = append(j.held, heldMsg{dst: pi, slot: sl, left: m.at - s.now})
 			}
-			p.inflight[sl] = p.inflight[sl][:0]
+			p.rs[sl].in = p.rs[sl].in[:0]
 		}
 		p.nicFree = max(p.nicFree-s.now, 0) // its NIC stops with it
 	}
@@ -349,9 +350,9 @@ func (s *Sim) Next() model.Time {
 		}
 		for _, pi := range j.procs {
 			p := &s.procs[pi]
-			for sl := range p.inflight {
+			for sl := range p.rs {
 				s.collect(p, sl)
-				if in := p.inflight[sl]; len(in) > 0 {
+				if in := p.rs[sl].in; len(in) > 0 {
 					next = min(next, in[0].at)
 				}
 			}

@@ -146,7 +146,7 @@ func (s *Sim) finish(p *proc) {
 // awaited is the range of receive slots p's wait needs p.need messages in.
 func (s *Sim) awaited(p *proc) (lo, hi int) {
 	if p.waitAll {
-		return 0, len(p.recv)
+		return 0, len(p.rs)
 	}
 	fan := s.jobs[p.job].prog.fan
 	return p.round * fan, (p.round + 1) * fan
@@ -156,9 +156,9 @@ func (s *Sim) awaited(p *proc) (lo, hi int) {
 func (s *Sim) satisfied(p *proc) bool {
 	lo, hi := s.awaited(p)
 	for sl := lo; sl < hi; sl++ {
-		if p.recv[sl] < p.need {
+		if p.rs[sl].recv < p.need {
 			s.collect(p, sl)
-			if p.recv[sl] < p.need {
+			if p.rs[sl].recv < p.need {
 				return false
 			}
 		}
@@ -178,7 +178,7 @@ func (s *Sim) arrived(m msg) bool {
 // received. Arrivals are not events: a message is in flight until
 // something looks at its receive slot after it arrived.
 func (s *Sim) collect(p *proc, sl int) {
-	in := p.inflight[sl]
+	in := p.rs[sl].in
 	k := 0
 	for k < len(in) && s.arrived(in[k]) {
 		k++
@@ -186,11 +186,11 @@ func (s *Sim) collect(p *proc, sl int) {
 	if k == 0 {
 		return
 	}
-	p.recv[sl] += k
+	p.rs[sl].recv += k
 	if k == len(in) {
-		p.inflight[sl] = in[:0]
+		p.rs[sl].in = in[:0]
 	} else {
-		p.inflight[sl] = in[k:]
+		p.rs[sl].in = in[k:]
 	}
 }
 
@@ -204,11 +204,11 @@ func (s *Sim) armWait(p *proc, pi int32) {
 	var last msg
 	found := false
 	for sl := lo; sl < hi; sl++ {
-		i := p.need - p.recv[sl] - 1 // the message it needs, among those in flight
+		i := p.need - p.rs[sl].recv - 1 // the message it needs, among those in flight
 		if i < 0 {
 			continue
 		}
-		in := p.inflight[sl]
+		in := p.rs[sl].in
 		if i >= len(in) {
 			return // not sent yet: its sending arms the wake-up
 		}
@@ -367,14 +367,14 @@ func (s *Sim) sendRound(p *proc, r int) {
 	// from the left, and so on): calls match per partner.
 	s.dsts = j.prog.sends(int(p.idx), r, s.dsts)
 	for k, d := range s.dsts {
-		s.procs[j.procs[d]].posted[r*j.prog.fan+k]++
+		s.procs[j.procs[d]].rs[r*j.prog.fan+k].posted++
 		s.deliver(j, j.procs[d], r*j.prog.fan+k, at)
 	}
 	if s.buffered() && r == 0 {
 		// A buffered call is done when the micro-timeslice that performs
 		// it ends, for the poster too, whatever has arrived (6.2.2): its
 		// own completion is the process's last receive slot.
-		p.posted[j.prog.rounds*j.prog.fan]++
+		p.rs[j.prog.rounds*j.prog.fan].posted++
 		s.deliver(j, s.index(p), j.prog.rounds*j.prog.fan, at)
 	}
 }
@@ -408,11 +408,11 @@ func bcsTransfer(post, free, d, ms, ov model.Time) (at, end model.Time) {
 // earlier than the one before it in the same slot (from the same partner).
 func (s *Sim) deliver(j *job, dst int32, slot int, at model.Time) {
 	d := &s.procs[dst]
-	at = max(at, d.lastArrive[slot])
-	d.lastArrive[slot] = at
-	d.inflight[slot] = append(d.inflight[slot], msg{at: at, seq: s.q.newSeq()})
+	at = max(at, d.rs[slot].last)
+	d.rs[slot].last = at
+	d.rs[slot].in = append(d.rs[slot].in, msg{at: at, seq: s.q.newSeq()})
 	s.msgs++
-	if d.phase == phWait && (d.running || d.blocked) && d.recv[slot]+len(d.inflight[slot]) == d.need {
+	if d.phase == phWait && (d.running || d.blocked) && d.rs[slot].recv+len(d.rs[slot].in) == d.need {
 		if lo, hi := s.awaited(d); slot >= lo && slot < hi {
 			s.armWait(d, dst) // it may have all it needs on its way now
 		}

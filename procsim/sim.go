@@ -154,12 +154,9 @@ type proc struct {
 	spun             model.Time // spin time in the current wait
 	blockedAt        model.Time
 	gen              uint32     // of its compute and spin events
-	recv             []int      // messages received per receive slot (round × fan + k; cumulative)
-	posted           []int      // messages its partners have sent it per receive slot (cumulative)
+	rs               []recvSlot // its receive slots (round × fan + k)
 	nicFree          model.Time // when its NIC has sent its last message (a frozen job's: how long after the freeze)
-	lastArrive       []model.Time
-	inflight         [][]msg // per receive slot, the messages on their way (or arrived, not yet counted in recv), earliest first
-	wakeKey          uint64  // 1 + the seq of its pending wake-up event (the arrival that satisfies its wait), 0 none
+	wakeKey          uint64     // 1 + the seq of its pending wake-up event (the arrival that satisfies its wait), 0 none
 	class            Class
 	classified       bool // FCS: classified at least once (until then it runs only in its own slot)
 	classSince       model.Time
@@ -167,6 +164,15 @@ type proc struct {
 	mCompute, mWait model.Time
 	mCalls          int
 	mStart          model.Time // when its current slot's measurements began
+}
+
+// recvSlot is what a process receives in one receive slot: a round's
+// messages from one partner, one per call.
+type recvSlot struct {
+	recv   int        // messages received (cumulative)
+	posted int        // messages the partner has sent (cumulative)
+	last   model.Time // arrival of the last one sent
+	in     []msg      // the messages on their way (or arrived, not yet counted in recv), earliest first
 }
 
 // msg is a message in flight: when it arrives, and its place among the

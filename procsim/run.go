@@ -50,7 +50,7 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 		}
 		pi := s.newProc()
 		p := &s.procs[pi]
-		*p = proc{id: pi, job: ji, idx: int32(i), cpu: int32(c), rs: p.rs[:0], classSince: s.now}
+		*p = proc{id: pi, job: ji, idx: int32(i), cpu: int32(c), fan: int32(j.prog.fan), rs: p.rs[:0], classSince: s.now}
 		for k := range slots {
 			if k < cap(p.rs) {
 				p.rs = p.rs[:k+1]

@@ -148,8 +148,7 @@ func (s *Sim) awaited(p *proc) (lo, hi int) {
 	if p.waitAll {
 		return 0, len(p.rs)
 	}
-	fan := s.jobs[p.job].prog.fan
-	return p.round * fan, (p.round + 1) * fan
+	return p.round * int(p.fan), (p.round + 1) * int(p.fan)
 }
 
 // satisfied reports whether the messages p waits for have arrived.

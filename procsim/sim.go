@@ -134,6 +134,7 @@ type proc struct {
 	job   int32 // index in Sim.jobs
 	idx   int32 // its rank in the job
 	cpu   int32
+	fan   int32 // its job's messages per round
 	phase phase
 	// running: the processor runs it (computing or spinning) from since;
 	// blocked: waiting and off the processor until a message wakes it.

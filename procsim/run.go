@@ -229,7 +229,6 @@ func (s *Sim) SetOwners(on []Owner) {
 			}
 			keep := c.cur
 			s.stop(c)
-			c.gen++
 			c.cur, c.switchEnd, c.switchAt = keep, n.from, s.now
 			s.q.push(n.from, int32(ci), evCPU)
 			continue
@@ -237,7 +236,7 @@ func (s *Sim) SetOwners(on []Owner) {
 		if c.cur >= 0 {
 			s.stop(c)
 		}
-		s.newCPUGen(c)
+		s.cancelSwitch(c)
 		if n.from > s.now {
 			// Switching: nothing runs until n.from.
 			c.cur, c.switchEnd, c.switchAt = n.p, n.from, s.now
@@ -277,7 +276,6 @@ func (s *Sim) EndSlot() {
 // freeze switches a GS job out: its messages in flight are held.
 func (s *Sim) freeze(j *job) {
 	j.frozen = true
-	j.epoch++
 	for _, pi := range j.procs {
 		p := &s.procs[pi]
 		p.wakeKey = 0
@@ -296,7 +294,6 @@ func (s *Sim) freeze(j *job) {
 // thaw switches a GS job back in at from: its held messages resume.
 func (s *Sim) thaw(j *job, from model.Time) {
 	j.frozen = false
-	j.epoch++
 	for _, pi := range j.procs {
 		s.procs[pi].nicFree += from
 	}
@@ -399,7 +396,7 @@ func (s *Sim) handle(e *event) {
 		case p.running: // spinning: it goes on at once
 			s.account(p)
 			p.spun = 0
-			s.newGen(p) // the end of its spin, if pending, belonged to this wait only
+			s.cancelTimer(p) // the end of its spin, if pending, belonged to this wait only
 			s.advance(p)
 		case p.blocked: // woken: ready again
 			s.jobs[p.job].stats.Blocked += s.now - p.blockedAt

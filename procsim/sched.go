@@ -129,7 +129,7 @@ func (s *Sim) finish(p *proc) {
 	if p.running {
 		s.account(p)
 		p.running = false
-		s.newGen(p)
+		s.cancelTimer(p)
 		c := &s.cpus[p.cpu]
 		c.cur = -1
 		defer s.dispatch(int(p.cpu))
@@ -277,7 +277,7 @@ func (s *Sim) block(p *proc) {
 	p.running, p.blocked = false, true
 	p.blockedAt = s.now
 	p.spun = 0
-	s.newGen(p)
+	s.cancelTimer(p)
 	p.woke = false
 }
 
@@ -462,7 +462,7 @@ func (s *Sim) stop(c *cpu) {
 		if p.running {
 			s.account(p)
 			p.running = false
-			s.newGen(p)
+			s.cancelTimer(p)
 			p.budget = max(p.sliceEnd-s.now, 0) // kept for its next turn
 		}
 	}
@@ -471,7 +471,7 @@ func (s *Sim) stop(c *cpu) {
 	}
 	c.cur = -1
 	c.switchEnd = 0
-	s.newCPUGen(c)
+	s.cancelSwitch(c)
 	c.qEnd = 0
 }
 
@@ -484,7 +484,7 @@ func (s *Sim) run(ci int, pi int32) {
 	if p.budget > 0 {
 		p.sliceEnd, p.budget = s.now+p.budget, 0 // the rest of its slice
 	}
-	s.newGen(p)
+	s.cancelTimer(p)
 	s.armQuantum(ci)
 	s.advance(p)
 }
@@ -515,7 +515,6 @@ func (s *Sim) switchTo(ci int, pi int32) {
 	}
 	c.cur, c.last = pi, pi
 	c.switchEnd, c.switchAt = s.now+cost, s.now
-	c.gen++
 	s.q.push(c.switchEnd, int32(ci), evCPU)
 }
 

@@ -154,7 +154,6 @@ type proc struct {
 	rem              model.Time // computation left in the current phase
 	spun             model.Time // spin time in the current wait
 	blockedAt        model.Time
-	gen              uint32     // of its compute and spin events
 	rs               []recvSlot // its receive slots (round × fan + k)
 	nicFree          model.Time // when its NIC has sent its last message (a frozen job's: how long after the freeze)
 	wakeKey          uint64     // 1 + the seq of its pending wake-up event (the arrival that satisfies its wait), 0 none
@@ -197,7 +196,6 @@ type job struct {
 	snapAt   int               // the ring's slot for the next snapshot
 	snapDue  bool              // a snapshot is due at the end of the instant
 	skipped  int64             // iterations moved over without simulating them
-	epoch    uint32            // of its message events; a freeze or thaw makes the pending ones stale
 	held     []heldMsg
 	inSlot   uint64     // the SetOwners call that last named it
 	slotFrom model.Time // from when it owns its processors, as that call said
@@ -234,7 +232,6 @@ type cpu struct {
 	rr        int        // round-robin position in residents
 	qEnd      model.Time // end of the running process's local quantum
 	phase     model.Time // local round robin phase (Local, SB)
-	gen       uint32     // of its switch-end events
 	busy      model.Time // time it ran a process (computing or spinning)
 	skipEnd   model.Time // a skip accounted its busy time up to here ahead of time
 }
@@ -292,19 +289,12 @@ func (s *Sim) cpuSlot(ci int32) uint32   { return uint32(ci)<<2 | kindClass(evCP
 func (s *Sim) timerSlot(pi int32) uint32 { return uint32(pi)<<2 | kindClass(evCompute) }
 func (s *Sim) wakeSlot(pi int32) uint32  { return uint32(pi)<<2 | kindClass(evArrive) }
 
-// newGen makes p's pending computation or spin end stale, and takes it out
-// of the queue.
-func (s *Sim) newGen(p *proc) {
-	p.gen++
-	s.q.cancel(s.timerSlot(p.id))
-}
+// cancelTimer takes p's pending computation or spin end, now stale, out of
+// the queue.
+func (s *Sim) cancelTimer(p *proc) { s.q.cancel(s.timerSlot(p.id)) }
 
-// newCPUGen makes c's pending switch end stale, and takes it out of the
-// queue.
-func (s *Sim) newCPUGen(c *cpu) {
-	c.gen++
-	s.q.cancel(s.cpuSlot(c.id))
-}
+// cancelSwitch takes c's pending switch end, now stale, out of the queue.
+func (s *Sim) cancelSwitch(c *cpu) { s.q.cancel(s.cpuSlot(c.id)) }
 
 // Now is the simulator's time.
 func (s *Sim) Now() model.Time { return s.now }

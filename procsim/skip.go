@@ -272,7 +272,7 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 		if p.running {
 			s.account(p)
 			p.since = s.now + dt
-			s.newGen(p)
+			s.cancelTimer(p)
 			switch p.phase {
 			case phCompute:
 				s.q.push(s.now+dt+p.rem, pi, evCompute)
@@ -304,7 +304,6 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 		if c.switchEnd >= s.now && c.switchEnd > 0 && c.cur == pi { // its end pending
 			c.switchEnd += dt
 			c.switchAt += dt
-			c.gen++
 			s.q.push(c.switchEnd, p.cpu, evCPU)
 		}
 	}

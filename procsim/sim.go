@@ -116,7 +116,7 @@ func (c Class) String() string { return classNames[c] }
 type Stats struct {
 	CPU, Spin, Blocked model.Time    // computing; spinning; blocked (wall time)
 	Class              [3]model.Time // time spent in each FCS class (process-time, from placement)
-	Events             int64         // events processed for the job
+	Events             int64         // events processed for the job: its computation ends and its wake-ups by a message (not every arrival)
 }
 
 // phase is what a process is doing in its program.

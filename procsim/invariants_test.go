@@ -35,10 +35,11 @@ func (s *Sim) check() error {
 			// have sent it: per receive slot (a round's message from one
 			// partner), the steps its position in its program says it has
 			// passed, the messages it has received and those sent to it.
-			for sl := range p.recv {
-				if passed := s.passed(p, sl); passed > p.recv[sl] || p.recv[sl] > p.posted[sl] {
+			for sl := range p.rs {
+				s.collect(p, sl) // the messages that have arrived by now
+				if passed := s.passed(p, sl); passed > p.rs[sl].recv || p.rs[sl].recv > p.rs[sl].posted {
 					return fmt.Errorf("job %d: process %d (iteration %d, round %d, phase %d, tail %v) passed %d steps of receive slot %d, received %d messages, was sent %d",
-						j.id, p.idx, p.iter, p.round, p.phase, p.inTail, passed, sl, p.recv[sl], p.posted[sl])
+						j.id, p.idx, p.iter, p.round, p.phase, p.inTail, passed, sl, p.rs[sl].recv, p.rs[sl].posted)
 				}
 			}
 		}

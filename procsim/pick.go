@@ -154,7 +154,7 @@ func (s *Sim) armQuantum(ci int) {
 	} else {
 		c.qEnd = c.phase + ((s.now-c.phase)/q+1)*q
 	}
-	s.q.push(event{at: c.qEnd, kind: evQuantum, who: int32(ci)})
+	s.q.push(c.qEnd, int32(ci), evQuantum)
 }
 
 // classify puts an FCS process in its class from what it did in the slot

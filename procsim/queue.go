@@ -2,93 +2,262 @@ package procsim
 
 import "github.com/gangsim/gangsim/model"
 
-// Event kinds.
+// Event kinds. The two low bits are the kind's timer slot (see
+// event.slot): a process's computation and spin end share one.
 const (
-	evCompute uint8 = iota // a process's computation phase ends (gen: the process's)
-	evSpin                 // a process's spin gives up (gen: the process's)
-	evArrive               // a message reaches a process (arg: step; gen: the job's freeze epoch)
-	evCPU                  // a processor's switch ends (gen: the processor's)
-	evQuantum              // a processor's local quantum ends (valid while it is the one armed)
+	evCompute uint8 = 0 // a process's computation phase ends
+	evArrive  uint8 = 1 // the message that satisfies a process's wait reaches it (seq: the message's; valid while the process's wakeKey)
+	evCPU     uint8 = 2 // a processor's switch ends
+	evQuantum uint8 = 3 // a processor's local quantum ends (valid while it is the one armed)
+	evSpin    uint8 = 4 // a process's spin gives up
 )
 
-// event is one entry of the queue, compared by (at, seq).
+// event is one entry of the queue, compared by (at, seq): 16 bytes, the
+// sequence number, the process or processor and the kind packed into one
+// word whose order is the sequence numbers' (they are unique).
 type event struct {
-	at   model.Time
-	seq  uint64
-	kind uint8
-	who  int32 // process or processor
-	arg  int32
-	gen  uint32
+	at model.Time
+	k  uint64 // seq << seqShift | who << kindBits | kind
+}
+
+const (
+	kindBits = 3
+	whoBits  = 23
+	seqShift = kindBits + whoBits
+	maxWho   = 1<<whoBits - 1
+	maxSeq   = 1<<(64-seqShift) - 1
+)
+
+func (e *event) kind() uint8  { return uint8(e.k & (1<<kindBits - 1)) }
+func (e *event) who() int32   { return int32(e.k >> kindBits & maxWho) }
+func (e *event) seq() uint64  { return e.k >> seqShift }
+func (e *event) slot() uint32 { return uint32(e.k>>kindBits&maxWho)<<2 | uint32(e.k&3) }
+
+// kindClass is the timer slot of a kind of event, with its process's or
+// processor's index.
+func kindClass(kind uint8) uint32 { return uint32(kind & 3) }
+
+// tracked reports whether events of kind have a timer slot (the others
+// may be pending several at once, and are never replaced or canceled).
+func tracked(kind uint8) bool { return kind != evQuantum }
+
+// minOf is 1 if b is before a, else 0.
+func minOf(a, b *event) int {
+	lt := b2u(b.at < a.at) | b2u(b.at == a.at)&b2u(b.k < a.k)
+	return int(lt)
+}
+
+func b2u(b bool) uint8 {
+	var x uint8
+	if b {
+		x = 1
+	}
+	return x
 }
 
 func (a *event) before(b *event) bool {
 	if a.at != b.at {
 		return a.at < b.at
 	}
-	return a.seq < b.seq
+	return a.k < b.k
 }
 
 // eventQueue is a 4-ary min-heap of events: shallower than a binary heap,
 // so fewer cache misses per operation on the simulator's hottest path.
+//
+// It is indexed: an event with a timer slot (a process's computation or
+// spin end, its wake-up, a processor's switch end) replaces the one
+// pending in that slot, and cancel takes it out, so that events made stale
+// (their process preempted, their wait re-timed) never reach the top.
+// Only events that would have done nothing are left out: every push still
+// takes the next sequence number, so the order of the others is the one
+// the stale events were ordered among.
+//
+// The least event may be held apart, in front of the heap: an event pushed
+// before every pending one (a switch's end a few microseconds ahead, the
+// wake-up of a message about to arrive) is often the next one popped, and
+// then costs no sifting at all.
 type eventQueue struct {
-	h   []event
-	seq uint64
+	h        []event
+	front    event // before every event of h, when hasFront
+	hasFront bool
+	pos      []int32 // per timer slot (event.slot), its event's index in h, inFront, or -1 none
+	seq      uint64
 }
 
-func (q *eventQueue) push(e event) {
-	e.seq = q.seq
+const inFront = -2 // pos of the event held in front
+
+// grow makes room for the timer slots of processes or processors up to
+// who.
+func (q *eventQueue) grow(who int32) {
+	if who > maxWho {
+		panic("procsim: too many processes or processors for the event queue")
+	}
+	for len(q.pos) < 4*int(who+1) {
+		q.pos = append(q.pos, -1)
+	}
+}
+
+// push pushes an event of kind for who at at, with the next sequence
+// number.
+func (q *eventQueue) push(at model.Time, who int32, kind uint8) {
+	q.pushKeyed(at, q.newSeq(), who, kind)
+}
+
+// newSeq reserves the next sequence number without pushing an event: a
+// message takes the place in the order of same-time events that its
+// arrival event would have had.
+func (q *eventQueue) newSeq() uint64 {
+	if q.seq == maxSeq {
+		panic("procsim: event sequence numbers exhausted")
+	}
 	q.seq++
+	return q.seq - 1
+}
+
+// pushKeyed pushes an event with sequence number seq (reserved by newSeq).
+func (q *eventQueue) pushKeyed(at model.Time, seq uint64, who int32, kind uint8) {
+	e := event{at: at, k: seq<<seqShift | uint64(who)<<kindBits | uint64(kind)}
+	if tracked(kind) {
+		if i := q.pos[e.slot()]; i >= 0 && !(q.hasFront && e.before(&q.front)) {
+			// The slot's pending event is replaced in place.
+			if e.before(&q.h[i]) {
+				q.up(int(i), e)
+			} else {
+				q.down(int(i), e)
+			}
+			return
+		} else if i != -1 {
+			q.cancel(e.slot()) // replaced: e goes in anew
+		}
+	}
+	switch {
+	case q.hasFront && e.before(&q.front):
+		old := q.front
+		q.front = e
+		q.pos[e.slot()] = inFront
+		q.heapPush(old)
+	case !q.hasFront && (len(q.h) == 0 || e.before(&q.h[0])):
+		q.front, q.hasFront = e, true
+		q.pos[e.slot()] = inFront
+	default:
+		q.heapPush(e)
+	}
+}
+
+func (q *eventQueue) heapPush(e event) {
 	q.h = append(q.h, e)
+	q.up(len(q.h)-1, e)
+}
+
+// cancel takes the event pending in timer slot slot, if any, out of the
+// queue.
+func (q *eventQueue) cancel(slot uint32) {
+	i := q.pos[slot]
+	if i == inFront {
+		q.pos[slot] = -1
+		q.hasFront = false
+		return
+	}
+	if i < 0 {
+		return
+	}
+	q.pos[slot] = -1
+	n := len(q.h) - 1
+	last := q.h[n]
+	q.h = q.h[:n]
+	if int(i) == n {
+		return
+	}
+	if last.before(&q.h[i]) {
+		q.up(int(i), last)
+	} else {
+		q.down(int(i), last)
+	}
+}
+
+// up puts e at index i or above, sifting the hole up: parents move down
+// into it, and e goes where it stops (no swaps).
+func (q *eventQueue) up(i int, e event) {
 	h := q.h
-	// Sift the hole up from the end: parents move down into it, and the
-	// new event goes where it stops (no swaps).
-	i := len(h) - 1
 	for i > 0 {
 		p := (i - 1) / 4
 		if !e.before(&h[p]) {
 			break
 		}
 		h[i] = h[p]
+		q.pos[h[i].slot()] = int32(i)
 		i = p
 	}
 	h[i] = e
+	q.pos[e.slot()] = int32(i)
 }
 
-func (q *eventQueue) pop() event {
+// down puts e at index i or below, sifting the hole down: the least child
+// moves up into it, and e goes where it stops.
+func (q *eventQueue) down(i int, e event) {
 	h := q.h
-	top := h[0]
-	n := len(h) - 1
-	last := h[n]
-	h = h[:n]
-	q.h = h
-	if n == 0 {
-		return top
-	}
-	// Sift the hole down from the root: the least child moves up into it,
-	// and the last event goes where it stops.
-	i := 0
+	n := len(h)
 	for {
 		c := 4*i + 1
 		if c >= n {
 			break
 		}
 		m := c
-		end := min(c+4, n)
-		for k := c + 1; k < end; k++ {
-			if h[k].before(&h[m]) {
-				m = k
+		if c+3 < n {
+			// Four children: the least of each pair, then of the two,
+			// without branches the processor could mispredict.
+			m = c + minOf(&h[c], &h[c+1])
+			m2 := c + 2 + minOf(&h[c+2], &h[c+3])
+			if h[m2].before(&h[m]) {
+				m = m2
+			}
+		} else {
+			for k := c + 1; k < n; k++ {
+				if h[k].before(&h[m]) {
+					m = k
+				}
 			}
 		}
-		if !h[m].before(&last) {
+		if !h[m].before(&e) {
 			break
 		}
 		h[i] = h[m]
+		q.pos[h[i].slot()] = int32(i)
 		i = m
 	}
-	h[i] = last
+	h[i] = e
+	q.pos[e.slot()] = int32(i)
+}
+
+func (q *eventQueue) pop() event {
+	if q.hasFront {
+		q.hasFront = false
+		q.pos[q.front.slot()] = -1
+		return q.front
+	}
+	h := q.h
+	top := h[0]
+	q.pos[top.slot()] = -1
+	n := len(h) - 1
+	last := h[n]
+	q.h = h[:n]
+	if n > 0 {
+		q.down(0, last)
+	}
 	return top
 }
 
-func (q *eventQueue) len() int { return len(q.h) }
+func (q *eventQueue) len() int {
+	if q.hasFront {
+		return len(q.h) + 1
+	}
+	return len(q.h)
+}
 
-func (q *eventQueue) peek() model.Time { return q.h[0].at }
+func (q *eventQueue) peek() model.Time {
+	if q.hasFront {
+		return q.front.at
+	}
+	return q.h[0].at
+}

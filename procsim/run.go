@@ -32,6 +32,9 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 		}
 		slots++ // the call's own completion (see sendRound)
 	}
+	if s.cfg.Costs != nil {
+		j.lat, _ = s.cfg.Costs.Message(j.prog.nic, max(s.cfg.Contexts, 1))
+	}
 	ji := int32(len(s.jobs))
 	if n := len(s.freeJobs); n > 0 {
 		ji = s.freeJobs[n-1]
@@ -47,13 +50,14 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 		}
 		pi := s.newProc()
 		p := &s.procs[pi]
-		*p = proc{job: ji, idx: int32(i), cpu: int32(c), recv: p.recv[:0], posted: p.posted[:0], lastArrive: p.lastArrive[:0],
-			inflight: p.inflight[:0], classSince: s.now}
-		for range slots {
-			p.recv = append(p.recv, 0)
-			p.posted = append(p.posted, 0)
-			p.lastArrive = append(p.lastArrive, 0)
-			p.inflight = append(p.inflight, nil)
+		*p = proc{id: pi, job: ji, idx: int32(i), cpu: int32(c), fan: int32(j.prog.fan), rs: p.rs[:0], classSince: s.now}
+		for k := range slots {
+			if k < cap(p.rs) {
+				p.rs = p.rs[:k+1]
+				p.rs[k] = recvSlot{in: p.rs[k].in[:0]} // its buffer reused
+			} else {
+				p.rs = append(p.rs, recvSlot{})
+			}
 		}
 		j.procs = append(j.procs, pi)
 		s.cpus[c].residents = append(s.cpus[c].residents, pi)
@@ -75,7 +79,9 @@ func (s *Sim) newProc() int32 {
 		return pi
 	}
 	s.procs = append(s.procs, proc{})
-	return int32(len(s.procs) - 1)
+	pi := int32(len(s.procs) - 1)
+	s.q.grow(pi)
+	return pi
 }
 
 // Done reports whether job id has completed, and when.
@@ -152,31 +158,36 @@ func (s *Sim) SetOwners(on []Owner) {
 		return
 	}
 	s.era++
-	type own struct {
-		p    int32
-		from model.Time
+	if len(s.next) != len(s.cpus) {
+		s.next = make([]owner, len(s.cpus))
 	}
-	next := make([]own, len(s.cpus))
+	next := s.next
 	for i := range next {
-		next[i] = own{-1, s.now}
+		next[i] = owner{-1, s.now}
 	}
-	inSlot := map[int32]model.Time{}
+	s.strobes++
+	s.inSlot = s.inSlot[:0]
 	for _, o := range on {
 		ji, ok := s.byID[o.Job]
 		if !ok || s.jobs[ji].done {
 			continue
 		}
-		inSlot[ji] = o.From
-		for _, pi := range s.jobs[ji].procs {
-			next[s.procs[pi].cpu] = own{pi, max(o.From, s.now)}
+		j := s.jobs[ji]
+		if j.inSlot != s.strobes {
+			j.inSlot = s.strobes
+			s.inSlot = append(s.inSlot, ji)
+		}
+		j.slotFrom = o.From
+		for _, pi := range j.procs {
+			next[s.procs[pi].cpu] = owner{pi, max(o.From, s.now)}
 		}
 	}
 	// Jobs leaving the slot.
-	for ji, j := range s.jobs {
+	for _, j := range s.jobs {
 		if j == nil || j.done {
 			continue
 		}
-		_, stays := inSlot[int32(ji)]
+		stays := j.inSlot == s.strobes
 		owned := false
 		for _, pi := range j.procs {
 			if s.cpus[s.procs[pi].cpu].owner == pi {
@@ -218,29 +229,28 @@ func (s *Sim) SetOwners(on []Owner) {
 			}
 			keep := c.cur
 			s.stop(c)
-			c.gen++
 			c.cur, c.switchEnd, c.switchAt = keep, n.from, s.now
-			s.q.push(event{at: n.from, kind: evCPU, who: int32(ci), gen: c.gen})
+			s.q.push(n.from, int32(ci), evCPU)
 			continue
 		}
 		if c.cur >= 0 {
 			s.stop(c)
 		}
-		c.gen++
+		s.cancelSwitch(c)
 		if n.from > s.now {
 			// Switching: nothing runs until n.from.
 			c.cur, c.switchEnd, c.switchAt = n.p, n.from, s.now
 			if n.p >= 0 {
 				c.last = n.p
 			}
-			s.q.push(event{at: n.from, kind: evCPU, who: int32(ci), gen: c.gen})
+			s.q.push(n.from, int32(ci), evCPU)
 			continue
 		}
 		s.dispatch(ci)
 	}
-	for ji, from := range inSlot {
+	for _, ji := range s.inSlot {
 		if j := s.jobs[ji]; j.frozen {
-			s.thaw(j, max(from, s.now))
+			s.thaw(j, max(j.slotFrom, s.now))
 		}
 	}
 }
@@ -266,14 +276,16 @@ func (s *Sim) EndSlot() {
 // freeze switches a GS job out: its messages in flight are held.
 func (s *Sim) freeze(j *job) {
 	j.frozen = true
-	j.epoch++
 	for _, pi := range j.procs {
 		p := &s.procs[pi]
-		for sl, times := range p.inflight {
-			for _, at := range times {
-				j.held = append(j.held, heldMsg{dst: pi, slot: sl, left: at - s.now})
+		p.wakeKey = 0
+		s.q.cancel(s.wakeSlot(pi))
+		for sl := range p.rs {
+			s.collect(p, sl)
+			for _, m := range p.rs[sl].in {
+				j.held = append(j.held, heldMsg{dst: pi, slot: sl, left: m.at - s.now})
 			}
-			p.inflight[sl] = times[:0]
+			p.rs[sl].in = p.rs[sl].in[:0]
 		}
 		p.nicFree = max(p.nicFree-s.now, 0) // its NIC stops with it
 	}
@@ -282,7 +294,6 @@ func (s *Sim) freeze(j *job) {
 // thaw switches a GS job back in at from: its held messages resume.
 func (s *Sim) thaw(j *job, from model.Time) {
 	j.frozen = false
-	j.epoch++
 	for _, pi := range j.procs {
 		s.procs[pi].nicFree += from
 	}
@@ -297,7 +308,7 @@ func (s *Sim) thaw(j *job, from model.Time) {
 // leaves the simulator at until.
 func (s *Sim) Run(until model.Time) (id int, at model.Time, done bool) {
 	s.until = until
-	defer func() { s.until = 0 }()
+	defer func() { s.until, s.hz = 0, s.q.seq }()
 	for {
 		if len(s.fin) > 0 {
 			ji := s.fin[0]
@@ -305,6 +316,7 @@ func (s *Sim) Run(until model.Time) (id int, at model.Time, done bool) {
 			return s.jobs[ji].id, s.jobs[ji].doneAt, true
 		}
 		if len(s.due) > 0 && (s.q.len() == 0 || s.q.peek() > s.now) {
+			s.hz = s.q.seq // the instant is over: every message due now has arrived
 			s.snapshots()
 			continue
 		}
@@ -314,6 +326,7 @@ func (s *Sim) Run(until model.Time) (id int, at model.Time, done bool) {
 		}
 		e := s.q.pop()
 		s.now = e.at
+		s.hz = e.seq() + 1
 		s.handle(&e)
 		if s.afterEvent != nil {
 			s.afterEvent()
@@ -321,20 +334,37 @@ func (s *Sim) Run(until model.Time) (id int, at model.Time, done bool) {
 	}
 }
 
-// Next is the time of the next pending event (model.Never if none).
+// Next is the time of the next pending event (model.Never if none),
+// counting the arrival of every message in flight.
 func (s *Sim) Next() model.Time {
-	if s.q.len() == 0 {
-		return model.Never
+	next := model.Never
+	if s.q.len() > 0 {
+		next = s.q.peek()
 	}
-	return s.q.peek()
+	for _, j := range s.jobs {
+		if j == nil || j.done {
+			continue
+		}
+		for _, pi := range j.procs {
+			p := &s.procs[pi]
+			for sl := range p.rs {
+				s.collect(p, sl)
+				if in := p.rs[sl].in; len(in) > 0 {
+					next = min(next, in[0].at)
+				}
+			}
+		}
+	}
+	return next
 }
 
 func (s *Sim) handle(e *event) {
 	s.ev++
-	switch e.kind {
+
+	switch e.kind() {
 	case evCompute:
-		p := &s.procs[e.who]
-		if p.gen != e.gen || !p.running || p.phase != phCompute {
+		p := &s.procs[e.who()]
+		if !p.running || p.phase != phCompute {
 			return
 		}
 		s.jobs[p.job].stats.Events++
@@ -342,8 +372,8 @@ func (s *Sim) handle(e *event) {
 		s.account(p)
 		s.advance(p)
 	case evSpin:
-		p := &s.procs[e.who]
-		if p.gen != e.gen || !p.running || p.phase != phWait {
+		p := &s.procs[e.who()]
+		if !p.running || p.phase != phWait {
 			return
 		}
 		s.account(p)
@@ -352,14 +382,13 @@ func (s *Sim) handle(e *event) {
 		c.cur = -1
 		s.dispatch(int(p.cpu))
 	case evArrive:
-		p := &s.procs[e.who]
-		j := s.jobs[p.job]
-		if j == nil || e.gen != j.epoch {
-			return
+		s.wakes++
+		p := &s.procs[e.who()]
+		if p.wakeKey != e.seq()+1 {
+			return // its wait was satisfied otherwise, or its messages re-timed
 		}
-		j.stats.Events++
-		p.inflight[e.arg] = p.inflight[e.arg][1:] // the earliest on its way: this one
-		p.recv[e.arg]++                           // arg: the receive slot
+		p.wakeKey = 0
+		s.jobs[p.job].stats.Events++
 		if p.phase != phWait || !s.satisfied(p) {
 			return
 		}
@@ -367,11 +396,11 @@ func (s *Sim) handle(e *event) {
 		case p.running: // spinning: it goes on at once
 			s.account(p)
 			p.spun = 0
-			p.gen++ // the end of its spin, if pending, belonged to this wait only
+			s.cancelTimer(p) // the end of its spin, if pending, belonged to this wait only
 			s.advance(p)
 		case p.blocked: // woken: ready again
 			s.jobs[p.job].stats.Blocked += s.now - p.blockedAt
-			if s.cpus[p.cpu].owner == e.who {
+			if s.cpus[p.cpu].owner == e.who() {
 				p.mWait += s.now - max(p.blockedAt, p.mStart) // waiting, coscheduled
 			}
 			p.blocked, p.woke = false, true
@@ -384,24 +413,21 @@ func (s *Sim) handle(e *event) {
 			s.wake(p)
 		}
 	case evCPU:
-		c := &s.cpus[e.who]
-		if c.gen != e.gen {
-			return
-		}
+		c := &s.cpus[e.who()]
 		c.switching += s.now - c.switchAt
 		c.switchEnd = 0
-		if cur := c.cur; cur >= 0 && s.eligible(cur) && s.preferred(int(e.who)) == cur {
-			s.run(int(e.who), cur)
+		if cur := c.cur; cur >= 0 && s.eligible(cur) && s.preferred(int(e.who())) == cur {
+			s.run(int(e.who()), cur)
 			return
 		}
 		c.cur = -1
-		s.dispatch(int(e.who))
+		s.dispatch(int(e.who()))
 	case evQuantum:
-		c := &s.cpus[e.who]
+		c := &s.cpus[e.who()]
 		if c.qEnd != e.at {
 			return // the quantum it ended was canceled, or another armed
 		}
-		s.rotate(int(e.who))
+		s.rotate(int(e.who()))
 	}
 }
 

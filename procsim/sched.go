@@ -66,7 +66,7 @@ func (s *Sim) advanceProc(p *proc) {
 		case phCompute:
 			if p.rem > 0 {
 				if p.running {
-					s.q.push(event{at: s.now + p.rem, kind: evCompute, who: s.index(p), gen: p.gen})
+					s.q.push(s.now+p.rem, p.id, evCompute)
 				}
 				return
 			}
@@ -129,7 +129,7 @@ func (s *Sim) finish(p *proc) {
 	if p.running {
 		s.account(p)
 		p.running = false
-		p.gen++
+		s.cancelTimer(p)
 		c := &s.cpus[p.cpu]
 		c.cur = -1
 		defer s.dispatch(int(p.cpu))
@@ -143,23 +143,86 @@ func (s *Sim) finish(p *proc) {
 	}
 }
 
+// awaited is the range of receive slots p's wait needs p.need messages in.
+func (s *Sim) awaited(p *proc) (lo, hi int) {
+	if p.waitAll {
+		return 0, len(p.rs)
+	}
+	return p.round * int(p.fan), (p.round + 1) * int(p.fan)
+}
+
 // satisfied reports whether the messages p waits for have arrived.
 func (s *Sim) satisfied(p *proc) bool {
-	if !p.waitAll {
-		fan := s.jobs[p.job].prog.fan
-		for _, n := range p.recv[p.round*fan : (p.round+1)*fan] {
-			if n < p.need {
+	lo, hi := s.awaited(p)
+	for sl := lo; sl < hi; sl++ {
+		if p.rs[sl].recv < p.need {
+			s.collect(p, sl)
+			if p.rs[sl].recv < p.need {
 				return false
 			}
 		}
-		return true
-	}
-	for _, n := range p.recv {
-		if n < p.need {
-			return false
-		}
 	}
 	return true
+}
+
+// arrived reports whether message m has reached its receiver by the current
+// point of the instant: it arrived before now, or now and its arrival
+// comes before the event being handled (or, between events, before the
+// last one handled; the messages sent since have not).
+func (s *Sim) arrived(m msg) bool {
+	return m.at < s.now || m.at == s.now && m.seq < s.hz
+}
+
+// collect counts p's messages of receive slot sl that have arrived as
+// received. Arrivals are not events: a message is in flight until
+// something looks at its receive slot after it arrived.
+func (s *Sim) collect(p *proc, sl int) {
+	in := p.rs[sl].in
+	k := 0
+	for k < len(in) && s.arrived(in[k]) {
+		k++
+	}
+	if k == 0 {
+		return
+	}
+	p.rs[sl].recv += k
+	if k == len(in) {
+		p.rs[sl].in = in[:0]
+	} else {
+		p.rs[sl].in = in[k:]
+	}
+}
+
+// armWait schedules the wake-up of waiting process p (running or blocked):
+// an event at the arrival of the last message its wait needs, with that
+// message's place in the order of the instant, once every message it needs
+// is on its way. The event does what that message's arrival did when every
+// arrival was an event.
+func (s *Sim) armWait(p *proc, pi int32) {
+	lo, hi := s.awaited(p)
+	var last msg
+	found := false
+	for sl := lo; sl < hi; sl++ {
+		i := p.need - p.rs[sl].recv - 1 // the message it needs, among those in flight
+		if i < 0 {
+			continue
+		}
+		in := p.rs[sl].in
+		if i >= len(in) {
+			return // not sent yet: its sending arms the wake-up
+		}
+		if m := in[i]; !found || m.at > last.at || m.at == last.at && m.seq > last.seq {
+			last, found = m, true
+		}
+	}
+	if !found || p.wakeKey == last.seq+1 {
+		return
+	}
+	if !(last.at > s.now || last.at == s.now && last.seq >= s.hz) {
+		panic("procsim: a wait satisfied in the past")
+	}
+	p.wakeKey = last.seq + 1
+	s.q.pushKeyed(last.at, last.seq, pi, evArrive)
 }
 
 // waitStarts decides what a running process does as its wait begins:
@@ -168,13 +231,17 @@ func (s *Sim) waitStarts(p *proc) {
 	if !p.running {
 		return
 	}
+	pi := s.index(p)
 	switch s.waitMode(p) {
 	case spinForever:
+		s.armWait(p, pi)
 	case spinThenBlock:
-		s.q.push(event{at: s.now + max(s.cfg.SpinThreshold-p.spun, 0), kind: evSpin, who: s.index(p), gen: p.gen})
+		s.q.push(s.now+max(s.cfg.SpinThreshold-p.spun, 0), pi, evSpin)
+		s.armWait(p, pi)
 	case blockAtOnce:
 		s.account(p)
 		s.block(p)
+		s.armWait(p, pi)
 		s.cpus[p.cpu].cur = -1
 		s.dispatch(int(p.cpu))
 	}
@@ -210,7 +277,7 @@ func (s *Sim) block(p *proc) {
 	p.running, p.blocked = false, true
 	p.blockedAt = s.now
 	p.spun = 0
-	p.gen++
+	s.cancelTimer(p)
 	p.woke = false
 }
 
@@ -285,16 +352,11 @@ func (s *Sim) sendRound(p *proc, r int) {
 	var at model.Time
 	switch {
 	case s.buffered():
-		var lat model.Time
-		if s.cfg.Costs != nil {
-			lat, _ = s.cfg.Costs.Message(j.prog.nic, max(s.cfg.Contexts, 1))
-		}
-		at, p.nicFree = bcsTransfer(s.now, p.nicFree, lat, s.cfg.MicroSlice, s.cfg.MicroOverhead)
+		at, p.nicFree = bcsTransfer(s.now, p.nicFree, j.lat, s.cfg.MicroSlice, s.cfg.MicroOverhead)
 	case s.cfg.Costs != nil:
 		// The NIC sends one message at a time: this round's after the
 		// process's previous one is through.
-		lat, _ := s.cfg.Costs.Message(j.prog.nic, max(s.cfg.Contexts, 1))
-		at = max(s.now, p.nicFree) + lat
+		at = max(s.now, p.nicFree) + j.lat
 		p.nicFree = at
 	default:
 		at = s.now
@@ -304,14 +366,14 @@ func (s *Sim) sendRound(p *proc, r int) {
 	// from the left, and so on): calls match per partner.
 	s.dsts = j.prog.sends(int(p.idx), r, s.dsts)
 	for k, d := range s.dsts {
-		s.procs[j.procs[d]].posted[r*j.prog.fan+k]++
+		s.procs[j.procs[d]].rs[r*j.prog.fan+k].posted++
 		s.deliver(j, j.procs[d], r*j.prog.fan+k, at)
 	}
 	if s.buffered() && r == 0 {
 		// A buffered call is done when the micro-timeslice that performs
 		// it ends, for the poster too, whatever has arrived (6.2.2): its
 		// own completion is the process's last receive slot.
-		p.posted[j.prog.rounds*j.prog.fan]++
+		p.rs[j.prog.rounds*j.prog.fan].posted++
 		s.deliver(j, s.index(p), j.prog.rounds*j.prog.fan, at)
 	}
 }
@@ -345,14 +407,19 @@ func bcsTransfer(post, free, d, ms, ov model.Time) (at, end model.Time) {
 // earlier than the one before it in the same slot (from the same partner).
 func (s *Sim) deliver(j *job, dst int32, slot int, at model.Time) {
 	d := &s.procs[dst]
-	at = max(at, d.lastArrive[slot])
-	d.lastArrive[slot] = at
-	d.inflight[slot] = append(d.inflight[slot], at)
-	s.q.push(event{at: at, kind: evArrive, who: dst, arg: int32(slot), gen: j.epoch})
+	at = max(at, d.rs[slot].last)
+	d.rs[slot].last = at
+	d.rs[slot].in = append(d.rs[slot].in, msg{at: at, seq: s.q.newSeq()})
+	s.msgs++
+	if d.phase == phWait && (d.running || d.blocked) && d.rs[slot].recv+len(d.rs[slot].in) == d.need {
+		if lo, hi := s.awaited(d); slot >= lo && slot < hi {
+			s.armWait(d, dst) // it may have all it needs on its way now
+		}
+	}
 }
 
 // index is p's index in s.procs.
-func (s *Sim) index(p *proc) int32 { return s.jobs[p.job].procs[p.idx] }
+func (s *Sim) index(p *proc) int32 { return p.id }
 
 // account brings a running process's time up to now.
 func (s *Sim) account(p *proc) {
@@ -395,7 +462,7 @@ func (s *Sim) stop(c *cpu) {
 		if p.running {
 			s.account(p)
 			p.running = false
-			p.gen++
+			s.cancelTimer(p)
 			p.budget = max(p.sliceEnd-s.now, 0) // kept for its next turn
 		}
 	}
@@ -404,7 +471,7 @@ func (s *Sim) stop(c *cpu) {
 	}
 	c.cur = -1
 	c.switchEnd = 0
-	c.gen++
+	s.cancelSwitch(c)
 	c.qEnd = 0
 }
 
@@ -417,7 +484,7 @@ func (s *Sim) run(ci int, pi int32) {
 	if p.budget > 0 {
 		p.sliceEnd, p.budget = s.now+p.budget, 0 // the rest of its slice
 	}
-	p.gen++
+	s.cancelTimer(p)
 	s.armQuantum(ci)
 	s.advance(p)
 }
@@ -448,8 +515,7 @@ func (s *Sim) switchTo(ci int, pi int32) {
 	}
 	c.cur, c.last = pi, pi
 	c.switchEnd, c.switchAt = s.now+cost, s.now
-	c.gen++
-	s.q.push(event{at: c.switchEnd, kind: evCPU, who: int32(ci), gen: c.gen})
+	s.q.push(c.switchEnd, int32(ci), evCPU)
 }
 
 // dispatch gives processor ci to the process its discipline prefers now,

@@ -116,7 +116,7 @@ func (c Class) String() string { return classNames[c] }
 type Stats struct {
 	CPU, Spin, Blocked model.Time    // computing; spinning; blocked (wall time)
 	Class              [3]model.Time // time spent in each FCS class (process-time, from placement)
-	Events             int64         // events processed for the job
+	Events             int64         // events processed for the job: its computation ends and its wake-ups by a message (not every arrival)
 }
 
 // phase is what a process is doing in its program.
@@ -130,9 +130,11 @@ const (
 
 // proc is a process.
 type proc struct {
+	id    int32 // its index in Sim.procs
 	job   int32 // index in Sim.jobs
 	idx   int32 // its rank in the job
 	cpu   int32
+	fan   int32 // its job's messages per round
 	phase phase
 	// running: the processor runs it (computing or spinning) from since;
 	// blocked: waiting and off the processor until a message wakes it.
@@ -152,12 +154,9 @@ type proc struct {
 	rem              model.Time // computation left in the current phase
 	spun             model.Time // spin time in the current wait
 	blockedAt        model.Time
-	gen              uint32     // of its compute and spin events
-	recv             []int      // messages received per receive slot (round × fan + k; cumulative)
-	posted           []int      // messages its partners have sent it per receive slot (cumulative)
+	rs               []recvSlot // its receive slots (round × fan + k)
 	nicFree          model.Time // when its NIC has sent its last message (a frozen job's: how long after the freeze)
-	lastArrive       []model.Time
-	inflight         [][]model.Time // per receive slot, the arrival times of the messages on their way, earliest first
+	wakeKey          uint64     // 1 + the seq of its pending wake-up event (the arrival that satisfies its wait), 0 none
 	class            Class
 	classified       bool // FCS: classified at least once (until then it runs only in its own slot)
 	classSince       model.Time
@@ -167,23 +166,48 @@ type proc struct {
 	mStart          model.Time // when its current slot's measurements began
 }
 
+// recvSlot is what a process receives in one receive slot: a round's
+// messages from one partner, one per call.
+type recvSlot struct {
+	recv   int        // messages received (cumulative)
+	posted int        // messages the partner has sent (cumulative)
+	last   model.Time // arrival of the last one sent
+	in     []msg      // the messages on their way (or arrived, not yet counted in recv), earliest first
+}
+
+// msg is a message in flight: when it arrives, and its place among the
+// events of that instant (a sequence number of the event queue, reserved
+// when it was sent, as if its arrival were an event).
+type msg struct {
+	at  model.Time
+	seq uint64
+}
+
 // job is a job's processes and program.
 type job struct {
-	id      int
-	prog    *program
-	procs   []int32
-	prio    bool
-	left    int               // processes not done
-	frozen  bool              // GS: switched out, its messages held
-	snaps   [snapHistory]snap // its states at the last starts of an iteration of process 0, a ring (skip.go)
-	snapAt  int               // the ring's slot for the next snapshot
-	snapDue bool              // a snapshot is due at the end of the instant
-	skipped int64             // iterations moved over without simulating them
-	epoch   uint32            // of its message events; a freeze or thaw makes the pending ones stale
-	held    []heldMsg
-	stats   Stats
-	done    bool
-	doneAt  model.Time
+	id       int
+	prog     *program
+	procs    []int32
+	prio     bool
+	lat      model.Time        // a round's messages' one-way time (Config.Costs with Config.Contexts)
+	left     int               // processes not done
+	frozen   bool              // GS: switched out, its messages held
+	snaps    [snapHistory]snap // its states at the last starts of an iteration of process 0, a ring (skip.go)
+	snapAt   int               // the ring's slot for the next snapshot
+	snapDue  bool              // a snapshot is due at the end of the instant
+	skipped  int64             // iterations moved over without simulating them
+	held     []heldMsg
+	inSlot   uint64     // the SetOwners call that last named it
+	slotFrom model.Time // from when it owns its processors, as that call said
+	stats    Stats
+	done     bool
+	doneAt   model.Time
+}
+
+// owner is a processor's slot owner and from when it may run.
+type owner struct {
+	p    int32
+	from model.Time
 }
 
 // heldMsg is a message of a frozen job: its destination, receive slot and the
@@ -196,6 +220,7 @@ type heldMsg struct {
 
 // cpu is a processor.
 type cpu struct {
+	id        int32      // its index in Sim.cpus
 	cur       int32      // the process it runs or switches to, -1 none
 	switchEnd model.Time // until then it switches to cur: nothing progresses
 	switchAt  model.Time // when that switch began
@@ -207,7 +232,6 @@ type cpu struct {
 	rr        int        // round-robin position in residents
 	qEnd      model.Time // end of the running process's local quantum
 	phase     model.Time // local round robin phase (Local, SB)
-	gen       uint32     // of its switch-end events
 	busy      model.Time // time it ran a process (computing or spinning)
 	skipEnd   model.Time // a skip accounted its busy time up to here ahead of time
 }
@@ -225,6 +249,9 @@ type Sim struct {
 	freeJobs   []int32
 	byID       map[int]int32
 	ev         int64   // events processed
+	msgs       int64   // messages delivered (each was an arrival event before arrivals were lazy)
+	wakes      int64   // wake-up events processed (the arrivals that are still events)
+	hz         uint64  // the messages due at now with a seq below this have arrived (see arrived)
 	skipped    int64   // iterations moved over without simulating them
 	due        []int32 // jobs whose snapshot is due at the end of the instant
 	fin        []int32
@@ -232,6 +259,9 @@ type Sim struct {
 	until      model.Time // the bound of the Run under way
 	era        uint64     // counts the external actions (jobs added or removed, strobes)
 	dsts       []int      // scratch
+	next       []owner    // scratch of SetOwners: each processor's next owner
+	inSlot     []int32    // scratch of SetOwners: the jobs named, in order
+	strobes    uint64     // counts the calls of SetOwners (job.inSlot)
 }
 
 // New returns a simulator for cfg. It panics if cfg does not Validate.
@@ -240,8 +270,10 @@ func New(cfg Config) *Sim {
 		panic(err.Error())
 	}
 	s := &Sim{cfg: cfg, cpus: make([]cpu, cfg.Machine.Procs()), byID: map[int]int32{}}
+	s.q.grow(int32(len(s.cpus)))
 	for i := range s.cpus {
 		c := &s.cpus[i]
+		c.id = int32(i)
 		c.cur, c.last, c.owner = -1, -1, -1
 		if cfg.Kind == Local || cfg.Kind == SB {
 			c.phase = model.Time(cfg.Rand.Int64N(int64(cfg.Quantum)))
@@ -250,11 +282,36 @@ func New(cfg Config) *Sim {
 	return s
 }
 
+// The timer slots of the event queue: one per processor (its switch's end)
+// and two per process (its computation's or spin's end; its wake-up).
+
+func (s *Sim) cpuSlot(ci int32) uint32   { return uint32(ci)<<2 | kindClass(evCPU) }
+func (s *Sim) timerSlot(pi int32) uint32 { return uint32(pi)<<2 | kindClass(evCompute) }
+func (s *Sim) wakeSlot(pi int32) uint32  { return uint32(pi)<<2 | kindClass(evArrive) }
+
+// cancelTimer takes p's pending computation or spin end, now stale, out of
+// the queue.
+func (s *Sim) cancelTimer(p *proc) { s.q.cancel(s.timerSlot(p.id)) }
+
+// cancelSwitch takes c's pending switch end, now stale, out of the queue.
+func (s *Sim) cancelSwitch(c *cpu) { s.q.cancel(s.cpuSlot(c.id)) }
+
 // Now is the simulator's time.
 func (s *Sim) Now() model.Time { return s.now }
 
 // Events is the number of events processed so far.
 func (s *Sim) Events() int64 { return s.ev }
+
+// Messages is the number of messages sent so far (re-timed ones, of a
+// job switched back in or moved forward by a skip, counted again): each
+// used to be an arrival event; now only the arrival that satisfies a
+// waiting process is one.
+func (s *Sim) Messages() int64 { return s.msgs }
+
+// EventsPerMessage is the number of events processed so far as they were
+// counted when every message's arrival was an event: Events, less the
+// wake-ups, plus the messages sent.
+func (s *Sim) EventsPerMessage() int64 { return s.ev - s.wakes + s.msgs }
 
 // Skipped is the number of job iterations moved over so far without
 // simulating them (see skip.go).

@@ -82,6 +82,9 @@ func (s *Sim) state(j *job, k int, vec []int64) []int64 {
 	for _, pi := range j.procs {
 		p := &s.procs[pi]
 		c := &s.cpus[p.cpu]
+		for sl := range p.rs {
+			s.collect(p, sl)
+		}
 		rem, spun := p.rem, p.spun
 		if p.running {
 			if p.phase == phCompute {
@@ -94,14 +97,15 @@ func (s *Sim) state(j *job, k int, vec []int64) []int64 {
 			b2i(p.inTail)<<5 | b2i(p.woke)<<6 | b2i(c.last == pi)<<7 | int64(p.class)<<8 | b2i(p.classified)<<10
 		vec = append(vec, int64(p.iter-k), flags, int64(p.round), int64(p.need-k), int64(rem), int64(spun),
 			rel(p.blockedAt+1), rel(c.switchEnd), rel(p.sliceEnd), int64(p.budget), rel(p.nicFree))
-		for sl, n := range p.recv {
-			vec = append(vec, int64(n-k), rel(p.lastArrive[sl]))
+		for sl := range p.rs {
+			vec = append(vec, int64(p.rs[sl].recv-k), rel(p.rs[sl].last))
 		}
 	}
 	for i, pi := range j.procs {
-		for sl, times := range s.procs[pi].inflight {
-			for _, at := range times {
-				vec = append(vec, int64(i), int64(sl), rel(at))
+		for sl := range s.procs[pi].rs {
+			times := s.procs[pi].rs[sl].in
+			for _, m := range times {
+				vec = append(vec, int64(i), int64(sl), rel(m.at))
 			}
 		}
 	}
@@ -268,13 +272,13 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 		if p.running {
 			s.account(p)
 			p.since = s.now + dt
-			p.gen++
+			s.cancelTimer(p)
 			switch p.phase {
 			case phCompute:
-				s.q.push(event{at: s.now + dt + p.rem, kind: evCompute, who: pi, gen: p.gen})
+				s.q.push(s.now+dt+p.rem, pi, evCompute)
 			case phWait:
 				if s.waitMode(p) == spinThenBlock {
-					s.q.push(event{at: s.now + dt + max(s.cfg.SpinThreshold-p.spun, 0), kind: evSpin, who: pi, gen: p.gen})
+					s.q.push(s.now+dt+max(s.cfg.SpinThreshold-p.spun, 0), pi, evSpin)
 				}
 			}
 		}
@@ -283,11 +287,12 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 		}
 		p.iter += dk
 		p.need += dk
-		for sl := range p.recv {
-			p.recv[sl] += dk
-			p.posted[sl] += dk
-			if p.lastArrive[sl] >= s.now {
-				p.lastArrive[sl] += dt
+		for sl := range p.rs {
+			s.collect(p, sl)
+			p.rs[sl].recv += dk
+			p.rs[sl].posted += dk
+			if p.rs[sl].last >= s.now {
+				p.rs[sl].last += dt
 			}
 		}
 		if p.sliceEnd >= s.now {
@@ -299,19 +304,29 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 		if c.switchEnd >= s.now && c.switchEnd > 0 && c.cur == pi { // its end pending
 			c.switchEnd += dt
 			c.switchAt += dt
-			c.gen++
-			s.q.push(event{at: c.switchEnd, kind: evCPU, who: p.cpu, gen: c.gen})
+			s.q.push(c.switchEnd, p.cpu, evCPU)
 		}
 	}
-	j.epoch++
+	// Its messages in flight arrive dt later, in the same order: sent
+	// again once none is left in flight (a wake-up is armed from what is).
+	var moved [][]msg
 	for _, pi := range j.procs {
 		p := &s.procs[pi]
-		for sl, times := range p.inflight {
-			moved := append([]model.Time(nil), times...)
-			p.inflight[sl] = times[:0]
-			for _, at := range moved {
-				s.deliver(j, pi, sl, at+dt)
+		p.wakeKey = 0 // its messages are re-timed: so is its wake-up
+		s.q.cancel(s.wakeSlot(pi))
+		for sl := range p.rs {
+			times := p.rs[sl].in
+			moved = append(moved, append([]msg(nil), times...))
+			p.rs[sl].in = times[:0]
+		}
+	}
+	k := 0
+	for _, pi := range j.procs {
+		for sl := range s.procs[pi].rs {
+			for _, m := range moved[k] {
+				s.deliver(j, pi, sl, m.at+dt)
 			}
+			k++
 		}
 	}
 	return true // the snapshots describe the job before the jump: the caller forgets them

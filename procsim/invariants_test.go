@@ -307,14 +307,21 @@ func randomSetup(t *testing.T, seed uint64) (Config, []randomJob, *rand.Rand) {
 	}
 	jobs := make([]randomJob, 1+r.IntN(4))
 	for i := range jobs {
-		procs := 1 + r.IntN(8)
-		jobs[i].cpus = r.Perm(8)[:procs]
-		jobs[i].app = model.App{Granularity: model.Time(1+r.IntN(3000)) * model.Microsecond, Imbalance: float64(r.IntN(3)),
-			Pattern: []model.Pattern{model.PatternNone, model.PatternRing, model.PatternAllToAll, model.PatternBarrier}[r.IntN(4)],
-			Comm:    []model.Comm{model.CommBlocking, model.CommNonBlocking}[r.IntN(2)], MessageBytes: int64(r.IntN(4096))}
-		jobs[i].work, jobs[i].prio = model.Time(1+r.IntN(20000))*model.Millisecond, r.IntN(4) == 0
+		jobs[i] = drawJob(r)
 	}
 	return cfg, jobs, r
+}
+
+// drawJob draws a random job for the 8 processors of randomSetup's machine.
+func drawJob(r *rand.Rand) randomJob {
+	var j randomJob
+	procs := 1 + r.IntN(8)
+	j.cpus = r.Perm(8)[:procs]
+	j.app = model.App{Granularity: model.Time(1+r.IntN(3000)) * model.Microsecond, Imbalance: float64(r.IntN(3)),
+		Pattern: []model.Pattern{model.PatternNone, model.PatternRing, model.PatternAllToAll, model.PatternBarrier}[r.IntN(4)],
+		Comm:    []model.Comm{model.CommBlocking, model.CommNonBlocking}[r.IntN(2)], MessageBytes: int64(r.IntN(4096))}
+	j.work, j.prio = model.Time(1+r.IntN(20000))*model.Millisecond, r.IntN(4) == 0
+	return j
 }
 
 // addRandom adds the jobs to s, numbered from 1.
@@ -367,6 +374,8 @@ func randomRun(t *testing.T, seed uint64, noSkip bool) (map[int]model.Time, map[
 			}
 			ends[id], stats[id] = when, s.Stats(id)
 			stats[id] = Stats{CPU: stats[id].CPU, Spin: stats[id].Spin, Blocked: stats[id].Blocked, Class: stats[id].Class}
+			nj = actAtCompletion(r, when, nj, func(j randomJob) { s.AddJob(nj+1, j.cpus, &j.app, j.work, j.prio) },
+				func(on []Owner) { s.EndSlot(); s.SetOwners(on) }, s, func(id int) bool { _, done := ends[id]; return done })
 		}
 		s.EndSlot()
 		s.SetOwners(randomOwners(r, s, at, nj, func(id int) bool { _, done := ends[id]; return done }))
@@ -452,6 +461,15 @@ func skipLockstep(t *testing.T, seed uint64) error {
 				break
 			}
 			ended[id] = true
+			nj = actAtCompletion(r, when, nj, func(j randomJob) {
+				a.AddJob(nj+1, j.cpus, &j.app, j.work, j.prio)
+				b.AddJob(nj+1, j.cpus, &j.app, j.work, j.prio)
+			}, func(on []Owner) {
+				a.EndSlot()
+				b.EndSlot()
+				a.SetOwners(on)
+				b.SetOwners(on)
+			}, b, func(id int) bool { return ended[id] })
 		}
 		for id := 1; id <= nj; id++ {
 			if ended[id] {
@@ -472,4 +490,21 @@ func skipLockstep(t *testing.T, seed uint64) error {
 		b.SetOwners(on)
 	}
 	return nil
+}
+
+// actAtCompletion acts at a job's completion, at when, before the Run's
+// bound, as a gang scheduler does when a job leaves: with probability 1/2
+// it adds a new job (add, numbered n+1) and with probability 1/2 it
+// strobes (owners drawn among jobs 1 to n, from s); it returns the number
+// of jobs. A job a skip moved ahead past when would have run on where it
+// no longer may.
+func actAtCompletion(r *rand.Rand, when model.Time, n int, add func(randomJob), strobe func([]Owner), s *Sim, done func(int) bool) int {
+	if r.IntN(2) == 0 {
+		add(drawJob(r))
+		n++
+	}
+	if r.IntN(2) == 0 {
+		strobe(randomOwners(r, s, when, n, done))
+	}
+	return n
 }

@@ -243,6 +243,9 @@ func hashVec(v []int64) uint64 {
 // whether it moved.
 func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 	period, diter := cur.at-prev.at, cur.iter-prev.iter
+	// Run returns early at another job's completion, where the driver may
+	// strobe or add a job on j's processors: j must not be ahead of it.
+	until = min(until, s.earliestEnd(j, until))
 	m := int((until-s.now)/period) - 1
 	maxIter := 0
 	for _, pi := range j.procs {
@@ -330,4 +333,43 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 		}
 	}
 	return true // the snapshots describe the job before the jump: the caller forgets them
+}
+
+// earliestEnd returns a time no later than any job but skip can complete,
+// or bound if none can before it: a job cannot end before each of its
+// processes has computed what its program has left, at full speed.
+func (s *Sim) earliestEnd(skip *job, bound model.Time) model.Time {
+	for _, j := range s.jobs {
+		if j == nil || j == skip || j.done {
+			continue
+		}
+		pr := j.prog
+		var left model.Time // the most any of its processes has left to compute
+		for _, pi := range j.procs {
+			p := &s.procs[pi]
+			if p.phase == phDone {
+				continue
+			}
+			l := pr.tail
+			if p.inTail {
+				l = 0
+			}
+			if !p.inTail && p.iter+1 < pr.iters {
+				l += model.Time(pr.iters-p.iter-1) * pr.compute[p.idx]
+			}
+			if p.phase == phCompute {
+				rem := p.rem
+				if p.running {
+					rem -= s.now - p.since
+				}
+				l += max(rem, 0)
+			}
+			left = max(left, l)
+			if s.now+left >= bound {
+				break
+			}
+		}
+		bound = min(bound, s.now+left)
+	}
+	return bound
 }

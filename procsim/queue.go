@@ -188,8 +188,15 @@ func (q *eventQueue) heapPush(e event) {
 }
 
 // cancel takes the event pending in timer slot slot, if any, out of the
-// queue.
+// queue. Most calls find none: that is checked inline.
 func (q *eventQueue) cancel(slot uint32) {
+	if q.pos[slot] != -1 {
+		q.remove(slot)
+	}
+}
+
+// remove takes the event pending in timer slot slot out of the queue.
+func (q *eventQueue) remove(slot uint32) {
 	i := q.pos[slot]
 	if i < -1 {
 		q.pos[slot] = -1

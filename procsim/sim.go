@@ -259,6 +259,8 @@ type Sim struct {
 	until      model.Time // the bound of the Run under way
 	era        uint64     // counts the external actions (jobs added or removed, strobes)
 	dsts       []int      // scratch
+	moved      []msg      // scratch of skip: the messages in flight it re-times
+	movedN     []int      // scratch of skip: how many of them per receive slot
 	next       []owner    // scratch of SetOwners: each processor's next owner
 	inSlot     []int32    // scratch of SetOwners: the jobs named, in order
 	strobes    uint64     // counts the calls of SetOwners (job.inSlot)

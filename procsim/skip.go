@@ -312,23 +312,28 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 	}
 	// Its messages in flight arrive dt later, in the same order: sent
 	// again once none is left in flight (a wake-up is armed from what is).
-	var moved [][]msg
+	// They are copied out first (into scratch that the next skip reuses):
+	// sending them again appends to the slots they are taken from.
+	moved, counts := s.moved[:0], s.movedN[:0]
 	for _, pi := range j.procs {
 		p := &s.procs[pi]
 		p.wakeKey = 0 // its messages are re-timed: so is its wake-up
 		s.q.cancel(s.wakeSlot(pi))
 		for sl := range p.rs {
 			times := p.rs[sl].in
-			moved = append(moved, append([]msg(nil), times...))
+			moved = append(moved, times...)
+			counts = append(counts, len(times))
 			p.rs[sl].in = times[:0]
 		}
 	}
-	k := 0
+	s.moved, s.movedN = moved, counts
+	k, at := 0, 0
 	for _, pi := range j.procs {
 		for sl := range s.procs[pi].rs {
-			for _, m := range moved[k] {
+			for _, m := range moved[at : at+counts[k]] {
 				s.deliver(j, pi, sl, m.at+dt)
 			}
+			at += counts[k]
 			k++
 		}
 	}

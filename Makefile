@@ -6,7 +6,7 @@ BIN := bin
 # make run: the policies compared (one word each, e.g. POLICIES="easy
 # conservative"), the hardware model that charges time sharing, and where
 # the outputs go.
-POLICIES ?= fcfs easy gs:backfill=easy
+POLICIES ?= fcfs easy gs:backfill=easy sb:backfill=easy fcs:backfill=easy
 HW ?= crescendo
 OUT ?= out
 

@@ -155,7 +155,8 @@ func TestREADMESaysWhatCIAdds(t *testing.T) {
 // the comparison table on the terminal without the manifest's HTML
 // comment, which stays in the table's file (out/summary.md), beside the
 // figure. It builds the commands into a temporary directory and runs the
-// whole target there (a few seconds once built).
+// whole target there (a few seconds once built), and checks the README
+// shows the same table.
 func TestMakeRunShowsNoManifest(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs make run")
@@ -176,8 +177,22 @@ func TestMakeRunShowsNoManifest(t *testing.T) {
 		t.Fatalf("make run: %v\n%s%s", err, stdout.Bytes(), stderr.Bytes())
 	}
 	shown := stdout.String()
-	if !strings.Contains(shown, "| policy |") || !strings.Contains(shown, "| gs:backfill=easy |") {
-		t.Errorf("make run shows no comparison table:\n%s", shown)
+	for _, p := range []string{"| policy |", "| gs:backfill=easy |", "| sb:backfill=easy |", "| fcs:backfill=easy |"} {
+		if !strings.Contains(shown, p) {
+			t.Errorf("make run shows no comparison table with %q:\n%s", p, shown)
+		}
+	}
+	// The README's first screen shows this table: each of its rows, as
+	// printed, must be there (a change of a policy or of the workload
+	// that moves a number makes the README stale).
+	readme, err := os.ReadFile(filepath.Join(root(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(shown, "\n") {
+		if strings.HasPrefix(line, "| ") && !strings.Contains(string(readme), line+"\n") {
+			t.Errorf("README.md lacks make run's table row %q: paste the table make run prints", line)
+		}
 	}
 	if strings.Contains(shown, "<!--") || strings.Contains(shown, "GangsimTool") {
 		t.Errorf("make run shows the manifest on the terminal:\n%s", shown)

@@ -1,6 +1,10 @@
 package procsim
 
-import "github.com/gangsim/gangsim/model"
+import (
+	"math"
+
+	"github.com/gangsim/gangsim/model"
+)
 
 // Event kinds. The two low bits are the kind's timer slot (see
 // event.slot): a process's computation and spin end share one.
@@ -70,8 +74,8 @@ func (a *event) before(b *event) bool {
 	return a.k < b.k
 }
 
-// eventQueue is a 4-ary min-heap of events: shallower than a binary heap,
-// so fewer cache misses per operation on the simulator's hottest path.
+// eventQueue is an indexed priority queue of events: sorted runs in
+// front of a 4-ary min-heap.
 //
 // It is indexed: an event with a timer slot (a process's computation or
 // spin end, its wake-up, a processor's switch end) replaces the one
@@ -81,30 +85,78 @@ func (a *event) before(b *event) bool {
 // takes the next sequence number, so the order of the others is the one
 // the stale events were ordered among.
 //
-// The least events may be held apart, in front of the heap: an event
-// pushed before every event of the heap (a switch's end a few
-// microseconds ahead, the wake-up of a message about to arrive, a spin's
-// end) is usually popped before anything in the heap, and then costs no
-// sifting at all; most of the heap is computations' and quanta's ends
-// milliseconds ahead. Up to frontCap such events wait in front, sorted,
-// every one before every event of the heap; one more pushes the latest of
-// them into the heap.
+// Most events are pushed a fixed delay after now (a quantum, a spin
+// threshold, a switch, a message's latency, a job's computation per
+// iteration), so that those of one kind mostly come in order: each of
+// nRuns runs is a FIFO of events in order. An event is appended to the run
+// whose last event is the latest of those before it (or to an empty run),
+// and goes into the heap only if it is before the last of every run. The
+// runs are kept in order of their last events, latest first (an append
+// does not change it), so that the run is the first of them the event is
+// not before; they are also kept in order of their first events, so that
+// a pop takes the least of the first run's and the heap's: the events of
+// the runs take no sifting.
+// An event taken out of a run before its turn is marked dead where it is,
+// and dropped when it reaches the run's front.
 type eventQueue struct {
-	h     []event
-	front [frontCap]event // before every event of h; sorted latest first, the least at nf-1
-	nf    int
-	pos   []int32 // per timer slot (event.slot), its event's index in h, inFront(i) for front[i], or -1 none
-	seq   uint64
+	// The runs in order of their last events, latest first: ord[i] is a
+	// run, lastAt[i] and lastK[i] its last event's time and key (perhaps
+	// dead; nowhere if the run is empty).
+	ord    [nRuns]uint8
+	lastAt [nRuns]model.Time
+	lastK  [nRuns]uint64
+	// The runs in order of their first live events, least first: fo[i]
+	// is a run, firstAt[i] and firstK[i] its first's time and key (never
+	// if the run is empty).
+	fo      [nRuns]uint8
+	firstAt [nRuns]model.Time
+	firstK  [nRuns]uint64
+	h       []event
+	runs    [nRuns]run
+	n       int     // live events in the runs
+	pos     []int32 // per timer slot (event.slot), its event's index in h, inRun(r, i) for runs[r].buf[i], or -1 none
+	seq     uint64
 }
 
-// frontCap is how many events wait in front of the heap at most.
-const frontCap = 8
+// run is a FIFO of events in (at, k) order: buf[head:], the dead among
+// them marked.
+type run struct {
+	buf  []event
+	head int
+}
 
-// inFront is the pos of front[i].
-func inFront(i int) int32 { return int32(-2 - i) }
+// nRuns is the number of runs in front of the heap.
+const (
+	runBits = 3
+	nRuns   = 1 << runBits
+)
 
-// frontIndex is the index in front of an event whose pos is p (< -1).
-func frontIndex(p int32) int { return int(-2 - p) }
+// never is after every event, nowhere before every one.
+const (
+	neverAt   = math.MaxInt64
+	neverK    = math.MaxUint64
+	nowhereAt = math.MinInt64
+	nowhereK  = 0
+)
+
+// newEventQueue returns an empty queue.
+func newEventQueue() eventQueue {
+	var q eventQueue
+	for r := range nRuns {
+		q.ord[r], q.lastAt[r], q.lastK[r] = uint8(r), nowhereAt, nowhereK
+		q.fo[r], q.firstAt[r], q.firstK[r] = uint8(r), neverAt, neverK
+	}
+	return q
+}
+
+// dead marks an event taken out of a run before its turn (no event has
+// both its kind's third bit and its two low bits set).
+const dead = 1<<slotBits | 3
+
+func isDead(e *event) bool { return e.k&dead == dead }
+
+// inRun is the pos of runs[r].buf[i].
+func inRun(r, i int) int32 { return int32(-2 - (i<<runBits | r)) }
 
 // grow makes room for the timer slots of processes or processors up to
 // who.
@@ -137,49 +189,57 @@ func (q *eventQueue) newSeq() uint64 {
 // pushKeyed pushes an event with sequence number seq (reserved by newSeq).
 func (q *eventQueue) pushKeyed(at model.Time, seq uint64, who int32, kind uint8) {
 	e := event{at: at, k: eventKey(seq, who, kind)}
-	toFront := len(q.h) == 0 || e.before(&q.h[0])
 	if tracked(kind) {
-		if i := q.pos[e.slot()]; i >= 0 && !toFront {
-			// The slot's pending event is replaced in place.
-			if e.before(&q.h[i]) {
-				q.up(int(i), e)
-			} else {
-				q.down(int(i), e)
-			}
-			return
-		} else if i != -1 {
-			q.cancel(e.slot()) // replaced: e goes in anew
-			toFront = len(q.h) == 0 || e.before(&q.h[0])
-		}
+		q.cancel(e.slot()) // replaced: e goes in anew
 	}
-	if !toFront {
+	// The first run in order whose last event is before e.
+	i := 0
+	for i < nRuns && !(q.lastAt[i] < at || q.lastAt[i] == at && q.lastK[i] < e.k) {
+		i++
+	}
+	if i == nRuns {
 		q.heapPush(e)
 		return
 	}
-	if q.nf == frontCap {
-		// The latest of those in front and e goes to the heap: it is before
-		// every event there, and after every other in front.
-		if q.front[0].before(&e) {
-			q.heapPush(e)
-			return
+	q.lastAt[i], q.lastK[i] = at, e.k // the order stays: the runs before i end after e
+	r := int(q.ord[i])
+	ru := &q.runs[r]
+	if len(ru.buf) == cap(ru.buf) && ru.head > 0 && 2*ru.head >= len(ru.buf) {
+		// Compact: the run's events move to the start of its buffer.
+		n := copy(ru.buf, ru.buf[ru.head:])
+		ru.buf, ru.head = ru.buf[:n], 0
+		for k := range n {
+			if f := &ru.buf[k]; !isDead(f) {
+				q.pos[f.slot()] = inRun(r, k)
+			}
 		}
-		last := q.front[0]
-		copy(q.front[:], q.front[1:])
-		q.nf--
-		for i := range q.nf {
-			q.pos[q.front[i].slot()] = inFront(i)
-		}
-		q.heapPush(last)
 	}
-	i := q.nf
-	for i > 0 && q.front[i-1].before(&e) {
-		q.front[i] = q.front[i-1]
-		q.pos[q.front[i].slot()] = inFront(i)
+	q.pos[e.slot()] = inRun(r, len(ru.buf))
+	ru.buf = append(ru.buf, e)
+	q.n++
+	if len(ru.buf) == 1 {
+		q.refirst(r, at, e.k)
+	}
+}
+
+// refirst gives run r its new first event's time and key (never: it is
+// empty), and moves it to its place in the order of first events: most
+// often no farther than the next one, a pop taking the first of a run
+// that holds the rest of the instant's events.
+func (q *eventQueue) refirst(r int, at model.Time, k uint64) {
+	i := 0
+	for int(q.fo[i]) != r {
+		i++
+	}
+	for i+1 < nRuns && (q.firstAt[i+1] < at || q.firstAt[i+1] == at && q.firstK[i+1] < k) {
+		q.fo[i], q.firstAt[i], q.firstK[i] = q.fo[i+1], q.firstAt[i+1], q.firstK[i+1]
+		i++
+	}
+	for i > 0 && (at < q.firstAt[i-1] || at == q.firstAt[i-1] && k < q.firstK[i-1]) {
+		q.fo[i], q.firstAt[i], q.firstK[i] = q.fo[i-1], q.firstAt[i-1], q.firstK[i-1]
 		i--
 	}
-	q.front[i] = e
-	q.pos[e.slot()] = inFront(i)
-	q.nf++
+	q.fo[i], q.firstAt[i], q.firstK[i] = uint8(r), at, k
 }
 
 func (q *eventQueue) heapPush(e event) {
@@ -200,11 +260,15 @@ func (q *eventQueue) remove(slot uint32) {
 	i := q.pos[slot]
 	if i < -1 {
 		q.pos[slot] = -1
-		f := frontIndex(i)
-		copy(q.front[f:q.nf], q.front[f+1:q.nf])
-		q.nf--
-		for k := f; k < q.nf; k++ {
-			q.pos[q.front[k].slot()] = inFront(k)
+		v := int(-2 - i)
+		r := v & (nRuns - 1)
+		ru := &q.runs[r]
+		q.n--
+		if f := v >> runBits; f == ru.head {
+			ru.head++
+			q.drop(r)
+		} else {
+			ru.buf[f].k |= dead
 		}
 		return
 	}
@@ -223,6 +287,29 @@ func (q *eventQueue) remove(slot uint32) {
 	} else {
 		q.down(int(i), last)
 	}
+}
+
+// drop moves run r's head past dead events after its first was taken, and
+// empties the run when none is left: it goes last in order.
+func (q *eventQueue) drop(r int) {
+	ru := &q.runs[r]
+	for ru.head < len(ru.buf) && isDead(&ru.buf[ru.head]) {
+		ru.head++
+	}
+	if ru.head < len(ru.buf) {
+		q.refirst(r, ru.buf[ru.head].at, ru.buf[ru.head].k)
+		return
+	}
+	ru.buf, ru.head = ru.buf[:0], 0
+	q.refirst(r, neverAt, neverK)
+	i := 0
+	for int(q.ord[i]) != r {
+		i++
+	}
+	for ; i+1 < nRuns; i++ {
+		q.ord[i], q.lastAt[i], q.lastK[i] = q.ord[i+1], q.lastAt[i+1], q.lastK[i+1]
+	}
+	q.ord[nRuns-1], q.lastAt[nRuns-1], q.lastK[nRuns-1] = uint8(r), nowhereAt, nowhereK
 }
 
 // up puts e at index i or above, sifting the hole up: parents move down
@@ -283,11 +370,39 @@ func (q *eventQueue) down(i int, e event) {
 	pos[e.slot()] = int32(i)
 }
 
+// findLeast sets q.least: the run whose first event is the least of the
+
+// least is the run whose first event is the least of the queue, or -1
+// for the heap's least.
+func (q *eventQueue) least() int {
+	if len(q.h) > 0 && (q.h[0].at < q.firstAt[0] || q.h[0].at == q.firstAt[0] && q.h[0].k < q.firstK[0]) {
+		return -1
+	}
+	return int(q.fo[0])
+}
+
 func (q *eventQueue) pop() event {
-	if q.nf > 0 {
-		q.nf--
-		e := q.front[q.nf]
+	if r := q.least(); r >= 0 {
+		ru := &q.runs[r]
+		e := ru.buf[ru.head]
+		ru.head++
+		q.n--
 		q.pos[e.slot()] = -1
+		if ru.head == len(ru.buf) || isDead(&ru.buf[ru.head]) {
+			q.drop(r)
+			return e
+		}
+		// Most often the run goes on: its new first moves back past the
+		// runs whose firsts are before it (none, when the run holds the
+		// rest of the instant's events).
+		f := &ru.buf[ru.head]
+		at, k := f.at, f.k
+		i := 0
+		for i+1 < nRuns && (q.firstAt[i+1] < at || q.firstAt[i+1] == at && q.firstK[i+1] < k) {
+			q.fo[i], q.firstAt[i], q.firstK[i] = q.fo[i+1], q.firstAt[i+1], q.firstK[i+1]
+			i++
+		}
+		q.fo[i], q.firstAt[i], q.firstK[i] = uint8(r), at, k
 		return e
 	}
 	h := q.h
@@ -302,11 +417,11 @@ func (q *eventQueue) pop() event {
 	return top
 }
 
-func (q *eventQueue) len() int { return len(q.h) + q.nf }
+func (q *eventQueue) len() int { return len(q.h) + q.n }
 
 func (q *eventQueue) peek() model.Time {
-	if q.nf > 0 {
-		return q.front[q.nf-1].at
+	if q.least() >= 0 {
+		return q.firstAt[0]
 	}
 	return q.h[0].at
 }

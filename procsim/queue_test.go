@@ -13,8 +13,9 @@ import (
 // an event pushed in a timer slot (a process's computation end, its
 // wake-up, a processor's switch end) replaces the one pending there, and a
 // canceled one never comes out; events without one (quantum ends) are
-// never replaced. With few processes the events in front of the heap are
-// few; with many, they overflow into it.
+// never replaced. Times drawn at random fit the sorted runs in front of
+// the heap often but not always: both hold events, and canceled events
+// are marked dead in the runs.
 func TestEventQueueOrder(t *testing.T) {
 	for _, whos := range []int{6, 40} {
 		testEventQueueOrder(t, whos)
@@ -23,7 +24,7 @@ func TestEventQueueOrder(t *testing.T) {
 
 func testEventQueueOrder(t *testing.T, whos int) {
 	r := rand.New(rand.NewPCG(1, 2))
-	var q eventQueue
+	q := newEventQueue()
 	q.grow(int32(whos - 1))
 	type ref struct {
 		at   model.Time
@@ -83,22 +84,66 @@ func testEventQueueOrder(t *testing.T, whos int) {
 // of order, or not before the heap's; the heap out of order; an event's
 // timer slot not pointing at it.
 func (q *eventQueue) check() string {
-	for i := 0; i+1 < q.nf; i++ {
-		if !q.front[i+1].before(&q.front[i]) {
-			return "events in front out of order"
+	live := 0
+	seen := 0
+	for i := range nRuns {
+		r := int(q.ord[i])
+		seen |= 1 << r
+		ru := &q.runs[r]
+		if i > 0 && !(q.lastAt[i] < q.lastAt[i-1] || q.lastAt[i] == q.lastAt[i-1] && q.lastK[i] <= q.lastK[i-1]) {
+			return "runs out of order of their last events"
+		}
+		if len(ru.buf) == 0 {
+			if q.lastAt[i] != nowhereAt || q.lastK[i] != nowhereK {
+				return "an empty run's first or last"
+			}
+			continue
+		}
+		if l := ru.buf[len(ru.buf)-1]; q.lastAt[i] != l.at || q.lastK[i]>>seqShift != l.seq() {
+			return "a run's first or last"
+		}
+		if ru.head > 0 && ru.head == len(ru.buf) {
+			return "an empty run not reset"
+		}
+		if isDead(&ru.buf[ru.head]) {
+			return "a dead event at a run's front"
+		}
+		for i := ru.head; i < len(ru.buf); i++ {
+			if i+1 < len(ru.buf) && !ru.buf[i].before(&ru.buf[i+1]) {
+				return "a run out of order"
+			}
+			if isDead(&ru.buf[i]) {
+				continue
+			}
+			live++
+			if ru.buf[i].kind() != evQuantum && q.pos[ru.buf[i].slot()] != inRun(r, i) {
+				return "slot of an event in a run"
+			}
 		}
 	}
-	if q.nf > 0 && len(q.h) > 0 && !q.front[0].before(&q.h[0]) {
-		return "an event in front after the heap's least"
+	if seen != 1<<nRuns-1 {
+		return "runs missing from their order"
+	}
+	fseen := 0
+	for i := range nRuns {
+		r := int(q.fo[i])
+		fseen |= 1 << r
+		if i > 0 && !(q.firstAt[i-1] < q.firstAt[i] || q.firstAt[i-1] == q.firstAt[i] && q.firstK[i-1] <= q.firstK[i]) {
+			return "runs out of order of their first events"
+		}
+		if ru := &q.runs[r]; len(ru.buf) == 0 && (q.firstAt[i] != neverAt || q.firstK[i] != neverK) || len(ru.buf) > 0 && (q.firstAt[i] != ru.buf[ru.head].at || q.firstK[i] != ru.buf[ru.head].k) {
+			return "a run's first event"
+		}
+	}
+	if fseen != 1<<nRuns-1 {
+		return "runs missing from the order of first events"
+	}
+	if live != q.n {
+		return "live events in the runs miscounted"
 	}
 	for i := 1; i < len(q.h); i++ {
 		if q.h[i].before(&q.h[(i-1)/4]) {
 			return "heap out of order"
-		}
-	}
-	for i := range q.nf {
-		if q.front[i].kind() != evQuantum && q.pos[q.front[i].slot()] != inFront(i) {
-			return "slot of an event in front"
 		}
 	}
 	for i := range q.h {

@@ -271,7 +271,7 @@ func New(cfg Config) *Sim {
 	if err := cfg.Validate(); err != nil {
 		panic(err.Error())
 	}
-	s := &Sim{cfg: cfg, cpus: make([]cpu, cfg.Machine.Procs()), byID: map[int]int32{}}
+	s := &Sim{cfg: cfg, q: newEventQueue(), cpus: make([]cpu, cfg.Machine.Procs()), byID: map[int]int32{}}
 	s.q.grow(int32(len(s.cpus)))
 	for i := range s.cpus {
 		c := &s.cpus[i]

@@ -133,10 +133,10 @@
 // under FCS); a pop takes the least of the first run's first and the
 // heap's least, and a run's events are never sifted. Any correct priority
 // queue pops the same events in the same order, as no two events have the
-// same time and sequence number. On the thesis' workload at 74% load under FCS a replay
-// processes 23.9 million events; 34.4 million counting every message's
-// arrival (old-events in policies.BenchmarkCoschedThesis), 38.2 million
-// when stale events were popped too.
+// same time and sequence number. On the thesis' workload at 74% load under
+// FCS a replay processes 23.9 million events; 34.4 million counting every
+// message's arrival (old-events in policies.BenchmarkCoschedThesis), 38.2
+// million when stale events were popped too.
 //
 // A job whose processes all run without competition (the owners of a
 // gang slot) settles into a periodic pattern; once its state at the start

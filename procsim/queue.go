@@ -68,10 +68,14 @@ func b2u(b bool) uint8 {
 }
 
 func (a *event) before(b *event) bool {
-	if a.at != b.at {
-		return a.at < b.at
-	}
-	return a.k < b.k
+	return keyBefore(a.at, a.k, b.at, b.k)
+}
+
+// keyBefore reports whether the event at time at with key k comes before
+// the one at bt with key bk: the queue's order, (time, key), also of the
+// runs' firsts and lasts that it keeps apart from their events.
+func keyBefore(at model.Time, k uint64, bt model.Time, bk uint64) bool {
+	return at < bt || at == bt && k < bk
 }
 
 // eventQueue is an indexed priority queue of events: sorted runs in
@@ -194,7 +198,7 @@ func (q *eventQueue) pushKeyed(at model.Time, seq uint64, who int32, kind uint8)
 	}
 	// The first run in order whose last event is before e.
 	i := 0
-	for i < nRuns && !(q.lastAt[i] < at || q.lastAt[i] == at && q.lastK[i] < e.k) {
+	for i < nRuns && !keyBefore(q.lastAt[i], q.lastK[i], at, e.k) {
 		i++
 	}
 	if i == nRuns {
@@ -231,11 +235,11 @@ func (q *eventQueue) refirst(r int, at model.Time, k uint64) {
 	for int(q.fo[i]) != r {
 		i++
 	}
-	for i+1 < nRuns && (q.firstAt[i+1] < at || q.firstAt[i+1] == at && q.firstK[i+1] < k) {
+	for i+1 < nRuns && keyBefore(q.firstAt[i+1], q.firstK[i+1], at, k) {
 		q.fo[i], q.firstAt[i], q.firstK[i] = q.fo[i+1], q.firstAt[i+1], q.firstK[i+1]
 		i++
 	}
-	for i > 0 && (at < q.firstAt[i-1] || at == q.firstAt[i-1] && k < q.firstK[i-1]) {
+	for i > 0 && keyBefore(at, k, q.firstAt[i-1], q.firstK[i-1]) {
 		q.fo[i], q.firstAt[i], q.firstK[i] = q.fo[i-1], q.firstAt[i-1], q.firstK[i-1]
 		i--
 	}
@@ -370,12 +374,10 @@ func (q *eventQueue) down(i int, e event) {
 	pos[e.slot()] = int32(i)
 }
 
-// findLeast sets q.least: the run whose first event is the least of the
-
 // least is the run whose first event is the least of the queue, or -1
 // for the heap's least.
 func (q *eventQueue) least() int {
-	if len(q.h) > 0 && (q.h[0].at < q.firstAt[0] || q.h[0].at == q.firstAt[0] && q.h[0].k < q.firstK[0]) {
+	if len(q.h) > 0 && keyBefore(q.h[0].at, q.h[0].k, q.firstAt[0], q.firstK[0]) {
 		return -1
 	}
 	return int(q.fo[0])
@@ -395,14 +397,7 @@ func (q *eventQueue) pop() event {
 		// Most often the run goes on: its new first moves back past the
 		// runs whose firsts are before it (none, when the run holds the
 		// rest of the instant's events).
-		f := &ru.buf[ru.head]
-		at, k := f.at, f.k
-		i := 0
-		for i+1 < nRuns && (q.firstAt[i+1] < at || q.firstAt[i+1] == at && q.firstK[i+1] < k) {
-			q.fo[i], q.firstAt[i], q.firstK[i] = q.fo[i+1], q.firstAt[i+1], q.firstK[i+1]
-			i++
-		}
-		q.fo[i], q.firstAt[i], q.firstK[i] = uint8(r), at, k
+		q.refirst(r, ru.buf[ru.head].at, ru.buf[ru.head].k)
 		return e
 	}
 	h := q.h

@@ -90,7 +90,7 @@ func (q *eventQueue) check() string {
 		r := int(q.ord[i])
 		seen |= 1 << r
 		ru := &q.runs[r]
-		if i > 0 && !(q.lastAt[i] < q.lastAt[i-1] || q.lastAt[i] == q.lastAt[i-1] && q.lastK[i] <= q.lastK[i-1]) {
+		if i > 0 && keyBefore(q.lastAt[i-1], q.lastK[i-1], q.lastAt[i], q.lastK[i]) {
 			return "runs out of order of their last events"
 		}
 		if len(ru.buf) == 0 {
@@ -128,7 +128,7 @@ func (q *eventQueue) check() string {
 	for i := range nRuns {
 		r := int(q.fo[i])
 		fseen |= 1 << r
-		if i > 0 && !(q.firstAt[i-1] < q.firstAt[i] || q.firstAt[i-1] == q.firstAt[i] && q.firstK[i-1] <= q.firstK[i]) {
+		if i > 0 && keyBefore(q.firstAt[i], q.firstK[i], q.firstAt[i-1], q.firstK[i-1]) {
 			return "runs out of order of their first events"
 		}
 		if ru := &q.runs[r]; len(ru.buf) == 0 && (q.firstAt[i] != neverAt || q.firstK[i] != neverK) || len(ru.buf) > 0 && (q.firstAt[i] != ru.buf[ru.head].at || q.firstK[i] != ru.buf[ru.head].k) {

@@ -327,13 +327,13 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 		}
 	}
 	s.moved, s.movedN = moved, counts
-	k, at := 0, 0
+	k, off := 0, 0
 	for _, pi := range j.procs {
 		for sl := range s.procs[pi].rs {
-			for _, m := range moved[at : at+counts[k]] {
+			for _, m := range moved[off : off+counts[k]] {
 				s.deliver(j, pi, sl, m.at+dt)
 			}
-			at += counts[k]
+			off += counts[k]
 			k++
 		}
 	}

@@ -79,6 +79,16 @@ func TestAll(t *testing.T) {
 	if !errors.Is(err, hwmodel.ErrUnknownPreset) || !strings.Contains(err.Error(), "want one of accelerando, asci-q, calypso-nt, crescendo, parpar, rwc-pc2, ss20, wolverine") {
 		t.Errorf("Get(parpar2): %v", err)
 	}
+	// The embedded files are read once: what one caller does to its
+	// preset's bytes does not reach the next Get.
+	p, err := Get("parpar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.JSON[0] = 'x'
+	if q, _ := Get("parpar"); q.JSON[0] != '{' {
+		t.Errorf("Get returns bytes a caller changed: %q", q.JSON[:10])
+	}
 	if got := FamilyNames(); !slices.Equal(got, []string{"myrinet", "pm", "qsnet", "calypso"}) {
 		t.Errorf("FamilyNames() = %v", got)
 	}

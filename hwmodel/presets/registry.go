@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gangsim/gangsim/hwmodel"
 	"github.com/gangsim/gangsim/model"
@@ -149,10 +150,20 @@ func (f Family) variant(name string) (string, error) {
 	return "", fmt.Errorf("%w %q for %s (want %s)", ErrUnknownVariant, name, f.Name, strings.Join(names, ", "))
 }
 
-// All returns every embedded preset, sorted by name. It panics if an
-// embedded preset is broken, which the families' tests rule out.
-func All() []Preset {
-	var out []Preset
+// embeddedFile is one embedded preset file, not yet parsed.
+type embeddedFile struct {
+	name   string // its "name"
+	family Family
+	data   []byte
+}
+
+// embedded lists the embedded preset files, sorted by name, read once: a
+// sweep resolves a preset for each of thousands of runs, and Get then
+// parses only the one it is asked for (parsing every preset each time was
+// a tenth of a warm sweep). It panics if an embedded preset has no name,
+// which the families' tests rule out.
+var embedded = sync.OnceValue(func() []embeddedFile {
+	var out []embeddedFile
 	for _, f := range Families() {
 		files, err := fs.Glob(f.files, "*.json")
 		if err != nil {
@@ -163,22 +174,45 @@ func All() []Preset {
 			if err != nil {
 				panic("presets: " + err.Error())
 			}
-			p, err := f.parse(data)
-			if err != nil {
-				panic("presets: embedded " + file + ": " + err.Error())
+			var head struct {
+				Name string `json:"name"`
 			}
-			out = append(out, p)
+			if err := json.Unmarshal(data, &head); err != nil || head.Name == "" {
+				panic("presets: embedded " + file + " has no name")
+			}
+			out = append(out, embeddedFile{name: head.Name, family: f, data: data})
 		}
 	}
-	slices.SortFunc(out, func(a, b Preset) int { return strings.Compare(a.Name(), b.Name()) })
+	slices.SortFunc(out, func(a, b embeddedFile) int { return strings.Compare(a.name, b.name) })
+	return out
+})
+
+// parse parses an embedded preset; a copy of its bytes goes into the
+// preset, so that no caller can change what the next Get returns. It
+// panics if the preset is broken, which the families' tests rule out.
+func (e embeddedFile) parse() Preset {
+	p, err := e.family.parse(slices.Clone(e.data))
+	if err != nil {
+		panic("presets: embedded " + e.name + ": " + err.Error())
+	}
+	return p
+}
+
+// All returns every embedded preset, sorted by name. It panics if an
+// embedded preset is broken, which the families' tests rule out.
+func All() []Preset {
+	var out []Preset
+	for _, e := range embedded() {
+		out = append(out, e.parse())
+	}
 	return out
 }
 
 // Names returns the names of the embedded presets, sorted.
 func Names() []string {
 	var out []string
-	for _, p := range All() {
-		out = append(out, p.Name())
+	for _, e := range embedded() {
+		out = append(out, e.name)
 	}
 	return out
 }
@@ -186,9 +220,9 @@ func Names() []string {
 // Get returns the embedded preset called name, or an error wrapping
 // hwmodel.ErrUnknownPreset that lists the names there are.
 func Get(name string) (Preset, error) {
-	for _, p := range All() {
-		if p.Name() == name {
-			return p, nil
+	for _, e := range embedded() {
+		if e.name == name {
+			return e.parse(), nil
 		}
 	}
 	return Preset{}, fmt.Errorf("%w %q (want one of %s)", hwmodel.ErrUnknownPreset, name, strings.Join(Names(), ", "))

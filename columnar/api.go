@@ -256,6 +256,20 @@ func (r *reader) next() error {
 	return nil
 }
 
+// RowsHint returns how many rows the table says it holds, for a caller
+// that reads them all into one slice, when its format says it (Parquet's
+// footer); otherwise 0. A hint only: reading can still fail before that.
+func (r *reader) RowsHint() int {
+	if c, ok := r.src.(interface{ rows() int64 }); ok {
+		return int(min(c.rows(), maxRowsHint))
+	}
+	return 0
+}
+
+// maxRowsHint bounds RowsHint, so that a crafted footer cannot make a
+// caller allocate more than the rows it can really read.
+const maxRowsHint = 1 << 16
+
 // named prefixes err with the file name unless it is a *ParseError, which
 // names the file itself.
 func named(name string, err error) error {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow/ipc"
+	"github.com/parquet-go/parquet-go"
 
 	"github.com/gangsim/gangsim/model"
 )
@@ -189,6 +190,53 @@ func TestManyBatches(t *testing.T) {
 		}
 		if _, err := r.Read(); err != io.EOF {
 			t.Fatalf("%v: want EOF, got %v", f, err)
+		}
+	}
+}
+
+// TestParquetRowGroups reads a Parquet file of more than one row group,
+// column by column, with lists null, empty and filled, and checks every
+// row.
+func TestParquetRowGroups(t *testing.T) {
+	base := testJobs()
+	jobs := make([]model.Job, parquetRowGroupRows+writerBatchRows+5)
+	for i := range jobs {
+		j := base[i%len(base)]
+		if i%len(base) != 1 { // the job of no fields has no ID
+			j.ID = int64(i)
+		}
+		if i%5 == 0 && len(j.App.ProcCompute) > 0 {
+			j.App.ProcCompute = []model.Time{model.Time(i)}
+		}
+		jobs[i] = j
+	}
+	h := model.Header{}
+	var buf bytes.Buffer
+	w, _ := NewTraceWriter(&buf, FormatParquet, &h)
+	if err := model.WriteAll(w, jobs); err != nil {
+		t.Fatal(err)
+	}
+	f, err := parquet.OpenFile(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil || len(f.RowGroups()) != 2 {
+		t.Fatalf("%v; want a file of 2 row groups", err)
+	}
+	r, err := NewTraceReader(bytes.NewReader(buf.Bytes()), FormatParquet, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := min(len(jobs), maxRowsHint); r.RowsHint() != want {
+		t.Errorf("RowsHint() = %d, want %d", r.RowsHint(), want)
+	}
+	got, err := model.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Jobs) != len(jobs) {
+		t.Fatalf("read %d rows, want %d", len(got.Jobs), len(jobs))
+	}
+	for i := range jobs {
+		if !reflect.DeepEqual(got.Jobs[i], jobs[i]) {
+			t.Fatalf("row %d:\n got %+v\nwant %+v", i, got.Jobs[i], jobs[i])
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -225,28 +226,74 @@ func (t *parquetTable) close(trailer []model.HeaderLine) error {
 	return t.w.Close()
 }
 
-// parquetColumn is where a kind's column is in a file being read.
+// parquetColumn is where a kind's column is in a file being read, and its
+// reader in the current row group.
 type parquetColumn struct {
 	leaf int // leaf column index, -1 if the file lacks the column
 	// list columns: the definition level at which the list is present
 	// (below: null; at it, with one value: empty) and that of an element.
 	present, element int
+
+	values parquet.ColumnChunkValueReader // nil before the first row group
+	buf    []parquet.Value                // values read, buf[pos:n] not yet taken
+	pos, n int
 }
+
+// next returns the column's next value in the current row group; ok is
+// false when the row group's chunk has no more. A string value's bytes
+// are the page's: they hold until the following call only.
+func (pc *parquetColumn) next() (v parquet.Value, ok bool) {
+	if !pc.fill() {
+		return v, false
+	}
+	v = pc.buf[pc.pos]
+	pc.pos++
+	return v, true
+}
+
+// continues reports whether the column's next value belongs to the same
+// list as the last one taken (its repetition level is not 0).
+func (pc *parquetColumn) continues() bool {
+	return pc.fill() && pc.buf[pc.pos].RepetitionLevel() != 0
+}
+
+// fill makes sure that buf holds a value not yet taken, reading the next
+// ones from the chunk when it does not, and reports whether it could.
+// Reading errors panic: the source turns them into its error (recoverAs).
+func (pc *parquetColumn) fill() bool {
+	if pc.pos < pc.n {
+		return true
+	}
+	n, err := pc.values.ReadValues(pc.buf)
+	if n == 0 && err != nil && !errors.Is(err, io.EOF) {
+		panic(fmt.Errorf("reading Parquet values: %w", err))
+	}
+	pc.pos, pc.n = 0, n
+	return n > 0
+}
+
+// parquetValueBuffer is how many values a column reads at once: a file's
+// columns each have a buffer, so it is small.
+const parquetValueBuffer = 128
 
 // parquetSource reads batches from a Parquet file of any writer: columns
 // are found by name, and their physical types convert (int32 and int64,
-// float and double) to the kind's.
+// float and double) to the kind's. It reads the file column by column,
+// one row group at a time (a batch never spans two): parquet-go's row
+// reader assembles every row's values first, which took most of the time
+// of reading a run back.
 type parquetSource struct {
-	k      *kind
-	r      *parquet.Reader
-	h      model.Header
-	cols   []parquetColumn
-	b      *batch
-	rows   []parquet.Row
-	starts []int // starts[l]: index in the current row of leaf l's first value
-	nLeaf  int
-	row    int64 // rows read before the current batch
-	total  int64 // rows the footer declares
+	k         *kind
+	groups    []parquet.RowGroup
+	h         model.Header
+	cols      []parquetColumn
+	b         *batch
+	batchRows int
+	group     int   // the next row group to open
+	groupLeft int64 // rows of the open row group not yet read
+	row       int64 // rows read before the current batch
+	total     int64 // rows the footer declares
+	strs      map[string]string
 }
 
 func newParquetSource(in io.ReaderAt, size int64, k *kind) (src *parquetSource, err error) {
@@ -277,24 +324,22 @@ func newParquetSource(in io.ReaderAt, size int64, k *kind) (src *parquetSource, 
 	if err != nil {
 		return nil, err
 	}
-	// Batches are no longer than the file: parquet-go asked for rows past
-	// the last reads every column's page header again for each missing row
-	// (40 MB of garbage for a 1000-job outcomes file in a 4096-row batch).
+	// Batches are no longer than the file, whose row groups are read
+	// whole when they are short.
 	batchRows := 4096
 	if n := f.NumRows(); n < int64(batchRows) {
 		batchRows = max(int(n), 1)
 	}
-	s := &parquetSource{k: k, h: h, cols: make([]parquetColumn, len(k.cols)), b: newBatch(k, batchRows),
-		rows: make([]parquet.Row, batchRows), nLeaf: len(schema.Columns()), total: f.NumRows()}
+	s := &parquetSource{k: k, groups: f.RowGroups(), h: h, cols: make([]parquetColumn, len(k.cols)),
+		b: newBatch(k, batchRows), batchRows: batchRows, total: f.NumRows(), strs: map[string]string{}}
 	for c, i := range idx {
 		s.cols[c] = parquetColumn{leaf: -1}
 		if i >= 0 {
 			sh := shapes[i]
-			s.cols[c] = parquetColumn{leaf: sh.leaf, present: sh.present, element: sh.element}
+			s.cols[c] = parquetColumn{leaf: sh.leaf, present: sh.present, element: sh.element,
+				buf: make([]parquet.Value, parquetValueBuffer)}
 		}
 	}
-	s.starts = make([]int, s.nLeaf+1)
-	s.r = parquet.NewReader(f)
 	return s, nil
 }
 
@@ -373,118 +418,179 @@ func (s *parquetSource) header() model.Header { return s.h }
 
 func (s *parquetSource) readBatch() (b *batch, err error) {
 	defer recoverAs(&err, "malformed Parquet file")
-	want := s.rows
-	if rest := s.total - s.row; rest < int64(len(want)) {
-		want = want[:max(rest, 0)]
-	}
-	if len(want) == 0 {
-		return nil, io.EOF
-	}
-	n, err := s.r.ReadRows(want)
-	if n == 0 {
-		if err == nil || errors.Is(err, io.EOF) {
+	// The footer's row count ends the table, even where a row group
+	// declares more (as a crafted file can).
+	for s.groupLeft == 0 || s.row >= s.total {
+		if s.group == len(s.groups) || s.row >= s.total {
 			return nil, io.EOF
 		}
-		return nil, fmt.Errorf("reading Parquet rows: %w", err)
-	}
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("reading Parquet rows: %w", err)
-	}
-	b = s.b
-	b.reset()
-	for i := 0; i < n; i++ {
-		if err := s.appendRow(b, s.rows[i]); err != nil {
-			return nil, fmt.Errorf("row %d: %w", s.row+int64(i)+1, err)
+		if err := s.openGroup(); err != nil {
+			return nil, err
 		}
 	}
-	s.row += int64(n)
+	want := int(min(int64(s.batchRows), s.groupLeft, s.total-s.row))
+	b = s.b
+	b.reset()
+	for c, spec := range s.k.cols {
+		if s.cols[c].leaf < 0 {
+			b.nullColumn(c, want)
+			continue
+		}
+		if i, err := s.readColumn(&b.cols[c], c, want); err != nil {
+			return nil, fmt.Errorf("row %d: column %s: %w", s.row+int64(i)+1, spec.name, err)
+		}
+	}
+	b.n = want
+	s.row += int64(want)
+	s.groupLeft -= int64(want)
 	return b, nil
 }
 
-// appendRow converts one row of the file to a row of b.
-func (s *parquetSource) appendRow(b *batch, row parquet.Row) error {
-	// starts[l] is where leaf l's values begin; values come in leaf order.
-	l := 0
-	for j, v := range row {
-		for l <= v.Column() && l < s.nLeaf {
-			s.starts[l] = j
-			l++
-		}
-	}
-	for ; l <= s.nLeaf; l++ {
-		s.starts[l] = len(row)
-	}
-	for c, spec := range s.k.cols {
-		pc := s.cols[c]
-		d := &b.cols[c]
+// openGroup starts reading the next row group: every column the kind
+// reads from the file from its chunk in the group.
+func (s *parquetSource) openGroup() error {
+	g := s.groups[s.group]
+	chunks := g.ColumnChunks()
+	for c := range s.cols {
+		pc := &s.cols[c]
 		if pc.leaf < 0 {
-			d.null(spec.typ)
 			continue
 		}
-		vs := row[s.starts[pc.leaf]:s.starts[pc.leaf+1]]
-		if len(vs) == 0 {
-			return fmt.Errorf("column %s: no value", spec.name)
+		if pc.leaf >= len(chunks) {
+			return fmt.Errorf("row group %d has %d columns", s.group+1, len(chunks))
 		}
-		if !spec.typ.isList() {
-			if err := appendParquetValue(d, spec.typ, vs[0]); err != nil {
-				return fmt.Errorf("column %s: %w", spec.name, err)
-			}
-			continue
+		if pc.values != nil {
+			pc.values.Close()
 		}
-		switch def := vs[0].DefinitionLevel(); {
-		case len(vs) == 1 && def < pc.present:
-			d.null(spec.typ)
-			continue
-		case len(vs) == 1 && def == pc.present:
-			vs = vs[:0] // an empty list
-		}
-		for _, v := range vs {
-			if v.DefinitionLevel() != pc.element || v.IsNull() {
-				return fmt.Errorf("column %s: a null element in a list", spec.name)
-			}
-		}
-		if spec.typ == tFloat64List {
-			list := make([]float64, len(vs))
-			for k, v := range vs {
-				list[k] = parquetFloat(v)
-			}
-			d.flist(list, true)
-		} else {
-			list := make([]int32, len(vs))
-			for k, v := range vs {
-				x := parquetInt(v)
-				if x < math.MinInt32 || x > math.MaxInt32 {
-					return fmt.Errorf("column %s: %d does not fit in 32 bits", spec.name, x)
-				}
-				list[k] = int32(x)
-			}
-			d.ilist(list, true)
-		}
+		pc.values = parquet.NewColumnChunkValueReader(chunks[pc.leaf])
+		pc.pos, pc.n = 0, 0
 	}
-	b.n++
+	if g.NumRows() < 0 {
+		return fmt.Errorf("row group %d declares %d rows", s.group+1, g.NumRows())
+	}
+	s.group++
+	s.groupLeft = g.NumRows()
 	return nil
 }
 
-// appendParquetValue appends a scalar value (or its null) to a column of
-// type t.
-func appendParquetValue(d *colData, t colType, v parquet.Value) error {
-	if v.IsNull() {
-		d.null(t)
-		return nil
+// readColumn appends n rows of column c to d, from the file's column in
+// the open row group. On an error, i is the row (in the batch) it is in.
+func (s *parquetSource) readColumn(d *colData, c, n int) (i int, err error) {
+	pc := &s.cols[c]
+	t := s.k.cols[c].typ
+	if !t.isList() {
+		// Scalars: the values buffered, a run at a time.
+		for i < n {
+			if !pc.fill() {
+				return i, errors.New("no value")
+			}
+			run := pc.buf[pc.pos:min(pc.n, pc.pos+n-i)]
+			if k, err := s.appendValues(d, t, run); err != nil {
+				return i + k, err
+			}
+			pc.pos += len(run)
+			i += len(run)
+		}
+		return n, nil
 	}
+	var flist []float64
+	var ilist []int32
+	for ; i < n; i++ {
+		v, ok := pc.next()
+		if !ok {
+			return i, errors.New("no value")
+		}
+		if v.RepetitionLevel() != 0 {
+			return i, errors.New("a list's value where a row should begin")
+		}
+		// A single value at or below the list's level: a null or an
+		// empty list; elements are at the element's level.
+		if def := v.DefinitionLevel(); def <= pc.present && !pc.continues() {
+			if def < pc.present {
+				d.null(t)
+			} else if t == tFloat64List {
+				d.flist([]float64{}, true)
+			} else {
+				d.ilist([]int32{}, true)
+			}
+			continue
+		}
+		flist, ilist = flist[:0], ilist[:0]
+		for first := true; first || pc.continues(); first = false {
+			if !first {
+				v, _ = pc.next()
+			}
+			if v.DefinitionLevel() != pc.element || v.IsNull() {
+				return i, errors.New("a null element in a list")
+			}
+			if t == tFloat64List {
+				flist = append(flist, parquetFloat(v))
+				continue
+			}
+			x := parquetInt(v)
+			if x < math.MinInt32 || x > math.MaxInt32 {
+				return i, fmt.Errorf("%d does not fit in 32 bits", x)
+			}
+			ilist = append(ilist, int32(x))
+		}
+		if t == tFloat64List {
+			d.flist(slices.Clone(flist), true)
+		} else {
+			d.ilist(slices.Clone(ilist), true)
+		}
+	}
+	return n, nil
+}
+
+// appendValues appends scalar values (or their nulls) to a column of type
+// t, one loop per type: a column's values are most of what reading a file
+// does. On an error, k is the value's index in vs.
+func (s *parquetSource) appendValues(d *colData, t colType, vs []parquet.Value) (k int, err error) {
 	switch t {
 	case tInt64, tInt32:
-		x := parquetInt(v)
-		if t == tInt32 && (x < math.MinInt32 || x > math.MaxInt32) {
-			return fmt.Errorf("%d does not fit in 32 bits", x)
+		for k, v := range vs {
+			if v.IsNull() {
+				d.int(0, false)
+				continue
+			}
+			x := parquetInt(v)
+			if t == tInt32 && (x < math.MinInt32 || x > math.MaxInt32) {
+				return k, fmt.Errorf("%d does not fit in 32 bits", x)
+			}
+			d.int(x, true)
 		}
-		d.int(x, true)
 	case tFloat64:
-		d.flt(parquetFloat(v), true)
+		for _, v := range vs {
+			if v.IsNull() {
+				d.flt(0, false)
+				continue
+			}
+			d.flt(parquetFloat(v), true)
+		}
 	case tString:
-		d.str(string(v.ByteArray()), true)
+		for _, v := range vs {
+			if v.IsNull() {
+				d.str("", false)
+				continue
+			}
+			d.str(s.intern(v.ByteArray()), true)
+		}
 	}
-	return nil
+	return len(vs), nil
+}
+
+// intern returns b as a string, the same string for the same bytes while
+// the source has seen fewer than maxCachedStrings: string columns (pattern,
+// comm, status, reason) hold a few words, each repeated on every row.
+func (s *parquetSource) intern(b []byte) string {
+	if v, ok := s.strs[string(b)]; ok {
+		return v
+	}
+	v := string(b)
+	if len(s.strs) < maxCachedStrings {
+		s.strs[v] = v
+	}
+	return v
 }
 
 func parquetInt(v parquet.Value) int64 {
@@ -504,10 +610,21 @@ func parquetFloat(v parquet.Value) float64 {
 	return float64(parquetInt(v))
 }
 
+// rows is the number of rows the footer declares (reader.RowsHint).
+func (s *parquetSource) rows() int64 { return max(s.total, 0) }
+
 // trailer is empty: a Parquet file's trailer is in its footer's header.
 func (s *parquetSource) trailer() []model.HeaderLine { return nil }
 
-func (s *parquetSource) close() error { return s.r.Close() }
+func (s *parquetSource) close() error {
+	var errs []error
+	for c := range s.cols {
+		if v := s.cols[c].values; v != nil {
+			errs = append(errs, v.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
 
 // recoverAs turns a panic of a decoding library on malformed input into an
 // error: what the bytes of a file cannot be allowed to do is crash the

@@ -240,6 +240,7 @@ type analysisContext struct {
 
 	outcomes [][]model.Outcome // per run, loaded on demand
 	sat      []*metrics.Saturation
+	memo     *runMemo // the sweep's: what earlier items read
 }
 
 func (c *analysisContext) analyze() error {
@@ -295,7 +296,7 @@ func (c *analysisContext) analyze() error {
 // load returns run i's outcomes.
 func (c *analysisContext) load(i int) ([]model.Outcome, error) {
 	if c.outcomes[i] == nil {
-		o, _, err := c.runs[i].Outcomes()
+		o, err := c.memo.outcomesOf(c.runs[i])
 		if err != nil {
 			return nil, err
 		}
@@ -311,12 +312,10 @@ func (c *analysisContext) saturation(i int) (*metrics.Saturation, error) {
 		if err != nil {
 			return nil, err
 		}
-		s, err := c.runs[i].Samples()
+		v, err := c.memo.saturationOf(c.runs[i], o)
 		if err != nil {
 			return nil, err
 		}
-		first, last := metrics.ArrivalPeriod(o)
-		v := metrics.Saturated(s, first, last)
 		c.sat[i] = &v
 	}
 	return c.sat[i], nil
@@ -1045,7 +1044,7 @@ func (c *analysisContext) preload(keep, judge bool) error {
 				o := c.outcomes[i]
 				if o == nil {
 					var err error
-					if o, _, err = c.runs[i].Outcomes(); err != nil {
+					if o, err = c.memo.outcomesOf(c.runs[i]); err != nil {
 						errs[i] = err
 						continue
 					}
@@ -1056,13 +1055,11 @@ func (c *analysisContext) preload(keep, judge bool) error {
 				if !judge || c.sat[i] != nil {
 					continue
 				}
-				s, err := c.runs[i].Samples()
+				v, err := c.memo.saturationOf(c.runs[i], o)
 				if err != nil {
 					errs[i] = err
 					continue
 				}
-				first, last := metrics.ArrivalPeriod(o)
-				v := metrics.Saturated(s, first, last)
 				c.sat[i] = &v
 			}
 		}()

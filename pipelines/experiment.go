@@ -267,7 +267,7 @@ func (e *Experiment) Reproduce(sweep *Sweep, specName, specSHA string) (*Reprodu
 	paper, name, _ := strings.Cut(e.Item, "/")
 	it := &repro.Item{Paper: paper, Name: name, Title: e.Title, Notes: e.Notes}
 	rep := &Reproduction{Item: it, Runs: done}
-	ctx := &analysisContext{exp: e, runs: done, tau: e.Tau(runs), item: it}
+	ctx := &analysisContext{exp: e, runs: done, tau: e.Tau(runs), item: it, memo: &sweep.memo}
 	if err := ctx.analyze(); err != nil {
 		return nil, fmt.Errorf("%s: %w", e.Item, err)
 	}

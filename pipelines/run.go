@@ -78,7 +78,7 @@ func (s *ReplaySpec) Replay() (Replay, error) {
 			return r, err
 		}
 	}
-	if _, _, err := r.hardware(); err != nil {
+	if err := r.CheckHardware(); err != nil {
 		return r, err
 	}
 	if s.Order != "" {

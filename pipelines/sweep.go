@@ -26,6 +26,8 @@ type Sweep struct {
 	Workers int
 	// Progress, when not nil, is told of every finished run.
 	Progress *cli.Progress
+
+	memo runMemo // what the items reproduced through it read back
 }
 
 // Finished is a run of a sweep that is done, now or earlier.
@@ -196,7 +198,7 @@ func (r *Finished) Outcomes() ([]model.Outcome, *model.Header, error) {
 		return nil, nil, err
 	}
 	defer or.Close()
-	var out []model.Outcome
+	out := make([]model.Outcome, 0, or.RowsHint())
 	for {
 		o, err := or.Read()
 		if err != nil {
@@ -224,7 +226,7 @@ func (r *Finished) Samples() ([]model.Sample, error) {
 		return nil, err
 	}
 	defer sr.Close()
-	var out []model.Sample
+	out := make([]model.Sample, 0, sr.RowsHint())
 	for {
 		s, err := sr.Read()
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 
 	"github.com/gangsim/gangsim/columnar"
 	"github.com/gangsim/gangsim/internal/cli"
@@ -28,6 +29,49 @@ type Sweep struct {
 	Progress *cli.Progress
 
 	memo runMemo // what the items reproduced through it read back
+
+	mu     sync.Mutex
+	fresh  map[string]bool  // keys Prefetch built, not yet met by Do
+	failed map[string]error // keys whose run failed in Prefetch
+}
+
+// Prefetch runs runs (typically every run of several items) on the
+// sweep's workers, so that the items' own Do calls then find them done:
+// one pool for all the items keeps every core busy up to the last run,
+// where item after item each ended on a single long run. What Do reports
+// stays as it was: the first Do to meet a run Prefetch built reports it
+// as run now rather than cached, and a run that failed fails again in the
+// Do that meets it, without running again. Runs after a failure are not
+// started (Do starts them then).
+func (s *Sweep) Prefetch(runs []*Run) {
+	results, errs := s.do(runs, nil)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fresh == nil {
+		s.fresh, s.failed = map[string]bool{}, map[string]error{}
+	}
+	for i, r := range results {
+		switch {
+		case r == nil:
+		case errs[i] != nil:
+			s.failed[r.Key] = errs[i]
+		case r.Info != nil && !r.Cached:
+			s.fresh[r.Key] = true
+		}
+	}
+}
+
+// prefetched tells Do what Prefetch did with the run of key: built it
+// (reported once), or failed.
+func (s *Sweep) prefetched(key string) (built bool, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.failed[key]; err != nil {
+		return false, err
+	}
+	built = s.fresh[key]
+	delete(s.fresh, key)
+	return built, nil
 }
 
 // Finished is a run of a sweep that is done, now or earlier.
@@ -50,15 +94,36 @@ type Finished struct {
 // are built once: the second waits for the first's build (singleflight) or,
 // if that has finished, finds it in the cache.
 func (s *Sweep) Do(runs []*Run, points []Point) ([]*Finished, error) {
-	if err := s.Cache.RemoveStale(); err != nil {
-		return nil, fmt.Errorf("run cache: %w", err)
+	results, errs := s.do(runs, points)
+	for i, err := range errs {
+		if err == nil {
+			continue
+		}
+		if results == nil { // before any run: the cache or a key
+			return nil, err
+		}
+		e := &RunError{Index: i, Err: err}
+		if points != nil {
+			e.Label = describePoint(points[i])
+		}
+		return nil, e
 	}
-	results := make([]*Finished, len(runs))
-	errs := make([]error, len(runs))
+	return results, nil
+}
+
+// do is Do, with each run's result and error: results is nil when the
+// sweep could not start (errs then holds that error alone), and a run not
+// started after a failure has neither.
+func (s *Sweep) do(runs []*Run, points []Point) (results []*Finished, errs []error) {
+	if err := s.Cache.RemoveStale(); err != nil {
+		return nil, []error{fmt.Errorf("run cache: %w", err)}
+	}
+	results = make([]*Finished, len(runs))
+	errs = make([]error, len(runs))
 	for i, r := range runs {
 		key, err := r.Key()
 		if err != nil {
-			return nil, fmt.Errorf("run %d: %w", i+1, err)
+			return nil, []error{fmt.Errorf("run %d: %w", i+1, err)}
 		}
 		results[i] = &Finished{Run: r, Key: key, Dir: s.Cache.Path(key)}
 		if points != nil {
@@ -82,7 +147,14 @@ func (s *Sweep) Do(runs []*Run, points []Point) ([]*Finished, error) {
 			}
 			res := results[i]
 			v, err, _ := builds.Do(res.Key, func() (any, error) {
+				built, err := s.prefetched(res.Key)
+				if err != nil {
+					return nil, err
+				}
 				if info, ok := s.Cache.Get(res.Key); ok {
+					if built {
+						return build{info: info, by: i}, nil
+					}
 					return build{info: info, by: -1}, nil
 				}
 				info, err := s.Cache.Put(res.Key, func(dir string) (*RunInfo, error) {
@@ -107,16 +179,7 @@ func (s *Sweep) Do(runs []*Run, points []Point) ([]*Finished, error) {
 	if s.Progress != nil {
 		s.Progress.Finish()
 	}
-	for i, err := range errs {
-		if err != nil {
-			e := &RunError{Index: i, Err: err}
-			if points != nil {
-				e.Label = describePoint(points[i])
-			}
-			return nil, e
-		}
-	}
-	return results, nil
+	return results, errs
 }
 
 // RunError is the failure of one run of a sweep.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -184,5 +185,52 @@ func TestSweepStopsAtFirstError(t *testing.T) {
 	last, _ := runs[len(runs)-1].Key()
 	if _, ok := cache.Get(last); ok {
 		t.Error("the sweep went on after a failed run")
+	}
+}
+
+// TestSweepPrefetch runs several items' runs in one pool first: each item
+// then reports the runs Prefetch built as run, once, and meets a run that
+// failed there as failed.
+func TestSweepPrefetch(t *testing.T) {
+	cache := &Cache{Dir: t.TempDir()}
+	runs, points := sweepRuns(t)
+	bad := filepath.Join(t.TempDir(), "bad.swf")
+	if err := os.WriteFile(bad, []byte("1 0 x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	broken := *runs[0]
+	broken.Workload.Source = workload.Source{Trace: &workload.TraceSource{Path: bad}}
+	s := &Sweep{Cache: cache, Workers: 2}
+	s.Prefetch(append(slices.Clone(runs), &broken))
+	for i, r := range runs {
+		key, _ := r.Key()
+		if _, ok := cache.Get(key); !ok {
+			t.Fatalf("run %d not in the cache after Prefetch", i)
+		}
+	}
+	// Two items sharing runs 1 and 2: the first reports them run, the
+	// second cached.
+	first, err := s.Do(runs[:3], points[:3])
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := s.Do(runs[1:], points[1:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range first {
+		if f.Cached || f.Point.Text("policy") != runs[i].Replay.Policy {
+			t.Errorf("first item, run %d: cached %v, point %v", i, f.Cached, f.Point)
+		}
+	}
+	for i, f := range second {
+		if want := i < 2; f.Cached != want {
+			t.Errorf("second item, run %d: cached %v, want %v", i, f.Cached, want)
+		}
+	}
+	_, err = s.Do([]*Run{runs[0], &broken}, nil)
+	var re *RunError
+	if !errors.As(err, &re) || re.Index != 1 || !strings.Contains(err.Error(), "bad.swf") {
+		t.Errorf("error %v, want run 2's", err)
 	}
 }

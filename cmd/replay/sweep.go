@@ -160,17 +160,18 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	type loaded struct {
 		name, sha string
 		e         *pipelines.Experiment
+		runs      []*pipelines.Run
 	}
 	var exps []loaded
-	total := 0
+	var all []*pipelines.Run
 	for _, name := range fs.Args() {
 		e, sha, err := pipelines.LoadExperiment(name)
 		if err != nil {
 			return err
 		}
-		runs, _, _ := e.Runs()
-		total += len(runs)
-		exps = append(exps, loaded{name, sha, e})
+		runs, _, _ := e.Runs() // LoadExperiment checked them
+		all = append(all, runs...)
+		exps = append(exps, loaded{name, sha, e, runs})
 	}
 	if *slurm {
 		s, err := newSlurm(*cacheDir, *slurmDir, *replayBin)
@@ -204,8 +205,14 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	progress := cli.NewProgress(stderr, total, "runs")
+	progress := cli.NewProgress(stderr, len(all), "runs")
 	sweep := &pipelines.Sweep{Cache: &pipelines.Cache{Dir: *cacheDir}, Workers: *workers, Progress: progress}
+	if len(exps) > 1 {
+		// Every item's runs in one pool first, so that no core idles at
+		// the end of an item; the items then find their runs done.
+		sweep.Prefetch(all)
+		sweep.Progress = nil
+	}
 	for _, x := range exps {
 		rep, err := x.e.Reproduce(sweep, x.name, x.sha)
 		if err != nil {

@@ -237,6 +237,7 @@ type parquetColumn struct {
 	values parquet.ColumnChunkValueReader // nil before the first row group
 	buf    []parquet.Value                // values read, buf[pos:n] not yet taken
 	pos, n int
+	err    error // the chunk's reading error, if it failed
 }
 
 // next returns the column's next value in the current row group; ok is
@@ -258,18 +259,30 @@ func (pc *parquetColumn) continues() bool {
 }
 
 // fill makes sure that buf holds a value not yet taken, reading the next
-// ones from the chunk when it does not, and reports whether it could.
-// Reading errors panic: the source turns them into its error (recoverAs).
+// ones from the chunk when it does not, and reports whether it could: when
+// it could not, the chunk has ended or failed (missing says which).
 func (pc *parquetColumn) fill() bool {
 	if pc.pos < pc.n {
 		return true
 	}
+	if pc.err != nil {
+		return false
+	}
 	n, err := pc.values.ReadValues(pc.buf)
 	if n == 0 && err != nil && !errors.Is(err, io.EOF) {
-		panic(fmt.Errorf("reading Parquet values: %w", err))
+		pc.err = fmt.Errorf("reading values: %w", err)
 	}
 	pc.pos, pc.n = 0, n
 	return n > 0
+}
+
+// missing is the error for a value fill could not give: the chunk's
+// reading error, or its end before the row group's rows.
+func (pc *parquetColumn) missing() error {
+	if pc.err != nil {
+		return pc.err
+	}
+	return errors.New("no value")
 }
 
 // parquetValueBuffer is how many values a column reads at once: a file's
@@ -463,7 +476,7 @@ func (s *parquetSource) openGroup() error {
 			pc.values.Close()
 		}
 		pc.values = parquet.NewColumnChunkValueReader(chunks[pc.leaf])
-		pc.pos, pc.n = 0, 0
+		pc.pos, pc.n, pc.err = 0, 0, nil
 	}
 	if g.NumRows() < 0 {
 		return fmt.Errorf("row group %d declares %d rows", s.group+1, g.NumRows())
@@ -482,7 +495,7 @@ func (s *parquetSource) readColumn(d *colData, c, n int) (i int, err error) {
 		// Scalars: the values buffered, a run at a time.
 		for i < n {
 			if !pc.fill() {
-				return i, errors.New("no value")
+				return i, pc.missing()
 			}
 			run := pc.buf[pc.pos:min(pc.n, pc.pos+n-i)]
 			if k, err := s.appendValues(d, t, run); err != nil {
@@ -498,7 +511,7 @@ func (s *parquetSource) readColumn(d *colData, c, n int) (i int, err error) {
 	for ; i < n; i++ {
 		v, ok := pc.next()
 		if !ok {
-			return i, errors.New("no value")
+			return i, pc.missing()
 		}
 		if v.RepetitionLevel() != 0 {
 			return i, errors.New("a list's value where a row should begin")
@@ -532,6 +545,9 @@ func (s *parquetSource) readColumn(d *colData, c, n int) (i int, err error) {
 				return i, fmt.Errorf("%d does not fit in 32 bits", x)
 			}
 			ilist = append(ilist, int32(x))
+		}
+		if pc.err != nil { // the list's end not known
+			return i, pc.err
 		}
 		if t == tFloat64List {
 			d.flist(slices.Clone(flist), true)

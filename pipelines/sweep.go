@@ -1,6 +1,7 @@
 package pipelines
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,11 +10,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/gangsim/gangsim/columnar"
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/policies"
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/sync/singleflight"
 )
@@ -43,7 +46,14 @@ type Sweep struct {
 // as run now rather than cached, and a run that failed fails again in the
 // Do that meets it, without running again. Runs after a failure are not
 // started (Do starts them then).
+//
+// The process-level replays start first: they are the long ones, and the
+// short ones after them fill the cores to the end.
 func (s *Sweep) Prefetch(runs []*Run) {
+	runs = slices.Clone(runs)
+	slices.SortStableFunc(runs, func(a, b *Run) int {
+		return cmp.Compare(longRank(a), longRank(b))
+	})
 	results, errs := s.do(runs, nil)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -59,6 +69,15 @@ func (s *Sweep) Prefetch(runs []*Run) {
 			s.fresh[r.Key] = true
 		}
 	}
+}
+
+// longRank orders runs by how long they are likely to take: 0 for a
+// process-level replay, 1 for any other.
+func longRank(r *Run) int {
+	if spec, err := policies.ParseSpec(r.Replay.Policy); err == nil && policies.ProcessLevel(spec) {
+		return 0
+	}
+	return 1
 }
 
 // prefetched tells Do what Prefetch did with the run of key: built it

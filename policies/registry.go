@@ -163,6 +163,19 @@ func MaxProcs(s Spec) int {
 	return MaxProcsProcessLevel // local, sb, fcs, bcs, pbcs, and any other
 }
 
+// ProcessLevel reports whether the policy s names simulates every process
+// (procsim), which takes one to two orders of magnitude longer than
+// scheduling whole jobs on the same workload.
+func ProcessLevel(s Spec) bool {
+	switch s.Name {
+	case "local", "sb", "fcs", "bcs", "pbcs":
+		return true
+	case "gs":
+		return s.Params["level"] == "process"
+	}
+	return false
+}
+
 // Names lists the registered policies, sorted.
 func Names() []string {
 	names := make([]string, 0, len(registry))

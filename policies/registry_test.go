@@ -144,3 +144,27 @@ func TestUsesEstimates(t *testing.T) {
 		}
 	}
 }
+
+// TestProcessLevel checks which policies simulate every process: a sweep
+// starts those first.
+func TestProcessLevel(t *testing.T) {
+	for spec, want := range map[string]bool{
+		"fcfs": false, "easy": false, "conservative": false, "dcs": false, "gs": false, "gs:level=job": false,
+		"gs:level=process": true, "local": true, "sb": true, "fcs:backfill=easy": true, "bcs": true, "pbcs": true,
+	} {
+		s, err := ParseSpec(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ProcessLevel(s); got != want {
+			t.Errorf("ProcessLevel(%s) = %v, want %v", spec, got, want)
+		}
+	}
+	for _, name := range Names() { // a new policy is placed here too
+		switch name {
+		case "fcfs", "easy", "conservative", "dcs", "gs", "local", "sb", "fcs", "bcs", "pbcs":
+		default:
+			t.Errorf("policy %s: say in ProcessLevel and here whether it is process-level", name)
+		}
+	}
+}

@@ -62,6 +62,17 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 		j.procs = append(j.procs, pi)
 		s.cpus[c].residents = append(s.cpus[c].residents, pi)
 	}
+	// Who receives each process's messages in each round (sendTo), once
+	// for all its sends.
+	var dsts []int
+	for i := range cpus {
+		for r := range j.prog.rounds {
+			dsts = j.prog.sends(i, r, dsts)
+			for _, d := range dsts {
+				j.to = append(j.to, j.procs[d])
+			}
+		}
+	}
 	for _, pi := range j.procs {
 		s.startPhase(&s.procs[pi])
 	}
@@ -281,7 +292,7 @@ func (s *Sim) freeze(j *job) {
 		p.wakeKey = 0
 		s.q.cancel(s.wakeSlot(pi))
 		for sl := range p.rs {
-			s.collect(p, sl)
+			s.collect(&p.rs[sl])
 			for _, m := range p.rs[sl].in {
 				j.held = append(j.held, heldMsg{dst: pi, slot: sl, left: m.at - s.now})
 			}
@@ -348,7 +359,7 @@ func (s *Sim) Next() model.Time {
 		for _, pi := range j.procs {
 			p := &s.procs[pi]
 			for sl := range p.rs {
-				s.collect(p, sl)
+				s.collect(&p.rs[sl])
 				if in := p.rs[sl].in; len(in) > 0 {
 					next = min(next, in[0].at)
 				}

@@ -83,7 +83,7 @@ func (s *Sim) state(j *job, k int, vec []int64) []int64 {
 		p := &s.procs[pi]
 		c := &s.cpus[p.cpu]
 		for sl := range p.rs {
-			s.collect(p, sl)
+			s.collect(&p.rs[sl])
 		}
 		rem, spun := p.rem, p.spun
 		if p.running {
@@ -291,9 +291,8 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 		p.iter += dk
 		p.need += dk
 		for sl := range p.rs {
-			s.collect(p, sl)
+			s.collect(&p.rs[sl])
 			p.rs[sl].recv += dk
-			p.rs[sl].posted += dk
 			if p.rs[sl].last >= s.now {
 				p.rs[sl].last += dt
 			}

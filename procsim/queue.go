@@ -196,14 +196,17 @@ func (q *eventQueue) pushKeyed(at model.Time, seq uint64, who int32, kind uint8)
 	if tracked(kind) {
 		q.cancel(e.slot()) // replaced: e goes in anew
 	}
-	// The first run in order whose last event is before e.
-	i := 0
-	for i < nRuns && !keyBefore(q.lastAt[i], q.lastK[i], at, e.k) {
-		i++
-	}
-	if i == nRuns {
+	if !keyBefore(q.lastAt[nRuns-1], q.lastK[nRuns-1], at, e.k) {
+		// Before the last of the run that ends first, so of every run
+		// (an empty one ends nowhere): it goes into the heap, as a
+		// short delay's events mostly do.
 		q.heapPush(e)
 		return
+	}
+	// The first run in order whose last event is before e.
+	i := 0
+	for !keyBefore(q.lastAt[i], q.lastK[i], at, e.k) {
+		i++
 	}
 	q.lastAt[i], q.lastK[i] = at, e.k // the order stays: the runs before i end after e
 	r := int(q.ord[i])

@@ -12,14 +12,14 @@ import (
 // check verifies the simulator's invariants at the current instant.
 func (s *Sim) check() error {
 	running := make([]int, len(s.cpus))
-	for ji, j := range s.jobs {
+	for _, j := range s.jobs {
 		if j == nil {
 			continue
 		}
 		for _, pi := range j.procs {
 			p := &s.procs[pi]
-			if p.job != int32(ji) {
-				return fmt.Errorf("process %d of job %d points to job %d", pi, j.id, p.job)
+			if p.job != j {
+				return fmt.Errorf("process %d of job %d points to job %d", pi, j.id, p.job.id)
 			}
 			if p.running {
 				running[p.cpu]++
@@ -64,7 +64,7 @@ func (s *Sim) check() error {
 // of the calls before the previous one, the previous one's too once its
 // wait is over).
 func (s *Sim) passed(p *proc, sl int) int {
-	pr := s.jobs[p.job].prog
+	pr := p.job.prog
 	switch {
 	case p.phase == phDone || p.inTail:
 		return pr.iters

@@ -50,7 +50,7 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 		}
 		pi := s.newProc()
 		p := &s.procs[pi]
-		*p = proc{id: pi, job: ji, idx: int32(i), cpu: int32(c), fan: int32(j.prog.fan), rs: p.rs[:0], classSince: s.now}
+		*p = proc{id: pi, job: j, idx: int32(i), cpu: int32(c), fan: int32(j.prog.fan), rs: p.rs[:0], classSince: s.now}
 		for k := range slots {
 			if k < cap(p.rs) {
 				p.rs = p.rs[:k+1]
@@ -378,7 +378,7 @@ func (s *Sim) handle(e *event) {
 		if !p.running || p.phase != phCompute {
 			return
 		}
-		s.jobs[p.job].stats.Events++
+		p.job.stats.Events++
 		p.rem = 0
 		s.account(p)
 		s.advance(p)
@@ -399,7 +399,7 @@ func (s *Sim) handle(e *event) {
 			return // its wait was satisfied otherwise, or its messages re-timed
 		}
 		p.wakeKey = 0
-		s.jobs[p.job].stats.Events++
+		p.job.stats.Events++
 		if p.phase != phWait || !s.satisfied(p) {
 			return
 		}
@@ -410,7 +410,7 @@ func (s *Sim) handle(e *event) {
 			s.cancelTimer(p) // the end of its spin, if pending, belonged to this wait only
 			s.advance(p)
 		case p.blocked: // woken: ready again
-			s.jobs[p.job].stats.Blocked += s.now - p.blockedAt
+			p.job.stats.Blocked += s.now - p.blockedAt
 			if s.cpus[p.cpu].owner == e.who() {
 				p.mWait += s.now - max(p.blockedAt, p.mStart) // waiting, coscheduled
 			}

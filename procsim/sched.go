@@ -10,7 +10,7 @@ import "github.com/gangsim/gangsim/model"
 // startPhase sets p to compute its current iteration's computation, or
 // the tail if it has none.
 func (s *Sim) startPhase(p *proc) {
-	pr := s.jobs[p.job].prog
+	pr := p.job.prog
 	if p.iter >= pr.iters {
 		s.startTail(p)
 		return
@@ -23,12 +23,12 @@ func (s *Sim) startPhase(p *proc) {
 }
 
 func (s *Sim) startTail(p *proc) {
-	p.phase, p.rem, p.inTail = phCompute, s.jobs[p.job].prog.tail, true
+	p.phase, p.rem, p.inTail = phCompute, p.job.prog.tail, true
 }
 
 // nextIteration moves p past a finished iteration.
 func (s *Sim) nextIteration(p *proc) {
-	pr := s.jobs[p.job].prog
+	pr := p.job.prog
 	p.iter++
 	switch {
 	case p.iter < pr.iters:
@@ -52,15 +52,15 @@ func (s *Sim) advance(p *proc) {
 		// done: the processes that start the iteration at the same moment
 		// as process 0 must all have started it.
 		p.newIter = false
-		if j := s.jobs[p.job]; !j.snapDue {
+		if j := p.job; !j.snapDue {
 			j.snapDue = true
-			s.due = append(s.due, p.job)
+			s.due = append(s.due, j)
 		}
 	}
 }
 
 func (s *Sim) advanceProc(p *proc) {
-	pr := s.jobs[p.job].prog
+	pr := p.job.prog
 	for {
 		switch p.phase {
 		case phCompute:
@@ -125,7 +125,7 @@ func (s *Sim) advanceProc(p *proc) {
 
 // finish ends p's program; the job completes with its last process.
 func (s *Sim) finish(p *proc) {
-	j := s.jobs[p.job]
+	j := p.job
 	if p.running {
 		s.account(p)
 		p.running = false
@@ -312,7 +312,7 @@ func (s *Sim) wake(p *proc) {
 		case BCS:
 			take = c.owner == pi
 		case PBCS:
-			take = c.owner == pi || s.jobs[p.job].prio && !s.jobs[cur.job].prio
+			take = c.owner == pi || p.job.prio && !cur.job.prio
 		}
 		if take {
 			if i := indexOf(c.residents, c.cur); i >= 0 {
@@ -349,7 +349,7 @@ func (s *Sim) boosts(cur *proc) bool {
 
 // sendRound sends p's messages of round r.
 func (s *Sim) sendRound(p *proc, r int) {
-	j := s.jobs[p.job]
+	j := p.job
 	var at model.Time
 	switch {
 	case s.buffered():
@@ -428,7 +428,7 @@ func (s *Sim) account(p *proc) {
 	if d == 0 {
 		return
 	}
-	j := s.jobs[p.job]
+	j := p.job
 	own := s.cpus[p.cpu].owner == s.index(p)
 	switch p.phase {
 	case phCompute:

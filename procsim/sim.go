@@ -131,7 +131,7 @@ const (
 // proc is a process.
 type proc struct {
 	id    int32 // its index in Sim.procs
-	job   int32 // index in Sim.jobs
+	job   *job  // its job
 	idx   int32 // its rank in the job
 	cpu   int32
 	fan   int32 // its job's messages per round
@@ -257,12 +257,12 @@ type Sim struct {
 	jobs       []*job
 	freeJobs   []int32
 	byID       map[int]int32
-	ev         int64   // events processed
-	msgs       int64   // messages delivered (each was an arrival event before arrivals were lazy)
-	wakes      int64   // wake-up events processed (the arrivals that are still events)
-	hz         uint64  // the messages due at now with a seq below this have arrived (see arrived)
-	skipped    int64   // iterations moved over without simulating them
-	due        []int32 // jobs whose snapshot is due at the end of the instant
+	ev         int64  // events processed
+	msgs       int64  // messages delivered (each was an arrival event before arrivals were lazy)
+	wakes      int64  // wake-up events processed (the arrivals that are still events)
+	hz         uint64 // the messages due at now with a seq below this have arrived (see arrived)
+	skipped    int64  // iterations moved over without simulating them
+	due        []*job // jobs whose snapshot is due at the end of the instant
 	fin        []int32
 	afterEvent func()     // tests: called after every event
 	until      model.Time // the bound of the Run under way

@@ -176,10 +176,9 @@ func resize(x []model.Time, n int) []model.Time {
 func (s *Sim) snapshots() {
 	due := s.due
 	s.due = s.due[:0]
-	for _, ji := range due {
-		j := s.jobs[ji]
-		if j == nil || !j.snapDue {
-			continue
+	for _, j := range due {
+		if !j.snapDue {
+			continue // listed twice
 		}
 		j.snapDue = false
 		if !j.done {

@@ -82,9 +82,6 @@ func (s *Sim) state(j *job, k int, vec []int64) []int64 {
 	for _, pi := range j.procs {
 		p := &s.procs[pi]
 		c := &s.cpus[p.cpu]
-		for sl := range p.rs {
-			s.collect(&p.rs[sl])
-		}
 		rem, spun := p.rem, p.spun
 		if p.running {
 			if p.phase == phCompute {
@@ -98,7 +95,9 @@ func (s *Sim) state(j *job, k int, vec []int64) []int64 {
 		vec = append(vec, int64(p.iter-k), flags, int64(p.round), int64(p.need-k), int64(rem), int64(spun),
 			rel(p.blockedAt+1), rel(c.switchEnd), rel(p.sliceEnd), int64(p.budget), rel(p.nicFree))
 		for sl := range p.rs {
-			vec = append(vec, int64(p.rs[sl].recv-k), rel(p.rs[sl].last))
+			rs := &p.rs[sl]
+			s.collect(rs) // before the messages in flight below are written
+			vec = append(vec, int64(rs.recv-k), rel(rs.last))
 		}
 	}
 	for i, pi := range j.procs {

@@ -94,7 +94,9 @@ func keyBefore(at model.Time, k uint64, bt model.Time, bk uint64) bool {
 // iteration), so that those of one kind mostly come in order: each of
 // nRuns runs is a FIFO of events in order. An event is appended to the run
 // whose last event is the latest of those before it (or to an empty run),
-// and goes into the heap only if it is before the last of every run. The
+// and goes into the heap only if it is before the last of every run, or
+// would start a run while it is the next event (as a short delay's
+// events mostly are; the run would empty again at once). The
 // runs are kept in order of their last events, latest first (an append
 // does not change it), so that the run is the first of them the event is
 // not before; they are also kept in order of their first events, so that
@@ -207,6 +209,13 @@ func (q *eventQueue) pushKeyed(at model.Time, seq uint64, who int32, kind uint8)
 	i := 0
 	for !keyBefore(q.lastAt[i], q.lastK[i], at, e.k) {
 		i++
+	}
+	if q.lastAt[i] == nowhereAt && q.len() > 0 && q.beforeLeast(at, e.k) {
+		// Run i is empty and e is the next event: e goes on top of the
+		// heap, which pops it at little cost, instead of starting a run
+		// that its pop empties again (each reorders the runs' firsts).
+		q.heapPush(e)
+		return
 	}
 	q.lastAt[i], q.lastK[i] = at, e.k // the order stays: the runs before i end after e
 	r := int(q.ord[i])
@@ -413,6 +422,15 @@ func (q *eventQueue) pop() event {
 		q.down(0, last)
 	}
 	return top
+}
+
+// beforeLeast reports whether (at, k) is before the least event of the
+// queue, which must not be empty.
+func (q *eventQueue) beforeLeast(at model.Time, k uint64) bool {
+	if r := q.least(); r >= 0 {
+		return keyBefore(at, k, q.firstAt[0], q.firstK[0])
+	}
+	return keyBefore(at, k, q.h[0].at, q.h[0].k)
 }
 
 func (q *eventQueue) len() int { return len(q.h) + q.n }

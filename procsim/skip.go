@@ -42,7 +42,6 @@ type snap struct {
 	at    model.Time
 	iter  int
 	vec   []int64
-	hash  uint64 // of vec, to compare with the earlier snapshots cheaply
 	// What a period adds, from the previous snapshot.
 	cpu, spin, blocked model.Time
 	mCompute, mWait    []model.Time
@@ -196,7 +195,6 @@ func (s *Sim) periodic(j *job, k int, until model.Time) {
 	}
 	cur := &j.snaps[j.snapAt]
 	cur.vec = s.state(j, k, cur.vec)
-	cur.hash = hashVec(cur.vec)
 	cur.at, cur.iter = s.now, k
 	cpu, spin, blocked := s.measures(j, cur)
 	cur.cpu, cur.spin, cur.blocked = cpu, spin, blocked
@@ -207,7 +205,7 @@ func (s *Sim) periodic(j *job, k int, until model.Time) {
 		if !prev.valid || prev.era != s.era {
 			break // older ones are older still
 		}
-		if prev.hash == cur.hash && cur.at > prev.at && cur.iter > prev.iter && slices.Equal(prev.vec, cur.vec) {
+		if cur.at > prev.at && cur.iter > prev.iter && slices.Equal(prev.vec, cur.vec) {
 			if s.skip(j, prev, cur, until) {
 				j.forget()
 				return
@@ -224,16 +222,6 @@ func (j *job) forget() {
 	for i := range j.snaps {
 		j.snaps[i].valid = false
 	}
-}
-
-// hashVec is FNV-1a over a state vector's words.
-func hashVec(v []int64) uint64 {
-	h := uint64(14695981039346656037)
-	for _, x := range v {
-		h ^= uint64(x)
-		h *= 1099511628211
-	}
-	return h
 }
 
 // skip moves job j forward by whole periods (from prev to cur) that end

@@ -44,9 +44,14 @@ type snap struct {
 	vec   []int64
 	// What a period adds, from the previous snapshot.
 	cpu, spin, blocked model.Time
-	mCompute, mWait    []model.Time
-	mCalls             []int
-	busy, switching    []model.Time
+	procs              []procMeasures // per process of the job
+}
+
+// procMeasures is what a snapshot measures of one process of the job and
+// of its processor.
+type procMeasures struct {
+	mCompute, mWait, busy, switching model.Time
+	mCalls                           int
 }
 
 // skippable reports whether job j runs undisturbed on its processors now:
@@ -121,13 +126,8 @@ func b2i(b bool) int64 {
 // time included up to now).
 func (s *Sim) measures(j *job, sn *snap) (cpu, spin, blocked model.Time) {
 	cpu, spin, blocked = j.stats.CPU, j.stats.Spin, j.stats.Blocked
-	n := len(j.procs)
-	sn.mCompute = resize(sn.mCompute, n)
-	sn.mWait = resize(sn.mWait, n)
-	sn.busy = resize(sn.busy, n)
-	sn.switching = resize(sn.switching, n)
-	if len(sn.mCalls) != n {
-		sn.mCalls = make([]int, n)
+	if len(sn.procs) != len(j.procs) {
+		sn.procs = make([]procMeasures, len(j.procs))
 	}
 	for i, pi := range j.procs {
 		p := &s.procs[pi]
@@ -158,16 +158,9 @@ func (s *Sim) measures(j *job, sn *snap) (cpu, spin, blocked model.Time) {
 				mw += s.now - max(p.blockedAt, p.mStart)
 			}
 		}
-		sn.mCompute[i], sn.mWait[i], sn.mCalls[i], sn.busy[i], sn.switching[i] = mc, mw, p.mCalls, busy, sw
+		sn.procs[i] = procMeasures{mCompute: mc, mWait: mw, busy: busy, switching: sw, mCalls: p.mCalls}
 	}
 	return
-}
-
-func resize(x []model.Time, n int) []model.Time {
-	if len(x) != n {
-		return make([]model.Time, n)
-	}
-	return x
 }
 
 // snapshots takes the snapshots due at the end of an instant.
@@ -251,11 +244,12 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 	for i, pi := range j.procs {
 		p := &s.procs[pi]
 		c := &s.cpus[p.cpu]
-		p.mCompute += model.Time(m) * (cur.mCompute[i] - prev.mCompute[i])
-		p.mWait += model.Time(m) * (cur.mWait[i] - prev.mWait[i])
-		p.mCalls += m * (cur.mCalls[i] - prev.mCalls[i])
-		c.busy += model.Time(m) * (cur.busy[i] - prev.busy[i])
-		c.switching += model.Time(m) * (cur.switching[i] - prev.switching[i])
+		later, earlier := &cur.procs[i], &prev.procs[i]
+		p.mCompute += model.Time(m) * (later.mCompute - earlier.mCompute)
+		p.mWait += model.Time(m) * (later.mWait - earlier.mWait)
+		p.mCalls += m * (later.mCalls - earlier.mCalls)
+		c.busy += model.Time(m) * (later.busy - earlier.busy)
+		c.switching += model.Time(m) * (later.switching - earlier.switching)
 		c.skipEnd = s.now + dt // accounted ahead, until then
 		// The state moves on: dk iterations, everything pending dt later.
 		if p.running {

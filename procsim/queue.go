@@ -234,7 +234,13 @@ func (q *eventQueue) pushKeyed(at model.Time, seq uint64, who int32, kind uint8)
 	ru.buf = append(ru.buf, e)
 	q.n++
 	if len(ru.buf) == 1 {
-		q.refirst(r, at, e.k)
+		// It was empty: its place is among the empty runs, last in the
+		// order of first events.
+		i := nRuns - 1
+		for int(q.fo[i]) != r {
+			i--
+		}
+		q.refirstAt(i, at, e.k)
 	}
 }
 
@@ -247,6 +253,13 @@ func (q *eventQueue) refirst(r int, at model.Time, k uint64) {
 	for int(q.fo[i]) != r {
 		i++
 	}
+	q.refirstAt(i, at, k)
+}
+
+// refirstAt is refirst of the run at place i in the order of first
+// events.
+func (q *eventQueue) refirstAt(i int, at model.Time, k uint64) {
+	r := q.fo[i]
 	for i+1 < nRuns && keyBefore(q.firstAt[i+1], q.firstK[i+1], at, k) {
 		q.fo[i], q.firstAt[i], q.firstK[i] = q.fo[i+1], q.firstAt[i+1], q.firstK[i+1]
 		i++
@@ -255,7 +268,7 @@ func (q *eventQueue) refirst(r int, at model.Time, k uint64) {
 		q.fo[i], q.firstAt[i], q.firstK[i] = q.fo[i-1], q.firstAt[i-1], q.firstK[i-1]
 		i--
 	}
-	q.fo[i], q.firstAt[i], q.firstK[i] = uint8(r), at, k
+	q.fo[i], q.firstAt[i], q.firstK[i] = r, at, k
 }
 
 func (q *eventQueue) heapPush(e event) {
@@ -409,7 +422,7 @@ func (q *eventQueue) pop() event {
 		// Most often the run goes on: its new first moves back past the
 		// runs whose firsts are before it (none, when the run holds the
 		// rest of the instant's events).
-		q.refirst(r, ru.buf[ru.head].at, ru.buf[ru.head].k)
+		q.refirstAt(0, ru.buf[ru.head].at, ru.buf[ru.head].k) // r is the first in order
 		return e
 	}
 	h := q.h

@@ -31,7 +31,7 @@ func (s *Sim) preferred(ci int) int32 {
 	case BCS, PBCS:
 		if s.cfg.Kind == PBCS {
 			for _, pi := range c.residents {
-				if s.jobs[s.procs[pi].job].prio && s.eligible(pi) {
+				if s.procs[pi].job.prio && s.eligible(pi) {
 					return pi
 				}
 			}
@@ -190,7 +190,7 @@ func (s *Sim) classify(p *proc) {
 		next = CS
 	}
 	if next != p.class {
-		s.jobs[p.job].stats.Class[p.class] += s.now - p.classSince
+		p.job.stats.Class[p.class] += s.now - p.classSince
 		p.class, p.classSince = next, s.now
 	}
 	p.mCompute, p.mWait, p.mCalls = 0, 0, 0

@@ -94,7 +94,9 @@ func keyBefore(at model.Time, k uint64, bt model.Time, bk uint64) bool {
 // iteration), so that those of one kind mostly come in order: each of
 // nRuns runs is a FIFO of events in order. An event is appended to the run
 // whose last event is the latest of those before it (or to an empty run),
-// and goes into the heap only if it is before the last of every run. The
+// and goes into the heap only if it is before the last of every run, or
+// would start a run while it is the next event (as a short delay's
+// events mostly are; the run would empty again at once). The
 // runs are kept in order of their last events, latest first (an append
 // does not change it), so that the run is the first of them the event is
 // not before; they are also kept in order of their first events, so that
@@ -196,12 +198,22 @@ func (q *eventQueue) pushKeyed(at model.Time, seq uint64, who int32, kind uint8)
 	if tracked(kind) {
 		q.cancel(e.slot()) // replaced: e goes in anew
 	}
+	if !keyBefore(q.lastAt[nRuns-1], q.lastK[nRuns-1], at, e.k) {
+		// Before the last of the run that ends first, so of every run
+		// (an empty one ends nowhere): it goes into the heap, as a
+		// short delay's events mostly do.
+		q.heapPush(e)
+		return
+	}
 	// The first run in order whose last event is before e.
 	i := 0
-	for i < nRuns && !keyBefore(q.lastAt[i], q.lastK[i], at, e.k) {
+	for !keyBefore(q.lastAt[i], q.lastK[i], at, e.k) {
 		i++
 	}
-	if i == nRuns {
+	if q.lastAt[i] == nowhereAt && q.len() > 0 && q.beforeLeast(at, e.k) {
+		// Run i is empty and e is the next event: e goes on top of the
+		// heap, which pops it at little cost, instead of starting a run
+		// that its pop empties again (each reorders the runs' firsts).
 		q.heapPush(e)
 		return
 	}
@@ -222,7 +234,13 @@ func (q *eventQueue) pushKeyed(at model.Time, seq uint64, who int32, kind uint8)
 	ru.buf = append(ru.buf, e)
 	q.n++
 	if len(ru.buf) == 1 {
-		q.refirst(r, at, e.k)
+		// It was empty: its place is among the empty runs, last in the
+		// order of first events.
+		i := nRuns - 1
+		for int(q.fo[i]) != r {
+			i--
+		}
+		q.refirstAt(i, at, e.k)
 	}
 }
 
@@ -235,6 +253,13 @@ func (q *eventQueue) refirst(r int, at model.Time, k uint64) {
 	for int(q.fo[i]) != r {
 		i++
 	}
+	q.refirstAt(i, at, k)
+}
+
+// refirstAt is refirst of the run at place i in the order of first
+// events.
+func (q *eventQueue) refirstAt(i int, at model.Time, k uint64) {
+	r := q.fo[i]
 	for i+1 < nRuns && keyBefore(q.firstAt[i+1], q.firstK[i+1], at, k) {
 		q.fo[i], q.firstAt[i], q.firstK[i] = q.fo[i+1], q.firstAt[i+1], q.firstK[i+1]
 		i++
@@ -243,7 +268,7 @@ func (q *eventQueue) refirst(r int, at model.Time, k uint64) {
 		q.fo[i], q.firstAt[i], q.firstK[i] = q.fo[i-1], q.firstAt[i-1], q.firstK[i-1]
 		i--
 	}
-	q.fo[i], q.firstAt[i], q.firstK[i] = uint8(r), at, k
+	q.fo[i], q.firstAt[i], q.firstK[i] = r, at, k
 }
 
 func (q *eventQueue) heapPush(e event) {
@@ -397,7 +422,7 @@ func (q *eventQueue) pop() event {
 		// Most often the run goes on: its new first moves back past the
 		// runs whose firsts are before it (none, when the run holds the
 		// rest of the instant's events).
-		q.refirst(r, ru.buf[ru.head].at, ru.buf[ru.head].k)
+		q.refirstAt(0, ru.buf[ru.head].at, ru.buf[ru.head].k) // r is the first in order
 		return e
 	}
 	h := q.h
@@ -410,6 +435,15 @@ func (q *eventQueue) pop() event {
 		q.down(0, last)
 	}
 	return top
+}
+
+// beforeLeast reports whether (at, k) is before the least event of the
+// queue, which must not be empty.
+func (q *eventQueue) beforeLeast(at model.Time, k uint64) bool {
+	if r := q.least(); r >= 0 {
+		return keyBefore(at, k, q.firstAt[0], q.firstK[0])
+	}
+	return keyBefore(at, k, q.h[0].at, q.h[0].k)
 }
 
 func (q *eventQueue) len() int { return len(q.h) + q.n }

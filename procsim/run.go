@@ -50,7 +50,7 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 		}
 		pi := s.newProc()
 		p := &s.procs[pi]
-		*p = proc{id: pi, job: ji, idx: int32(i), cpu: int32(c), fan: int32(j.prog.fan), rs: p.rs[:0], classSince: s.now}
+		*p = proc{id: pi, job: j, idx: int32(i), cpu: int32(c), fan: int32(j.prog.fan), rs: p.rs[:0], classSince: s.now}
 		for k := range slots {
 			if k < cap(p.rs) {
 				p.rs = p.rs[:k+1]
@@ -61,6 +61,17 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 		}
 		j.procs = append(j.procs, pi)
 		s.cpus[c].residents = append(s.cpus[c].residents, pi)
+	}
+	// Who receives each process's messages in each round (sendTo), once
+	// for all its sends.
+	var dsts []int
+	for i := range cpus {
+		for r := range j.prog.rounds {
+			dsts = j.prog.sends(i, r, dsts)
+			for _, d := range dsts {
+				j.to = append(j.to, j.procs[d])
+			}
+		}
 	}
 	for _, pi := range j.procs {
 		s.startPhase(&s.procs[pi])
@@ -281,7 +292,7 @@ func (s *Sim) freeze(j *job) {
 		p.wakeKey = 0
 		s.q.cancel(s.wakeSlot(pi))
 		for sl := range p.rs {
-			s.collect(p, sl)
+			s.collect(&p.rs[sl])
 			for _, m := range p.rs[sl].in {
 				j.held = append(j.held, heldMsg{dst: pi, slot: sl, left: m.at - s.now})
 			}
@@ -348,7 +359,7 @@ func (s *Sim) Next() model.Time {
 		for _, pi := range j.procs {
 			p := &s.procs[pi]
 			for sl := range p.rs {
-				s.collect(p, sl)
+				s.collect(&p.rs[sl])
 				if in := p.rs[sl].in; len(in) > 0 {
 					next = min(next, in[0].at)
 				}
@@ -367,7 +378,7 @@ func (s *Sim) handle(e *event) {
 		if !p.running || p.phase != phCompute {
 			return
 		}
-		s.jobs[p.job].stats.Events++
+		p.job.stats.Events++
 		p.rem = 0
 		s.account(p)
 		s.advance(p)
@@ -388,7 +399,7 @@ func (s *Sim) handle(e *event) {
 			return // its wait was satisfied otherwise, or its messages re-timed
 		}
 		p.wakeKey = 0
-		s.jobs[p.job].stats.Events++
+		p.job.stats.Events++
 		if p.phase != phWait || !s.satisfied(p) {
 			return
 		}
@@ -399,7 +410,7 @@ func (s *Sim) handle(e *event) {
 			s.cancelTimer(p) // the end of its spin, if pending, belonged to this wait only
 			s.advance(p)
 		case p.blocked: // woken: ready again
-			s.jobs[p.job].stats.Blocked += s.now - p.blockedAt
+			p.job.stats.Blocked += s.now - p.blockedAt
 			if s.cpus[p.cpu].owner == e.who() {
 				p.mWait += s.now - max(p.blockedAt, p.mStart) // waiting, coscheduled
 			}

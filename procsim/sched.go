@@ -10,7 +10,7 @@ import "github.com/gangsim/gangsim/model"
 // startPhase sets p to compute its current iteration's computation, or
 // the tail if it has none.
 func (s *Sim) startPhase(p *proc) {
-	pr := s.jobs[p.job].prog
+	pr := p.job.prog
 	if p.iter >= pr.iters {
 		s.startTail(p)
 		return
@@ -23,12 +23,12 @@ func (s *Sim) startPhase(p *proc) {
 }
 
 func (s *Sim) startTail(p *proc) {
-	p.phase, p.rem, p.inTail = phCompute, s.jobs[p.job].prog.tail, true
+	p.phase, p.rem, p.inTail = phCompute, p.job.prog.tail, true
 }
 
 // nextIteration moves p past a finished iteration.
 func (s *Sim) nextIteration(p *proc) {
-	pr := s.jobs[p.job].prog
+	pr := p.job.prog
 	p.iter++
 	switch {
 	case p.iter < pr.iters:
@@ -52,15 +52,15 @@ func (s *Sim) advance(p *proc) {
 		// done: the processes that start the iteration at the same moment
 		// as process 0 must all have started it.
 		p.newIter = false
-		if j := s.jobs[p.job]; !j.snapDue {
+		if j := p.job; !j.snapDue {
 			j.snapDue = true
-			s.due = append(s.due, p.job)
+			s.due = append(s.due, j)
 		}
 	}
 }
 
 func (s *Sim) advanceProc(p *proc) {
-	pr := s.jobs[p.job].prog
+	pr := p.job.prog
 	for {
 		switch p.phase {
 		case phCompute:
@@ -125,7 +125,7 @@ func (s *Sim) advanceProc(p *proc) {
 
 // finish ends p's program; the job completes with its last process.
 func (s *Sim) finish(p *proc) {
-	j := s.jobs[p.job]
+	j := p.job
 	if p.running {
 		s.account(p)
 		p.running = false
@@ -154,10 +154,11 @@ func (s *Sim) awaited(p *proc) (lo, hi int) {
 // satisfied reports whether the messages p waits for have arrived.
 func (s *Sim) satisfied(p *proc) bool {
 	lo, hi := s.awaited(p)
-	for sl := lo; sl < hi; sl++ {
-		if p.rs[sl].recv < p.need {
-			s.collect(p, sl)
-			if p.rs[sl].recv < p.need {
+	awaited := p.rs[lo:hi]
+	for i := range awaited {
+		if rs := &awaited[i]; rs.recv < p.need {
+			s.collect(rs)
+			if rs.recv < p.need {
 				return false
 			}
 		}
@@ -173,11 +174,11 @@ func (s *Sim) arrived(m msg) bool {
 	return m.at < s.now || m.at == s.now && m.seq < s.hz
 }
 
-// collect counts p's messages of receive slot sl that have arrived as
+// collect counts the messages of receive slot rs that have arrived as
 // received. Arrivals are not events: a message is in flight until
 // something looks at its receive slot after it arrived.
-func (s *Sim) collect(p *proc, sl int) {
-	in := p.rs[sl].in
+func (s *Sim) collect(rs *recvSlot) {
+	in := rs.in
 	k := 0
 	for k < len(in) && s.arrived(in[k]) {
 		k++
@@ -185,11 +186,11 @@ func (s *Sim) collect(p *proc, sl int) {
 	if k == 0 {
 		return
 	}
-	p.rs[sl].recv += k
+	rs.recv += k
 	if k == len(in) {
-		p.rs[sl].in = in[:0]
+		rs.in = in[:0]
 	} else {
-		p.rs[sl].in = in[k:]
+		rs.in = in[k:]
 	}
 }
 
@@ -311,7 +312,7 @@ func (s *Sim) wake(p *proc) {
 		case BCS:
 			take = c.owner == pi
 		case PBCS:
-			take = c.owner == pi || s.jobs[p.job].prio && !s.jobs[cur.job].prio
+			take = c.owner == pi || p.job.prio && !cur.job.prio
 		}
 		if take {
 			if i := indexOf(c.residents, c.cur); i >= 0 {
@@ -348,7 +349,7 @@ func (s *Sim) boosts(cur *proc) bool {
 
 // sendRound sends p's messages of round r.
 func (s *Sim) sendRound(p *proc, r int) {
-	j := s.jobs[p.job]
+	j := p.job
 	var at model.Time
 	switch {
 	case s.buffered():
@@ -364,17 +365,15 @@ func (s *Sim) sendRound(p *proc, r int) {
 	// The k-th message of a round arrives in its receiver's k-th receive
 	// slot of the round (a ring's message to the right is the receiver's
 	// from the left, and so on): calls match per partner.
-	s.dsts = j.prog.sends(int(p.idx), r, s.dsts)
-	for k, d := range s.dsts {
-		s.procs[j.procs[d]].rs[r*j.prog.fan+k].posted++
-		s.deliver(j, j.procs[d], r*j.prog.fan+k, at)
+	fan := j.prog.fan
+	for k, d := range j.sendTo(int(p.idx), r) {
+		s.deliver(j, d, r*fan+k, at)
 	}
 	if s.buffered() && r == 0 {
 		// A buffered call is done when the micro-timeslice that performs
 		// it ends, for the poster too, whatever has arrived (6.2.2): its
 		// own completion is the process's last receive slot.
-		p.rs[j.prog.rounds*j.prog.fan].posted++
-		s.deliver(j, s.index(p), j.prog.rounds*j.prog.fan, at)
+		s.deliver(j, s.index(p), j.prog.rounds*fan, at)
 	}
 }
 
@@ -407,11 +406,12 @@ func bcsTransfer(post, free, d, ms, ov model.Time) (at, end model.Time) {
 // earlier than the one before it in the same slot (from the same partner).
 func (s *Sim) deliver(j *job, dst int32, slot int, at model.Time) {
 	d := &s.procs[dst]
-	at = max(at, d.rs[slot].last)
-	d.rs[slot].last = at
-	d.rs[slot].in = append(d.rs[slot].in, msg{at: at, seq: s.q.newSeq()})
+	rs := &d.rs[slot]
+	at = max(at, rs.last)
+	rs.last = at
+	rs.in = append(rs.in, msg{at: at, seq: s.q.newSeq()})
 	s.msgs++
-	if d.phase == phWait && (d.running || d.blocked) && d.rs[slot].recv+len(d.rs[slot].in) == d.need {
+	if d.phase == phWait && (d.running || d.blocked) && rs.recv+len(rs.in) == d.need {
 		if lo, hi := s.awaited(d); slot >= lo && slot < hi {
 			s.armWait(d, dst) // it may have all it needs on its way now
 		}
@@ -428,7 +428,7 @@ func (s *Sim) account(p *proc) {
 	if d == 0 {
 		return
 	}
-	j := s.jobs[p.job]
+	j := p.job
 	own := s.cpus[p.cpu].owner == s.index(p)
 	switch p.phase {
 	case phCompute:

@@ -131,7 +131,7 @@ const (
 // proc is a process.
 type proc struct {
 	id    int32 // its index in Sim.procs
-	job   int32 // index in Sim.jobs
+	job   *job  // its job
 	idx   int32 // its rank in the job
 	cpu   int32
 	fan   int32 // its job's messages per round
@@ -169,10 +169,9 @@ type proc struct {
 // recvSlot is what a process receives in one receive slot: a round's
 // messages from one partner, one per call.
 type recvSlot struct {
-	recv   int        // messages received (cumulative)
-	posted int        // messages the partner has sent (cumulative)
-	last   model.Time // arrival of the last one sent
-	in     []msg      // the messages on their way (or arrived, not yet counted in recv), earliest first
+	recv int        // messages received (cumulative)
+	last model.Time // arrival of the last one sent
+	in   []msg      // the messages on their way (or arrived, not yet counted in recv), earliest first
 }
 
 // msg is a message in flight: when it arrives, and its place among the
@@ -188,6 +187,7 @@ type job struct {
 	id       int
 	prog     *program
 	procs    []int32
+	to       []int32 // the receivers of each process's messages in each round (sendTo)
 	prio     bool
 	lat      model.Time        // a round's messages' one-way time (Config.Costs with Config.Contexts)
 	left     int               // processes not done
@@ -202,6 +202,15 @@ type job struct {
 	stats    Stats
 	done     bool
 	doneAt   model.Time
+}
+
+// sendTo returns the processes (indices in Sim.procs) that the process of
+// rank i sends its round r messages to, the k-th to its receiver's k-th
+// receive slot of the round.
+func (j *job) sendTo(i, r int) []int32 {
+	fan := j.prog.fan
+	at := (i*j.prog.rounds + r) * fan
+	return j.to[at : at+fan]
 }
 
 // owner is a processor's slot owner and from when it may run.
@@ -248,17 +257,16 @@ type Sim struct {
 	jobs       []*job
 	freeJobs   []int32
 	byID       map[int]int32
-	ev         int64   // events processed
-	msgs       int64   // messages delivered (each was an arrival event before arrivals were lazy)
-	wakes      int64   // wake-up events processed (the arrivals that are still events)
-	hz         uint64  // the messages due at now with a seq below this have arrived (see arrived)
-	skipped    int64   // iterations moved over without simulating them
-	due        []int32 // jobs whose snapshot is due at the end of the instant
+	ev         int64  // events processed
+	msgs       int64  // messages delivered (each was an arrival event before arrivals were lazy)
+	wakes      int64  // wake-up events processed (the arrivals that are still events)
+	hz         uint64 // the messages due at now with a seq below this have arrived (see arrived)
+	skipped    int64  // iterations moved over without simulating them
+	due        []*job // jobs whose snapshot is due at the end of the instant
 	fin        []int32
 	afterEvent func()     // tests: called after every event
 	until      model.Time // the bound of the Run under way
 	era        uint64     // counts the external actions (jobs added or removed, strobes)
-	dsts       []int      // scratch
 	moved      []msg      // scratch of skip: the messages in flight it re-times
 	movedN     []int      // scratch of skip: how many of them per receive slot
 	next       []owner    // scratch of SetOwners: each processor's next owner

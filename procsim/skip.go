@@ -42,12 +42,16 @@ type snap struct {
 	at    model.Time
 	iter  int
 	vec   []int64
-	hash  uint64 // of vec, to compare with the earlier snapshots cheaply
 	// What a period adds, from the previous snapshot.
 	cpu, spin, blocked model.Time
-	mCompute, mWait    []model.Time
-	mCalls             []int
-	busy, switching    []model.Time
+	procs              []procMeasures // per process of the job
+}
+
+// procMeasures is what a snapshot measures of one process of the job and
+// of its processor.
+type procMeasures struct {
+	mCompute, mWait, busy, switching model.Time
+	mCalls                           int
 }
 
 // skippable reports whether job j runs undisturbed on its processors now:
@@ -82,9 +86,6 @@ func (s *Sim) state(j *job, k int, vec []int64) []int64 {
 	for _, pi := range j.procs {
 		p := &s.procs[pi]
 		c := &s.cpus[p.cpu]
-		for sl := range p.rs {
-			s.collect(p, sl)
-		}
 		rem, spun := p.rem, p.spun
 		if p.running {
 			if p.phase == phCompute {
@@ -98,7 +99,9 @@ func (s *Sim) state(j *job, k int, vec []int64) []int64 {
 		vec = append(vec, int64(p.iter-k), flags, int64(p.round), int64(p.need-k), int64(rem), int64(spun),
 			rel(p.blockedAt+1), rel(c.switchEnd), rel(p.sliceEnd), int64(p.budget), rel(p.nicFree))
 		for sl := range p.rs {
-			vec = append(vec, int64(p.rs[sl].recv-k), rel(p.rs[sl].last))
+			rs := &p.rs[sl]
+			s.collect(rs) // before the messages in flight below are written
+			vec = append(vec, int64(rs.recv-k), rel(rs.last))
 		}
 	}
 	for i, pi := range j.procs {
@@ -123,13 +126,8 @@ func b2i(b bool) int64 {
 // time included up to now).
 func (s *Sim) measures(j *job, sn *snap) (cpu, spin, blocked model.Time) {
 	cpu, spin, blocked = j.stats.CPU, j.stats.Spin, j.stats.Blocked
-	n := len(j.procs)
-	sn.mCompute = resize(sn.mCompute, n)
-	sn.mWait = resize(sn.mWait, n)
-	sn.busy = resize(sn.busy, n)
-	sn.switching = resize(sn.switching, n)
-	if len(sn.mCalls) != n {
-		sn.mCalls = make([]int, n)
+	if len(sn.procs) != len(j.procs) {
+		sn.procs = make([]procMeasures, len(j.procs))
 	}
 	for i, pi := range j.procs {
 		p := &s.procs[pi]
@@ -160,26 +158,18 @@ func (s *Sim) measures(j *job, sn *snap) (cpu, spin, blocked model.Time) {
 				mw += s.now - max(p.blockedAt, p.mStart)
 			}
 		}
-		sn.mCompute[i], sn.mWait[i], sn.mCalls[i], sn.busy[i], sn.switching[i] = mc, mw, p.mCalls, busy, sw
+		sn.procs[i] = procMeasures{mCompute: mc, mWait: mw, busy: busy, switching: sw, mCalls: p.mCalls}
 	}
 	return
-}
-
-func resize(x []model.Time, n int) []model.Time {
-	if len(x) != n {
-		return make([]model.Time, n)
-	}
-	return x
 }
 
 // snapshots takes the snapshots due at the end of an instant.
 func (s *Sim) snapshots() {
 	due := s.due
 	s.due = s.due[:0]
-	for _, ji := range due {
-		j := s.jobs[ji]
-		if j == nil || !j.snapDue {
-			continue
+	for _, j := range due {
+		if !j.snapDue {
+			continue // listed twice
 		}
 		j.snapDue = false
 		if !j.done {
@@ -198,7 +188,6 @@ func (s *Sim) periodic(j *job, k int, until model.Time) {
 	}
 	cur := &j.snaps[j.snapAt]
 	cur.vec = s.state(j, k, cur.vec)
-	cur.hash = hashVec(cur.vec)
 	cur.at, cur.iter = s.now, k
 	cpu, spin, blocked := s.measures(j, cur)
 	cur.cpu, cur.spin, cur.blocked = cpu, spin, blocked
@@ -209,7 +198,7 @@ func (s *Sim) periodic(j *job, k int, until model.Time) {
 		if !prev.valid || prev.era != s.era {
 			break // older ones are older still
 		}
-		if prev.hash == cur.hash && cur.at > prev.at && cur.iter > prev.iter && slices.Equal(prev.vec, cur.vec) {
+		if cur.at > prev.at && cur.iter > prev.iter && slices.Equal(prev.vec, cur.vec) {
 			if s.skip(j, prev, cur, until) {
 				j.forget()
 				return
@@ -226,16 +215,6 @@ func (j *job) forget() {
 	for i := range j.snaps {
 		j.snaps[i].valid = false
 	}
-}
-
-// hashVec is FNV-1a over a state vector's words.
-func hashVec(v []int64) uint64 {
-	h := uint64(14695981039346656037)
-	for _, x := range v {
-		h ^= uint64(x)
-		h *= 1099511628211
-	}
-	return h
 }
 
 // skip moves job j forward by whole periods (from prev to cur) that end
@@ -265,11 +244,12 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 	for i, pi := range j.procs {
 		p := &s.procs[pi]
 		c := &s.cpus[p.cpu]
-		p.mCompute += model.Time(m) * (cur.mCompute[i] - prev.mCompute[i])
-		p.mWait += model.Time(m) * (cur.mWait[i] - prev.mWait[i])
-		p.mCalls += m * (cur.mCalls[i] - prev.mCalls[i])
-		c.busy += model.Time(m) * (cur.busy[i] - prev.busy[i])
-		c.switching += model.Time(m) * (cur.switching[i] - prev.switching[i])
+		later, earlier := &cur.procs[i], &prev.procs[i]
+		p.mCompute += model.Time(m) * (later.mCompute - earlier.mCompute)
+		p.mWait += model.Time(m) * (later.mWait - earlier.mWait)
+		p.mCalls += m * (later.mCalls - earlier.mCalls)
+		c.busy += model.Time(m) * (later.busy - earlier.busy)
+		c.switching += model.Time(m) * (later.switching - earlier.switching)
 		c.skipEnd = s.now + dt // accounted ahead, until then
 		// The state moves on: dk iterations, everything pending dt later.
 		if p.running {
@@ -291,9 +271,8 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 		p.iter += dk
 		p.need += dk
 		for sl := range p.rs {
-			s.collect(p, sl)
+			s.collect(&p.rs[sl])
 			p.rs[sl].recv += dk
-			p.rs[sl].posted += dk
 			if p.rs[sl].last >= s.now {
 				p.rs[sl].last += dt
 			}

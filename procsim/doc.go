@@ -132,8 +132,9 @@
 // and only one before every run's last, or one that is the next event and
 // would start a run (that its pop would empty again), goes into the heap;
 // a pop takes the least of the first run's first and the heap's least,
-// and a run's events are never sifted. Any correct priority queue pops the same events in the same order, as no two events have the
-// same time and sequence number. On the thesis' workload at 74% load under
+// and a run's events are never sifted. Any correct priority queue pops
+// the same events in the same order, as no two events have the same time
+// and sequence number. On the thesis' workload at 74% load under
 // FCS a replay processes 23.9 million events; 34.4 million counting every
 // message's arrival (old-events in policies.BenchmarkCoschedThesis), 38.2
 // million when stale events were popped too.

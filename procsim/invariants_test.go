@@ -16,6 +16,7 @@ func (s *Sim) check() error {
 		if j == nil {
 			continue
 		}
+		senders := s.senders(j)
 		for _, pi := range j.procs {
 			p := &s.procs[pi]
 			if p.job != j {
@@ -34,14 +35,15 @@ func (s *Sim) check() error {
 			// No process passes a communication step before its peers
 			// have sent it: per receive slot (a round's message from one
 			// partner), the steps its position in its program says it has
-			// passed and the messages it has received (which only the
-			// messages sent to it add to, or a skip with the periods it
-			// moves its partners by).
+			// passed, the messages it has received, and those its partner's
+			// position says it has sent.
 			for sl := range p.rs {
 				s.collect(&p.rs[sl]) // the messages that have arrived by now
-				if passed := s.passed(p, sl); passed > p.rs[sl].recv {
-					return fmt.Errorf("job %d: process %d (iteration %d, round %d, phase %d, tail %v) passed %d steps of receive slot %d, received %d messages",
-						j.id, p.idx, p.iter, p.round, p.phase, p.inTail, passed, sl, p.rs[sl].recv)
+				q := senders[pi][sl]
+				sent := s.sent(&s.procs[q], sl/max(p.job.prog.fan, 1))
+				if passed := s.passed(p, sl); passed > p.rs[sl].recv || p.rs[sl].recv > sent {
+					return fmt.Errorf("job %d: process %d (iteration %d, round %d, phase %d, tail %v) passed %d steps of receive slot %d, received %d messages, was sent %d by process %d",
+						j.id, p.idx, p.iter, p.round, p.phase, p.inTail, passed, sl, p.rs[sl].recv, sent, s.procs[q].idx)
 				}
 			}
 		}
@@ -78,6 +80,46 @@ func (s *Sim) passed(p *proc, sl int) int {
 		return p.iter + 1
 	}
 	return p.iter
+}
+
+// senders maps each receive slot of job j's processes to the process that
+// sends into it: by process (index in Sim.procs), by slot. A buffered
+// call's own completion, the last slot, is its process's own.
+func (s *Sim) senders(j *job) map[int32][]int32 {
+	out := map[int32][]int32{}
+	for _, pi := range j.procs {
+		out[pi] = make([]int32, len(s.procs[pi].rs))
+		for sl := range out[pi] {
+			out[pi][sl] = pi // the completion slot; the others are set below
+		}
+	}
+	fan := j.prog.fan
+	for i, qi := range j.procs {
+		for r := range j.prog.rounds {
+			for k, d := range j.sendTo(i, r) {
+				out[d][r*fan+k] = qi
+			}
+		}
+	}
+	return out
+}
+
+// sent is the number of round r messages q's position in its program says
+// it has posted to each partner (cumulative): one per iteration whose call
+// it has made that far.
+func (s *Sim) sent(q *proc, r int) int {
+	pr := q.job.prog
+	switch {
+	case q.phase == phDone || q.inTail:
+		return pr.iters
+	case q.phase != phWait:
+		return q.iter
+	case !pr.blocking && q.iter >= pr.iters:
+		return pr.iters // the final wait posts nothing
+	case !pr.blocking || s.buffered() || q.round >= r:
+		return q.iter + 1 // the call posted whole, or up to round r
+	}
+	return q.iter
 }
 
 // cpuTimes is the time processor ci has run processes (computing or

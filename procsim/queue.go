@@ -55,16 +55,7 @@ func tracked(kind uint8) bool { return kind != evQuantum }
 
 // minOf is 1 if b is before a, else 0.
 func minOf(a, b *event) int {
-	lt := b2u(b.at < a.at) | b2u(b.at == a.at)&b2u(b.k < a.k)
-	return int(lt)
-}
-
-func b2u(b bool) uint8 {
-	var x uint8
-	if b {
-		x = 1
-	}
-	return x
+	return int(b2i(b.at < a.at) | b2i(b.at == a.at)&b2i(b.k < a.k))
 }
 
 func (a *event) before(b *event) bool {
@@ -440,7 +431,7 @@ func (q *eventQueue) pop() event {
 // beforeLeast reports whether (at, k) is before the least event of the
 // queue, which must not be empty.
 func (q *eventQueue) beforeLeast(at model.Time, k uint64) bool {
-	if r := q.least(); r >= 0 {
+	if q.least() >= 0 {
 		return keyBefore(at, k, q.firstAt[0], q.firstK[0])
 	}
 	return keyBefore(at, k, q.h[0].at, q.h[0].k)

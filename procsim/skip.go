@@ -271,10 +271,11 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 		p.iter += dk
 		p.need += dk
 		for sl := range p.rs {
-			s.collect(&p.rs[sl])
-			p.rs[sl].recv += dk
-			if p.rs[sl].last >= s.now {
-				p.rs[sl].last += dt
+			rs := &p.rs[sl]
+			s.collect(rs)
+			rs.recv += dk
+			if rs.last >= s.now {
+				rs.last += dt
 			}
 		}
 		if p.sliceEnd >= s.now {

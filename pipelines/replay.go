@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/gangsim/gangsim/hwmodel/presets"
 	"github.com/gangsim/gangsim/metrics"
@@ -333,26 +332,9 @@ func (r *Replay) hardwareFile(digest string) (path string, edited bool) {
 // CheckHardware reports a hardware preset or mechanism that cannot be
 // resolved (unknown, unreadable, or a mechanism of another family).
 func (r *Replay) CheckHardware() error {
-	if r.Hardware == "" || r.hardwareIsFile() {
-		_, _, err := r.hardware()
-		return err
-	}
-	key := r.Hardware + "\x00" + r.Mechanism
-	if _, good := embeddedChecks.Load(key); good {
-		return nil
-	}
 	_, _, err := r.hardware()
-	if err == nil {
-		embeddedChecks.Store(key, true)
-	}
 	return err
 }
-
-// embeddedChecks holds the embedded presets and mechanisms CheckHardware
-// found good, by preset and mechanism: they cannot change while the
-// process runs, and a sweep checks the same one for each of thousands of
-// runs, three times each (parsing a preset was a tenth of a warm sweep).
-var embeddedChecks sync.Map
 
 // hardware resolves r.Hardware and r.Mechanism into the cost model the
 // policy charges, and the SHA-256 of the preset's JSON ("" for none).

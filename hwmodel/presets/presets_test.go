@@ -79,7 +79,7 @@ func TestAll(t *testing.T) {
 	if !errors.Is(err, hwmodel.ErrUnknownPreset) || !strings.Contains(err.Error(), "want one of accelerando, asci-q, calypso-nt, crescendo, parpar, rwc-pc2, ss20, wolverine") {
 		t.Errorf("Get(parpar2): %v", err)
 	}
-	// The embedded files are read once: what one caller does to its
+	// The embedded presets are parsed once: what one caller does to its
 	// preset's bytes does not reach the next Get.
 	p, err := Get("parpar")
 	if err != nil {

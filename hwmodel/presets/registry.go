@@ -150,20 +150,12 @@ func (f Family) variant(name string) (string, error) {
 	return "", fmt.Errorf("%w %q for %s (want %s)", ErrUnknownVariant, name, f.Name, strings.Join(names, ", "))
 }
 
-// embeddedFile is one embedded preset file, not yet parsed.
-type embeddedFile struct {
-	name   string // its "name"
-	family Family
-	data   []byte
-}
-
-// embedded lists the embedded preset files, sorted by name, read once: a
-// sweep resolves a preset for each of thousands of runs, and Get then
-// parses only the one it is asked for (parsing every preset each time was
-// a tenth of a warm sweep). It panics if an embedded preset has no name,
-// which the families' tests rule out.
-var embedded = sync.OnceValue(func() []embeddedFile {
-	var out []embeddedFile
+// embedded holds the embedded presets, each parsed once, sorted by name:
+// a sweep resolves a preset for each of thousands of runs, and parsing
+// them all on every call was a tenth of a warm sweep. It panics if an
+// embedded preset is broken, which the families' tests rule out.
+var embedded = sync.OnceValue(func() []Preset {
+	var out []Preset
 	for _, f := range Families() {
 		files, err := fs.Glob(f.files, "*.json")
 		if err != nil {
@@ -174,36 +166,32 @@ var embedded = sync.OnceValue(func() []embeddedFile {
 			if err != nil {
 				panic("presets: " + err.Error())
 			}
-			var head struct {
-				Name string `json:"name"`
+			p, err := f.parse(data)
+			if err != nil {
+				panic("presets: embedded " + file + ": " + err.Error())
 			}
-			if err := json.Unmarshal(data, &head); err != nil || head.Name == "" {
-				panic("presets: embedded " + file + " has no name")
-			}
-			out = append(out, embeddedFile{name: head.Name, family: f, data: data})
+			out = append(out, p)
 		}
 	}
-	slices.SortFunc(out, func(a, b embeddedFile) int { return strings.Compare(a.name, b.name) })
+	slices.SortFunc(out, func(a, b Preset) int { return strings.Compare(a.Name(), b.Name()) })
 	return out
 })
 
-// parse parses an embedded preset; a copy of its bytes goes into the
-// preset, so that no caller can change what the next Get returns. It
-// panics if the preset is broken, which the families' tests rule out.
-func (e embeddedFile) parse() Preset {
-	p, err := e.family.parse(slices.Clone(e.data))
-	if err != nil {
-		panic("presets: embedded " + e.name + ": " + err.Error())
-	}
+// own returns a copy of an embedded preset for one caller: its JSON bytes
+// and refill penalty are the caller's to change. Its Cluster, a family's
+// value type, is shared with every other copy, so the slices in it (its
+// sources, its assumed parameters) are read-only.
+func own(p Preset) Preset {
+	p.JSON = slices.Clone(p.JSON)
 	return p
 }
 
-// All returns every embedded preset, sorted by name. It panics if an
-// embedded preset is broken, which the families' tests rule out.
+// All returns every embedded preset, sorted by name (see own for what a
+// caller may change).
 func All() []Preset {
 	var out []Preset
-	for _, e := range embedded() {
-		out = append(out, e.parse())
+	for _, p := range embedded() {
+		out = append(out, own(p))
 	}
 	return out
 }
@@ -211,18 +199,19 @@ func All() []Preset {
 // Names returns the names of the embedded presets, sorted.
 func Names() []string {
 	var out []string
-	for _, e := range embedded() {
-		out = append(out, e.name)
+	for _, p := range embedded() {
+		out = append(out, p.Name())
 	}
 	return out
 }
 
-// Get returns the embedded preset called name, or an error wrapping
-// hwmodel.ErrUnknownPreset that lists the names there are.
+// Get returns the embedded preset called name (see own for what a caller
+// may change), or an error wrapping hwmodel.ErrUnknownPreset that lists
+// the names there are.
 func Get(name string) (Preset, error) {
-	for _, e := range embedded() {
-		if e.name == name {
-			return e.parse(), nil
+	for _, p := range embedded() {
+		if p.Name() == name {
+			return own(p), nil
 		}
 	}
 	return Preset{}, fmt.Errorf("%w %q (want one of %s)", hwmodel.ErrUnknownPreset, name, strings.Join(Names(), ", "))

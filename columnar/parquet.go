@@ -431,10 +431,13 @@ func (s *parquetSource) header() model.Header { return s.h }
 
 func (s *parquetSource) readBatch() (b *batch, err error) {
 	defer recoverAs(&err, "malformed Parquet file")
-	// The footer's row count ends the table, even where a row group
-	// declares more (as a crafted file can).
-	for s.groupLeft == 0 || s.row >= s.total {
-		if s.group == len(s.groups) || s.row >= s.total {
+	if s.row >= s.total {
+		// The footer's row count ends the table, even where a row group
+		// declares more (as a crafted file can).
+		return nil, io.EOF
+	}
+	for s.groupLeft == 0 {
+		if s.group == len(s.groups) {
 			return nil, io.EOF
 		}
 		if err := s.openGroup(); err != nil {

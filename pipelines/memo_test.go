@@ -10,52 +10,51 @@ import (
 	"github.com/gangsim/gangsim/model"
 )
 
-// memoRun writes a run directory with n outcomes and a short time series.
+// memoRun writes a run directory with n outcomes and as many samples.
 func memoRun(t *testing.T, key string, n int) *Finished {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), key)
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	h := model.Header{}
-	f, err := os.Create(filepath.Join(dir, OutcomesFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ow, err := columnar.NewOutcomeWriter(f, columnar.FormatParquet, &h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range n {
-		s := model.Time(i) * model.Second
-		o := model.Outcome{JobID: int64(i + 1), Procs: 1, Submit: s, Start: s, End: s + model.Second,
-			Runtime: model.Second, Dedicated: model.Second}
-		if err := ow.Write(&o); err != nil {
+	write := func(name string, fill func(f *os.File, h *model.Header) error) {
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := fill(f, &model.Header{}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := ow.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	f, err = os.Create(filepath.Join(dir, TimeSeriesFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sw, err := columnar.NewSampleWriter(f, columnar.FormatParquet, &h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range n {
-		s := model.Sample{At: model.Time(i) * model.Second, InSystem: 1, Running: 1}
-		if err := sw.WriteSample(&s); err != nil {
-			t.Fatal(err)
+	write(OutcomesFile, func(f *os.File, h *model.Header) error {
+		w, err := columnar.NewOutcomeWriter(f, columnar.FormatParquet, h)
+		if err != nil {
+			return err
 		}
-	}
-	if err := sw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+		for i := range n {
+			s := model.Time(i) * model.Second
+			o := model.Outcome{JobID: int64(i + 1), Procs: 1, Submit: s, Start: s, End: s + model.Second,
+				Runtime: model.Second, Dedicated: model.Second}
+			if err := w.Write(&o); err != nil {
+				return err
+			}
+		}
+		return w.Close()
+	})
+	write(TimeSeriesFile, func(f *os.File, h *model.Header) error {
+		w, err := columnar.NewSampleWriter(f, columnar.FormatParquet, h)
+		if err != nil {
+			return err
+		}
+		for i := range n {
+			s := model.Sample{At: model.Time(i) * model.Second, InSystem: 1, Running: 1}
+			if err := w.WriteSample(&s); err != nil {
+				return err
+			}
+		}
+		return w.Close()
+	})
 	return &Finished{Key: key, Dir: dir}
 }
 

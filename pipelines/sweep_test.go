@@ -166,16 +166,22 @@ func TestSweepBuildsTwinsOnce(t *testing.T) {
 	}
 }
 
-func TestSweepStopsAtFirstError(t *testing.T) {
-	cache := &Cache{Dir: t.TempDir()}
-	runs, _ := sweepRuns(t)
+// brokenRun is r replaying a trace that does not parse ("bad.swf").
+func brokenRun(t *testing.T, r *Run) *Run {
+	t.Helper()
 	bad := filepath.Join(t.TempDir(), "bad.swf")
 	if err := os.WriteFile(bad, []byte("1 0 x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	broken := *runs[0]
+	broken := *r
 	broken.Workload.Source = workload.Source{Trace: &workload.TraceSource{Path: bad}}
-	list := append([]*Run{&broken}, runs...)
+	return &broken
+}
+
+func TestSweepStopsAtFirstError(t *testing.T) {
+	cache := &Cache{Dir: t.TempDir()}
+	runs, _ := sweepRuns(t)
+	list := append([]*Run{brokenRun(t, runs[0])}, runs...)
 	_, err := (&Sweep{Cache: cache, Workers: 1}).Do(list, nil)
 	var re *RunError
 	if !errors.As(err, &re) || re.Index != 0 || !strings.HasPrefix(err.Error(), "run 1: workload: ") || !strings.Contains(err.Error(), "bad.swf") {
@@ -194,14 +200,9 @@ func TestSweepStopsAtFirstError(t *testing.T) {
 func TestSweepPrefetch(t *testing.T) {
 	cache := &Cache{Dir: t.TempDir()}
 	runs, points := sweepRuns(t)
-	bad := filepath.Join(t.TempDir(), "bad.swf")
-	if err := os.WriteFile(bad, []byte("1 0 x\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	broken := *runs[0]
-	broken.Workload.Source = workload.Source{Trace: &workload.TraceSource{Path: bad}}
+	broken := brokenRun(t, runs[0])
 	s := &Sweep{Cache: cache, Workers: 2}
-	s.Prefetch(append(slices.Clone(runs), &broken))
+	s.Prefetch(append(slices.Clone(runs), broken))
 	for i, r := range runs {
 		key, _ := r.Key()
 		if _, ok := cache.Get(key); !ok {
@@ -228,9 +229,11 @@ func TestSweepPrefetch(t *testing.T) {
 			t.Errorf("second item, run %d: cached %v, want %v", i, f.Cached, want)
 		}
 	}
-	_, err = s.Do([]*Run{runs[0], &broken}, nil)
+	// The failed run fails with Prefetch's error, not run again.
+	_, err = s.Do([]*Run{runs[0], broken}, nil)
+	key, _ := broken.Key()
 	var re *RunError
-	if !errors.As(err, &re) || re.Index != 1 || !strings.Contains(err.Error(), "bad.swf") {
-		t.Errorf("error %v, want run 2's", err)
+	if !errors.As(err, &re) || re.Index != 1 || re.Err != s.failed[key] || !strings.Contains(err.Error(), "bad.swf") {
+		t.Errorf("error %v, want run 2's from Prefetch", err)
 	}
 }

@@ -13,9 +13,9 @@ import (
 // an event pushed in a timer slot (a process's computation end, its
 // wake-up, a processor's switch end) replaces the one pending there, and a
 // canceled one never comes out; events without one (quantum ends) are
-// never replaced. Times drawn at random fit the sorted runs in front of
-// the heap often but not always: both hold events, and canceled events
-// are marked dead in the runs.
+// never replaced. Most times are drawn close to now, many equal, a tenth
+// far ahead, so that events move down through many buckets; peek is
+// checked at every step, between pushes and cancels too.
 func TestEventQueueOrder(t *testing.T) {
 	for _, whos := range []int{6, 40} {
 		testEventQueueOrder(t, whos)
@@ -44,6 +44,9 @@ func testEventQueueOrder(t *testing.T, whos int) {
 		if m := q.check(); m != "" {
 			t.Fatalf("%d processes, step %d: %s", whos, step, m)
 		}
+		if len(pending) > 0 && q.peek() != pending[0].at {
+			t.Fatalf("%d processes, step %d: peek %v, want %v", whos, step, q.peek(), pending[0].at)
+		}
 		if r.IntN(100) < 10 {
 			who, kind := int32(r.IntN(whos)), kinds[r.IntN(4)]
 			q.cancel(uint32(who)<<2 | kindClass(kind))
@@ -52,7 +55,11 @@ func testEventQueueOrder(t *testing.T, whos int) {
 		}
 		if len(pending) == 0 || r.IntN(100) < 52 {
 			// Times near now, many equal: ties are broken by push order.
-			e := ref{at: now + model.Time(r.IntN(50)), who: int32(r.IntN(whos)), kind: kinds[r.IntN(len(kinds))]}
+			d := model.Time(r.IntN(50))
+			if r.IntN(10) == 0 {
+				d = model.Time(r.Int64N(1 << 40)) // far ahead: a high bucket
+			}
+			e := ref{at: now + d, who: int32(r.IntN(whos)), kind: kinds[r.IntN(len(kinds))]}
 			drop(e.who, e.kind)
 			e.seq = q.seq
 			q.push(e.at, e.who, e.kind)
@@ -80,76 +87,46 @@ func testEventQueueOrder(t *testing.T, whos int) {
 	}
 }
 
-// check reports a broken invariant of the queue: the events in front out
-// of order, or not before the heap's; the heap out of order; an event's
-// timer slot not pointing at it.
+// check reports a broken invariant of the queue: an event in the wrong
+// bucket (bucket 0: not at the last pop's time; bucket i: its time first
+// differing from it elsewhere than in bit i-1), the mask of the buckets
+// holding events wrong, bucket 0's heap out of order, an event's timer
+// slot not pointing at it, the events miscounted.
 func (q *eventQueue) check() string {
-	live := 0
-	seen := 0
-	for i := range nRuns {
-		r := int(q.ord[i])
-		seen |= 1 << r
-		ru := &q.runs[r]
-		if i > 0 && keyBefore(q.lastAt[i-1], q.lastK[i-1], q.lastAt[i], q.lastK[i]) {
-			return "runs out of order of their last events"
-		}
-		if len(ru.buf) == 0 {
-			if q.lastAt[i] != nowhereAt || q.lastK[i] != nowhereK {
-				return "an empty run's first or last"
-			}
-			continue
-		}
-		if l := ru.buf[len(ru.buf)-1]; q.lastAt[i] != l.at || q.lastK[i]>>seqShift != l.seq() {
-			return "a run's first or last"
-		}
-		if ru.head > 0 && ru.head == len(ru.buf) {
-			return "an empty run not reset"
-		}
-		if isDead(&ru.buf[ru.head]) {
-			return "a dead event at a run's front"
-		}
-		for i := ru.head; i < len(ru.buf); i++ {
-			if i+1 < len(ru.buf) && !ru.buf[i].before(&ru.buf[i+1]) {
-				return "a run out of order"
-			}
-			if isDead(&ru.buf[i]) {
-				continue
-			}
-			live++
-			if ru.buf[i].kind() != evQuantum && q.pos[ru.buf[i].slot()] != inRun(r, i) {
-				return "slot of an event in a run"
-			}
-		}
-	}
-	if seen != 1<<nRuns-1 {
-		return "runs missing from their order"
-	}
-	fseen := 0
-	for i := range nRuns {
-		r := int(q.fo[i])
-		fseen |= 1 << r
-		if i > 0 && keyBefore(q.firstAt[i], q.firstK[i], q.firstAt[i-1], q.firstK[i-1]) {
-			return "runs out of order of their first events"
-		}
-		if ru := &q.runs[r]; len(ru.buf) == 0 && (q.firstAt[i] != neverAt || q.firstK[i] != neverK) || len(ru.buf) > 0 && (q.firstAt[i] != ru.buf[ru.head].at || q.firstK[i] != ru.buf[ru.head].k) {
-			return "a run's first event"
-		}
-	}
-	if fseen != 1<<nRuns-1 {
-		return "runs missing from the order of first events"
-	}
-	if live != q.n {
-		return "live events in the runs miscounted"
-	}
+	n := len(q.h)
 	for i := 1; i < len(q.h); i++ {
 		if q.h[i].before(&q.h[(i-1)/4]) {
-			return "heap out of order"
+			return "bucket 0's heap out of order"
 		}
 	}
 	for i := range q.h {
-		if q.h[i].kind() != evQuantum && q.pos[q.h[i].slot()] != int32(i) {
-			return "slot of an event in the heap"
+		if q.h[i].at != q.last {
+			return "an event of bucket 0 not at the last pop's time"
 		}
+		if q.h[i].kind() != evQuantum && q.pos[q.h[i].slot()] != int32(i) {
+			return "slot of an event in bucket 0"
+		}
+	}
+	if len(q.b[0]) > 0 {
+		return "events in the unused list of bucket 0"
+	}
+	for i := 1; i < nBuckets; i++ {
+		if (len(q.b[i]) > 0) != (q.full&(1<<i) != 0) {
+			return "the mask of buckets holding events"
+		}
+		for j := range q.b[i] {
+			e := &q.b[i][j]
+			if e.at < q.last || q.bucket(e.at) != i {
+				return "an event in the wrong bucket"
+			}
+			if e.kind() != evQuantum && q.pos[e.slot()] != inBucket(i, j) {
+				return "slot of an event in a bucket"
+			}
+		}
+		n += len(q.b[i])
+	}
+	if n != q.n {
+		return "events miscounted"
 	}
 	return ""
 }

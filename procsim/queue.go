@@ -232,6 +232,18 @@ func (q *eventQueue) remove(slot uint32) {
 // pop takes the least event out of the queue, which must not be empty.
 func (q *eventQueue) pop() event {
 	if len(q.h) == 0 {
+		i := bits.TrailingZeros64(q.full)
+		if bk := q.b[i]; len(bk) == 1 {
+			// Alone in the lowest bucket: it is the least, and goes
+			// without passing through bucket 0.
+			e := bk[0]
+			q.b[i] = bk[:0]
+			q.full &^= 1 << i
+			q.last, q.lowOK = e.at, false
+			q.pos[e.slot()] = -1
+			q.n--
+			return e
+		}
 		q.advance()
 	}
 	h := q.h

@@ -128,11 +128,10 @@
 // processor): a radix heap of the events' times, as the simulator never
 // schedules into the past. A push puts its event, unsorted, into the
 // bucket of the highest bit in which its time differs from the last
-// event's; a pop takes from the events at that time (a 4-ary heap of
-// their sequence numbers), or else moves on to the least time of the
-// lowest bucket that holds events and spreads that bucket over the ones
-// below. An event is never sifted among all pending ones, only among
-// those of its instant. Any correct priority queue pops the same events
+// event's; a pop takes the first of the events at that time (kept in the
+// order of their sequence numbers), or else moves on to the least time of
+// the lowest bucket that holds events and spreads that bucket over the
+// ones below. No event is ever sifted. Any correct priority queue pops the same events
 // in the same order, as no two events have the same time
 // and sequence number. On the thesis' workload at 74% load under
 // FCS a replay processes 23.9 million events; 34.4 million counting every

@@ -71,24 +71,24 @@ func keyBefore(at model.Time, k uint64, bt model.Time, bk uint64) bool {
 
 // eventQueue is an indexed priority queue of events, ordered by (at, k): a
 // radix heap of their times (Ahuja, Mehlhorn, Orlin and Tarjan), whose
-// lowest bucket, the events at the time of the last pop, is a 4-ary heap
-// of their keys.
+// lowest bucket, the events at the time of the last pop, is kept in the
+// order of their keys.
 //
 // Events are never pushed before the last one popped (the simulator never
 // schedules into the past), which is what a radix heap needs: bucket b >=
 // 1 holds, unsorted, the events whose time first differs from last's in
 // bit b-1 (counted from the least significant), and bucket 0 those at
-// last itself. A push puts its event straight into its bucket. A pop
-// takes the least key of bucket 0 if it holds any; otherwise it finds the
+// last itself. A push puts its event straight into its bucket (into
+// bucket 0 most often last, as it takes the latest sequence number). A pop
+// takes the first of bucket 0 if it holds any; otherwise it finds the
 // lowest bucket that holds events (a bit mask), makes the least time among
 // them the new last, and spreads them over the buckets below it, where
 // their times now first differ from last's (those at last into bucket 0).
 // An event only moves down, so it moves at most once per bit of its delay
-// (on the thesis' workload at 74% load under FCS, 1.9 times on average),
-// and a pop sifts only among the events of one instant. A heap of all
-// pending events sifted each pop through them all: on a 1000-job window of
-// the SDSC SP2 log (128 processors) under FCS, 151 on average, a quarter
-// of the replay's time.
+// (on the thesis' workload at 74% load under FCS, 1.7 times on average),
+// and no event is ever sifted. A heap of all pending events sifted each
+// pop through them all: on a 1000-job window of the SDSC SP2 log (128
+// processors) under FCS, 151 on average, a quarter of the replay's time.
 //
 // It is indexed: an event with a timer slot (a process's computation or
 // spin end, its wake-up, a processor's switch end) replaces the one
@@ -100,9 +100,11 @@ func keyBefore(at model.Time, k uint64, bt model.Time, bk uint64) bool {
 // the same events in the same order: no two have the same time and key.
 type eventQueue struct {
 	last model.Time // the time of the last pop: no event is before it
-	// h is bucket 0, the events at last, a 4-ary heap of their keys; b[i]
-	// is bucket i, unsorted (b[0] is unused).
+	// h[hd:] is bucket 0, the events at last in the order of their keys,
+	// the dead among them (canceled) marked; its first is live. b[i] is
+	// bucket i, unsorted (b[0] is unused).
 	h    []event
+	hd   int
 	b    [nBuckets][]event
 	full uint64 // bit i set: bucket i >= 1 holds events
 	// lowAt is the least time of the lowest bucket >= 1 that holds events,
@@ -117,6 +119,12 @@ type eventQueue struct {
 // nBuckets is the number of buckets: event times are not negative, so the
 // times of two differ at most in their 63 low bits.
 const nBuckets = 64
+
+// dead marks an event of bucket 0 taken out before its turn (no event has
+// both its kind's third bit and its two low bits set).
+const dead = 1<<slotBits | 3
+
+func isDead(e *event) bool { return e.k&dead == dead }
 
 // inBucket is the pos of b[i][j].
 func inBucket(i, j int) int32 { return int32(-2 - (j<<6 | i)) }
@@ -175,14 +183,31 @@ func (q *eventQueue) pushKeyed(at model.Time, seq uint64, who int32, kind uint8)
 func (q *eventQueue) put(e event) {
 	i := q.bucket(e.at)
 	if i == 0 {
-		q.h = append(q.h, e)
-		q.up(len(q.h)-1, e)
+		q.now(e)
 		return
 	}
 	q.pos[e.slot()] = inBucket(i, len(q.b[i]))
 	q.b[i] = append(q.b[i], e)
 	q.full |= 1 << i
 	q.lowOK = false
+}
+
+// now puts e, an event at last, into bucket 0 in the order of keys: most
+// often after the others (a later push takes a later sequence number), else
+// the later ones move up by one.
+func (q *eventQueue) now(e event) {
+	h := append(q.h, e)
+	i := len(h) - 1
+	for i > q.hd && e.k < h[i-1].k {
+		h[i] = h[i-1]
+		if !isDead(&h[i]) {
+			q.pos[h[i].slot()] = int32(i)
+		}
+		i--
+	}
+	h[i] = e
+	q.pos[e.slot()] = int32(i)
+	q.h = h
 }
 
 // cancel takes the event pending in timer slot slot, if any, out of the
@@ -216,22 +241,30 @@ func (q *eventQueue) remove(slot uint32) {
 		}
 		return
 	}
-	n := len(q.h) - 1
-	last := q.h[n]
-	q.h = q.h[:n]
-	if int(p) == n {
-		return
-	}
-	if last.before(&q.h[p]) {
-		q.up(int(p), last)
+	// Out of bucket 0: marked dead where it is, and passed over when it
+	// reaches the front.
+	if int(p) == q.hd {
+		q.hd++
+		q.settle()
 	} else {
-		q.down(int(p), last)
+		q.h[p].k |= dead
+	}
+}
+
+// settle moves bucket 0's front past dead events, and empties it when none
+// is left.
+func (q *eventQueue) settle() {
+	for q.hd < len(q.h) && isDead(&q.h[q.hd]) {
+		q.hd++
+	}
+	if q.hd == len(q.h) {
+		q.h, q.hd = q.h[:0], 0
 	}
 }
 
 // pop takes the least event out of the queue, which must not be empty.
 func (q *eventQueue) pop() event {
-	if len(q.h) == 0 {
+	if q.hd == len(q.h) {
 		i := bits.TrailingZeros64(q.full)
 		if bk := q.b[i]; len(bk) == 1 {
 			// Alone in the lowest bucket: it is the least, and goes
@@ -246,17 +279,12 @@ func (q *eventQueue) pop() event {
 		}
 		q.advance()
 	}
-	h := q.h
-	top := h[0]
-	q.pos[top.slot()] = -1
-	n := len(h) - 1
-	last := h[n]
-	q.h = h[:n]
-	if n > 0 {
-		q.down(0, last)
-	}
+	e := q.h[q.hd]
+	q.pos[e.slot()] = -1
+	q.hd++
+	q.settle()
 	q.n--
-	return top
+	return e
 }
 
 // advance moves last on to the least time of the lowest bucket that holds
@@ -274,70 +302,12 @@ func (q *eventQueue) advance() {
 	}
 }
 
-// up puts e at index i of bucket 0's heap or above, sifting the hole up:
-// parents move down into it, and e goes where it stops (no swaps).
-func (q *eventQueue) up(i int, e event) {
-	h, pos := q.h, q.pos
-	for i > 0 {
-		p := (i - 1) / 4
-		hp := &h[p]
-		if !e.before(hp) {
-			break
-		}
-		h[i] = *hp
-		pos[hp.slot()] = int32(i)
-		i = p
-	}
-	h[i] = e
-	pos[e.slot()] = int32(i)
-}
-
-// down puts e at index i of bucket 0's heap or below, sifting the hole
-// down: the least child moves up into it, and e goes where it stops.
-func (q *eventQueue) down(i int, e event) {
-	h, pos := q.h, q.pos
-	n := len(h)
-	for {
-		c := 4*i + 1
-		var m int
-		if c+3 < n {
-			// Four children: the least of each pair, then of the two,
-			// without branches the processor could mispredict.
-			ch := (*[4]event)(h[c : c+4])
-			m = minOf(&ch[0], &ch[1])
-			m2 := 2 + minOf(&ch[2], &ch[3])
-			if ch[m2].before(&ch[m]) {
-				m = m2
-			}
-			m += c
-		} else if c < n {
-			m = c
-			for k := c + 1; k < n; k++ {
-				if h[k].before(&h[m]) {
-					m = k
-				}
-			}
-		} else {
-			break
-		}
-		hm := &h[m]
-		if !hm.before(&e) {
-			break
-		}
-		h[i] = *hm
-		pos[hm.slot()] = int32(i)
-		i = m
-	}
-	h[i] = e
-	pos[e.slot()] = int32(i)
-}
-
 func (q *eventQueue) len() int { return q.n }
 
 // peek is the time of the least event; the queue must not be empty.
 func (q *eventQueue) peek() model.Time {
-	if len(q.h) > 0 {
-		return q.h[0].at
+	if q.hd < len(q.h) {
+		return q.last
 	}
 	return q.low()
 }

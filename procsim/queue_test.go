@@ -15,7 +15,8 @@ import (
 // canceled one never comes out; events without one (quantum ends) are
 // never replaced. Most times are drawn close to now, many equal, a tenth
 // far ahead, so that events move down through many buckets; peek is
-// checked at every step, between pushes and cancels too.
+// checked at every step, between pushes and cancels too. Some events take
+// a sequence number reserved earlier, as messages do.
 func TestEventQueueOrder(t *testing.T) {
 	for _, whos := range []int{6, 40} {
 		testEventQueueOrder(t, whos)
@@ -33,7 +34,8 @@ func testEventQueueOrder(t *testing.T, whos int) {
 		kind uint8
 	}
 	kinds := []uint8{evCompute, evSpin, evArrive, evCPU, evQuantum}
-	var pending []ref // the reference, sorted
+	var pending []ref     // the reference, sorted
+	var reserved []uint64 // sequence numbers reserved and not used yet
 	drop := func(who int32, kind uint8) {
 		pending = slices.DeleteFunc(pending, func(e ref) bool {
 			return tracked(kind) && e.who == who && kindClass(e.kind) == kindClass(kind)
@@ -61,8 +63,20 @@ func testEventQueueOrder(t *testing.T, whos int) {
 			}
 			e := ref{at: now + d, who: int32(r.IntN(whos)), kind: kinds[r.IntN(len(kinds))]}
 			drop(e.who, e.kind)
-			e.seq = q.seq
-			q.push(e.at, e.who, e.kind)
+			if len(reserved) > 0 && r.IntN(4) == 0 {
+				// A sequence number reserved earlier, as a message's:
+				// before events pushed since, also at now.
+				k := r.IntN(len(reserved))
+				e.seq = reserved[k]
+				reserved = slices.Delete(reserved, k, k+1)
+				q.pushKeyed(e.at, e.seq, e.who, e.kind)
+			} else {
+				e.seq = q.seq
+				q.push(e.at, e.who, e.kind)
+			}
+			if r.IntN(8) == 0 {
+				reserved = append(reserved, q.newSeq())
+			}
 			// Stated here, not with event.before: the reference must not
 			// share the queue's comparison.
 			i, _ := slices.BinarySearchFunc(pending, e, func(a, b ref) int {
@@ -90,19 +104,28 @@ func testEventQueueOrder(t *testing.T, whos int) {
 // check reports a broken invariant of the queue: an event in the wrong
 // bucket (bucket 0: not at the last pop's time; bucket i: its time first
 // differing from it elsewhere than in bit i-1), the mask of the buckets
-// holding events wrong, bucket 0's heap out of order, an event's timer
+// holding events wrong, bucket 0 out of order or a dead event at its
+// front, an event's timer
 // slot not pointing at it, the events miscounted.
 func (q *eventQueue) check() string {
-	n := len(q.h)
-	for i := 1; i < len(q.h); i++ {
-		if q.h[i].before(&q.h[(i-1)/4]) {
-			return "bucket 0's heap out of order"
-		}
+	n := 0
+	if q.hd < len(q.h) && isDead(&q.h[q.hd]) {
+		return "a dead event at the front of bucket 0"
 	}
-	for i := range q.h {
+	if q.hd > 0 && q.hd == len(q.h) {
+		return "an empty bucket 0 not reset"
+	}
+	for i := q.hd; i < len(q.h); i++ {
+		if i > q.hd && q.h[i].k>>seqShift <= q.h[i-1].k>>seqShift {
+			return "bucket 0 out of order"
+		}
 		if q.h[i].at != q.last {
 			return "an event of bucket 0 not at the last pop's time"
 		}
+		if isDead(&q.h[i]) {
+			continue
+		}
+		n++
 		if q.h[i].kind() != evQuantum && q.pos[q.h[i].slot()] != int32(i) {
 			return "slot of an event in bucket 0"
 		}

@@ -53,22 +53,6 @@ func kindClass(kind uint8) uint32 { return uint32(kind & 3) }
 // may be pending several at once, and are never replaced or canceled).
 func tracked(kind uint8) bool { return kind != evQuantum }
 
-// minOf is 1 if b is before a, else 0.
-func minOf(a, b *event) int {
-	return int(b2i(b.at < a.at) | b2i(b.at == a.at)&b2i(b.k < a.k))
-}
-
-func (a *event) before(b *event) bool {
-	return keyBefore(a.at, a.k, b.at, b.k)
-}
-
-// keyBefore reports whether the event at time at with key k comes before
-// the one at bt with key bk: the queue's order, (time, key), also of the
-// runs' firsts and lasts that it keeps apart from their events.
-func keyBefore(at model.Time, k uint64, bt model.Time, bk uint64) bool {
-	return at < bt || at == bt && k < bk
-}
-
 // eventQueue is an indexed priority queue of events, ordered by (at, k): a
 // radix heap of their times (Ahuja, Mehlhorn, Orlin and Tarjan), whose
 // lowest bucket, the events at the time of the last pop, is kept in the
@@ -223,66 +207,68 @@ func (q *eventQueue) remove(slot uint32) {
 	p := q.pos[slot]
 	q.pos[slot] = -1
 	q.n--
-	if p < -1 {
-		// Out of bucket i: the last one of it takes its place.
+	switch {
+	case p < -1:
 		v := int(-2 - p)
-		i, j := v&(nBuckets-1), v>>6
-		bk := q.b[i]
-		n := len(bk) - 1
-		if j != n {
-			m := bk[n]
-			bk[j] = m
-			q.pos[m.slot()] = inBucket(i, j)
-		}
-		q.b[i] = bk[:n]
-		q.lowOK = false
-		if n == 0 {
-			q.full &^= 1 << i
-		}
-		return
-	}
-	// Out of bucket 0: marked dead where it is, and passed over when it
-	// reaches the front.
-	if int(p) == q.hd {
-		q.hd++
-		q.settle()
-	} else {
+		q.takeOut(v&(nBuckets-1), v>>6)
+	case int(p) == q.hd:
+		q.front()
+	default:
+		// Out of bucket 0 behind its front: marked dead where it is, and
+		// passed over when it reaches the front.
 		q.h[p].k |= dead
 	}
 }
 
-// settle moves bucket 0's front past dead events, and empties it when none
-// is left.
-func (q *eventQueue) settle() {
+// takeOut takes event j out of bucket i >= 1: the last one of the bucket
+// takes its place.
+func (q *eventQueue) takeOut(i, j int) event {
+	bk := q.b[i]
+	e := bk[j]
+	n := len(bk) - 1
+	if j != n {
+		m := bk[n]
+		bk[j] = m
+		q.pos[m.slot()] = inBucket(i, j)
+	}
+	q.b[i] = bk[:n]
+	q.lowOK = false
+	if n == 0 {
+		q.full &^= 1 << i
+	}
+	return e
+}
+
+// front takes the first event out of bucket 0, which must hold one, and
+// moves its front past the dead events behind it (emptying it when none is
+// left).
+func (q *eventQueue) front() event {
+	e := q.h[q.hd]
+	q.hd++
 	for q.hd < len(q.h) && isDead(&q.h[q.hd]) {
 		q.hd++
 	}
 	if q.hd == len(q.h) {
 		q.h, q.hd = q.h[:0], 0
 	}
+	return e
 }
 
 // pop takes the least event out of the queue, which must not be empty.
 func (q *eventQueue) pop() event {
-	if q.hd == len(q.h) {
-		i := bits.TrailingZeros64(q.full)
-		if bk := q.b[i]; len(bk) == 1 {
-			// Alone in the lowest bucket: it is the least, and goes
-			// without passing through bucket 0.
-			e := bk[0]
-			q.b[i] = bk[:0]
-			q.full &^= 1 << i
-			q.last, q.lowOK = e.at, false
-			q.pos[e.slot()] = -1
-			q.n--
-			return e
-		}
+	var e event
+	if q.hd < len(q.h) {
+		e = q.front()
+	} else if i := bits.TrailingZeros64(q.full); len(q.b[i]) == 1 {
+		// Alone in the lowest bucket: it is the least, and goes without
+		// passing through bucket 0.
+		e = q.takeOut(i, 0)
+		q.last = e.at
+	} else {
 		q.advance()
+		e = q.front()
 	}
-	e := q.h[q.hd]
 	q.pos[e.slot()] = -1
-	q.hd++
-	q.settle()
 	q.n--
 	return e
 }

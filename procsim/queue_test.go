@@ -77,8 +77,8 @@ func testEventQueueOrder(t *testing.T, whos int) {
 			if r.IntN(8) == 0 {
 				reserved = append(reserved, q.newSeq())
 			}
-			// Stated here, not with event.before: the reference must not
-			// share the queue's comparison.
+			// Stated here: the reference must not share the queue's
+			// comparisons.
 			i, _ := slices.BinarySearchFunc(pending, e, func(a, b ref) int {
 				if a.at != b.at {
 					return int(a.at - b.at)

@@ -168,9 +168,6 @@ func (s *Sim) snapshots() {
 	due := s.due
 	s.due = s.due[:0]
 	for _, j := range due {
-		if !j.snapDue {
-			continue // listed twice
-		}
 		j.snapDue = false
 		if !j.done {
 			s.periodic(j, s.procs[j.procs[0]].iter, s.until)

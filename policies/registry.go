@@ -149,18 +149,17 @@ const (
 // megabytes. A larger machine is refused before anything is allocated
 // (pipelines.Replay), rather than the process running out of memory.
 func MaxProcs(s Spec) int {
-	switch s.Name {
-	case "fcfs", "easy", "conservative":
+	switch {
+	case ProcessLevel(s):
+		return MaxProcsProcessLevel
+	case s.Name == "fcfs" || s.Name == "easy" || s.Name == "conservative":
 		return model.MaxProcs
-	case "gs":
-		if s.Params["level"] == "process" {
-			return MaxProcsProcessLevel
-		}
+	case s.Name == "gs":
 		return MaxProcsGang
-	case "dcs":
+	case s.Name == "dcs":
 		return MaxProcsDCS
 	}
-	return MaxProcsProcessLevel // local, sb, fcs, bcs, pbcs, and any other
+	return MaxProcsProcessLevel // any other
 }
 
 // ProcessLevel reports whether the policy s names simulates every process

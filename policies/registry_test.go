@@ -168,3 +168,22 @@ func TestProcessLevel(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxProcs checks the largest machine each kind of policy accepts:
+// the process-level ones (gs at process level among them) the smallest.
+func TestMaxProcs(t *testing.T) {
+	for spec, want := range map[string]int{
+		"fcfs": model.MaxProcs, "easy:reserve=2": model.MaxProcs, "conservative": model.MaxProcs,
+		"gs": MaxProcsGang, "gs:level=job": MaxProcsGang, "gs:level=process": MaxProcsProcessLevel,
+		"dcs": MaxProcsDCS, "local": MaxProcsProcessLevel, "sb": MaxProcsProcessLevel,
+		"fcs": MaxProcsProcessLevel, "bcs": MaxProcsProcessLevel, "pbcs": MaxProcsProcessLevel,
+	} {
+		s, err := ParseSpec(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := MaxProcs(s); got != want {
+			t.Errorf("MaxProcs(%s) = %d, want %d", spec, got, want)
+		}
+	}
+}

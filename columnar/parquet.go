@@ -108,7 +108,8 @@ func newParquetTable(out io.Writer, k *kind, h *model.Header) *parquetTable {
 	return &parquetTable{w: parquet.NewWriter(out, opts...), k: k, h: h.Clone(), strs: map[string][]byte{}}
 }
 
-// maxCachedStrings bounds parquetTable.strs; strings beyond it are copied.
+// maxCachedStrings bounds the strings a Parquet table or source keeps
+// (parquetTable.strs, parquetSource.strs); those beyond it are copied.
 const maxCachedStrings = 256
 
 func (t *parquetTable) bytesOf(s string) []byte {

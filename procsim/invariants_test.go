@@ -552,3 +552,36 @@ func actAtCompletion(r *rand.Rand, when model.Time, n int, add func(randomJob), 
 	}
 	return n
 }
+
+// TestSkipWithoutCommunication: a job that never communicates (no pattern,
+// or a ring of one process) and runs undisturbed is found periodic and
+// skipped like any other, and still ends at its dedicated runtime. Its
+// processes never wait, so what they would wait for must not count in its
+// state: it once did, and such a job never repeated a state.
+func TestSkipWithoutCommunication(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		app   model.App
+		procs int
+	}{
+		{"none-4", model.App{Granularity: 3 * model.Millisecond, Pattern: model.PatternNone}, 4},
+		{"ring-1", model.App{Granularity: 3 * model.Millisecond, Pattern: model.PatternRing, Comm: model.CommBlocking}, 1},
+	} {
+		for _, kind := range []Kind{GS, SB} {
+			cfg := Config{Kind: kind, Machine: model.Machine{Nodes: 2, PEsPerNode: 2}, LocalSwitch: 50, Wakeup: 5,
+				Quantum: 25 * model.Millisecond, SpinThreshold: 100, Rand: rand.New(rand.NewPCG(1, 2))}
+			s := New(cfg)
+			work := 60 * model.Second
+			s.AddJob(1, cpusFrom(0, c.procs), &c.app, work, false)
+			s.SetOwners([]Owner{{Job: 1, From: 0}})
+			id, at, done := s.Run(model.Never)
+			if !done || id != 1 || at != work {
+				t.Fatalf("%s/%v: job %d done %v at %v, want job 1 at %v", c.name, kind, id, done, at, work)
+			}
+			iters := int64(work / c.app.Granularity)
+			if s.Skipped() < iters*9/10 {
+				t.Errorf("%s/%v: %d of its %d iterations skipped, want nearly all", c.name, kind, s.Skipped(), iters)
+			}
+		}
+	}
+}

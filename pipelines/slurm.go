@@ -185,6 +185,35 @@ type Plan struct {
 // does not count.
 func (s *Slurm) Plan(runs []SlurmRun, checkActive bool) (*Plan, error) {
 	p := &Plan{}
+	// The earlier submissions' task states are read before the cache: a
+	// task writes its runs into the cache before it ends, so a task seen
+	// active that ends meanwhile has its runs in the cache below. Read the
+	// other way round, a task ending between the two looked like a run
+	// neither cached nor in flight, and was submitted again.
+	type earlierSub struct {
+		sub    *Submission
+		states map[int]string
+	}
+	var earlier []earlierSub
+	if checkActive {
+		subs, err := s.submissions()
+		if err != nil {
+			return nil, err
+		}
+		cluster := ""
+		if len(subs) > 0 {
+			cluster = s.clusterName()
+		}
+		for _, sub := range subs {
+			var states map[int]string
+			if sub.Cluster != "" && cluster != "" && sub.Cluster != cluster {
+				states = map[int]string{} // another cluster's job ID: not ours here
+			} else if states, err = s.ownTaskStates(sub); err != nil {
+				return nil, err
+			}
+			earlier = append(earlier, earlierSub{sub, states})
+		}
+	}
 	missing := map[string]bool{}
 	for _, r := range runs {
 		if _, seen := missing[r.Key]; seen {
@@ -197,38 +226,22 @@ func (s *Slurm) Plan(runs []SlurmRun, checkActive bool) (*Plan, error) {
 		}
 	}
 	inFlight := map[string]bool{}
-	if checkActive {
-		earlier, err := s.submissions()
-		if err != nil {
-			return nil, err
-		}
-		cluster := ""
-		if len(earlier) > 0 {
-			cluster = s.clusterName()
-		}
-		for _, sub := range earlier {
-			var states map[int]string
-			if sub.Cluster != "" && cluster != "" && sub.Cluster != cluster {
-				states = map[int]string{} // another cluster's job ID: not ours here
-			} else if states, err = s.ownTaskStates(sub); err != nil {
-				return nil, err
+	for _, e := range earlier {
+		wanted := false
+		for i, task := range e.sub.Tasks {
+			if !activeState(e.states[i]) {
+				continue
 			}
-			wanted := false
-			for i, task := range sub.Tasks {
-				if !activeState(states[i]) {
-					continue
-				}
-				for _, r := range task {
-					if missing[r.Key] {
-						inFlight[r.Key], wanted = true, true
-					}
+			for _, r := range task {
+				if missing[r.Key] {
+					inFlight[r.Key], wanted = true, true
 				}
 			}
-			if wanted {
-				p.Active = append(p.Active, sub)
-			} else if !anyActive(states) {
-				p.Ended = append(p.Ended, sub)
-			}
+		}
+		if wanted {
+			p.Active = append(p.Active, e.sub)
+		} else if !anyActive(e.states) {
+			p.Ended = append(p.Ended, e.sub)
 		}
 	}
 	for _, r := range runs {

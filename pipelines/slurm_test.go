@@ -502,3 +502,41 @@ func TestSlurmPrepareUnwritable(t *testing.T) {
 		}
 	}
 }
+
+// TestSlurmPlanTaskEndingMeanwhile: a task that ends while a rerun plans
+// (after it was seen, before or after its run was looked for in the cache)
+// has its run counted as in the cache, never submitted again. The stand-in
+// squeue plays a task that finishes as it is asked: it puts the run into
+// the cache and is no longer listed. Reading the cache first, as Plan
+// once did, found the run neither cached nor in flight, and submitted it
+// a second time (TestSlurmSweep saw it once under load).
+func TestSlurmPlanTaskEndingMeanwhile(t *testing.T) {
+	s, sr := slurmForTest(t)
+	s.Chunk = 4
+	tools := fakeSlurm(t, map[string]string{"sbatch": `echo 7`})
+	sub, err := s.Prepare(sr)
+	if err == nil {
+		err = s.Submit(sub)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Built elsewhere and copied in by squeue, as the task would write it.
+	staged := filepath.Join(t.TempDir(), "staged")
+	stage := &Cache{Dir: staged}
+	for _, r := range sr {
+		cacheRun(t, stage, r.Key)
+	}
+	script := fmt.Sprintf(`cp -R %s/. %s/`, staged, s.Cache.Dir)
+	if err := os.WriteFile(filepath.Join(tools, "squeue"), []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	plan, err := s.Plan(sr, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Missing) != 0 || plan.Cached != len(sr) || len(plan.Ended) != 1 {
+		t.Fatalf("plan with the job ending while it was planned: %d missing, %d cached of %d, %d ended; want none missing",
+			len(plan.Missing), plan.Cached, len(sr), len(plan.Ended))
+	}
+}

@@ -134,7 +134,7 @@
 // ones below. No event is ever sifted. Any correct priority queue pops the same events
 // in the same order, as no two events have the same time
 // and sequence number. On the thesis' workload at 74% load under
-// FCS a replay processes 23.9 million events; 34.4 million counting every
+// FCS a replay processes 23.9 million events; 34.5 million counting every
 // message's arrival (old-events in policies.BenchmarkCoschedThesis), 38.2
 // million when stale events were popped too.
 //

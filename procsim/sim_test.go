@@ -172,3 +172,34 @@ func TestBCSTransfer(t *testing.T) {
 		}
 	}
 }
+
+// TestSteadyStateAllocates: once a job has run a while, its iterations
+// allocate nothing: the messages in flight reuse their receive slots'
+// buffers. Slicing the received ones off a buffer's front once made every
+// few sends allocate a new one, most of an all-to-all replay's time.
+func TestSteadyStateAllocates(t *testing.T) {
+	costs := costsOf(t, "crescendo", "")
+	for _, kind := range []Kind{GS, SB, BCS} {
+		for _, pat := range []model.Pattern{model.PatternRing, model.PatternAllToAll} {
+			for _, comm := range []model.Comm{model.CommBlocking, model.CommNonBlocking} {
+				app := model.App{Granularity: 2 * model.Millisecond, Pattern: pat, Comm: comm, MessageBytes: 1024}
+				s := New(Config{Kind: kind, Machine: model.Machine{Nodes: 8, PEsPerNode: 2}, Costs: costs,
+					LocalSwitch: 50, Wakeup: 5, Quantum: 25 * model.Millisecond, SpinThreshold: 100,
+					MicroSlice: 250, Rand: rand.New(rand.NewPCG(1, 2)), NoSkip: true})
+				s.AddJob(1, cpusFrom(0, 16), &app, 600*model.Second, false)
+				s.SetOwners([]Owner{{Job: 1, From: 0}})
+				until := 20 * model.Second
+				s.Run(until) // settled, buffers grown
+				allocs := testing.AllocsPerRun(5, func() {
+					until += model.Second
+					if _, _, done := s.Run(until); done {
+						t.Fatal("the job ended")
+					}
+				})
+				if allocs > 0 {
+					t.Errorf("%v, %v, %v: %.0f allocations per simulated second (%d iterations)", kind, pat, comm, allocs, model.Second/app.Granularity)
+				}
+			}
+		}
+	}
+}

@@ -513,22 +513,18 @@ func TestSlurmPrepareUnwritable(t *testing.T) {
 func TestSlurmPlanTaskEndingMeanwhile(t *testing.T) {
 	s, sr := slurmForTest(t)
 	s.Chunk = 4
-	tools := fakeSlurm(t, map[string]string{"sbatch": `echo 7`})
+	// The runs, built elsewhere, are copied in by squeue, as the task
+	// would write them.
+	stage := &Cache{Dir: filepath.Join(t.TempDir(), "staged")}
+	for _, r := range sr {
+		cacheRun(t, stage, r.Key)
+	}
+	fakeSlurm(t, map[string]string{"sbatch": `echo 7`, "squeue": fmt.Sprintf(`cp -R %s/. %s/`, stage.Dir, s.Cache.Dir)})
 	sub, err := s.Prepare(sr)
 	if err == nil {
 		err = s.Submit(sub)
 	}
 	if err != nil {
-		t.Fatal(err)
-	}
-	// Built elsewhere and copied in by squeue, as the task would write it.
-	staged := filepath.Join(t.TempDir(), "staged")
-	stage := &Cache{Dir: staged}
-	for _, r := range sr {
-		cacheRun(t, stage, r.Key)
-	}
-	script := fmt.Sprintf(`cp -R %s/. %s/`, staged, s.Cache.Dir)
-	if err := os.WriteFile(filepath.Join(tools, "squeue"), []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	plan, err := s.Plan(sr, true)

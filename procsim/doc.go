@@ -131,10 +131,10 @@
 // event's; a pop takes the first of the events at that time (kept in the
 // order of their sequence numbers), or else moves on to the least time of
 // the lowest bucket that holds events and spreads that bucket over the
-// ones below. No event is ever sifted. Any correct priority queue pops the same events
-// in the same order, as no two events have the same time
-// and sequence number. On the thesis' workload at 74% load under
-// FCS a replay processes 23.9 million events; 34.5 million counting every
+// ones below. No event is ever sifted. Any correct priority queue pops
+// the same events in the same order, as no two events have the same time
+// and sequence number. On the thesis' workload at 74% load under FCS a
+// replay processes 23.9 million events; 34.5 million counting every
 // message's arrival (old-events in policies.BenchmarkCoschedThesis), 38.2
 // million when stale events were popped too.
 //

@@ -96,8 +96,11 @@ func (s *Sim) state(j *job, k int, vec []int64) []int64 {
 		}
 		flags := int64(p.phase) | b2i(p.running)<<2 | b2i(p.blocked)<<3 | b2i(p.waitAll)<<4 |
 			b2i(p.inTail)<<5 | b2i(p.woke)<<6 | b2i(c.last == pi)<<7 | int64(p.class)<<8 | b2i(p.classified)<<10
-		need := int64(0) // a job that never communicates never waits: its need stays where it began
-		if j.prog.rounds > 0 {
+		// What a process needs is its wait's (set as the wait begins, read
+		// only in it): outside a wait it is stale, and counting it kept a
+		// job that never waits (no communication) from ever repeating.
+		need := int64(0)
+		if p.phase == phWait {
 			need = int64(p.need - k)
 		}
 		vec = append(vec, int64(p.iter-k), flags, int64(p.round), need, int64(rem), int64(spun),

@@ -53,6 +53,11 @@
 // quantum. Timers let a policy act when something other than the round
 // robin changes.
 //
+// A policy may notice completions late (Noticer): a job whose work is done
+// then keeps its processors, without progress, until the time the policy
+// gives, and completes there (its End). STORM's machine manager, which
+// learns of terminations only at its heartbeats, is the case in point.
+//
 // The engine checks that the running jobs together hold at most the machine
 // times the policy's Slots (TimeSharing: the multiprogramming level; 1 for
 // space sharing).

@@ -65,6 +65,9 @@ type Job struct {
 	done  int64      // work done, in µs × FullRate, as of since
 	since model.Time // time done was last brought up to date
 	gen   uint32     // completion-event generation; older events are stale
+	// finished: its work is done and it waits, holding its processors,
+	// for the policy to notice (Noticer); its completion is then due.
+	finished bool
 }
 
 // Rate is the job's current progress rate (0 unless Running).
@@ -176,6 +179,19 @@ type Reporter interface {
 	ReportSample(s *Sample)
 }
 
+// Noticer is implemented by policies under which a job's completion takes
+// effect only once the scheduler notices it: STORM's machine manager learns
+// of a terminated job at its next heartbeat (Frachtenberg's thesis 4.2.1,
+// 4.2.2, step 7) and frees its resources then. When a job's work is done
+// at t the engine asks Notice; a later time keeps the job running, holding
+// its processors without progress, and it completes then: its outcome's
+// End is the time noticed. Rate and duty changes no longer move it.
+type Noticer interface {
+	// Notice returns when the policy notices that j, whose work is done
+	// now, has ended: now or later.
+	Notice(j *Job) model.Time
+}
+
 // Sample is model.Sample, the state of the system over an interval.
 type Sample = model.Sample
 
@@ -269,8 +285,8 @@ func (e *Engine) Start(j *Job) {
 // Suspend deschedules a running job: it releases its processors and keeps
 // the work done so far.
 func (e *Engine) Suspend(j *Job) {
-	if j.State != Running {
-		panic(fmt.Sprintf("sim: Suspend of job %d in state %v", j.In.ID, j.State))
+	if j.State != Running || j.finished {
+		panic(fmt.Sprintf("sim: Suspend of job %d in state %v (finished %v)", j.In.ID, j.State, j.finished))
 	}
 	e.account(j)
 	e.release(j)
@@ -300,7 +316,9 @@ func (e *Engine) SetRate(j *Job, r Rate) {
 	}
 	e.account(j)
 	j.rate = r
-	e.scheduleCompletion(j)
+	if !j.finished {
+		e.scheduleCompletion(j)
+	}
 }
 
 // SetDuty changes when a running job progresses (see Duty) from now on,
@@ -319,7 +337,9 @@ func (e *Engine) SetDuty(j *Job, d Duty) {
 	j.duty = d
 	j.frac = d.fraction()
 	e.busy += int64(j.need) * j.frac
-	e.scheduleCompletion(j)
+	if !j.finished {
+		e.scheduleCompletion(j)
+	}
 }
 
 // EndAt makes a running job complete at time at (not before now), whatever
@@ -329,6 +349,9 @@ func (e *Engine) SetDuty(j *Job, d Duty) {
 func (e *Engine) EndAt(j *Job, at model.Time) {
 	if j.State != Running || at < e.now {
 		panic(fmt.Sprintf("sim: EndAt(%v) of job %d in state %v at %v", at, j.In.ID, j.State, e.now))
+	}
+	if j.finished {
+		return // done and waiting to be noticed
 	}
 	e.account(j)
 	j.gen++
@@ -543,6 +566,16 @@ func (e *Engine) dispatch(ev *event) (acted bool, err error) {
 		j := ev.job
 		if ev.gen != j.gen || j.State != Running {
 			return false, nil // superseded by a rate change or suspension
+		}
+		if n, ok := e.pol.(Noticer); ok && !j.finished {
+			if at := n.Notice(j); at > e.now {
+				// Done, not yet noticed: it holds its processors until then.
+				e.account(j)
+				j.finished = true
+				j.gen++
+				e.push(event{at: at, kind: evCompletion, job: j, gen: j.gen})
+				return false, nil
+			}
 		}
 		if e.cfg.Order == OrderPyss && ev.rank == 0 {
 			// pyss frees a job that ends at its estimate from the start of

@@ -6,7 +6,8 @@ package sim
 // expected logs after a deliberate change (and read the diff before
 // committing it).
 //
-//	run machine=4 order=pyss passes=per-event period=0
+//	run machine=4 order=pyss passes=per-event period=0 notice=4
+//	                       (notice: completions noticed at the next multiple of 4, Noticer)
 //	job id=1 submit=0 run=10 est=12 size=2
 //	at 5 suspend 1         (actions the scripted policy takes at a time)
 //	at 7 resume 1
@@ -132,6 +133,20 @@ func (p *scriptPolicy) Schedule() {
 	p.queue = p.queue[n:]
 }
 
+// noticing is the scripted policy as a Noticer: a job whose work is done
+// is noticed at the next multiple of every.
+type noticing struct {
+	*scriptPolicy
+	every model.Time
+}
+
+func (p noticing) Notice(j *Job) model.Time {
+	now := p.e.Now()
+	at := (now + p.every - 1) / p.every * p.every
+	p.logf("done %d, noticed at %d", j.In.ID, at)
+	return at
+}
+
 type logOutcomes struct{ b *strings.Builder }
 
 func (w logOutcomes) Write(o *model.Outcome) error {
@@ -177,6 +192,7 @@ func runCase(t *testing.T, input []string) string {
 	var jobs []model.Job
 	var actions []action
 	samples := false
+	var notice model.Time
 	for _, line := range input {
 		f := strings.Fields(line)
 		switch f[0] {
@@ -198,6 +214,9 @@ func runCase(t *testing.T, input []string) string {
 				}
 			}
 			cfg.NodeAllocation = a["nodes"] == "true"
+			if v, ok := a["notice"]; ok {
+				notice = model.Time(atoi(t, v))
+			}
 			if v, ok := a["samples"]; ok {
 				samples = true // "samples=change": at every change
 				if v != "change" {
@@ -245,7 +264,11 @@ func runCase(t *testing.T, input []string) string {
 	if samples {
 		sw = logSamples{&log}
 	}
-	err := New(cfg, pol).Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), logOutcomes{&log}, sw)
+	var run Policy = pol
+	if notice > 0 {
+		run = noticing{pol, notice}
+	}
+	err := New(cfg, run).Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), logOutcomes{&log}, sw)
 	if err != nil {
 		fmt.Fprintf(&log, "error: %v\n", err)
 	}

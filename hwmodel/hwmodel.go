@@ -96,16 +96,41 @@ type NodeCosts interface {
 
 // Node returns c's NodeCosts, looking through wrappers such as Refill; ok
 // is false if its family does not model them.
-func Node(c Costs) (n NodeCosts, ok bool) {
+func Node(c Costs) (n NodeCosts, ok bool) { return find[NodeCosts](c) }
+
+// ManagerCosts is implemented by the cost models of clusters whose
+// resource manager is STORM (the qsnet family): what its machine manager
+// spends launching a job, which a gang scheduler that models STORM charges
+// (package policies, launch=on). STORM launches a job in two steps, the
+// binary's transfer to the nodes and the execution, each taking at least
+// one timeslice because the machine manager issues commands and sees their
+// completion only at its heartbeats (Frachtenberg's thesis 4.3.1.1); the
+// scheduler adds that rounding.
+type ManagerCosts interface {
+	// BinaryTransfer is the binary transfer of Eq. 4.7 (thesis 4.3.2.2): a
+	// binary of binaryBytes to nodes nodes at the transfer bandwidth; 0 for
+	// binaryBytes <= 0.
+	BinaryTransfer(nodes int, binaryBytes int64) model.Time
+	// Exec is Eq. 4.7's execution overhead T_exec: from the launch
+	// command until the processes run and their termination is reported.
+	Exec() model.Time
+}
+
+// Manager returns c's ManagerCosts, looking through wrappers such as
+// Refill; ok is false if the cluster is not run by STORM.
+func Manager(c Costs) (m ManagerCosts, ok bool) { return find[ManagerCosts](c) }
+
+// find returns the first of c and the models it wraps that is a T.
+func find[T any](c Costs) (t T, ok bool) {
 	for c != nil {
-		if n, ok := c.(NodeCosts); ok {
-			return n, true
+		if t, ok := c.(T); ok {
+			return t, true
 		}
 		u, ok := c.(interface{ Unwrap() Costs })
 		if !ok {
-			return nil, false
+			return t, false
 		}
 		c = u.Unwrap()
 	}
-	return nil, false
+	return t, false
 }

@@ -61,6 +61,22 @@ func (m Model) Launch(nodes int, binaryBytes int64) model.Time {
 	return m.Cluster.LaunchTime(m.Transfer, nodes, binaryBytes)
 }
 
+// BinaryTransfer implements hwmodel.ManagerCosts: the transfer term of Eq. 4.7,
+// binaryBytes over the transfer bandwidth of m.Transfer (Eq. 4.8 or 4.9)
+// on nodes nodes; nothing for a binary of 0 bytes or less.
+func (m Model) BinaryTransfer(nodes int, binaryBytes int64) model.Time {
+	if binaryBytes <= 0 {
+		return 0
+	}
+	return model.FromSecondsFloat(float64(binaryBytes) / m.Cluster.TransferBandwidth(m.Transfer, nodes))
+}
+
+// Exec implements hwmodel.ManagerCosts: Eq. 4.7's execution overhead
+// (Cluster.ExecMicros, about 10 ms measured on Wolverine, 4.3.2.1, p. 44).
+func (m Model) Exec() model.Time { return micros(m.Cluster.ExecMicros) }
+
+var _ hwmodel.ManagerCosts = Model{}
+
 // LocalSwitch implements hwmodel.NodeCosts: the node manager's local
 // context switch (Cluster.LocalSwitchMicros; assumed, 4.2.1, p. 33).
 func (m Model) LocalSwitch() model.Time { return micros(m.Cluster.LocalSwitchMicros) }

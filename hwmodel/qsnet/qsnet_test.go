@@ -300,6 +300,28 @@ func TestLaunch(t *testing.T) {
 	}
 }
 
+// TestManagerCosts: the launch's parts as the STORM scheduler charges them
+// (hwmodel.ManagerCosts) add up to Eq. 4.7 without its T_timeslice, which
+// the scheduler replaces by its own heartbeats; found through Refill.
+func TestManagerCosts(t *testing.T) {
+	c := Wolverine()
+	var costs hwmodel.Costs = hwmodel.Refill{Costs: Model{Cluster: c}, Penalty: model.Millisecond}
+	m, ok := hwmodel.Manager(costs)
+	if !ok {
+		t.Fatal("no ManagerCosts through Refill")
+	}
+	want := c.LaunchTime(TransferES40, 64, LaunchBinaryBytes) - micros(c.LaunchTimesliceMicros)
+	if got := m.BinaryTransfer(64, LaunchBinaryBytes) + m.Exec(); got < want-1 || got > want+1 {
+		t.Errorf("transfer + exec %v, want %v (Eq. 4.7 less T_timeslice)", got, want)
+	}
+	if m.BinaryTransfer(64, 0) != 0 || m.Exec() != 10*model.Millisecond {
+		t.Errorf("cached binary %v, exec %v", m.BinaryTransfer(64, 0), m.Exec())
+	}
+	if _, ok := hwmodel.Manager(hwmodel.Refill{}); ok {
+		t.Error("a model without STORM has ManagerCosts")
+	}
+}
+
 func TestLaunchers(t *testing.T) {
 	c := Wolverine()
 	// Table 4.5 with the printed coefficients: exact arithmetic.

@@ -185,7 +185,10 @@ type Reporter interface {
 // 4.2.2, step 7) and frees its resources then. When a job's work is done
 // at t the engine asks Notice; a later time keeps the job running, holding
 // its processors without progress, and it completes then: its outcome's
-// End is the time noticed. Rate and duty changes no longer move it.
+// End is the time noticed. Rate and duty changes no longer move it. The
+// engine runs a scheduling pass at the time the work is done all the same,
+// as a policy that simulates its jobs' progress itself (EndAt) goes on from
+// there.
 type Noticer interface {
 	// Notice returns when the policy notices that j, whose work is done
 	// now, has ended: now or later.
@@ -574,7 +577,9 @@ func (e *Engine) dispatch(ev *event) (acted bool, err error) {
 				j.finished = true
 				j.gen++
 				e.push(event{at: at, kind: evCompletion, job: j, gen: j.gen})
-				return false, nil
+				// A pass all the same: a policy that simulates its jobs'
+				// progress itself goes on from here.
+				return true, nil
 			}
 		}
 		if e.cfg.Order == OrderPyss && ev.rank == 0 {

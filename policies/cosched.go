@@ -80,7 +80,7 @@ const (
 
 // coschedConfig reads a process-level policy's parameters.
 func coschedConfig(kind procsim.Kind, p Params, env Env) (CoschedConfig, error) {
-	g, err := gangConfig(p)
+	g, err := gangConfig(p, env)
 	if err != nil {
 		return CoschedConfig{}, err
 	}
@@ -161,6 +161,13 @@ func (r *cosched) strobed() bool {
 }
 
 func (r *cosched) placed(g *gangJob) {
+	r.e.SetRate(g.j, 0) // its progress is the simulator's; the engine only holds its processors
+	r.byID[int(g.seq)] = g
+}
+
+// launched puts g's processes on their processors (package procsim) and,
+// if the current slot runs it, strobes them in.
+func (r *cosched) launched(g *gangJob) {
 	cols := make([]int, 0, g.need)
 	for i := range r.m.cols {
 		if g.cols.has(i) {
@@ -170,9 +177,11 @@ func (r *cosched) placed(g *gangJob) {
 	if pin := r.pin(g.j); pin != nil {
 		cols = pin // hand-placed (the static scenarios): process i on Pin[i]
 	}
-	r.e.SetRate(g.j, 0) // its progress is the simulator's; the engine only holds its processors
-	r.byID[int(g.seq)] = g
 	r.ps.AddJob(int(g.seq), cols, &g.j.In.App, g.j.Work, g.j.In.App.Priority > 0)
+	if g.ready == g.j.Start || !g.on {
+		return // launched as placed (the pass that placed it strobes), or not in this slot
+	}
+	r.owners()
 }
 
 func (r *cosched) removed(g *gangJob) {
@@ -222,7 +231,7 @@ func (r *cosched) strobe(b model.Time) {
 	r.ps.EndSlot() // FCS classifies the processes whose timeslice ends, even if their job goes on
 	rows := len(r.m.rows)
 	next := r.m.rows[(r.m.index(r.cur)+1)%rows]
-	sl := slotPlan{row: next, run: r.runSet(next)}
+	sl := slotPlan{row: next, run: r.runSet(nil, next, r.running())}
 	sl.cost = r.switchCost(r.running(), sl.run, rows, false)
 	if !r.checkCost(sl.cost) {
 		r.cur = nil
@@ -236,7 +245,7 @@ func (r *cosched) strobe(b model.Time) {
 // count adds the switches of the slot entered at at.
 func (r *cosched) count(at model.Time) {
 	for _, g := range r.all() {
-		if g.switchedAt == at && g.counted != at {
+		if g.switchedAt == at && g.counted != at && at >= g.ready {
 			g.counted = at
 			g.switches++
 			g.loss += g.onFrom - g.switchedAt

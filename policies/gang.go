@@ -32,6 +32,10 @@ type GangConfig struct {
 	// that fits nowhere blocks those behind it) or "easy" (EASY
 	// backfilling, reservations from estimates times MPL). Default none.
 	Backfill string
+	// Storm is what is modelled of STORM's managers (Storm): its
+	// heartbeats, launch and node managers' strobe rule. Default none;
+	// the registry turns them on for a STORM cluster's hardware.
+	Storm Storm
 }
 
 // DefaultGangConfig is GangConfig's defaults.
@@ -59,12 +63,32 @@ func (c GangConfig) Validate() error {
 const maxMPL = 64
 
 // gangParams documents gs's parameters for the registry.
-var gangParams = map[string]string{
+var gangParams = mergeDocs(stormParams, map[string]string{
 	"mpl":       "multiprogramming level: the matrix's most rows, >= 1 (default 6, thesis 6.4.1; 1 is batch)",
 	"quantum":   "time slice of each row, e.g. 100ms or 2s (default 100ms, thesis 6.4.1)",
 	"alloc":     "placement: ff or firstfit (first fit, default) or dhc (buddy blocks of distributed hierarchical control)",
 	"alternate": "true: a job also runs in other rows' slots where all its processors are idle (default false)",
 	"backfill":  "queue in front of the matrix: none (FCFS, default) or easy (reservations from estimates x mpl)",
+})
+
+// resize returns s with n elements, reusing its storage and the elements'
+// own (their slices' storage).
+func resize[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return append(s[:cap(s)], make([]T, n-cap(s))...)
+}
+
+// mergeDocs returns the parameters documented in all of docs.
+func mergeDocs(docs ...map[string]string) map[string]string {
+	m := map[string]string{}
+	for _, d := range docs {
+		for k, v := range d {
+			m[k] = v
+		}
+	}
+	return m
 }
 
 // gsParams are gs's parameters: the gang parameters, the level, and at
@@ -80,9 +104,12 @@ var gsParams = func() map[string]string {
 	return m
 }()
 
-func gangConfig(p Params) (GangConfig, error) {
+func gangConfig(p Params, env Env) (GangConfig, error) {
 	c := DefaultGangConfig()
 	var err error
+	if c.Storm, err = stormConfig(p, env); err != nil {
+		return c, err
+	}
 	if c.MPL, err = p.Int("mpl", c.MPL, 1, maxMPL); err != nil {
 		return c, err
 	}
@@ -168,6 +195,15 @@ type Gang struct {
 	rr        roundRobin // how the round robin's time is accounted
 	stamp     uint64     // the last stamp mark gave
 
+	// STORM's mechanics (GangConfig.Storm): the jobs being launched, by
+	// the time their processes start, and the timers of the next launch
+	// and of the next heartbeat at which the machine manager acts.
+	launching   []*gangJob
+	launchTimer sim.TimerID
+	launchAt    model.Time
+	beatTimer   sim.TimerID
+	beatAt      model.Time
+
 	// Scratch buffers of plan.
 	leadBuf, onBuf      []sim.Window
 	leadMarks, cycMarks []mark
@@ -199,8 +235,11 @@ type roundRobin interface {
 	replan()
 	// timer is a timer of the round robin's.
 	timer(tag int64)
-	// placed and removed follow a job into and out of the matrix.
+	// placed and removed follow a job into and out of the matrix, and
+	// launched tells that a placed job's processes start (at once, or
+	// once STORM has launched it: GangConfig.Storm.Launch).
 	placed(g *gangJob)
+	launched(g *gangJob)
 	removed(g *gangJob)
 	// after ends every pass.
 	after()
@@ -218,6 +257,9 @@ func (p planned) replan()          { p.replanDuties() }
 func (p planned) timer(int64)      {}
 func (p planned) placed(*gangJob)  {}
 func (p planned) removed(*gangJob) {}
+func (p planned) launched(g *gangJob) {
+	p.setRate(g)
+}
 func (p planned) after()           {}
 func (p planned) outcome(g *gangJob, o *model.Outcome) {
 	g.account(p.e.Now())
@@ -227,24 +269,31 @@ func (p planned) sample(s *sim.Sample) {
 	s.Sharing, s.Rows, s.Switching = model.JobLevel, len(p.m.rows), p.switching
 }
 
-// cycle is what follows the current slot: next, from the current slot's
-// end, then slots round and round from origin.
+// cycle is what follows the current slot: the lead, slot by slot from the
+// current slot's end, then slots round and round from origin.
 type cycle struct {
-	base   model.Time // start of the slot current when the cycle was planned
-	ci     int        // its row's index then
-	next   slotPlan   // the slot after it (whose predecessor is that slot as it ends)
-	origin model.Time // the first start, after next, of the first row's slot
+	base model.Time // start of the slot current when the cycle was planned
+	ci   int        // its row's index then
+	// lead[k-1] is the slot k quanta after the base one, up to the
+	// origin; lead[0]'s predecessor is the base slot as it ends. Its run
+	// sets are the steady cycle's except where the node managers' Keep
+	// rule carries over what runs now.
+	lead   []slotPlan
+	origin model.Time // the start of the first row's slot that ends the lead
 	slots  []slotPlan // slot i serves row i; slot 0's predecessor is the last
 }
 
 // at returns the slot that starts k quanta after the base slot (k >= 1),
 // the slot before it (nil for the base slot) and its start.
 func (c *cycle) at(k int, q model.Time) (sl, prev *slotPlan, start model.Time) {
-	n := len(c.slots)
 	start = c.base + model.Time(k)*q
-	if k == 1 {
-		return &c.next, nil, start
+	switch {
+	case k == 1:
+		return &c.lead[0], nil, start
+	case k <= len(c.lead):
+		return &c.lead[k-1], &c.lead[k-2], start
 	}
+	n := len(c.slots)
 	i := (c.ci + k) % n
 	return &c.slots[i], &c.slots[(i+n-1)%n], start
 }
@@ -275,7 +324,7 @@ func (p *Gang) Slots() int { return p.cfg.MPL }
 func (p *Gang) Attach(e *sim.Engine) {
 	p.e = e
 	p.m = newMatrix(e.Capacity(), p.cfg.MPL, p.cfg.Alloc)
-	p.synced = model.Never
+	p.synced, p.beatAt, p.launchAt = model.Never, model.Never, model.Never
 }
 
 // Arrive implements sim.Policy.
@@ -284,8 +333,76 @@ func (p *Gang) Arrive(j *sim.Job) {
 	p.changed = true
 }
 
-// Timer implements sim.Policy; the planned round robin sets none.
-func (p *Gang) Timer(tag int64) { p.rr.timer(tag) }
+// Timer tags of the policy's own timers; the round robins use others.
+const (
+	tagHeartbeat = -2 // the machine manager's next heartbeat (Storm.Tick)
+	tagLaunch    = -3 // the next launch ends (Storm.Launch)
+)
+
+// Timer implements sim.Policy.
+func (p *Gang) Timer(tag int64) {
+	switch tag {
+	case tagHeartbeat:
+		p.beatAt = model.Never
+	case tagLaunch:
+		p.launchAt = model.Never
+	default:
+		p.rr.timer(tag)
+	}
+}
+
+// Notice implements sim.Noticer: with Storm.Tick a job's end is noticed
+// at the machine manager's next heartbeat (at once on one), else at once.
+func (p *Gang) Notice(*sim.Job) model.Time {
+	if !p.cfg.Storm.Tick {
+		return p.e.Now()
+	}
+	return heartbeatAfter(p.e.Now(), p.cfg.Quantum)
+}
+
+// heartbeat reports whether the machine manager acts now: always, or with
+// Storm.Tick only at its heartbeats, a timer asking for the next one
+// otherwise.
+func (p *Gang) heartbeat() bool {
+	now, q := p.e.Now(), p.cfg.Quantum
+	if !p.cfg.Storm.Tick || now%q == 0 {
+		return true
+	}
+	if at := heartbeatAfter(now, q); p.beatAt != at {
+		if p.beatAt != model.Never {
+			p.e.CancelTimer(p.beatTimer)
+		}
+		p.beatTimer, p.beatAt = p.e.SetTimer(at, tagHeartbeat), at
+	}
+	return false
+}
+
+// launchDue starts the processes of the jobs whose launch has ended by now
+// (Storm.Launch).
+func (p *Gang) launchDue() {
+	now, n := p.e.Now(), 0
+	for _, g := range p.launching {
+		if g.ready > now {
+			break
+		}
+		p.rr.launched(g)
+		n++
+	}
+	p.launching = p.launching[n:]
+}
+
+// armLaunch sets the timer of the next launch's end, if any.
+func (p *Gang) armLaunch() {
+	if len(p.launching) == 0 {
+		return
+	}
+	if at := p.launching[0].ready; p.launchAt != at {
+		if p.launchAt != model.Never {
+			p.e.CancelTimer(p.launchTimer)
+		}
+		p.launchTimer, p.launchAt = p.e.SetTimer(at, tagLaunch), at
+	}
+}
 
 // Complete implements sim.Policy.
 func (p *Gang) Complete(j *sim.Job) {
@@ -303,8 +420,10 @@ func (p *Gang) Complete(j *sim.Job) {
 func (p *Gang) Schedule() {
 	p.rr.sync()
 	defer p.rr.after()
-	if !p.changed {
-		return // only the round robin's timers: the queue has not changed
+	defer p.armLaunch()
+	p.launchDue()
+	if !p.changed || !p.heartbeat() {
+		return // the queue has not changed, or the machine manager sleeps
 	}
 	p.changed = false
 	if p.left {
@@ -454,14 +573,16 @@ type gangJob struct {
 
 	stamp      uint64     // set-membership marker (see Gang.mark)
 	inEnd      bool       // runs at the end of the current slot (as planned)
-	inNext     bool       // runs in the slot after the current one (as planned)
+	lead       [2]uint64  // bit k-1: runs in the planned lead's slot k
 	cyc        uint64     // bit i: runs in slot i of the planned cycle
 	fresh      bool       // placed at the current time and not planned yet
 	on         bool       // runs in the current slot
 	onFrom     model.Time // when it starts progressing in the current slot (after a switch into it)
 	switchedAt model.Time // start of the current slot if it was switched in then, else Never
 
-	rate  sim.Rate
+	ready model.Time // when its processes start (Storm.Launch): its placement, or later
+	rate  sim.Rate   // its rate when it runs, from the communication model
+	given sim.Rate   // the rate the engine has: 0 until it is ready, then rate
 	duty  sim.Duty
 	plan  marks // the switches its duty switches it in at
 	since model.Time
@@ -520,7 +641,7 @@ func ceilDiv(a, b model.Time) model.Time {
 
 // account adds the switches g went through up to now.
 func (g *gangJob) account(now model.Time) {
-	n, c := g.plan.count(g.since, now)
+	n, c := g.plan.count(max(g.since, g.ready), now) // no switch before it is launched
 	g.switches += n
 	g.loss += c
 	g.since = now
@@ -532,12 +653,46 @@ func (p *Gang) start(j *sim.Job, pl placement) {
 	p.seq++
 	now := p.e.Now()
 	g := &gangJob{j: j, need: p.e.Need(j), seq: p.seq, fresh: true, since: now,
-		switchedAt: model.Never, rate: sim.FullRate}
+		switchedAt: model.Never, rate: sim.FullRate, given: sim.FullRate}
+	g.ready = p.cfg.Storm.launchReady(now, p.cfg.Quantum, p.nodes(j), p.env.Hardware.Costs)
 	p.m.place(g, pl)
 	p.jobs[j] = g
 	p.e.Start(j)
 	p.rr.placed(g)
+	if g.ready > now {
+		// In placement order among the jobs whose launch ends at the
+		// same time: launches end in a deterministic order.
+		i, _ := slices.BinarySearchFunc(p.launching, g, func(a, b *gangJob) int {
+			if a.ready != b.ready {
+				return cmp.Compare(a.ready, b.ready)
+			}
+			return cmp.Compare(a.seq, b.seq)
+		})
+		p.launching = slices.Insert(p.launching, i, g)
+	} else {
+		p.rr.launched(g)
+	}
 	p.dirty = true
+}
+
+// nodes is the nodes j runs on, for the launch's transfer: its
+// processors over the processors per node, rounded up.
+func (p *Gang) nodes(j *sim.Job) int {
+	per := max(p.env.Machine.PEsPerNode, 1)
+	return (j.Size + per - 1) / per
+}
+
+// setRate gives the engine g's rate: 0 until it is launched, then the
+// communication model's.
+func (p *Gang) setRate(g *gangJob) {
+	want := g.rate
+	if g.ready > p.e.Now() {
+		want = 0
+	}
+	if want != g.given {
+		g.given = want
+		p.e.SetRate(g.j, want)
+	}
 }
 
 // syncPlanned brings the round robin to the slot that holds now: the
@@ -584,8 +739,8 @@ func (p *Gang) enter(sl, prev *slotPlan, at model.Time) {
 	switching := p.mark(still)
 	for _, g := range p.all() {
 		if g.stamp != switching {
-			if g.on && g.switchedAt != model.Never && g.switchedAt < at && g.onFrom > at {
-				g.loss -= g.onFrom - at // cut short
+			if g.on && g.switchedAt != model.Never && g.switchedAt >= g.ready && g.switchedAt < at && g.onFrom > at {
+				g.loss -= g.onFrom - at // cut short (a switch before its launch was not counted)
 			}
 			g.on, g.switchedAt = false, model.Never
 		}
@@ -602,26 +757,37 @@ func (p *Gang) enter(sl, prev *slotPlan, at model.Time) {
 	p.cur, p.slotStart, p.switchEnd = sl.row, at, at+sl.cost
 }
 
-// runSet is the jobs that run in rw's slot: its own, then, with
-// alternative scheduling, jobs of the other rows (in round-robin order from
-// rw, each row's in placement order) whose columns are all idle in it and
-// not taken by an earlier alternate.
-func (p *Gang) runSet(rw *row) []*gangJob { return p.runSetInto(nil, rw) }
-
-// runSetInto is runSet appended to run.
-func (p *Gang) runSetInto(run []*gangJob, rw *row) []*gangJob {
+// runSet is the jobs that run in rw's slot after a slot that ran prev,
+// appended to run: rw's own; with Storm.Keep, the jobs of prev (in its
+// order) from other rows whose columns are all free in rw, which their node
+// managers leave running; then, with alternative scheduling, jobs of the
+// other rows (in round-robin order from rw, each row's in placement order)
+// whose columns are all idle in it and not taken by an earlier one.
+func (p *Gang) runSet(run []*gangJob, rw *row, prev []*gangJob) []*gangJob {
 	run = append(run, rw.jobs...)
-	if !p.cfg.Alternate || len(p.m.rows) < 2 {
+	keep := p.cfg.Storm.Keep && len(prev) > 0
+	alt := p.cfg.Alternate
+	if len(p.m.rows) < 2 || !keep && !alt {
 		return run
 	}
 	used := append(p.cols[:0], rw.taken...)
 	defer func() { p.cols = used }()
-	i := p.m.index(rw)
-	for k := 1; k < len(p.m.rows); k++ {
-		for _, g := range p.m.rows[(i+k)%len(p.m.rows)].jobs {
-			if !used.overlaps(g.cols) {
+	if keep {
+		for _, g := range prev {
+			if g.row != rw && !used.overlaps(g.cols) {
 				used.add(g.cols)
 				run = append(run, g)
+			}
+		}
+	}
+	if alt {
+		i := p.m.index(rw)
+		for k := 1; k < len(p.m.rows); k++ {
+			for _, g := range p.m.rows[(i+k)%len(p.m.rows)].jobs {
+				if !used.overlaps(g.cols) {
+					used.add(g.cols)
+					run = append(run, g)
+				}
 			}
 		}
 	}
@@ -686,7 +852,7 @@ func (p *Gang) settle() bool {
 		// The row served emptied (or the machine was idle): the next row's
 		// slot starts now.
 		next := p.nextRow()
-		sl := slotPlan{row: next, run: p.runSet(next)}
+		sl := slotPlan{row: next, run: p.runSet(nil, next, p.running())}
 		sl.cost = p.switchCost(p.running(), sl.run, len(p.m.rows), true)
 		if !p.checkCost(sl.cost) {
 			return false
@@ -711,30 +877,49 @@ func (p *Gang) replanDuties() {
 	q := p.cfg.Quantum
 	rows := len(p.m.rows)
 
-	// The cycle after the current slot: the next row's slot (its
-	// predecessor is the current slot as it ends), then the rows round
-	// robin, slot i serving row i. The cycle proper starts at the first
-	// slot of row 0 after the next slot, so that a change that leaves the
-	// round robin as it was gives the same duties, only from another
-	// origin (sim.Duty.SameFrom).
+	// The cycle after the current slot: the lead, slot by slot from the
+	// current slot as it ends, then the rows round robin, slot i serving
+	// row i, from the origin: the first slot of row 0 at least two slots
+	// on, so that a change that leaves the round robin as it was gives the
+	// same duties, only from another origin (sim.Duty.SameFrom). With
+	// Keep, what runs in a slot depends on what ran before it, and the
+	// lead runs a whole cycle on before the steady one takes over.
 	ci := p.m.index(p.cur)
 	p.endBuf = append(p.endBuf[:0], p.running()...)
 	cend := p.endBuf
-	nextRow := p.m.rows[(ci+1)%rows]
 	p.cyc.base, p.cyc.ci = p.slotStart, ci
-	p.cyc.next = slotPlan{row: nextRow, run: p.runSet(nextRow)}
-	p.cyc.next.cost = p.switchCost(cend, p.cyc.next.run, rows, false)
+	minFirst := 2
+	if p.cfg.Storm.Keep {
+		minFirst = rows + 1
+	}
 	first := (rows - ci) % rows // quanta from the current slot to row 0's
-	for first < 2 {
+	for first < minFirst {
 		first += rows
 	}
 	p.cyc.origin = p.slotStart + model.Time(first)*q
-	for len(p.cyc.slots) < rows {
-		p.cyc.slots = append(p.cyc.slots, slotPlan{})
+	p.cyc.lead = resize(p.cyc.lead, first-1)
+	prev := cend
+	for k := range p.cyc.lead {
+		sl := &p.cyc.lead[k]
+		sl.row = p.m.rows[(ci+k+1)%rows]
+		sl.run = p.runSet(sl.run[:0], sl.row, prev)
+		sl.cost = p.switchCost(prev, sl.run, rows, false)
+		prev = sl.run
 	}
-	p.cyc.slots = p.cyc.slots[:rows]
-	for i, rw := range p.m.rows {
-		p.cyc.slots[i] = slotPlan{row: rw, run: p.runSetInto(p.cyc.slots[i].run[:0], rw)}
+	p.cyc.slots = resize(p.cyc.slots, rows)
+	passes := 1
+	if p.cfg.Storm.Keep {
+		passes = 2 // the first pass misses what runs on across the last row's slot
+	}
+	for range passes {
+		for i, rw := range p.m.rows {
+			var prev []*gangJob
+			if i > 0 || passes > 1 {
+				prev = p.cyc.slots[(i+rows-1)%rows].run
+			}
+			p.cyc.slots[i].row = rw
+			p.cyc.slots[i].run = p.runSet(p.cyc.slots[i].run[:0], rw, prev)
+		}
 	}
 	var total model.Time
 	for i := range p.cyc.slots {
@@ -742,12 +927,14 @@ func (p *Gang) replanDuties() {
 		p.cyc.slots[i].cost = p.switchCost(prev, p.cyc.slots[i].run, rows, false)
 		total += p.cyc.slots[i].cost
 	}
-	if !p.checkCost(p.cyc.next.cost) {
+	if !p.checkCost(p.cyc.lead[0].cost) {
 		return
 	}
-	for i := range p.cyc.slots {
-		if !p.checkCost(p.cyc.slots[i].cost) {
-			return
+	for _, sls := range [][]slotPlan{p.cyc.slots, p.cyc.lead[1:]} {
+		for _, sl := range sls {
+			if !p.checkCost(sl.cost) {
+				return
+			}
 		}
 	}
 	p.switching = 0
@@ -756,13 +943,15 @@ func (p *Gang) replanDuties() {
 	}
 	all := p.all()
 	for _, g := range all {
-		g.inEnd, g.inNext, g.cyc = false, false, 0
+		g.inEnd, g.lead, g.cyc = false, [2]uint64{}, 0
 	}
 	for _, g := range cend {
 		g.inEnd = true
 	}
-	for _, g := range p.cyc.next.run {
-		g.inNext = true
+	for k, sl := range p.cyc.lead {
+		for _, g := range sl.run {
+			g.lead[k>>6] |= 1 << (k & 63)
+		}
 	}
 	for i, sl := range p.cyc.slots {
 		for _, g := range sl.run {
@@ -833,8 +1022,8 @@ func (p *Gang) plan(g *gangJob, rows int) {
 			return
 		}
 		g.rate = r
-		p.e.SetRate(g.j, r)
 	}
+	p.setRate(g)
 	// The duty and marks are built in scratch buffers; most changes of the
 	// matrix leave most jobs' duties as they were (expressed from another
 	// origin), and those are left alone.
@@ -856,28 +1045,20 @@ func (p *Gang) plan(g *gangJob, rows int) {
 			ms.lead = append(ms.lead, mark{g.switchedAt, g.onFrom - g.switchedAt})
 		}
 	}
-	if g.inNext {
-		from := p.slotStart + q
-		if !g.inEnd {
-			ms.lead = append(ms.lead, mark{from, p.cyc.next.cost})
-			from += p.cyc.next.cost
-		}
-		lead = add(lead, from, p.slotStart+2*q)
-	}
-	n := len(p.cyc.slots)
-	for k := 2; p.slotStart+model.Time(k)*q < p.cyc.origin; k++ {
-		// The slots between the next one and the cycle's origin.
-		i := (p.cyc.ci + k) % n
-		if g.cyc&(1<<i) == 0 {
+	in := g.inEnd // runs in the slot before
+	for k := range p.cyc.lead {
+		was := in
+		if in = g.lead[k>>6]&(1<<(k&63)) != 0; !in {
 			continue
 		}
-		from := p.slotStart + model.Time(k)*q
-		if g.cyc&(1<<((i+n-1)%n)) == 0 {
-			ms.lead = append(ms.lead, mark{from, p.cyc.slots[i].cost})
-			from += p.cyc.slots[i].cost
+		from, to := p.slotStart+model.Time(k+1)*q, p.slotStart+model.Time(k+2)*q
+		if !was {
+			ms.lead = append(ms.lead, mark{from, p.cyc.lead[k].cost})
+			from += p.cyc.lead[k].cost
 		}
-		lead = add(lead, from, p.slotStart+model.Time(k+1)*q)
+		lead = add(lead, from, to)
 	}
+	n := len(p.cyc.slots)
 	for i, sl := range p.cyc.slots {
 		if g.cyc&(1<<i) == 0 {
 			continue

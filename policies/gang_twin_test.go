@@ -368,6 +368,8 @@ func (s *stepped) placed(g *gangJob) {
 	s.e.SetRate(g.j, 0) // the twin does the accounting
 }
 
+func (s *stepped) launched(*gangJob) {}
+
 func (s *stepped) removed(g *gangJob) {
 	st := s.state[g]
 	if st.doneFR < int64(g.j.Work)*int64(sim.FullRate) {

@@ -254,10 +254,10 @@ func TestGangAlternate(t *testing.T) {
 	m := newMatrix(8, 2, allocFirstFit)
 	p := &Gang{cfg: GangConfig{Alternate: true}, m: m}
 	a, b, c := placeJob(m, 1, 6), placeJob(m, 2, 4), placeJob(m, 3, 2)
-	if got := p.runSet(m.rows[1]); !slices.Equal(got, []*gangJob{b, c}) {
+	if got := p.runSet(nil, m.rows[1], nil); !slices.Equal(got, []*gangJob{b, c}) {
 		t.Errorf("row 1's slot runs %d jobs, want B then C", len(got))
 	}
-	if got := p.runSet(m.rows[0]); !slices.Equal(got, []*gangJob{a, c}) {
+	if got := p.runSet(nil, m.rows[0], nil); !slices.Equal(got, []*gangJob{a, c}) {
 		t.Errorf("row 0's slot runs %d jobs, want A and C", len(got))
 	}
 }

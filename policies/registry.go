@@ -57,7 +57,7 @@ var registry = map[string]entry{
 					return nil, paramErrorf("%s=%q: only at level=process", k, p[k])
 				}
 			}
-			c, err := gangConfig(p)
+			c, err := gangConfig(p, env)
 			if err != nil {
 				return nil, err
 			}

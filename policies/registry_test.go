@@ -103,12 +103,12 @@ func TestHardwareParamErrors(t *testing.T) {
 // TestGangAllocAlias: alloc=firstfit is first fit, as alloc=ff.
 func TestGangAllocAlias(t *testing.T) {
 	for _, v := range []string{"ff", "firstfit"} {
-		c, err := gangConfig(Params{"alloc": v})
+		c, err := gangConfig(Params{"alloc": v}, Env{})
 		if err != nil || c.Alloc != allocFirstFit {
 			t.Errorf("alloc=%s: %+v, %v; want first fit", v, c, err)
 		}
 	}
-	if _, err := gangConfig(Params{"alloc": "first"}); err == nil || !strings.Contains(err.Error(), "want ff, firstfit or dhc") {
+	if _, err := gangConfig(Params{"alloc": "first"}, Env{}); err == nil || !strings.Contains(err.Error(), "want ff, firstfit or dhc") {
 		t.Errorf("alloc=first: %v", err)
 	}
 	if d := Describe(); !strings.Contains(d, "alloc=placement: ff or firstfit (first fit, default)") {

@@ -260,7 +260,7 @@ func (p planned) removed(*gangJob) {}
 func (p planned) launched(g *gangJob) {
 	p.setRate(g)
 }
-func (p planned) after()           {}
+func (p planned) after() {}
 func (p planned) outcome(g *gangJob, o *model.Outcome) {
 	g.account(p.e.Now())
 	o.Sharing, o.Switches, o.SwitchLoss = model.JobLevel, g.switches, g.loss

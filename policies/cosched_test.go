@@ -167,6 +167,7 @@ func compareGS(t *testing.T, seed uint64, hw Hardware, differ func(desc string, 
 	if hw.Preset == "calypso-nt" {
 		cfg.Quantum *= 20 // its migrations take seconds
 	}
+	cfg.Storm = randomStorm(seed)
 	env := Env{Machine: model.FlatMachine(procs), Rand: rand.New(rand.NewPCG(seed, 1)), Hardware: hw}
 	trace := randomAppTrace(r, procs)
 	desc := fmt.Sprintf("seed %d: %d procs, %+v, hw %v", seed, procs, cfg, env.Hardware)

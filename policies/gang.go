@@ -653,7 +653,7 @@ func (p *Gang) start(j *sim.Job, pl placement) {
 	p.seq++
 	now := p.e.Now()
 	g := &gangJob{j: j, need: p.e.Need(j), seq: p.seq, fresh: true, since: now,
-		switchedAt: model.Never, rate: sim.FullRate, given: sim.FullRate}
+		switchedAt: model.Never, counted: model.Never, rate: sim.FullRate, given: sim.FullRate}
 	g.ready = p.cfg.Storm.launchReady(now, p.cfg.Quantum, p.nodes(j), p.env.Hardware.Costs)
 	p.m.place(g, pl)
 	p.jobs[j] = g
@@ -741,6 +741,13 @@ func (p *Gang) enter(sl, prev *slotPlan, at model.Time) {
 		if g.stamp != switching {
 			if g.on && g.switchedAt != model.Never && g.switchedAt >= g.ready && g.switchedAt < at && g.onFrom > at {
 				g.loss -= g.onFrom - at // cut short (a switch before its launch was not counted)
+			}
+			if g.on && g.switchedAt == at && g.counted == at {
+				// Counted as its slot began (process level) and replaced
+				// at that instant: it did not happen.
+				g.switches--
+				g.loss -= g.onFrom - at
+				g.counted = model.Never
 			}
 			g.on, g.switchedAt = false, model.Never
 		}
@@ -911,10 +918,10 @@ func (p *Gang) replanDuties() {
 	if p.cfg.Storm.Keep {
 		passes = 2 // the first pass misses what runs on across the last row's slot
 	}
-	for range passes {
+	for pass := range passes {
 		for i, rw := range p.m.rows {
 			var prev []*gangJob
-			if i > 0 || passes > 1 {
+			if i > 0 || pass > 0 {
 				prev = p.cyc.slots[(i+rows-1)%rows].run
 			}
 			p.cyc.slots[i].row = rw

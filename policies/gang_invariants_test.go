@@ -115,6 +115,7 @@ func TestGangInvariants(t *testing.T) {
 		cfg := GangConfig{MPL: 1 + r.IntN(6), Quantum: model.Time(20+r.IntN(300)) * model.Millisecond,
 			Alloc: []string{allocFirstFit, allocDHC}[r.IntN(2)], Alternate: r.IntN(2) == 0,
 			Backfill: []string{"none", "easy"}[r.IntN(2)]}
+		cfg.Storm = randomStorm(seed)
 		env := Env{Machine: model.FlatMachine(procs)}
 		hw := hws[r.IntN(len(hws))]
 		if hw.preset != "" {

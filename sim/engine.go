@@ -477,6 +477,10 @@ func (e *Engine) account(j *Job) {
 	if e.now == j.since {
 		return
 	}
+	if j.finished {
+		j.since = e.now // its work is done: it holds its processors, idle
+		return
+	}
 	on := j.duty.cumulative(e.now) - j.duty.cumulative(j.since)
 	j.done += int64(on) * int64(j.rate)
 	j.since = e.now

@@ -27,10 +27,17 @@ import (
 //     each of Metrics (columns of metrics.RunColumns, e.g.
 //     "response_s_mean", "bsld_median") as one row; the figure has a panel
 //     per metric with the metric against X, one line per Series value.
-//     Loads saturated by majority (metrics.MajoritySaturated) are left out
-//     of the lines
-//     (the thesis discards them, section 6.4.4) and kept in the rows, whose
-//     "saturated" coordinate counts the saturated replicas. With Halves,
+//     As the thesis discards the loads that saturate a policy (section
+//     6.4.4), a point averages only the replicas whose run did not
+//     saturate (metrics.Saturated; NaN if every one did), and the lines
+//     leave out the points that most replicas saturated
+//     (metrics.MajoritySaturated); the rows keep them, their "saturated"
+//     coordinate counting the saturated replicas and "averaged" those
+//     averaged. With Paired, a point averages the replicas that no Series
+//     value saturated at its other coordinates, so that the series are
+//     compared on the same workloads. With Plot.KeepSaturated every
+//     replica is averaged and drawn (an x axis other than the load, where
+//     a saturated point is a result). With Halves,
 //     every metric is given for all jobs and for the thesis' short and long
 //     halves (a "half" coordinate: all, short, long; classified as for
 //     "cdf"), and the figure has a panel per metric and half, three
@@ -113,6 +120,9 @@ type Analysis struct {
 	Replicas string   `json:"replicas,omitempty"` // grid axis averaged over (seeds)
 	Metrics  []string `json:"metrics,omitempty"`
 	Halves   bool     `json:"halves,omitempty"`
+	// Paired makes a "metrics" point average only the replicas that no
+	// Series value saturated at its other coordinates.
+	Paired bool `json:"paired,omitempty"`
 	// Tau is the bounded slowdowns' short-job bound; 0 is 10 s divided by
 	// the workload's time compression.
 	Tau  workload.Duration `json:"tau,omitempty"`
@@ -167,6 +177,9 @@ func (a *Analysis) validate(axes map[string]bool) error {
 		if n.name != "" && !axes[n.name] {
 			return fmt.Errorf("%s axis %q is not in the grid", n.what, n.name)
 		}
+	}
+	if a.Paired && (a.Kind != "metrics" || a.Series == "" || a.Replicas == "" || a.Plot.KeepSaturated) {
+		return errors.New("paired belongs to kind metrics with a series and a replicas axis, without plot.keep_saturated")
 	}
 	static := a.Kind == "jobs" || a.Kind == "filler"
 	if !static && (len(a.Labels) > 0 || a.Panels != "" || a.Optimum != "" || len(a.Baseline) > 0 || a.Length != "" || a.Slack != 0 || a.Plot.Bars) {
@@ -393,6 +406,10 @@ func (c *analysisContext) metricRows() error {
 		saturated int
 		runs      int
 	}
+	skip, err := c.skippedReplicas(coords, members)
+	if err != nil {
+		return err
+	}
 	var cells []cell
 	for g, runs := range members {
 		sums := make([][]float64, len(halves))
@@ -400,8 +417,19 @@ func (c *analysisContext) metricRows() error {
 		for h := range halves {
 			sums[h], counts[h] = make([]float64, len(a.Metrics)), make([]int, len(a.Metrics))
 		}
-		saturated := 0
+		saturated, averaged := 0, 0
 		for _, i := range runs {
+			s, err := c.saturation(i)
+			if err != nil {
+				return err
+			}
+			if s.Saturated {
+				saturated++
+			}
+			if skip[i] {
+				continue
+			}
+			averaged++
 			o, err := c.load(i)
 			if err != nil {
 				return err
@@ -409,13 +437,6 @@ func (c *analysisContext) metricRows() error {
 			procs, err := c.procs(i)
 			if err != nil {
 				return err
-			}
-			s, err := c.saturation(i)
-			if err != nil {
-				return err
-			}
-			if s.Saturated {
-				saturated++
 			}
 			for h, half := range halves {
 				jobs := o
@@ -440,8 +461,13 @@ func (c *analysisContext) metricRows() error {
 					cs = append(cs, repro.Coord{Name: "half", Value: halfName(half)})
 				}
 				cs = append(cs, repro.Coord{Name: "saturated", Value: fmt.Sprintf("%d/%d", saturated, len(runs))},
+					repro.Coord{Name: "averaged", Value: fmt.Sprintf("%d/%d", averaged, len(runs))},
 					repro.Coord{Name: "metric", Value: m})
-				cells = append(cells, cell{coords: cs, half: half, value: sums[h][k] / float64(counts[h][k]),
+				value := math.NaN()
+				if counts[h][k] > 0 {
+					value = sums[h][k] / float64(counts[h][k])
+				}
+				cells = append(cells, cell{coords: cs, half: half, value: value,
 					saturated: saturated, runs: len(runs)})
 			}
 		}
@@ -467,7 +493,7 @@ func (c *analysisContext) metricRows() error {
 					if coordOf(cl.coords, "metric") != m || cl.half != half || (a.Series != "" && coordOf(cl.coords, a.Series) != s) {
 						continue
 					}
-					if !a.Plot.KeepSaturated && metrics.MajoritySaturated(cl.saturated, cl.runs) {
+					if !a.Plot.KeepSaturated && metrics.MajoritySaturated(cl.saturated, cl.runs) || math.IsNaN(cl.value) {
 						continue
 					}
 					x, err := strconv.ParseFloat(coordOf(cl.coords, a.X), 64)
@@ -491,6 +517,51 @@ func (c *analysisContext) metricRows() error {
 	c.figure = &Drawing{title: c.exp.Title, kind: "lines", x: c.xLabel(), panels: panels, logX: a.Plot.LogX, logY: a.Plot.LogY,
 		note: note, cols: len(halves)}
 	return nil
+}
+
+// skippedReplicas returns the runs a "metrics" point does not average: none
+// with Plot.KeepSaturated; with Paired, the runs of the replicas that some
+// Series value saturated at the same other coordinates; else the runs that
+// saturated.
+func (c *analysisContext) skippedReplicas(coords [][]repro.Coord, members [][]int) (map[int]bool, error) {
+	a := &c.exp.Analysis
+	skip := map[int]bool{}
+	if a.Plot.KeepSaturated {
+		return skip, nil
+	}
+	// others is a group's coordinates without the series.
+	others := func(g int) string {
+		var b strings.Builder
+		for _, co := range coords[g] {
+			if co.Name != a.Series {
+				b.WriteString(co.Value + "\x00")
+			}
+		}
+		return b.String()
+	}
+	bad := map[string]bool{} // others + replica: saturated under some series
+	for g, runs := range members {
+		for _, i := range runs {
+			s, err := c.saturation(i)
+			if err != nil {
+				return nil, err
+			}
+			if s.Saturated {
+				skip[i] = true
+				bad[others(g)+c.runs[i].Point.Text(a.Replicas)] = true
+			}
+		}
+	}
+	if a.Paired {
+		for g, runs := range members {
+			for _, i := range runs {
+				if bad[others(g)+c.runs[i].Point.Text(a.Replicas)] {
+					skip[i] = true
+				}
+			}
+		}
+	}
+	return skip, nil
 }
 
 // halves returns the job groups an analysis summarizes: all jobs, and

@@ -163,10 +163,18 @@ func (s *Sim) armQuantum(ci int) {
 // communication call at least DCGranularity) is DC; else F if it spent
 // more than FWaitShare of its coscheduled time waiting, else CS. A process
 // that did nothing in the slot keeps its class (a new one stays
-// unclassified). Its measurements start again from now.
+// unclassified), and so does a process of a job still in its probation
+// (Config.Probation). Its measurements start again from now.
 func (s *Sim) classify(p *proc) {
 	if p.phase == phDone {
 		return
+	}
+	if !p.classified && s.now-p.job.added < s.cfg.Probation {
+		if p.running {
+			s.account(p)
+		}
+		p.mStart, p.mCompute, p.mWait, p.mCalls = s.now, 0, 0, 0
+		return // still coscheduled as a new job (6.4.4)
 	}
 	if p.running {
 		s.account(p)

@@ -18,7 +18,7 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 		panic(fmt.Sprintf("procsim: job %d added twice", id))
 	}
 	s.era++ // what a job was doing before is no guide to what it does now
-	j := &job{id: id, prog: newProgram(app, len(cpus), work, s.cfg.Costs), prio: prio, left: len(cpus)}
+	j := &job{id: id, prog: newProgram(app, len(cpus), work, s.cfg.Costs), prio: prio, left: len(cpus), added: s.now}
 	slots := j.prog.rounds * j.prog.fan
 	if s.buffered() && j.prog.rounds > 0 {
 		if j.prog.pattern == model.PatternBarrier {

@@ -71,6 +71,13 @@ type Config struct {
 	// it spent more than FWaitShare of its running time waiting, else CS.
 	DCGranularity model.Time
 	FWaitShare    float64
+	// Probation is how long FCS coschedules a new job before it first
+	// classifies its processes: "FCS always coschedules a job in its first
+	// few seconds of running (unlike SB), and then classifies it" (thesis
+	// 6.4.4). Until then they are CS and run only in their own slot; the
+	// first classification is at the end of the first of their slots that
+	// ends after it (0: the first slot's end).
+	Probation model.Time
 	// Rand draws the phases of the local round robins (Local, SB).
 	Rand *rand.Rand
 	// NoSkip simulates every iteration, even of jobs that run undisturbed
@@ -89,6 +96,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("procsim: %v needs a positive quantum", c.Kind)
 	case (c.Kind == BCS || c.Kind == PBCS) && c.MicroSlice <= 0:
 		return fmt.Errorf("procsim: %v needs a positive micro-timeslice", c.Kind)
+	case c.Probation < 0:
+		return fmt.Errorf("procsim: negative FCS probation %v", c.Probation)
 	case c.MicroOverhead < 0 || c.MicroSlice > 0 && c.MicroOverhead >= c.MicroSlice:
 		return fmt.Errorf("procsim: micro-timeslice overhead %v not in [0, micro-timeslice %v)", c.MicroOverhead, c.MicroSlice)
 	case (c.Kind == Local || c.Kind == SB) && c.Rand == nil:
@@ -200,6 +209,7 @@ type job struct {
 	inSlot   uint64     // the SetOwners call that last named it
 	slotFrom model.Time // from when it owns its processors, as that call said
 	stats    Stats
+	added    model.Time // when its processes were placed (AddJob)
 	done     bool
 	doneAt   model.Time
 }

@@ -139,6 +139,31 @@
 // in its row. With mpl=1 and first fit, gs is FCFS or EASY exactly
 // (TestGangMPL1IsBatch, on the shared logs).
 //
+// STORM's mechanics (GangConfig.Storm; storm=on|off, each of tick,
+// launch and keep switchable, on by default with a STORM cluster's
+// hardware: the qsnet presets). The thesis' experiments ran on STORM
+// (Frachtenberg 4.2), whose managers add three things to the rules above.
+// Tick: the machine manager acts only at its heartbeats, every quantum from
+// time 0: arrivals are queued and jobs placed (and the matrix repacked)
+// there, and a job's termination is noticed there (sim.Noticer): a job
+// whose processes end between heartbeats keeps its columns and processors
+// until the next one, which is its End. Slots then begin and end on
+// heartbeats. Launch: a job placed at t has its binary sent, then is
+// executed, each step ending at a heartbeat at least a quantum later
+// (4.3.1.1); its processes exist from the first heartbeat at or after t +
+// max(quantum, transfer) plus T_exec (hwmodel.ManagerCosts; without Tick,
+// from t + transfer + T_exec). Until then it holds its columns and
+// makes no progress, and no switch into its slot is counted for it. Keep:
+// at a strobe a node manager deschedules a processor's process only if
+// another process occupies the next slot there (4.2.1); at job level, a
+// job that ran in the slot before goes on, without a switch, in a slot
+// whose row leaves all its columns free, and stops whole otherwise (its
+// processes left running would only wait for the others). What runs in a
+// slot then depends on what ran before it: the row's jobs, the jobs of the
+// slot before whose columns are all free in the row (in that slot's
+// order), then alternates; the planned cycle lets a whole cycle pass
+// before it repeats.
+//
 // Progress: the job-level communication model. A job with application
 // attributes (model.App) is a BSP program: every iteration its slowest
 // process computes for

@@ -75,9 +75,16 @@
 // unification, Feitelson and Rudolph, job by job): in
 // row order, and in placement order within a row, every job of rows 1 and
 // on moves to the earliest earlier row in which all of its columns are
-// free, keeping its columns (processes do not migrate); rows that empty
-// are removed, so the rows in use fall whenever all of a row's jobs find
-// their columns free in earlier rows.
+// free, keeping its columns (processes do not migrate); a row the repack
+// empties still receives later rows' jobs in the same repack, and the rows
+// left empty are removed at its end, so the rows in use fall whenever all
+// of a row's jobs find their columns free in earlier rows
+// (TestRepackIntoEmptiedRow). A repack never changes who runs in the
+// current slot: a job repacked out of the served row runs on to the
+// slot's end (TestRepackKeepsServedSlot); a job repacked into it joins it
+// as a placed job does (below). The repack counts no switch: a job is
+// switched in when a slot it runs in begins and it did not run in the one
+// before.
 //
 // Alternative scheduling (alternate=true, thesis 6.2, footnote 1). In a
 // row's slot, jobs of other rows whose columns are all idle in it also
@@ -111,10 +118,13 @@
 // count for nothing).
 //
 // Settling at changes. When a job is placed or leaves, the current slot
-// goes on if its row still has jobs: jobs just placed in that row join it
-// at once, or when the switch into the slot ends if it has not, unless an
-// alternate holds one of their columns (they then wait for their row's
-// next slot). If the served row emptied, or the machine was idle, the slot
+// goes on if its row still has a job to run: the jobs of that row that do
+// not run in it, placed or repacked into it, join it at once, or when the
+// switch into the slot ends if it has not, unless a job of another row
+// (an alternate, or one kept running) holds one of their columns (they
+// then wait for their row's next slot) (TestRepackJoinsServedRow). If the
+// served row emptied, or nothing of it runs (TestRepackNothingLeftToRun),
+// or the machine was idle, the slot
 // of the next row still in the matrix (in the order before the change;
 // the first row if none) starts now with a full quantum; its switch is
 // charged unless it only starts jobs for the first time on an idle

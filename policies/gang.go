@@ -845,17 +845,23 @@ func (p *Gang) settle() bool {
 		p.cur, p.cyc, p.order, p.switching = nil, cycle{}, nil, 0
 		return false
 	}
-	if p.cur != nil && p.m.index(p.cur) >= 0 {
-		// The slot goes on; fresh jobs of its row run once the switch into
-		// it is over, unless an alternate holds one of their columns.
+	goesOn := p.cur != nil && p.m.index(p.cur) >= 0
+	if goesOn {
+		// The slot goes on; the jobs of its row that do not run in it,
+		// placed or repacked into it, join once the switch into it is
+		// over, unless a job of another row holds one of their columns. A
+		// slot whose row has nothing left to run ends as if it emptied.
 		used := p.slotColumns()
+		goesOn = false
 		for _, g := range p.cur.jobs {
-			if g.fresh && !used.overlaps(g.cols) {
+			if !g.on && !used.overlaps(g.cols) {
 				g.on, g.onFrom = true, max(now, p.switchEnd)
 				used.add(g.cols)
 			}
+			goesOn = goesOn || g.on
 		}
-	} else {
+	}
+	if !goesOn {
 		// The row served emptied (or the machine was idle): the next row's
 		// slot starts now.
 		next := p.nextRow()

@@ -86,7 +86,10 @@
 //     strobes as GS; at the end of every timeslice (EndSlot, also when its
 //     job goes on in the next slot) each process of the slot is classified
 //     CS, F or DC from what it did in the slot; a new job's processes are
-//     CS and run only in their own slot until first classified. A CS owner
+//     CS and run only in their own slot until first classified, at the
+//     end of their first slot that ends after the job's probation
+//     (Config.Probation: FCS "always coschedules a job in its first few
+//     seconds of running", thesis 6.4.4). A CS owner
 //     runs alone and blocks when it waits; an F owner is prioritized in its
 //     slot (it runs whenever it is ready) but spin-blocks, and the others
 //     fill its holes. Outside a prioritized owner's slot (an owner that is

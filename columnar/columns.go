@@ -38,6 +38,11 @@ type colSpec struct {
 	// read: it reports it (TraceReader.UnreadValues) for the SWF rules to
 	// judge.
 	swf model.Field
+	// app marks a column of an application attribute (trace tables): a
+	// value a trace reader cannot read is reported as unread too, with
+	// the column's name, for swf.Checker to refuse (or skip under
+	// Lenient).
+	app bool
 }
 
 // kind is one table schema, as the encodings see it: its columns in order.
@@ -122,6 +127,10 @@ func (t *table[R]) rowAt(b *batch, i int, r *R, unread *[]model.UnreadValue) err
 					*unread = append(*unread, model.UnreadValue{Field: f, Text: b.cols[c].text(t.fields[c].typ, i)})
 					continue
 				}
+				if t.fields[c].app && unread != nil {
+					*unread = append(*unread, model.UnreadValue{Column: t.fields[c].name, Text: err.Error()})
+					continue
+				}
 				return fmt.Errorf("column %s: %w", t.fields[c].name, err)
 			}
 		}
@@ -141,6 +150,73 @@ func (d *colData) text(t colType, i int) string {
 		return d.strs[i]
 	}
 	return ""
+}
+
+// appField marks f as the column of an application attribute.
+func appField[R any](f field[R]) field[R] { f.app = true; return f }
+
+// checkSeconds refuses a double of seconds that is not a time of an
+// input: a NaN, an infinity, or beyond model.MaxSeconds.
+func checkSeconds(v float64) error {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return fmt.Errorf("%v is not a time", v)
+	case !model.InRange(fromSecs(v)):
+		return fmt.Errorf("%v s is beyond the range of every time (%d s)", v, int64(model.MaxSeconds))
+	}
+	return nil
+}
+
+// appSeconds is a double column of seconds holding an application
+// attribute's time; a value checkSeconds refuses is an error.
+func appSeconds[R any](name, doc string, get func(*R) (model.Time, bool), set func(*R, model.Time)) field[R] {
+	f := secondsField(name, doc, get, set)
+	f.get = func(d *colData, i int, r *R) error {
+		if !d.valid[i] {
+			return nil
+		}
+		if err := checkSeconds(d.flts[i]); err != nil {
+			return err
+		}
+		set(r, fromSecs(d.flts[i]))
+		return nil
+	}
+	return appField(f)
+}
+
+// appSecondsList is secondsListField for an application attribute: an
+// element checkSeconds refuses is an error.
+func appSecondsList[R any](name, doc string, get func(*R) []model.Time, set func(*R, []model.Time)) field[R] {
+	f := secondsListField(name, doc, get, set)
+	plain := f.get
+	f.get = func(d *colData, i int, r *R) error {
+		if d.valid[i] {
+			for _, v := range d.flists[i] {
+				if err := checkSeconds(v); err != nil {
+					return err
+				}
+			}
+		}
+		return plain(d, i, r)
+	}
+	return appField(f)
+}
+
+// appFloat is a double column of an application attribute; a NaN or an
+// infinity is an error.
+func appFloat[R any](name, doc string, get func(*R) (float64, bool), set func(*R, float64)) field[R] {
+	f := float64Field(name, doc, get, set)
+	f.get = func(d *colData, i int, r *R) error {
+		if !d.valid[i] {
+			return nil
+		}
+		if v := d.flts[i]; math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%v is not a number", v)
+		}
+		set(r, d.flts[i])
+		return nil
+	}
+	return appField(f)
 }
 
 // swfField marks f as the column of SWF field sf.
@@ -334,8 +410,9 @@ func count[R any](p func(*R) *int) func(*R, int64) error {
 }
 
 // swfSeconds is a double column of seconds holding an SWF time field; a
-// NaN or an infinity is no time (an error, so that a trace reader reports
-// it as unread).
+// NaN, an infinity or a value beyond model.MaxSeconds is no time (an
+// error, so that a trace reader reports it as unread, and the SWF rules
+// refuse it as out of range with its text).
 func swfSeconds(name string, f model.Field, doc string, p func(*model.Job) *model.Time) field[model.Job] {
 	fl := secondsField(name, doc,
 		func(j *model.Job) (model.Time, bool) { return *p(j), j.Known.Has(f) },
@@ -344,8 +421,8 @@ func swfSeconds(name string, f model.Field, doc string, p func(*model.Job) *mode
 		if !d.valid[i] {
 			return nil
 		}
-		if v := d.flts[i]; math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("%v is not a time", v)
+		if err := checkSeconds(d.flts[i]); err != nil {
+			return err
 		}
 		*p(j) = fromSecs(d.flts[i])
 		j.Known = j.Known.With(f)

@@ -250,12 +250,18 @@ func (s *csvSource) readBatch() (*batch, error) {
 				cell = strings.TrimSpace(rec[s.cols[c]])
 			}
 			if err := parseCell(&b.cols[c], spec.typ, cell); err != nil {
-				if spec.swf == 0 {
+				switch {
+				case spec.swf != 0:
+					// An SWF value the SWF rules judge (swf.Checker).
+					b.cols[c].null(spec.typ)
+					b.unread = append(b.unread, unreadCell{row: b.n, v: model.UnreadValue{Field: spec.swf, Text: cell}})
+				case spec.app:
+					// An application attribute swf.Checker refuses.
+					b.cols[c].null(spec.typ)
+					b.unread = append(b.unread, unreadCell{row: b.n, v: model.UnreadValue{Column: spec.name, Text: err.Error()}})
+				default:
 					return nil, &ParseError{Name: s.name, Line: line, Column: spec.name, Err: err}
 				}
-				// An SWF value the SWF rules judge (swf.Checker).
-				b.cols[c].null(spec.typ)
-				b.unread = append(b.unread, unreadCell{row: b.n, v: model.UnreadValue{Field: spec.swf, Text: cell}})
 			}
 		}
 		b.lines = append(b.lines, line)

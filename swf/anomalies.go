@@ -56,6 +56,7 @@ type Anomaly struct {
 const (
 	lineFieldCount = iota
 	lineTooLong
+	lineAttribute
 	lineComment
 	numCauses
 )
@@ -134,7 +135,7 @@ func (c *checker) note(cause error, perr *ParseError) { c.noteAt(cause, perr, c.
 // noteAt counts line as skipped (or, for ErrCommentAfterJobs, ignored)
 // under the sentinel that cause wraps.
 func (c *checker) noteAt(cause error, perr *ParseError, line int) {
-	for _, s := range []error{ErrFieldCount, ErrNumber, ErrFraction, ErrRange, ErrLineTooLong} {
+	for _, s := range []error{ErrFieldCount, ErrNumber, ErrFraction, ErrRange, ErrLineTooLong, ErrAttribute} {
 		if errors.Is(cause, s) {
 			cause = s
 			break
@@ -148,6 +149,8 @@ func (c *checker) noteAt(cause error, perr *ParseError, line int) {
 		a = &c.anomalies[lineFieldCount]
 	case cause == ErrLineTooLong:
 		a = &c.anomalies[lineTooLong]
+	case cause == ErrAttribute:
+		a = &c.anomalies[lineAttribute]
 	case perr != nil && perr.Field > 0 && perr.Field <= model.NumFields:
 		a = &c.skipped[perr.Field][oddIndex(cause)]
 		a.Field = model.Field(perr.Field)
@@ -185,6 +188,7 @@ func (c *checker) anomalyList() Anomalies {
 	}
 	add(c.anomalies[lineFieldCount])
 	add(c.anomalies[lineTooLong])
+	add(c.anomalies[lineAttribute])
 	for f := range c.skipped {
 		for _, a := range c.skipped[f] {
 			add(a)

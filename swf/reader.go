@@ -362,7 +362,13 @@ func (r *Reader) parseJob(line []byte) (model.Job, *ParseError) {
 		if plain&(1<<i) != 0 {
 			v := digits[i]
 			if isTime {
-				v *= int64(model.Second) // < 10^18: at most 12 digits
+				if v > maxWholeSeconds {
+					// Beyond the range of every time read: marked
+					// unknown, as parseTime's numRange.
+					odd.add(f, numRange, tok, false)
+					continue
+				}
+				v *= int64(model.Second)
 			} else if v > fieldMax(f) {
 				odd.add(f, numRange, tok, holds(f, v))
 				if !holds(f, v) {

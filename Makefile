@@ -92,13 +92,15 @@ bench:
 bench-pipe:
 	$(GO) test -run '^$$' -bench Pipeline10M -benchtime 1x ./cmd/replay ./cmd/analyze
 
-# Runs every fuzz target for FUZZTIME each (not in CI): the SWF reader and
+# Runs every fuzz target for FUZZTIME each (CI runs FuzzReplay alone, for
+# a bounded time): whole replays from fuzzed traces, the SWF reader and
 # writer, the CSV, Arrow and Parquet readers, the hardware preset JSON, the
 # experiment and run JSON, the workload spec JSON. A failing input is
 # written to the package's testdata/fuzz/<target>/; fix the bug and keep
 # the input as a regression case.
 FUZZTIME ?= 1m
 FUZZ_TARGETS := \
+	./cmd/replay:FuzzReplay \
 	./swf:FuzzRoundtrip \
 	./columnar:FuzzCSVReader ./columnar:FuzzArrowReader ./columnar:FuzzParquetReader ./columnar:FuzzSecondsExact \
 	./hwmodel/presets:FuzzLoad \

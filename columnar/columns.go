@@ -120,6 +120,9 @@ func (t *table[R]) appendRow(b *batch, r *R) error {
 func (t *table[R]) rowAt(b *batch, i int, r *R, unread *[]model.UnreadValue) error {
 	var zero R
 	*r = zero
+	if err := b.badAt(i); err != nil {
+		return err
+	}
 	for c := range t.fields {
 		if get := t.fields[c].get; get != nil {
 			if err := get(&b.cols[c], i, r); err != nil {
@@ -131,12 +134,22 @@ func (t *table[R]) rowAt(b *batch, i int, r *R, unread *[]model.UnreadValue) err
 					*unread = append(*unread, model.UnreadValue{Column: t.fields[c].name, Text: err.Error()})
 					continue
 				}
-				return fmt.Errorf("column %s: %w", t.fields[c].name, err)
+				return &columnError{t.fields[c].name, err}
 			}
 		}
 	}
 	return nil
 }
+
+// columnError is a value of a row that does not convert to its column's
+// type.
+type columnError struct {
+	column string
+	err    error
+}
+
+func (e *columnError) Error() string { return "column " + e.column + ": " + e.err.Error() }
+func (e *columnError) Unwrap() error { return e.err }
 
 // text formats the value of row i of a column of type t, for an unread
 // value: an integer, or a float as Go prints it ("NaN", "+Inf").
@@ -268,11 +281,29 @@ func float64Field[R any](name, doc string, get func(*R) (float64, bool), set fun
 		}}
 }
 
-// secondsField is a double column of seconds holding a model.Time.
+// secondsField is a double column of seconds holding a model.Time. A
+// value that is no simulated time, a NaN, an infinity or one beyond
+// model.Horizon (which a replay never reaches), is an error: read as a
+// saturated or zero time it would pass for data.
 func secondsField[R any](name, doc string, get func(*R) (model.Time, bool), set func(*R, model.Time)) field[R] {
-	return float64Field(name, doc,
+	f := float64Field(name, doc,
 		func(r *R) (float64, bool) { t, ok := get(r); return secs(t), ok },
 		func(r *R, v float64) { set(r, fromSecs(v)) })
+	f.get = func(d *colData, i int, r *R) error {
+		if !d.valid[i] {
+			return nil
+		}
+		v := d.flts[i]
+		switch {
+		case math.IsNaN(v) || math.IsInf(v, 0):
+			return fmt.Errorf("%v is not a time", v)
+		case math.Abs(v) > secs(model.Horizon):
+			return fmt.Errorf("%v s is beyond any simulated time (%v)", v, model.Horizon)
+		}
+		set(r, fromSecs(v))
+		return nil
+	}
+	return f
 }
 
 // stringField is a string column; set may refuse a value (an unknown name).
@@ -536,6 +567,27 @@ type batch struct {
 	// unread are the cells of SWF columns a CSV trace reader could not
 	// parse as their type, by row (nulls in cols).
 	unread []unreadCell
+	// bad are the cells of other columns a CSV reader could not parse as
+	// their type (nulls in cols): each makes its row an error.
+	bad []badCell
+}
+
+// badCell is a cell that could not be parsed as its column's type.
+type badCell struct {
+	row    int
+	column string
+	err    error
+}
+
+// badAt returns the first bad cell of row i as a *columnError, nil if
+// there is none.
+func (b *batch) badAt(i int) error {
+	for _, c := range b.bad {
+		if c.row == i {
+			return &columnError{c.column, c.err}
+		}
+	}
+	return nil
 }
 
 // unreadCell is a cell of an SWF column that could not be parsed.
@@ -568,7 +620,7 @@ func newBatch(k *kind, capacity int) *batch {
 // reset empties the batch, keeping its buffers.
 func (b *batch) reset() {
 	b.truncate(0)
-	b.lines, b.unread = b.lines[:0], b.unread[:0]
+	b.lines, b.unread, b.bad = b.lines[:0], b.unread[:0], b.bad[:0]
 }
 
 // truncate keeps the first n rows.

@@ -260,7 +260,10 @@ func (s *csvSource) readBatch() (*batch, error) {
 					b.cols[c].null(spec.typ)
 					b.unread = append(b.unread, unreadCell{row: b.n, v: model.UnreadValue{Column: spec.name, Text: err.Error()}})
 				default:
-					return nil, &ParseError{Name: s.name, Line: line, Column: spec.name, Err: err}
+					// The row is an error when read (a *RowError of
+					// OutcomeReader, which goes on past it).
+					b.cols[c].null(spec.typ)
+					b.bad = append(b.bad, badCell{row: b.n, column: spec.name, err: err})
 				}
 			}
 		}

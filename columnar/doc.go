@@ -125,6 +125,13 @@
 // refused. An Arrow stream must end with its end-of-stream marker: one cut
 // short, even between batches, fails with ErrTruncated.
 //
+// A time must be a time: a NaN or infinite double of seconds, or one
+// beyond model.Horizon (beyond model.MaxSeconds in a trace), is never read
+// as 0 or clamped. In a trace it is reported as unread for swf.Checker to
+// refuse, as an unreadable application attribute is; in outcomes it makes
+// the row a *RowError naming its position and column, after which the
+// reader goes on with the next row (analyze --lenient skips such rows).
+//
 // # Encodings
 //
 // Parquet files are written in row groups of at most 65,536 rows with

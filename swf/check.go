@@ -24,7 +24,7 @@ type checker struct {
 	anomalies [numCauses]Anomaly                         // lines skipped or ignored as a whole
 	skipped   [model.NumFields + 1][numOddCauses]Anomaly // lines skipped for a needed field's value, by field and cause
 	odd       [model.NumFields + 1][numOddCauses]Anomaly // values kept (or marked unknown), by field and cause
-	ids       seenIDs
+	ids       model.IDSet
 	dupID     Anomaly // repeated job numbers
 }
 
@@ -101,7 +101,7 @@ func (c *checker) stops(j *model.Job, f model.Field, kept bool, odd *oddValues) 
 // checkID counts a repeated job number, or in strict mode returns it as
 // the error that stops the job.
 func (c *checker) checkID(j *model.Job) *ParseError {
-	if !j.Has(model.FieldJobID) || !c.ids.seen(j.ID) {
+	if !j.Has(model.FieldJobID) || !c.ids.Seen(j.ID) {
 		return nil
 	}
 	perr := &ParseError{Name: c.name, Line: c.at, Row: c.row, Field: int(model.FieldJobID),

@@ -58,7 +58,9 @@ run: build
 # (here they skip when those are missing); and after make test it reruns
 # the packages that start goroutines under the race detector, go test
 # -race -short -count=1 ./internal/fileio ./internal/cli ./pipelines
-# ./cmd/replay ./cmd/genwork ./cmd/analyze. make ci runs .ci/run itself.
+# ./cmd/replay ./cmd/genwork ./cmd/analyze; and last it fuzzes whole
+# replays for a minute, go test -run '^$' -fuzz '^FuzzReplay$' -fuzztime
+# 60s ./cmd/replay. make ci runs .ci/run itself.
 # -timeout: TestResultsUpToDate reruns every experiment from an empty
 # cache, the process-level SB and FCS replays of the thesis' dynamic items
 # included (about 15 minutes of CPU), past go test's default 10 minutes.

@@ -48,6 +48,11 @@ var (
 	// Lenient, which skips it and counts it.
 	ErrAttribute = errors.New("bad application attribute")
 
+	// ErrTruncated: an SWF file whose first line promises a closing line
+	// (Writer.MarkEnd) ends without it, or with one giving another number
+	// of job lines: it was cut short, at a line boundary or not.
+	ErrTruncated = errors.New("truncated: the input ends without its end marker")
+
 	// ErrCommentAfterJobs is not a parse error: it is the cause under
 	// which Reader.Anomalies counts the ";" comment lines that come after
 	// the first job line. They are not part of the header and are

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -121,5 +122,47 @@ func TestOutcomeTableNaNParquet(t *testing.T) {
 	out, stderr := mustAnalyze(t, nil, path, "--procs", "4", "--lenient", "--columns", "jobs,response_s_mean", "--format", "csv")
 	if !strings.Contains(out, ",1,10\n") || !strings.Contains(stderr, "1 row skipped (1 unreadable value") {
 		t.Errorf("--lenient:\n%s%s", out, stderr)
+	}
+}
+
+// TestCutCSVStream: replay ... -o - --format csv | head -n 2000 | analyze
+// used to exit 0 with the rows before the cut; the CSV's closing line
+// ("# gangsim.end: N rows") is missing, so it fails now, at a row boundary
+// as inside a row. The whole table reads, and so does one without the
+// promise at its start (another tool's).
+func TestCutCSVStream(t *testing.T) {
+	h := runHeader(4, 1, nil, []model.Param{p("policy", "easy"), p("machine", "4")})
+	var buf bytes.Buffer
+	w, _ := columnar.NewOutcomeWriter(&buf, columnar.FormatCSV, &h)
+	for i := range 3000 {
+		o := job(int64(i+1), float64(i), float64(i), float64(i+1), 1)
+		w.Write(&o)
+	}
+	w.AppendHeader(model.HeaderLine{Key: model.KeyGangsimInput, Value: workloadDigest + " -"})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(buf.String(), "\n")
+	head := strings.Join(lines[:2000], "")
+	_, _, err := analyzeCmd(t, strings.NewReader(head), "--columns", "jobs")
+	if !errors.Is(err, columnar.ErrTruncated) || !strings.Contains(err.Error(), "<stdin>: CSV after row ") {
+		t.Errorf("cut at a row boundary: %v, want ErrTruncated", err)
+	}
+	if _, _, err := analyzeCmd(t, strings.NewReader(buf.String()[:buf.Len()-30]), "--columns", "jobs"); err == nil {
+		t.Error("cut inside its trailer: no error")
+	}
+	out, _ := mustAnalyze(t, strings.NewReader(buf.String()), "--columns", "jobs", "--format", "csv")
+	if !strings.Contains(out, "<stdin>,3000\n") {
+		t.Errorf("whole:\n%s", out)
+	}
+	var foreign []string
+	for _, l := range lines[:2000] {
+		if !strings.HasPrefix(l, "# gangsim.end") {
+			foreign = append(foreign, l)
+		}
+	}
+	out, _ = mustAnalyze(t, strings.NewReader(strings.Join(foreign, "")), "--columns", "jobs", "--format", "csv", "--procs", "4")
+	if !strings.Contains(out, ",19") {
+		t.Errorf("a CSV without the promise:\n%s", out)
 	}
 }

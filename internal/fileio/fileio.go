@@ -410,6 +410,7 @@ func (o *Output) TraceWriter(h *model.Header) (model.JobWriter, error) {
 			o.gz = gzip.NewWriter(o.file) // no name or time in the header: deterministic
 		}
 		w := swf.NewWriter(o.w(), h)
+		w.MarkEnd = true // a reader tells a cut output, a pipe's above all, from a whole one
 		o.closer, o.appender = w.Close, w.AppendHeader
 		return &traceWriter{JobWriter: w, o: o, swf: w}, nil
 	}

@@ -73,7 +73,7 @@ func Create(name string, stdout io.Writer) (*File, error) {
 	if dir == "" {
 		dir = "."
 	}
-	if tmp, ok := openUnnamed(dir); ok {
+	if tmp, ok := openUnnamed(dir, name); ok {
 		return &File{name: name, target: target, mode: mode, tmp: tmp, unnamed: true, w: bufio.NewWriterSize(tmp, 1<<16)}, nil
 	}
 	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")

@@ -116,7 +116,7 @@ func TestKilledWriterLeavesNothing(t *testing.T) {
 }
 
 func unnamedSupported(dir string) bool {
-	f, ok := openUnnamed(dir)
+	f, ok := openUnnamed(dir, "x")
 	if ok {
 		f.Close()
 	}
@@ -312,4 +312,27 @@ func TestDevStdoutAppends(t *testing.T) {
 		t.Errorf("app.log holds %q, want earlier, then new", b)
 	}
 	assertOnly(t, dir, "app.log")
+}
+
+// TestWriteErrorNamesOutput: an error writing the unnamed temporary file
+// (a full disk, here a descriptor closed underneath) names the output, as
+// given, instead of "(unnamed)".
+func TestWriteErrorNamesOutput(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.csv")
+	f, err := Create(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Abort()
+	if !f.unnamed {
+		t.Skip("no O_TMPFILE here")
+	}
+	f.tmp.Close()
+	_, err = f.Write(make([]byte, 1<<17))
+	if err == nil {
+		err = f.Commit()
+	}
+	if err == nil || !strings.Contains(err.Error(), path) || strings.Contains(err.Error(), "(unnamed)") {
+		t.Errorf("%v, want an error naming %s", err, path)
+	}
 }

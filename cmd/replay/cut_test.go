@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gangsim/gangsim/columnar"
+	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/internal/fileio"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/swf"
@@ -46,5 +49,51 @@ func TestCutTraceStream(t *testing.T) {
 		if err != nil || !strings.Contains(stderr, "100 jobs") {
 			t.Errorf("%v whole: %v\n%s", f, err, stderr)
 		}
+	}
+}
+
+// TestSweepDuplicateItems: two experiment files of one item in a sweep
+// are refused, naming both, before any run: the second used to overwrite
+// the first's files silently. The same file given twice is refused too.
+func TestSweepDuplicateItems(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "t.swf")
+	os.WriteFile(trace, []byte("; MaxProcs: 8\n1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n2 5 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n"), 0o644)
+	exp := func(name, policy string) string {
+		path := filepath.Join(dir, name)
+		os.WriteFile(path, []byte(`{"item": "my-study/same", "title": "t",
+  "run": {"workload": {"source": {"trace": {"path": "`+trace+`"}}}, "replay": {"policy": "`+policy+`"}},
+  "analysis": {"kind": "metrics", "metrics": ["wait_s_mean"]}}`), 0o644)
+		return path
+	}
+	a, b := exp("a.json", "fcfs"), exp("b.json", "easy")
+	results, cache := filepath.Join(dir, "results"), filepath.Join(dir, "cache")
+	for _, args := range [][]string{{a, b}, {a, a}} {
+		_, _, err := replayCmd(t, nil, append([]string{"sweep", "-q", "--cache", cache, "-o", results}, args...)...)
+		if err == nil || !errors.Is(err, cli.ErrUsage) || !strings.Contains(err.Error(), a) {
+			t.Errorf("%v: %v, want a usage error naming %s", args, err, a)
+		}
+	}
+	if _, err := os.Stat(results); !os.IsNotExist(err) {
+		t.Errorf("results written: %v", err)
+	}
+	if _, _, err := replayCmd(t, nil, "sweep", "-q", "--cache", cache, "-o", results, a); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestSweepOneJob: a metrics item over a trace of one job used to panic
+// (the saturation test's empty arrival period); it is an error now.
+func TestSweepOneJob(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "t.swf")
+	os.WriteFile(trace, []byte("; MaxProcs: 8\n1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n"), 0o644)
+	exp := filepath.Join(dir, "e.json")
+	os.WriteFile(exp, []byte(`{"item": "my-study/one", "title": "t",
+  "run": {"workload": {"source": {"trace": {"path": "`+trace+`"}}}, "replay": {"policy": "fcfs"}},
+  "analysis": {"kind": "metrics", "metrics": ["wait_s_mean"]}}`), 0o644)
+	_, _, err := replayCmd(t, nil, "sweep", "-q", "--cache", filepath.Join(dir, "cache"), "-o", filepath.Join(dir, "results"), exp)
+	if err == nil || !strings.Contains(err.Error(), "saturation cannot be judged") {
+		t.Errorf("%v, want the saturation test's error", err)
 	}
 }

@@ -405,6 +405,12 @@ func TestFormats(t *testing.T) {
 		"# gangsim.schema: gangsim.outcomes/1\n# GangsimParam: " + strings.Repeat("x", 600): FormatCSV,
 		"\x1f\x8b\x08": FormatSWFGzip,
 		"":             FormatUnknown,
+		// Cut shorter than a magic number: the format it begins.
+		"\xff\xff\xff": FormatArrow,
+		"PA":           FormatParquet,
+		"\x1f":         FormatSWFGzip,
+		"PAR":          FormatParquet,
+		"PART":         FormatSWF,
 	} {
 		if got := DetectFormat([]byte(prefix)); got != want {
 			t.Errorf("DetectFormat(%q) = %v, want %v", prefix, got, want)

@@ -166,3 +166,30 @@ func TestCutCSVStream(t *testing.T) {
 		t.Errorf("a CSV without the promise:\n%s", out)
 	}
 }
+
+// TestEmptyAndCutInputs: analyze </dev/null says its input is empty
+// (it said "it looks like an SWF trace"), and an Arrow or Parquet file
+// cut to a few bytes, shorter than its magic number, fails as a
+// truncated one of its format (it was read as SWF text).
+func TestEmptyAndCutInputs(t *testing.T) {
+	_, _, err := analyzeCmd(t, strings.NewReader(""))
+	if err == nil || err.Error() != "<stdin>: empty input: no outcomes table (Parquet, Arrow or CSV from replay)" {
+		t.Errorf("empty standard input: %v", err)
+	}
+	dir := t.TempDir()
+	h := runHeader(4, 1, nil, []model.Param{p("machine", "4")})
+	for _, ext := range []string{".arrow", ".parquet"} {
+		whole := filepath.Join(dir, "run"+ext)
+		writeRun(t, whole, h, easyRun())
+		data, _ := os.ReadFile(whole)
+		for n := 1; n <= 3; n++ {
+			cut := filepath.Join(dir, "cut"+ext)
+			os.WriteFile(cut, data[:n], 0o644)
+			_, _, err := analyzeCmd(t, nil, cut)
+			if err == nil || strings.Contains(err.Error(), "SWF") ||
+				!errors.Is(err, columnar.ErrTruncated) && !strings.Contains(err.Error(), "too short for a Parquet file") {
+				t.Errorf("%s cut to %d bytes: %v, want a truncated %s", ext, n, err, ext)
+			}
+		}
+	}
+}

@@ -97,3 +97,20 @@ func TestSweepOneJob(t *testing.T) {
 		t.Errorf("%v, want the saturation test's error", err)
 	}
 }
+
+// TestArrowCutToFewBytes: an Arrow trace cut to fewer bytes than its
+// magic number fails as a truncated Arrow stream, not as an SWF trace
+// without MaxProcs.
+func TestArrowCutToFewBytes(t *testing.T) {
+	var buf bytes.Buffer
+	h := model.Header{Lines: []model.HeaderLine{{Key: model.KeyMaxProcs, Value: "8"}}}
+	w, _ := columnar.NewTraceWriter(&buf, columnar.FormatArrow, &h)
+	w.Close()
+	path := filepath.Join(t.TempDir(), "t.arrow")
+	for n := 1; n <= 3; n++ {
+		os.WriteFile(path, buf.Bytes()[:n], 0o644)
+		if _, _, err := replayCmd(t, nil, "--policy", "fcfs", path, "-o", "/dev/null"); !errors.Is(err, columnar.ErrTruncated) {
+			t.Errorf("cut to %d bytes: %v, want a truncated Arrow stream", n, err)
+		}
+	}
+}

@@ -41,8 +41,8 @@ var fuzzAnalyzeArgs = [][]string{
 	{"-q", "--format", "json", "--all", "--by", "policy", "--lenient"},
 	{"-q", "--format", "csv", "--saturation", "--procs", "8", "--lenient"},
 	{"-q", "--format", "csv", "--trim", "0.1,0.1", "--all", "--procs", "8"},
-	{"-q", "--plot", "cdf", "--metric", "wait", "--logx", "--format", "svg", "--procs", "8", "--lenient"},
-	{"-q", "--plot", "jobs-in-system", "--format", "svg", "--procs", "8"},
+	{"-q", "--plot", "cdf", "--metric", "wait", "--logx", "--format", "svg", "-o", "/dev/null", "--procs", "8", "--lenient"},
+	{"-q", "--plot", "jobs-in-system", "--format", "svg", "-o", "/dev/null", "--procs", "8"},
 }
 
 type analyzeSeed struct {

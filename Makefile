@@ -58,7 +58,11 @@ run: build
 # (here they skip when those are missing); and after make test it reruns
 # the packages that start goroutines under the race detector, go test
 # -race -short -count=1 ./internal/fileio ./internal/cli ./pipelines
-# ./cmd/replay ./cmd/genwork ./cmd/analyze. make ci runs .ci/run itself.
+# ./cmd/replay ./cmd/genwork ./cmd/analyze; and last it fuzzes whole
+# replays for a minute, go test -run '^$' -fuzz '^FuzzReplay$' -fuzztime
+# 60s ./cmd/replay, and analyze for half a minute, go test -run '^$' -fuzz
+# '^FuzzAnalyze$' -fuzztime 30s ./cmd/analyze. make ci runs .ci/run
+# itself.
 # -timeout: TestResultsUpToDate reruns every experiment from an empty
 # cache, the process-level SB and FCS replays of the thesis' dynamic items
 # included (about 15 minutes of CPU), past go test's default 10 minutes.
@@ -92,13 +96,15 @@ bench:
 bench-pipe:
 	$(GO) test -run '^$$' -bench Pipeline10M -benchtime 1x ./cmd/replay ./cmd/analyze
 
-# Runs every fuzz target for FUZZTIME each (not in CI): the SWF reader and
-# writer, the CSV, Arrow and Parquet readers, the hardware preset JSON, the
+# Runs every fuzz target for FUZZTIME each (CI runs FuzzReplay and
+# FuzzAnalyze alone, for a bounded time): whole replays from fuzzed
+# traces, analyze on fuzzed outcomes tables, the SWF reader and writer, the CSV, Arrow and Parquet readers, the hardware preset JSON, the
 # experiment and run JSON, the workload spec JSON. A failing input is
 # written to the package's testdata/fuzz/<target>/; fix the bug and keep
 # the input as a regression case.
 FUZZTIME ?= 1m
 FUZZ_TARGETS := \
+	./cmd/replay:FuzzReplay ./cmd/analyze:FuzzAnalyze \
 	./swf:FuzzRoundtrip \
 	./columnar:FuzzCSVReader ./columnar:FuzzArrowReader ./columnar:FuzzParquetReader ./columnar:FuzzSecondsExact \
 	./hwmodel/presets:FuzzLoad \

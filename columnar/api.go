@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/gangsim/gangsim/model"
@@ -286,7 +287,7 @@ func (r *reader) rowErr(err error) error {
 	if errors.As(err, &pe) {
 		r.err = err
 	} else {
-		r.err = fmt.Errorf("%s: row %d: %w", r.name, r.row, err)
+		r.err = fmt.Errorf("%s: %w", r.Where(), err)
 	}
 	return r.err
 }
@@ -341,10 +342,10 @@ func (r *TraceReader) Read() (model.Job, error) {
 // model.UnreadValue); those fields are unknown in the job.
 func (r *TraceReader) UnreadValues() []model.UnreadValue { return r.unread }
 
-// Position returns the name (as in errors) and where the job Read returned
+// Position returns the name (as in errors) and where the row Read returned
 // last came from: its 1-based line in a CSV file, its 1-based row in a
 // Parquet file or Arrow stream (RowPositions); 0 before the first.
-func (r *TraceReader) Position() (name string, line int) {
+func (r *reader) Position() (name string, line int) {
 	if r.b == nil || r.i == 0 {
 		return r.name, 0
 	}
@@ -356,10 +357,33 @@ func (r *TraceReader) Position() (name string, line int) {
 
 // RowPositions reports whether Position gives rows (Parquet, Arrow)
 // rather than lines (CSV).
-func (r *TraceReader) RowPositions() bool {
+func (r *reader) RowPositions() bool {
 	_, isCSV := r.src.(*csvSource)
 	return !isCSV
 }
+
+// Where formats the position of the row Read returned last as errors
+// give it: "name:12" for a CSV line, "name: row 12" for a row.
+func (r *reader) Where() string {
+	name, at := r.Position()
+	if r.RowPositions() {
+		return name + ": row " + strconv.Itoa(at)
+	}
+	return name + ":" + strconv.Itoa(at)
+}
+
+// RowError is a row whose values do not convert to the table's types (a
+// NaN or infinite time, a time beyond any simulation, an unknown reason),
+// positioned by Where. The reader stays usable: the next Read goes on with
+// the next row, so that a caller may skip such rows and count them.
+type RowError struct {
+	Where  string // "name:12" or "name: row 12"
+	Column string // the column whose value does not convert
+	Err    error
+}
+
+func (e *RowError) Error() string { return e.Where + ": column " + e.Column + ": " + e.Err.Error() }
+func (e *RowError) Unwrap() error { return e.Err }
 
 // Close releases the reader; it does not close the underlying reader.
 func (r *TraceReader) Close() error { return r.src.close() }
@@ -383,12 +407,17 @@ func NewOutcomeReader(r io.Reader, f Format, name string) (*OutcomeReader, error
 // trace's header; the trailer's lines are added when Read returns io.EOF.
 func (r *OutcomeReader) Header() *model.Header { return &r.h }
 
-// Read returns the next outcome, or io.EOF.
+// Read returns the next outcome, or io.EOF. A row whose values do not
+// convert is a *RowError, after which Read goes on with the next row.
 func (r *OutcomeReader) Read() (model.Outcome, error) {
 	if err := r.next(); err != nil {
 		return model.Outcome{}, err
 	}
 	if err := outcomeTable.rowAt(r.b, r.i-1, &r.o, nil); err != nil {
+		var ce *columnError
+		if errors.As(err, &ce) {
+			return model.Outcome{}, &RowError{Where: r.Where(), Column: ce.column, Err: ce.err}
+		}
 		return model.Outcome{}, r.rowErr(err)
 	}
 	return r.o, nil

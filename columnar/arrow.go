@@ -430,8 +430,10 @@ func floatAt(a arrow.Array, i int) float64 {
 }
 
 // ErrTruncated: a stream ended without its end marker, so rows may be
-// missing (an Arrow IPC stream cut short, at a batch boundary or not).
-var ErrTruncated = errors.New("truncated: the stream ends without its end-of-stream marker")
+// missing: an Arrow IPC stream cut short, at a batch boundary or not, or
+// a CSV table whose closing KeyEnd line, promised at its start, is
+// missing or gives another number of rows.
+var ErrTruncated = errors.New("truncated: the input ends without its end marker")
 
 // maxArrowMetadata bounds an Arrow message's metadata (the schema with
 // its key-value metadata, or a batch's buffer layout), in bytes.

@@ -245,9 +245,6 @@ func TestCSVErrors(t *testing.T) {
 	tests := []struct {
 		in, want string
 	}{
-		{"# gangsim.schema: gangsim.trace/1\njob_id,submit_s,runtime_s,req_procs,granularity_s\n1,2,1,1,\n2,1,1,1,x\n", "t.csv:4: column granularity_s: invalid number \"x\""},
-		{"job_id,submit_s,runtime_s,alloc_procs,priority\n1,0,1,1,99999999999\n", "t.csv:2: column priority: 99999999999 does not fit in 32 bits"},
-		{"job_id,submit_s,runtime_s,req_procs,pattern\n1,0,1,1,mesh\n", `t.csv: row 1: column pattern: unknown communication pattern "mesh" (want none, ring, all-to-all or barrier)`},
 		{"job_id,submit_s,runtime_s,req_procs\n1,2,3\n", "t.csv:2: wrong number of fields"},
 		{"# only comments\n", "t.csv:2: no column names"},
 		{"# gangsim.schema: gangsim.trace/1\njob_id,submit_s\n1,2\n", "t.csv:2: not a trace table: missing columns runtime_s, alloc_procs or req_procs"},
@@ -263,11 +260,32 @@ func TestCSVErrors(t *testing.T) {
 		}
 	}
 	// Positioned errors carry file, line and column.
-	r, _ := NewTraceReader(strings.NewReader("job_id,submit_s,runtime_s,req_procs,imbalance\n1,1,1,1,oops\n"), FormatCSV, "t.csv")
-	_, err := r.Read()
+	r, _ := NewTraceReader(strings.NewReader("job_id,submit_s,runtime_s,req_procs,imbalance\n1,1,1,1,\n1,1\n"), FormatCSV, "t.csv")
+	_, err := model.ReadAll(r)
 	var pe *ParseError
-	if !errors.As(err, &pe) || pe.Line != 2 || pe.Column != "imbalance" {
+	if !errors.As(err, &pe) || pe.Line != 3 {
 		t.Errorf("error %v is not a positioned *ParseError", err)
+	}
+	// An application attribute a trace reader cannot read is reported
+	// with its column, for swf.Checker to refuse with the position.
+	for in, want := range map[string]model.UnreadValue{
+		"# gangsim.schema: gangsim.trace/1\njob_id,submit_s,runtime_s,req_procs,granularity_s\n2,1,1,1,x\n": {Column: "granularity_s", Text: `invalid number "x"`},
+		"job_id,submit_s,runtime_s,alloc_procs,priority\n1,0,1,1,99999999999\n":                             {Column: "priority", Text: "99999999999 does not fit in 32 bits"},
+		"job_id,submit_s,runtime_s,req_procs,pattern\n1,0,1,1,mesh\n":                                       {Column: "pattern", Text: `unknown communication pattern "mesh" (want none, ring, all-to-all or barrier)`},
+		"job_id,submit_s,runtime_s,req_procs,imbalance\n1,1,1,1,oops\n":                                     {Column: "imbalance", Text: `invalid number "oops"`},
+		"job_id,submit_s,runtime_s,req_procs,imbalance\n1,1,1,1,NaN\n":                                      {Column: "imbalance", Text: "NaN is not a number"},
+		"job_id,submit_s,runtime_s,req_procs,proc_compute_s\n1,1,1,1,1;1e11\n":                              {Column: "proc_compute_s", Text: "1e+11 s is beyond the range of every time (10000000000 s)"},
+	} {
+		r, err := NewTraceReader(strings.NewReader(in), FormatCSV, "t.csv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.Read(); err != nil {
+			t.Errorf("%q: %v", in, err)
+		}
+		if got := r.UnreadValues(); len(got) != 1 || got[0] != want {
+			t.Errorf("%q: unread %+v, want %+v", in, got, want)
+		}
 	}
 }
 
@@ -387,6 +405,12 @@ func TestFormats(t *testing.T) {
 		"# gangsim.schema: gangsim.outcomes/1\n# GangsimParam: " + strings.Repeat("x", 600): FormatCSV,
 		"\x1f\x8b\x08": FormatSWFGzip,
 		"":             FormatUnknown,
+		// Cut shorter than a magic number: the format it begins.
+		"\xff\xff\xff": FormatArrow,
+		"PA":           FormatParquet,
+		"\x1f":         FormatSWFGzip,
+		"PAR":          FormatParquet,
+		"PART":         FormatSWF,
 	} {
 		if got := DetectFormat([]byte(prefix)); got != want {
 			t.Errorf("DetectFormat(%q) = %v, want %v", prefix, got, want)

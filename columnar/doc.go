@@ -101,8 +101,10 @@
 // keys repeat and keep their order; free-form lines have key ""), and the
 // first value of every other key is stored under its own name for tools
 // that list key-value metadata (DuckDB's parquet_kv_metadata). CSV starts
-// with "# gangsim.schema: ..." and one "# Key: value" line per header line
-// ("# text" for free-form lines), then the column names.
+// with "# gangsim.schema: ...", "# gangsim.end: expected after the rows"
+// and one "# Key: value" line per header line ("# text" for free-form
+// lines), then the column names; it ends, after the rows and the trailer,
+// with the closing line "# gangsim.end: N rows".
 //
 // Header lines known only once the rows are written (the digest of an
 // input read as a stream, what cleaning dropped) form a trailer
@@ -122,8 +124,19 @@
 // outcomes; the six counts of a time series. A file lacking any
 // of those, or with a column of a type that does not convert, fails with a
 // *SchemaError naming every such column; a file of another table kind is
-// refused. An Arrow stream must end with its end-of-stream marker: one cut
-// short, even between batches, fails with ErrTruncated.
+// refused. A stream cut short fails with ErrTruncated, at any byte, row
+// boundaries included: an Arrow stream must end with its end-of-stream
+// marker, and a CSV that promises the closing "# gangsim.end: N rows" line
+// (gangsim's) must end with it, giving the rows read (a Parquet file is
+// useless without its footer). A CSV without the promise, another tool's,
+// is read as it is: it has no end to tell a cut at a row boundary by.
+//
+// A time must be a time: a NaN or infinite double of seconds, or one
+// beyond model.Horizon (beyond model.MaxSeconds in a trace), is never read
+// as 0 or clamped. In a trace it is reported as unread for swf.Checker to
+// refuse, as an unreadable application attribute is; in outcomes it makes
+// the row a *RowError naming its position and column, after which the
+// reader goes on with the next row (analyze --lenient skips such rows).
 //
 // # Encodings
 //

@@ -13,6 +13,11 @@ const (
 	// KeySchema names the table's kind and schema version, e.g.
 	// "gangsim.trace/1".
 	KeySchema = "gangsim.schema"
+	// KeyEnd opens and closes a CSV table that gangsim writes: "#
+	// gangsim.end: expected after the rows" after the schema line
+	// promises the closing line "# gangsim.end: N rows" after the rows
+	// and trailer, without which a reader fails with ErrTruncated.
+	KeyEnd = "gangsim.end"
 	// KeyHeader holds the whole header, lossless and in order, as a JSON
 	// array of [key, value] pairs (free-form lines have key "").
 	KeyHeader = "gangsim.header"

@@ -282,7 +282,7 @@ func (r *Replay) Run(src model.JobReader, out model.OutcomeWriter, samples sim.S
 	_, res.Switched = pol.(sim.Reporter)
 	tee := &teeOutcomes{sum: &res.Summary, next: out}
 	if err := sim.New(cfg, pol).Run(norm, tee, samples); err != nil {
-		if errors.Is(err, sim.ErrUnsorted) {
+		if errors.Is(err, sim.ErrUnsorted) || errors.Is(err, sim.ErrTimeRange) {
 			// The job the engine read last is the one out of order.
 			return nil, fmt.Errorf("%s: %w", swf.Where(norm, norm.Report().Read), err)
 		}

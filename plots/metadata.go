@@ -40,20 +40,7 @@ func SaveWithMetadata(d Drawer, path string, s Size, meta []KeyValue) error {
 // the path's extension: for a device, FIFO or process substitution
 // (/dev/stdout, >(...)), which package atomicfile writes through.
 func SaveWithMetadataAs(d Drawer, path string, format Format, s Size, meta []KeyValue) error {
-	var buf bytes.Buffer
-	if err := Render(&buf, d, format, s); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	var out []byte
-	var err error
-	switch format {
-	case PNG:
-		out, err = withPNGText(buf.Bytes(), meta)
-	case SVG:
-		out, err = withSVGComments(buf.Bytes(), meta)
-	case PDF:
-		out, err = withPDFInfo(buf.Bytes(), meta)
-	}
+	out, err := EncodeWithMetadata(d, format, s, meta)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
@@ -66,6 +53,25 @@ func SaveWithMetadataAs(d Drawer, path string, format Format, s Size, meta []Key
 		return err
 	}
 	return f.Commit()
+}
+
+// EncodeWithMetadata renders d in format at size s with meta, as
+// SaveWithMetadataAs writes it, and returns the file's bytes: for a caller
+// that publishes several files together.
+func EncodeWithMetadata(d Drawer, format Format, s Size, meta []KeyValue) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := Render(&buf, d, format, s); err != nil {
+		return nil, err
+	}
+	switch format {
+	case PNG:
+		return withPNGText(buf.Bytes(), meta)
+	case SVG:
+		return withSVGComments(buf.Bytes(), meta)
+	case PDF:
+		return withPDFInfo(buf.Bytes(), meta)
+	}
+	return nil, fmt.Errorf("unknown figure format %q", format)
 }
 
 // ErrMetadata: a metadata key is not a valid PNG keyword.

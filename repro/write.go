@@ -12,12 +12,14 @@ import (
 	"github.com/gangsim/gangsim/plots"
 )
 
-// Write saves an item under resultsDir: when figure is not nil, first the
+// Write saves an item under resultsDir: when figure is not nil, the
 // drawing as resultsDir/<paper>/<name>.png at the given size (setting
-// it.Figure), then the item as resultsDir/<paper>/<name>.csv (WriteCSV).
+// it.Figure), and the item as resultsDir/<paper>/<name>.csv (WriteCSV).
 // Both carry man, the manifest of the run that made them (the PNG as text
-// chunks), and each file appears complete or not at all. It returns the
-// paths written.
+// chunks). The files replace the item's earlier ones together or not at
+// all (atomicfile.CommitAll): a full disk, or a rename that fails, leaves
+// the earlier set as it was, never a new figure beside an old table. It
+// returns the paths written.
 func Write(resultsDir string, it *Item, man *model.Manifest, figure plots.Drawer, size plots.Size) ([]string, error) {
 	return WriteFormats(resultsDir, it, man, figure, size, nil)
 }
@@ -37,7 +39,13 @@ func WriteFormats(resultsDir string, it *Item, man *model.Manifest, figure plots
 	if len(formats) == 0 {
 		formats = []plots.Format{plots.PNG}
 	}
-	var written []string
+	// Every file is rendered first, then written to a temporary file;
+	// they are published together.
+	type file struct {
+		path string
+		data []byte
+	}
+	var files []file
 	if figure != nil {
 		it.Figure = it.Paper + "/" + it.Name + "." + string(formats[0])
 		if slices.Contains(formats, plots.PNG) {
@@ -51,10 +59,11 @@ func WriteFormats(resultsDir string, it *Item, man *model.Manifest, figure plots
 		}
 		for _, f := range formats {
 			path := filepath.Join(dir, it.Name+"."+string(f))
-			if err := plots.SaveWithMetadata(figure, path, size, meta); err != nil {
-				return nil, fmt.Errorf("%s: %w", it.Key(), err)
+			data, err := plots.EncodeWithMetadata(figure, f, size, meta)
+			if err != nil {
+				return nil, fmt.Errorf("%s: writing %s: %w", it.Key(), path, err)
 			}
-			written = append(written, path)
+			files = append(files, file{path, data})
 		}
 	}
 	var buf bytes.Buffer
@@ -62,21 +71,34 @@ func WriteFormats(resultsDir string, it *Item, man *model.Manifest, figure plots
 		return nil, err
 	}
 	path := filepath.Join(dir, it.Name+".csv")
-	f, err := atomicfile.Create(path, nil)
-	if err != nil {
-		return nil, err
+	files = append([]file{{path, buf.Bytes()}}, files...)
+	var out []*atomicfile.File
+	defer func() {
+		for _, f := range out {
+			f.Abort() // a no-op once committed
+		}
+	}()
+	for _, fl := range files {
+		f, err := atomicfile.Create(fl.path, nil)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", it.Key(), err)
+		}
+		out = append(out, f)
+		if _, err := f.Write(fl.data); err != nil {
+			return nil, fmt.Errorf("%s: %w", it.Key(), err)
+		}
 	}
-	defer f.Abort()
-	if _, err := f.Write(buf.Bytes()); err != nil {
-		return nil, err
-	}
-	if err := f.Commit(); err != nil {
-		return nil, err
+	if err := atomicfile.CommitAll(out...); err != nil {
+		return nil, fmt.Errorf("%s: %w (its earlier files are left as they were)", it.Key(), err)
 	}
 	if err := removeStaleFigures(dir, it, figure != nil, formats); err != nil {
 		return nil, err
 	}
-	return append([]string{path}, written...), nil
+	written := make([]string, len(files))
+	for i, fl := range files {
+		written[i] = fl.path
+	}
+	return written, nil
 }
 
 // removeStaleFigures removes the item's figure files in the formats not

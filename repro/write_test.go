@@ -63,3 +63,49 @@ func TestWriteRemovesStaleFigures(t *testing.T) {
 		t.Errorf("after a table alone: png %v (want gone), svg %v, pdf %v (want kept)", exists("png"), exists("svg"), exists("pdf"))
 	}
 }
+
+// TestWriteAllOrNothing: an item's files replace the earlier ones
+// together or not at all. Here the SVG cannot be written (its name is
+// taken by a directory): the earlier CSV and PNG stay as they were, and
+// no temporary file is left; the figure used to be replaced before the
+// failure, leaving a new PNG beside the old CSV.
+func TestWriteAllOrNothing(t *testing.T) {
+	fig, err := plots.MarkedLines(plots.Frame{X: plots.Axis{Label: "Load"}, Y: plots.Axis{Label: "R"}},
+		[]plots.Series{{Name: "a", X: []float64{1, 2}, Y: []float64{1, 2}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	man := &model.Manifest{Tool: "replay sweep", Version: "v0"}
+	dir := t.TempDir()
+	it := sample()
+	if _, err := WriteFormats(dir, it, man, fig, plots.Size{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	paper := filepath.Join(dir, it.Paper)
+	read := func(ext string) string {
+		b, _ := os.ReadFile(filepath.Join(paper, it.Name+"."+ext))
+		return string(b)
+	}
+	oldCSV, oldPNG := read("csv"), read("png")
+	if err := os.MkdirAll(filepath.Join(paper, it.Name+".svg", "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	it.Title = "another title"
+	it.Rows[0].Gangsim = 7
+	if _, err := WriteFormats(dir, it, man, fig, plots.Size{}, []plots.Format{plots.PNG, plots.SVG}); err == nil {
+		t.Fatal("written over a directory")
+	}
+	if read("csv") != oldCSV || read("png") != oldPNG {
+		t.Error("the item's earlier files were replaced, in part")
+	}
+	if ents, _ := os.ReadDir(paper); len(ents) != 3 {
+		t.Errorf("left behind: %v", ents)
+	}
+	os.RemoveAll(filepath.Join(paper, it.Name+".svg"))
+	if _, err := WriteFormats(dir, it, man, fig, plots.Size{}, []plots.Format{plots.PNG, plots.SVG}); err != nil {
+		t.Fatal(err)
+	}
+	if read("csv") == oldCSV || read("png") == oldPNG || read("svg") == "" {
+		t.Error("the item's files were not replaced")
+	}
+}

@@ -56,6 +56,7 @@ type Anomaly struct {
 const (
 	lineFieldCount = iota
 	lineTooLong
+	lineAttribute
 	lineComment
 	numCauses
 )
@@ -97,36 +98,6 @@ func (c *checker) noteValue(a *Anomaly, cause error, perr *ParseError, unknown b
 	}
 }
 
-// seenIDs remembers job numbers: a bitmap for the dense low range real
-// logs and generators use (a bit a job), a map for the rest.
-type seenIDs struct {
-	bits []uint64
-	rest map[int64]bool
-}
-
-// maxIDBits bounds the bitmap: job numbers up to 2^27 (16 MB).
-const maxIDBits = 1 << 27
-
-// seen records id and reports whether it was recorded before.
-func (s *seenIDs) seen(id int64) bool {
-	if id >= 0 && id < maxIDBits {
-		w := int(id >> 6)
-		if w >= len(s.bits) {
-			s.bits = append(s.bits, make([]uint64, max(w+1-len(s.bits), len(s.bits)))...)
-		}
-		m := uint64(1) << (id & 63)
-		dup := s.bits[w]&m != 0
-		s.bits[w] |= m
-		return dup
-	}
-	if s.rest == nil {
-		s.rest = map[int64]bool{}
-	}
-	dup := s.rest[id]
-	s.rest[id] = true
-	return dup
-}
-
 // note counts the current line as skipped under the sentinel that cause
 // wraps, by the field of perr when it names one.
 func (c *checker) note(cause error, perr *ParseError) { c.noteAt(cause, perr, c.at) }
@@ -134,7 +105,7 @@ func (c *checker) note(cause error, perr *ParseError) { c.noteAt(cause, perr, c.
 // noteAt counts line as skipped (or, for ErrCommentAfterJobs, ignored)
 // under the sentinel that cause wraps.
 func (c *checker) noteAt(cause error, perr *ParseError, line int) {
-	for _, s := range []error{ErrFieldCount, ErrNumber, ErrFraction, ErrRange, ErrLineTooLong} {
+	for _, s := range []error{ErrFieldCount, ErrNumber, ErrFraction, ErrRange, ErrLineTooLong, ErrAttribute} {
 		if errors.Is(cause, s) {
 			cause = s
 			break
@@ -148,6 +119,8 @@ func (c *checker) noteAt(cause error, perr *ParseError, line int) {
 		a = &c.anomalies[lineFieldCount]
 	case cause == ErrLineTooLong:
 		a = &c.anomalies[lineTooLong]
+	case cause == ErrAttribute:
+		a = &c.anomalies[lineAttribute]
 	case perr != nil && perr.Field > 0 && perr.Field <= model.NumFields:
 		a = &c.skipped[perr.Field][oddIndex(cause)]
 		a.Field = model.Field(perr.Field)
@@ -185,6 +158,7 @@ func (c *checker) anomalyList() Anomalies {
 	}
 	add(c.anomalies[lineFieldCount])
 	add(c.anomalies[lineTooLong])
+	add(c.anomalies[lineAttribute])
 	for f := range c.skipped {
 		for _, a := range c.skipped[f] {
 			add(a)

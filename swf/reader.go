@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/gangsim/gangsim/model"
 )
@@ -56,7 +57,15 @@ type Reader struct {
 	lineNo  int    // number of the current line
 	jobLine int    // line of the job last returned
 	err     error  // sticky: returned by every Read after the first failure
-	hdrErr  error  // the error that stopped the header (also in err), for HeaderErr
+	// endExpected: the first line promised a closing KeyEnd line
+	// (Writer.MarkEnd), which must give jobLines, the job lines read
+	// (malformed ones included); unterminated: the last line read had no
+	// newline.
+	endExpected  bool
+	endChecked   bool
+	jobLines     int
+	unterminated bool
+	hdrErr       error // the error that stopped the header (also in err), for HeaderErr
 
 	checker // the rules on values and the anomaly counts, shared with Checker
 	// comments after the last job so far: the header's trailer if no job
@@ -127,6 +136,7 @@ func (r *Reader) Read() (model.Job, error) {
 			r.noteAt(ErrCommentAfterJobs, nil, c.line)
 		}
 		r.comments = r.comments[:0]
+		r.jobLines++
 		j, perr := r.parseJob(text)
 		if perr == nil {
 			perr = r.checkID(&j)
@@ -140,6 +150,9 @@ func (r *Reader) Read() (model.Job, error) {
 			break
 		}
 		r.note(perr.Err, perr)
+	}
+	if r.err == io.EOF {
+		r.err = r.checkEnd()
 	}
 	if r.err == io.EOF && r.EmptyIsError && r.jobLine == 0 && len(r.header.Lines) == 0 && len(r.comments) == 0 &&
 		len(r.anomalyList()) == 0 {
@@ -156,6 +169,43 @@ func (r *Reader) Read() (model.Job, error) {
 	return model.Job{}, r.err
 }
 
+// checkEnd checks, at the end of the input, the closing KeyEnd line
+// (Writer.MarkEnd): it must be the last line but blank ones if the first
+// line promised it, and give the number of job lines read. It removes it
+// from the comments after the jobs (it is no header line) and returns
+// io.EOF, or an error wrapping ErrTruncated. A file without the promise,
+// the archive's or another tool's, is read as it is.
+func (r *Reader) checkEnd() error {
+	if r.endChecked {
+		return io.EOF
+	}
+	r.endChecked = true
+	closing := -1
+	for i, c := range r.comments {
+		if c.l.Key == KeyEnd {
+			closing = i
+		}
+	}
+	if closing < 0 {
+		if r.endExpected {
+			return &ParseError{Name: r.Name, Line: r.lineNo, Err: &detailError{ErrTruncated,
+				" (after " + strconv.Itoa(r.jobLines) + " job lines: no closing \"; " + KeyEnd + ": N jobs\" line, which its first line promises)"}}
+		}
+		return io.EOF
+	}
+	c := r.comments[closing]
+	if closing != len(r.comments)-1 {
+		return &ParseError{Name: r.Name, Line: r.comments[closing+1].line, Err: fmt.Errorf("a line after the closing %q line (files joined, or a file cut and continued)", "; "+KeyEnd+": "+c.l.Value)}
+	}
+	r.comments = r.comments[:closing]
+	n, ok := strings.CutSuffix(c.l.Value, " jobs")
+	if jobs, err := strconv.Atoi(n); !ok || err != nil || jobs != r.jobLines {
+		return &ParseError{Name: r.Name, Line: c.line, Err: &detailError{ErrTruncated,
+			": the closing line says \"" + c.l.Value + "\", " + strconv.Itoa(r.jobLines) + " job lines read (cut short, or edited)"}}
+	}
+	return io.EOF
+}
+
 // Position returns the file name (as in errors) and the 1-based line of
 // the job last returned by Read.
 func (r *Reader) Position() (name string, line int) { return r.Name, r.jobLine }
@@ -168,6 +218,9 @@ func (r *Reader) start() {
 	r.started = true
 	r.checker.name, r.checker.strict, r.checker.lenient, r.checker.needed = r.Name, r.Strict, r.Lenient, r.Needed
 	r.readHeader()
+	if r.err == io.EOF {
+		r.err = r.checkEnd()
+	}
 	if r.err == io.EOF && r.EmptyIsError && len(r.header.Lines) == 0 && len(r.anomalyList()) == 0 {
 		r.err = emptyError(r.Name) // known before the header is used
 	}
@@ -197,7 +250,22 @@ func (r *Reader) readHeader() {
 		case len(text) == 0:
 			// Blank lines neither end the header nor belong to it.
 		case text[0] == ';':
+			if r.lineNo == 1 && r.unterminated && len(text) < len(promiseLine) && promiseLine[:len(text)] == string(text) {
+				// A file of MarkEnd cut inside its first line.
+				r.err = &ParseError{Name: r.Name, Line: 1, Err: &detailError{ErrTruncated, " (inside its first line)"}}
+				return
+			}
 			l := parseComment(text[1:])
+			switch {
+			case l.Key == KeyEnd && l.Value == endPromise && r.lineNo == 1:
+				r.endExpected = true
+				continue
+			case l.Key == KeyEnd || len(r.comments) > 0:
+				// The closing line of a file without jobs, and what
+				// follows it, are checked at the end.
+				r.comments = append(r.comments, trailing{l, r.lineNo})
+				continue
+			}
 			if err := model.CheckHeaderLine(l); err != nil {
 				r.err = &ParseError{Name: r.Name, Line: r.lineNo, Err: headerError(err)}
 				return
@@ -240,8 +308,10 @@ func (r *Reader) next() bool {
 		}
 		r.lineNo++
 		r.at = r.lineNo
+		r.unterminated = true
 		if n := len(line); n > 0 && line[n-1] == '\n' {
 			line = line[:n-1]
+			r.unterminated = false
 		}
 		if tooLong || len(line) > MaxLineBytes {
 			perr := &ParseError{Name: r.Name, Line: r.lineNo, Err: &detailError{ErrLineTooLong,
@@ -263,6 +333,10 @@ func (r *Reader) ioError(err error) error {
 	name := r.Name
 	if name == "" {
 		name = "SWF input"
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		// A gzip stream cut short: no trailer (its CRC and size).
+		return fmt.Errorf("reading %s: %w (the gzip stream is cut short)", name, ErrTruncated)
 	}
 	return fmt.Errorf("reading %s: %w", name, err)
 }
@@ -362,7 +436,13 @@ func (r *Reader) parseJob(line []byte) (model.Job, *ParseError) {
 		if plain&(1<<i) != 0 {
 			v := digits[i]
 			if isTime {
-				v *= int64(model.Second) // < 10^18: at most 12 digits
+				if v > maxWholeSeconds {
+					// Beyond the range of every time read: marked
+					// unknown, as parseTime's numRange.
+					odd.add(f, numRange, tok, false)
+					continue
+				}
+				v *= int64(model.Second)
 			} else if v > fieldMax(f) {
 				odd.add(f, numRange, tok, holds(f, v))
 				if !holds(f, v) {

@@ -164,11 +164,21 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	var exps []loaded
 	var all []*pipelines.Run
+	byItem := map[string]string{} // the experiment file that makes each item
 	for _, name := range fs.Args() {
 		e, sha, err := pipelines.LoadExperiment(name)
 		if err != nil {
 			return err
 		}
+		// Two experiments of one item would write the same files, the
+		// second silently replacing the first's.
+		if other, dup := byItem[e.Item]; dup {
+			if other == name {
+				return cli.Usagef("%s is given twice: give each experiment once", name)
+			}
+			return cli.Usagef("%s and %s both make item %s (results/%s.csv): the second would overwrite the first's files; give one of them another \"item\"", other, name, e.Item, e.Item)
+		}
+		byItem[e.Item] = name
 		runs, _, _ := e.Runs() // LoadExperiment checked them
 		all = append(all, runs...)
 		exps = append(exps, loaded{name, sha, e, runs})

@@ -45,6 +45,7 @@ type Input struct {
 	stream *bufio.Reader  // standard input read once (OpenStream), over hash
 	hash   *hashingReader // the digest of stream's bytes
 	used   bool           // stream was handed out
+	empty  bool           // no byte at all
 }
 
 // hashingReader hashes the bytes read through it.
@@ -76,6 +77,7 @@ func OpenStream(name string, stdin io.Reader) (*Input, error) {
 	}
 	in.Format = columnar.DetectFormat(prefix)
 	if len(prefix) == 0 {
+		in.empty = true
 		in.Format = columnar.FormatSWF // read as SWF, whose reader refuses it as empty (swf.ErrEmpty)
 	}
 	if in.Format != columnar.FormatParquet {
@@ -155,6 +157,7 @@ func Open(name string, stdin io.Reader) (*Input, error) {
 	n, _ := in.f.ReadAt(prefix[:], 0)
 	in.Format = columnar.DetectFormat(prefix[:n])
 	if in.size == 0 {
+		in.empty = true
 		in.Format = columnar.FormatSWF // read as SWF, whose reader refuses it as empty (swf.ErrEmpty)
 	}
 	return in, nil
@@ -267,6 +270,9 @@ func Anomalies(r model.JobReader) swf.Anomalies {
 
 // Outcomes opens the input as a per-job outcomes table.
 func (in *Input) Outcomes() (*columnar.OutcomeReader, error) {
+	if in.empty {
+		return nil, fmt.Errorf("%s: empty input: no outcomes table (Parquet, Arrow or CSV from replay)", in.DisplayName())
+	}
 	if in.Format == columnar.FormatSWF || in.Format == columnar.FormatSWFGzip {
 		return nil, fmt.Errorf("%s: not an outcomes table (Parquet, Arrow or CSV from replay); it looks like an SWF trace", in.DisplayName())
 	}
@@ -279,6 +285,9 @@ func (in *Input) Outcomes() (*columnar.OutcomeReader, error) {
 
 // Samples opens the input as a time-series table.
 func (in *Input) Samples() (*columnar.SampleReader, error) {
+	if in.empty {
+		return nil, fmt.Errorf("%s: empty input: no time-series table", in.DisplayName())
+	}
 	if in.Format == columnar.FormatSWF || in.Format == columnar.FormatSWFGzip {
 		return nil, fmt.Errorf("%s: not a time-series table", in.DisplayName())
 	}
@@ -410,6 +419,7 @@ func (o *Output) TraceWriter(h *model.Header) (model.JobWriter, error) {
 			o.gz = gzip.NewWriter(o.file) // no name or time in the header: deterministic
 		}
 		w := swf.NewWriter(o.w(), h)
+		w.MarkEnd = true // a reader tells a cut output, a pipe's above all, from a whole one
 		o.closer, o.appender = w.Close, w.AppendHeader
 		return &traceWriter{JobWriter: w, o: o, swf: w}, nil
 	}

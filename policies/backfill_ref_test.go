@@ -1,0 +1,187 @@
+package policies
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/sim"
+)
+
+// easyScan is EASY as it was before the backlog: every pass walks the whole
+// queue. It is the reference the indexed EASY must equal job for job.
+type easyScan struct {
+	perfect bool
+	e       *sim.Engine
+	queue   fifo
+	running runningSet
+}
+
+func (p *easyScan) Attach(e *sim.Engine) { p.e = e }
+func (p *easyScan) Arrive(j *sim.Job)    { p.queue.push(j) }
+func (p *easyScan) Timer(int64)          {}
+func (p *easyScan) Complete(j *sim.Job)  { p.running.remove(j, j.Start+p.duration(j)) }
+
+func (p *easyScan) duration(j *sim.Job) model.Time {
+	if p.perfect {
+		return j.Work
+	}
+	return j.Estimate
+}
+
+func (p *easyScan) start(j *sim.Job) {
+	p.e.Start(j)
+	p.running.add(j, j.Start+p.duration(j))
+}
+
+func (p *easyScan) Schedule() {
+	q := p.queue.jobs
+	n := 0
+	for n < len(q) && p.e.Need(q[n]) <= p.e.Free() {
+		p.start(q[n])
+		n++
+	}
+	p.queue.popFront(n)
+	q = p.queue.jobs
+	if len(q) < 2 {
+		return
+	}
+	shadow, extra := p.reservation(q[0])
+	now := p.e.Now()
+	started := false
+	for _, c := range q[1:] {
+		need := p.e.Need(c)
+		if need > p.e.Free() {
+			continue
+		}
+		switch {
+		case now+p.duration(c) <= shadow:
+		case need <= extra:
+			extra -= need
+		default:
+			continue
+		}
+		p.start(c)
+		started = true
+	}
+	if started {
+		p.queue.removeStarted()
+	}
+}
+
+func (p *easyScan) reservation(head *sim.Job) (shadow model.Time, extra int) {
+	now := p.e.Now()
+	free := p.e.Free()
+	need := p.e.Need(head)
+	r := &p.running
+	for i := 0; i < len(r.jobs); i++ {
+		free += p.e.Need(r.jobs[i])
+		if free < need {
+			continue
+		}
+		shadow = expectedEnd(r.ends[i], now)
+		for i+1 < len(r.jobs) && expectedEnd(r.ends[i+1], now) == shadow {
+			i++
+			free += p.e.Need(r.jobs[i])
+		}
+		return shadow, free - need
+	}
+	return model.Never, 0
+}
+
+// backlogTrace makes a trace that piles up a queue: n jobs on a machine of
+// m nodes of pes processors each, arriving faster than they can run (in
+// bursts, many at the same instant), sizes drawn from a few popular values
+// and uniformly, durations from a few popular values and spread over
+// three orders of magnitude, estimates exact, loose or (with overruns)
+// short.
+func backlogTrace(rng *rand.Rand, overruns bool) (machine model.Machine, jobs []model.Job) {
+	machine = model.Machine{Nodes: 1 + rng.IntN(64), PEsPerNode: 1}
+	if rng.IntN(4) == 0 {
+		machine.PEsPerNode = 1 + rng.IntN(4)
+	}
+	procs := machine.Procs()
+	n := 50 + rng.IntN(1500)
+	popular := []int{1, 1 + rng.IntN(procs), 1 + rng.IntN(procs), procs}
+	runs := []model.Time{1, model.Time(1 + rng.IntN(100)), model.Time(1 + rng.IntN(1000))}
+	gap := 1 + rng.IntN(20)
+	t := model.Time(0)
+	for i := 0; i < n; i++ {
+		if rng.IntN(4) == 0 {
+			t += model.Time(rng.IntN(gap))
+		}
+		size := 1 + rng.IntN(procs)
+		if rng.IntN(2) == 0 {
+			size = popular[rng.IntN(len(popular))]
+		}
+		run := model.Time(1 + rng.IntN(1000))
+		if rng.IntN(2) == 0 {
+			run = runs[rng.IntN(len(runs))]
+		}
+		est := run
+		switch r := rng.IntN(4); {
+		case r == 0:
+		case r == 1 && overruns:
+			est = model.Time(1 + rng.IntN(int(run)))
+		default:
+			est = run + model.Time(rng.IntN(int(run)+10))
+		}
+		jobs = append(jobs, model.Job{
+			ID: int64(i + 1), Submit: t, Runtime: run, Estimate: est,
+			AllocProcs: size, ReqProcs: size, Known: model.AllFields,
+		})
+	}
+	return machine, jobs
+}
+
+// sameOutcomes runs a and b on jobs and fails unless every job starts and
+// ends at the same times under both, and the outcomes come out in the same
+// order.
+func sameOutcomes(t *testing.T, cfg sim.Config, jobs []model.Job, a, b sim.Policy) {
+	t.Helper()
+	var got, want recorder
+	if err := sim.New(cfg, a).Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), &got, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.New(cfg, b).Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), &want, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.order) != len(want.order) {
+		t.Fatalf("%d outcomes, reference %d", len(got.order), len(want.order))
+	}
+	for i := range got.order {
+		g, w := got.order[i], want.order[i]
+		if g.JobID != w.JobID || g.Start != w.Start || g.End != w.End {
+			t.Fatalf("outcome %d: job %d [%v, %v], reference job %d [%v, %v]", i, g.JobID, g.Start, g.End, w.JobID, w.Start, w.End)
+		}
+	}
+}
+
+// engineModes are the engine settings the differential tests run under:
+// gangsim's default rules, pyss's, and node allocation.
+func engineModes(machine model.Machine) map[string]sim.Config {
+	return map[string]sim.Config{
+		"default": {Machine: machine},
+		"pyss":    {Machine: machine, Order: sim.OrderPyss, Passes: sim.PassPerEvent},
+		"nodes":   {Machine: machine, NodeAllocation: true},
+	}
+}
+
+// TestEASYEqualsScan checks that the indexed EASY starts and ends every job
+// when the scan of the whole queue did, on random traces that pile up long
+// queues, with estimates and with perfect ones, under every engine mode.
+func TestEASYEqualsScan(t *testing.T) {
+	for _, perfect := range []bool{false, true} {
+		t.Run(fmt.Sprintf("perfect=%v", perfect), func(t *testing.T) {
+			forSeeds(t, func(t *testing.T, rng *rand.Rand) {
+				machine, jobs := backlogTrace(rng, !perfect)
+				for mode, cfg := range engineModes(machine) {
+					t.Run(mode, func(t *testing.T) {
+						sameOutcomes(t, cfg, jobs, NewEASY(perfect), &easyScan{perfect: perfect})
+					})
+				}
+			})
+		})
+	}
+}

@@ -18,7 +18,7 @@ import (
 // per size that has a short enough job, whatever n is.
 type backlog struct {
 	slots []*sim.Job // job of arrival number base+i; nil once it left
-	at    []int32    // at[i]: the entry of slots[i] in its size's list
+	at    []slotRef  // where slots[i] is in the index
 	base  int64      // arrival number of slots[0]
 	head  int        // slots before head are nil
 	n     int        // jobs queued
@@ -26,25 +26,37 @@ type backlog struct {
 
 	sizes []*sizeList // by size; nil for sizes never queued
 	// The tree over sizes, leaves at [w, 2w): leaf w+s is size s's least
-	// duration and earliest arrival (noDur, noSeq when it has no job).
+	// duration and earliest arrival (noDur, noSeq when it has no job), and
+	// with long set its greatest duration (noLong when it has no job).
 	w      int
 	minDur []model.Time
 	first  []int64
+	maxDur []model.Time
+	// long makes the backlog keep the greatest durations too, for the
+	// queries on long jobs (longSizes, longFrom).
+	long bool
 }
 
+// slotRef is where a queued job is in the index: its size and its entry in
+// that size's list (entry -1: not indexed).
+type slotRef struct{ size, entry int32 }
+
 const (
-	noDur = model.Time(math.MaxInt64) // no job, or a job that left
-	noSeq = int64(math.MaxInt64)      // no job
+	noDur  = model.Time(math.MaxInt64) // no job, or a job that left
+	noLong = model.Time(math.MinInt64) // no job, or a job that left (greatest durations)
+	noSeq  = int64(math.MaxInt64)      // no job
 )
 
 // sizeList is the queued jobs of one size in arrival order: entry i is the
-// job of arrival number seq[i] (-1 once it left), and dur[c+i] its duration
-// (noDur once it left, and past the entries), where c = len(dur)/2 is a
-// power of two: dur is a tree whose inner node k holds the least of its
-// children 2k and 2k+1.
+// job of arrival number seq[i], and dur[c+i] its duration (noDur once it
+// left, and past the entries), where c = len(dur)/2 is a power of two: dur
+// is a tree whose inner node k holds the least of its children 2k and
+// 2k+1. hi, when the backlog is long, is the same tree of the greatest
+// (noLong once left).
 type sizeList struct {
 	seq  []int64
 	dur  []model.Time
+	hi   []model.Time
 	head int // entries before head have left
 	live int
 }
@@ -67,7 +79,20 @@ func (l *sizeList) earliest() int64 {
 	return l.seq[l.head]
 }
 
-// set gives entry i duration d and updates the tree above it.
+// gone reports whether entry i's job has left.
+func (l *sizeList) gone(i int) bool { return l.dur[l.leaves()+i] == noDur }
+
+// greatest is the greatest duration of the list's jobs (noLong when none;
+// long backlogs only).
+func (l *sizeList) greatest() model.Time {
+	if len(l.hi) == 0 {
+		return noLong
+	}
+	return l.hi[1]
+}
+
+// set gives entry i duration d (noDur: the job left) and updates the trees
+// above it.
 func (l *sizeList) set(i int, d model.Time) {
 	k := l.leaves() + i
 	l.dur[k] = d
@@ -79,13 +104,107 @@ func (l *sizeList) set(i int, d model.Time) {
 		}
 		l.dur[k] = m
 	}
+	if l.hi == nil {
+		return
+	}
+	if d == noDur {
+		d = noLong
+	}
+	k = l.leaves() + i
+	l.hi[k] = d
+	for k > 1 {
+		k >>= 1
+		m := max(l.hi[2*k], l.hi[2*k+1])
+		if l.hi[k] == m {
+			break
+		}
+		l.hi[k] = m
+	}
 }
 
-// rebuild sets every inner node of the tree from the leaves.
+// rebuild sets every inner node of the trees from the leaves.
 func (l *sizeList) rebuild() {
 	for k := l.leaves() - 1; k >= 1; k-- {
 		l.dur[k] = min(l.dur[2*k], l.dur[2*k+1])
 	}
+	for k := len(l.hi)/2 - 1; k >= 1; k-- {
+		l.hi[k] = max(l.hi[2*k], l.hi[2*k+1])
+	}
+}
+
+// after returns the index of the first entry whose arrival number is after
+// seq.
+func (l *sizeList) after(seq int64) int {
+	lo, hi := l.head, len(l.seq)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if l.seq[m] <= seq {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// shortFrom returns the first entry at or after i whose job is still queued
+// and of duration at most d, or -1 if there is none.
+func (l *sizeList) shortFrom(i int, d model.Time) int {
+	c := l.leaves()
+	if i >= len(l.seq) || l.least() > d {
+		return -1
+	}
+	k := c + i
+	if l.dur[k] > d {
+		for {
+			if k&1 == 0 && l.dur[k+1] <= d {
+				k++
+				break
+			}
+			k >>= 1
+			if k <= 1 {
+				return -1
+			}
+		}
+		for k < c {
+			k <<= 1
+			if l.dur[k] > d {
+				k++
+			}
+		}
+	}
+	return k - c
+}
+
+// longFrom returns the first entry at or after i whose job is still queued
+// and longer than d, or -1 if there is none (long backlogs only).
+func (l *sizeList) longFrom(i int, d model.Time) int {
+	c := l.leaves()
+	if i >= len(l.seq) || l.hi[1] <= d {
+		return -1
+	}
+	// Climb from leaf i until a node to its right (or itself) holds a long
+	// job, then descend to the leftmost such leaf.
+	k := c + i
+	if l.hi[k] <= d {
+		for {
+			if k&1 == 0 && l.hi[k+1] > d {
+				k++
+				break
+			}
+			k >>= 1
+			if k <= 1 {
+				return -1
+			}
+		}
+		for k < c {
+			k <<= 1
+			if l.hi[k] <= d {
+				k++
+			}
+		}
+	}
+	return k - c
 }
 
 // shortFirst returns the entry of the list's first job whose duration is at
@@ -105,8 +224,10 @@ func (l *sizeList) shortFirst(d model.Time) int {
 	return k - c
 }
 
-// push queues job j, whose size is need and duration dur.
-func (b *backlog) push(j *sim.Job, need int, dur model.Time) {
+// push queues job j, whose size is need and duration dur; a job of negative
+// need is queued but left out of the index (found only through front). It
+// returns j's arrival number.
+func (b *backlog) push(j *sim.Job, need int, dur model.Time) int64 {
 	if b.head > 0 && b.head >= len(b.slots)-b.head {
 		// The dead prefix outgrew the live part: move the live part down.
 		n := copy(b.slots, b.slots[b.head:])
@@ -118,6 +239,12 @@ func (b *backlog) push(j *sim.Job, need int, dur model.Time) {
 	}
 	seq := b.next
 	b.next++
+	if need < 0 {
+		b.slots = append(b.slots, j)
+		b.at = append(b.at, slotRef{-1, -1})
+		b.n++
+		return seq
+	}
 	for need >= len(b.sizes) {
 		b.sizes = append(b.sizes, nil)
 	}
@@ -127,6 +254,9 @@ func (b *backlog) push(j *sim.Job, need int, dur model.Time) {
 	l := b.sizes[need]
 	if l == nil {
 		l = &sizeList{}
+		if b.long {
+			l.hi = []model.Time{}
+		}
 		b.sizes[need] = l
 	}
 	if l.live == 0 {
@@ -141,9 +271,10 @@ func (b *backlog) push(j *sim.Job, need int, dur model.Time) {
 	l.live++
 	l.set(i, dur)
 	b.slots = append(b.slots, j)
-	b.at = append(b.at, int32(i))
+	b.at = append(b.at, slotRef{int32(need), int32(i)})
 	b.n++
 	b.update(need)
+	return seq
 }
 
 // makeRoom makes room for one more entry in l: it moves the live entries
@@ -158,10 +289,16 @@ func (b *backlog) makeRoom(l *sizeList) {
 		for k := c + n; k < 2*c; k++ {
 			l.dur[k] = noDur
 		}
+		if l.hi != nil {
+			copy(l.hi[c:], l.hi[c+l.head:c+l.head+n])
+			for k := c + n; k < 2*c; k++ {
+				l.hi[k] = noLong
+			}
+		}
 		l.head = 0
 		for i, s := range l.seq {
-			if s >= 0 {
-				b.at[s-b.base] = int32(i)
+			if !l.gone(i) {
+				b.at[s-b.base].entry = int32(i)
 			}
 		}
 		l.rebuild()
@@ -174,6 +311,14 @@ func (b *backlog) makeRoom(l *sizeList) {
 		dur[k] = noDur
 	}
 	l.dur = dur
+	if l.hi != nil {
+		hi := make([]model.Time, 2*nc)
+		copy(hi[nc:], l.hi[c:])
+		for k := nc + c; k < 2*nc; k++ {
+			hi[k] = noLong
+		}
+		l.hi = hi
+	}
 	l.rebuild()
 }
 
@@ -190,10 +335,21 @@ func (b *backlog) grow(need int) {
 	}
 	copy(minDur[w:], b.minDur[b.w:])
 	copy(first[w:], b.first[b.w:])
-	b.w, b.minDur, b.first = w, minDur, first
+	var maxDur []model.Time
+	if b.long {
+		maxDur = make([]model.Time, 2*w)
+		for k := range maxDur {
+			maxDur[k] = noLong
+		}
+		copy(maxDur[w:], b.maxDur[b.w:])
+	}
+	b.w, b.minDur, b.first, b.maxDur = w, minDur, first, maxDur
 	for k := w - 1; k >= 1; k-- {
 		minDur[k] = min(minDur[2*k], minDur[2*k+1])
 		first[k] = min(first[2*k], first[2*k+1])
+		if maxDur != nil {
+			maxDur[k] = max(maxDur[2*k], maxDur[2*k+1])
+		}
 	}
 }
 
@@ -202,17 +358,31 @@ func (b *backlog) update(need int) {
 	l := b.sizes[need]
 	k := b.w + need
 	d, f := l.least(), l.earliest()
-	if b.minDur[k] == d && b.first[k] == f {
+	if b.minDur[k] != d || b.first[k] != f {
+		b.minDur[k], b.first[k] = d, f
+		for k > 1 {
+			k >>= 1
+			d, f := min(b.minDur[2*k], b.minDur[2*k+1]), min(b.first[2*k], b.first[2*k+1])
+			if b.minDur[k] == d && b.first[k] == f {
+				break
+			}
+			b.minDur[k], b.first[k] = d, f
+		}
+	}
+	if !b.long {
 		return
 	}
-	b.minDur[k], b.first[k] = d, f
-	for k > 1 {
-		k >>= 1
-		d, f := min(b.minDur[2*k], b.minDur[2*k+1]), min(b.first[2*k], b.first[2*k+1])
-		if b.minDur[k] == d && b.first[k] == f {
-			break
+	k = b.w + need
+	if g := l.greatest(); b.maxDur[k] != g {
+		b.maxDur[k] = g
+		for k > 1 {
+			k >>= 1
+			g := max(b.maxDur[2*k], b.maxDur[2*k+1])
+			if b.maxDur[k] == g {
+				break
+			}
+			b.maxDur[k] = g
 		}
-		b.minDur[k], b.first[k] = d, f
 	}
 }
 
@@ -228,18 +398,19 @@ func (b *backlog) front() (*sim.Job, int64) {
 	return b.slots[b.head], b.base + int64(b.head)
 }
 
-// remove takes the job of arrival number seq, whose size is need, out of the
-// queue.
-func (b *backlog) remove(seq int64, need int) {
+// remove takes the job of arrival number seq out of the queue.
+func (b *backlog) remove(seq int64) {
 	i := int(seq - b.base)
 	b.slots[i] = nil
-	l := b.sizes[need]
-	e := int(b.at[i])
-	l.seq[e] = -1
-	l.set(e, noDur)
-	l.live--
-	for l.head < len(l.seq) && l.seq[l.head] < 0 {
-		l.head++
+	if e := int(b.at[i].entry); e >= 0 {
+		need := int(b.at[i].size)
+		l := b.sizes[need]
+		l.set(e, noDur)
+		l.live--
+		for l.head < len(l.seq) && l.gone(l.head) {
+			l.head++
+		}
+		defer b.update(need)
 	}
 	b.n--
 	if b.n == 0 {
@@ -251,7 +422,27 @@ func (b *backlog) remove(seq int64, need int) {
 			b.head++
 		}
 	}
-	b.update(need)
+}
+
+// longSizes appends to out every size of at most need that has a job of
+// duration over d, in increasing order (long backlogs only).
+func (b *backlog) longSizes(need int, d model.Time, out []int) []int {
+	if need < 0 || b.w == 0 || b.maxDur[1] <= d {
+		return out
+	}
+	return b.longIn(1, 0, b.w, min(need, b.w-1), d, out)
+}
+
+func (b *backlog) longIn(k, lo, width, need int, d model.Time, out []int) []int {
+	if b.maxDur[k] <= d || lo > need {
+		return out
+	}
+	if width == 1 {
+		return append(out, lo)
+	}
+	half := width / 2
+	out = b.longIn(2*k, lo, half, need, d, out)
+	return b.longIn(2*k+1, lo+half, half, need, d, out)
 }
 
 // firstUpTo returns the arrival number of the first queued job of size at
@@ -325,6 +516,17 @@ func (h candidates) down(i int) {
 	}
 }
 
+func (h candidates) up(i int) {
+	for i > 0 {
+		parent := (i - 1) / 2
+		if h[parent].seq <= h[i].seq {
+			return
+		}
+		h[i], h[parent] = h[parent], h[i]
+		i = parent
+	}
+}
+
 func (h candidates) heapify() {
 	for i := len(h)/2 - 1; i >= 0; i-- {
 		h.down(i)
@@ -378,7 +580,7 @@ func (b *backlog) backfill(e *sim.Engine, short model.Time, extra int, dur func(
 		if dur(j) > short {
 			extra -= need // runs past the shadow time on spare processors
 		}
-		b.remove(seq, need)
+		b.remove(seq)
 		startJob(j)
 		if len(h) > 0 && h[0].seq == seq {
 			l := b.sizes[need]

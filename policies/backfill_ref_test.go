@@ -1,8 +1,10 @@
 package policies
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/gangsim/gangsim/model"
@@ -179,6 +181,120 @@ func TestEASYEqualsScan(t *testing.T) {
 				for mode, cfg := range engineModes(machine) {
 					t.Run(mode, func(t *testing.T) {
 						sameOutcomes(t, cfg, jobs, NewEASY(perfect), &easyScan{perfect: perfect})
+					})
+				}
+			})
+		})
+	}
+}
+
+// gangEASYScan is Gang.scheduleEASY as it was before the indexed queue:
+// every pass walks the whole queue. It is the reference the indexed one
+// must equal job for job.
+func gangEASYScan(p *Gang) {
+	q := p.queue.jobs
+	n := 0
+	for n < len(q) {
+		pl, ok := p.m.find(p.e.Need(q[n]), p.pin(q[n]))
+		if !ok {
+			break
+		}
+		p.start(q[n], pl)
+		n++
+	}
+	p.queue.popFront(n)
+	q = p.queue.jobs
+	if len(q) < 2 {
+		return
+	}
+	headNeed, headPin := p.e.Need(q[0]), p.pin(q[0])
+	shadow, ok := projectSorted(p, headNeed, headPin)
+	if !ok {
+		return
+	}
+	started := false
+	fail := p.m.cols + 1
+	for _, c := range q[1:] {
+		need, pin := p.e.Need(c), p.pin(c)
+		if need >= fail && pin == nil {
+			continue
+		}
+		pl, ok := p.m.find(need, pin)
+		if !ok {
+			if pin == nil {
+				fail = need
+			}
+			continue
+		}
+		if p.expectedEnd(p.e.Now(), c) > shadow {
+			p.scratch.occupy(pl.row, pl.cols)
+			if _, fits := p.scratch.find(headNeed, headPin); !fits {
+				p.scratch.vacate(pl.row, pl.cols)
+				continue
+			}
+		}
+		p.start(c, pl)
+		started = true
+	}
+	if started {
+		p.queue.removeStarted()
+	}
+}
+
+// projectSorted is Gang.project as it was before the heap: it sorts every
+// matrix job by expected end.
+func projectSorted(p *Gang, need int, pin []int) (shadow model.Time, ok bool) {
+	p.scratch.copyFrom(p.m)
+	var ends []ending
+	for ri, rw := range p.m.rows {
+		for _, g := range rw.jobs {
+			ends = append(ends, ending{p.expectedEnd(g.j.Start, g.j), ri, g})
+		}
+	}
+	slices.SortStableFunc(ends, func(a, b ending) int {
+		if a.at != b.at {
+			return cmp.Compare(a.at, b.at)
+		}
+		return cmp.Compare(a.g.seq, b.g.seq)
+	})
+	for i := 0; i < len(ends); {
+		at := ends[i].at
+		for ; i < len(ends) && ends[i].at == at; i++ {
+			p.scratch.vacate(ends[i].row, ends[i].g.cols)
+		}
+		if _, fits := p.scratch.find(need, pin); fits {
+			return at, true
+		}
+	}
+	return model.Never, false
+}
+
+// TestGangEASYEqualsScan checks that gang scheduling with EASY in front
+// starts and ends every job when the walk of the whole queue did, on random
+// traces that pile up long queues (some jobs hand-placed), with first fit
+// and DHC, MPL 1 to 6, under every engine mode.
+func TestGangEASYEqualsScan(t *testing.T) {
+	for _, alloc := range []string{allocFirstFit, allocDHC} {
+		t.Run(alloc, func(t *testing.T) {
+			forSeeds(t, func(t *testing.T, rng *rand.Rand) {
+				machine, jobs := backlogTrace(rng, true)
+				if rng.IntN(4) == 0 {
+					// Hand-place some jobs (static scenarios).
+					for i := range jobs {
+						if rng.IntN(5) == 0 {
+							jobs[i].App.Pin = rng.Perm(machine.Procs())[:jobs[i].AllocProcs]
+						}
+					}
+				}
+				cfg := DefaultGangConfig()
+				cfg.Backfill, cfg.Alloc = "easy", alloc
+				cfg.MPL = []int{1, 2, 3, 6}[rng.IntN(4)]
+				for mode, ecfg := range engineModes(machine) {
+					t.Run(mode, func(t *testing.T) {
+						env := Env{Machine: machine, NodeAllocation: ecfg.NodeAllocation}
+						ref := NewGang(cfg, env)
+						ref.easyRef = gangEASYScan
+						sameOutcomes(t, ecfg, jobs, NewGang(cfg, env), ref)
 					})
 				}
 			})

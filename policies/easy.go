@@ -59,7 +59,7 @@ func (p *EASY) start(j *sim.Job) {
 func (p *EASY) Schedule() {
 	q := &p.queue
 	for j, seq := q.front(); j != nil && p.e.Need(j) <= p.e.Free(); j, seq = q.front() {
-		q.remove(seq, p.e.Need(j))
+		q.remove(seq)
 		p.start(j)
 	}
 	if q.n < 2 {

@@ -85,8 +85,8 @@ lint: format-check vet
 
 # Speed and memory targets are benchmarks; this prints their figures (the
 # 10-million-job runs are separate, make bench-pipe: replay's and analyze's
-# pipes, and 10^7 jobs submitted at once through FCFS and the backfilling
-# policies, which holds every job in memory and takes minutes).
+# pipes, and 10^7 jobs submitted at once through FCFS and EASY, which holds
+# every job in memory and takes minutes).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -skip 'Pipeline10M|AtOnce10M' $(PKGS)
 

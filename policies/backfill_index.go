@@ -410,7 +410,7 @@ func (b *backlog) remove(seq int64) {
 		for l.head < len(l.seq) && l.gone(l.head) {
 			l.head++
 		}
-		defer b.update(need)
+		b.update(need)
 	}
 	b.n--
 	if b.n == 0 {

@@ -7,8 +7,11 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gangsim/gangsim/internal/sharedtraces"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/sim"
+	"github.com/gangsim/gangsim/swf"
+	"github.com/gangsim/gangsim/workload"
 )
 
 // easyScan is EASY as it was before the backlog: every pass walks the whole
@@ -299,5 +302,54 @@ func TestGangEASYEqualsScan(t *testing.T) {
 				}
 			})
 		})
+	}
+}
+
+// logWindow returns the first n jobs of a shared log, cleaned as replay
+// cleans them by default, scaled to the given offered load, and its machine.
+func logWindow(t *testing.T, name string, n int, load float64) (model.Machine, []model.Job) {
+	t.Helper()
+	spec := workload.Spec{Source: workload.Source{Trace: &workload.TraceSource{Path: sharedtraces.Trace(t, name), Jobs: n}},
+		Load: &workload.Load{Target: load}}
+	r, err := spec.Open(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	norm, err := swf.NewNormalizer(r, swf.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := model.ReadAll(norm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return model.FlatMachine(tr.Header.MaxProcs()), tr.Jobs
+}
+
+// TestBackfillEqualsScanOnLogs runs the indexed EASY and gang scheduling's
+// indexed EASY front against the walks of the whole queue on windows of
+// every shared log scaled to offered loads 1.2 and 1.5, where the queue
+// grows through the window: every outcome must be the same.
+func TestBackfillEqualsScanOnLogs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays of every shared log's window skipped in -short mode")
+	}
+	for _, name := range sharedtraces.Names {
+		for _, load := range []float64{1.2, 1.5} {
+			t.Run(fmt.Sprintf("%s/load=%.1f", name, load), func(t *testing.T) {
+				machine, jobs := logWindow(t, name, 4000, load)
+				pyss := sim.Config{Machine: machine, Order: sim.OrderPyss, Passes: sim.PassPerEvent}
+				sameOutcomes(t, sim.Config{Machine: machine}, jobs, NewEASY(false), &easyScan{})
+				sameOutcomes(t, pyss, jobs, NewEASY(false), &easyScan{})
+				for _, alloc := range []string{allocFirstFit, allocDHC} {
+					cfg := DefaultGangConfig()
+					cfg.Backfill, cfg.Alloc = "easy", alloc
+					ref := NewGang(cfg, Env{Machine: machine})
+					ref.easyRef = gangEASYScan
+					sameOutcomes(t, sim.Config{Machine: machine}, jobs, NewGang(cfg, Env{Machine: machine}), ref)
+				}
+			})
+		}
 	}
 }

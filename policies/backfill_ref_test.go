@@ -353,3 +353,59 @@ func TestBackfillEqualsScanOnLogs(t *testing.T) {
 		}
 	}
 }
+
+// firstFitBitByBit is matrix.findFirstFit as it was: the placement's
+// columns taken one by one.
+func firstFitBitByBit(m *matrix, need int) (int, columns, bool) {
+	for r := 0; r <= len(m.rows) && r < m.mpl; r++ {
+		var taken columns
+		if r < len(m.rows) {
+			taken = m.rows[r].taken
+			if m.cols-taken.count() < need {
+				continue
+			}
+		}
+		cols := newColumns(m.cols)
+		n := 0
+		for c := 0; c < m.cols && n < need; c++ {
+			if taken == nil || !taken.has(c) {
+				cols.set(c)
+				n++
+			}
+		}
+		return r, cols, true
+	}
+	return 0, nil, false
+}
+
+// TestFirstFitEqualsBitByBit checks the word-at-a-time first fit and fits
+// against the column-by-column placement on random matrices.
+func TestFirstFitEqualsBitByBit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 20000; trial++ {
+		cols := 1 + rng.IntN(300)
+		m := newMatrix(cols, 1+rng.IntN(6), allocFirstFit)
+		for r := rng.IntN(m.mpl + 1); r > 0; r-- {
+			rw := &row{taken: newColumns(cols)}
+			density := rng.Float64()
+			for c := 0; c < cols; c++ {
+				if rng.Float64() < density {
+					rw.taken.set(c)
+				}
+			}
+			m.rows = append(m.rows, rw)
+		}
+		need := rng.IntN(cols + 2)
+		wantRow, wantCols, wantOK := firstFitBitByBit(m, need)
+		if need <= 0 || need > cols {
+			wantOK = false
+		}
+		pl, ok := m.find(need, nil)
+		if ok != wantOK || m.fits(need, nil) != wantOK {
+			t.Fatalf("trial %d: %d columns, need %d: find %v, fits %v, column by column %v", trial, cols, need, ok, m.fits(need, nil), wantOK)
+		}
+		if ok && (pl.row != wantRow || !slices.Equal(pl.cols, wantCols)) {
+			t.Fatalf("trial %d: %d columns, need %d: row %d %x, column by column row %d %x", trial, cols, need, pl.row, pl.cols, wantRow, wantCols)
+		}
+	}
+}

@@ -400,7 +400,7 @@ func (p *Gang) project(need int, pin []int) (shadow model.Time, ok bool) {
 			p.scratch.vacate(h[0].row, h[0].g.cols)
 			h.pop()
 		}
-		if _, fits := p.scratch.find(need, pin); fits {
+		if p.scratch.fits(need, pin) {
 			return at, true
 		}
 	}

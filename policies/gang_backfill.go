@@ -155,7 +155,7 @@ func (p *Gang) backfillEASY(f *gangFront, head int64, shadow model.Time, headNee
 			if p.expectedEnd(now, c) > shadow {
 				// Runs past the shadow time: only if the head still fits then.
 				p.scratch.occupy(pl.row, pl.cols)
-				if _, fits := p.scratch.find(headNeed, headPin); !fits {
+				if !p.scratch.fits(headNeed, headPin) {
 					p.scratch.vacate(pl.row, pl.cols)
 					started = false
 				}

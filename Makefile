@@ -88,13 +88,15 @@ vet:
 lint: format-check vet
 
 # Speed and memory targets are benchmarks; this prints their figures (the
-# 10-million-job pipes, replay's and analyze's, are separate: make
-# bench-pipe).
+# 10-million-job runs are separate, make bench-pipe: replay's and analyze's
+# pipes, and 10^7 jobs submitted at once through FCFS and EASY, which holds
+# every job in memory and takes minutes).
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -skip Pipeline10M $(PKGS)
+	$(GO) test -run '^$$' -bench . -benchmem -skip 'Pipeline10M|AtOnce10M' $(PKGS)
 
 bench-pipe:
 	$(GO) test -run '^$$' -bench Pipeline10M -benchtime 1x ./cmd/replay ./cmd/analyze
+	$(GO) test -run '^$$' -bench AtOnce10M -benchtime 1x -benchmem -timeout 60m ./policies
 
 # Runs every fuzz target for FUZZTIME each (CI runs FuzzReplay and
 # FuzzAnalyze alone, for a bounded time): whole replays from fuzzed

@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 

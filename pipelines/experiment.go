@@ -299,13 +299,16 @@ func (e *Experiment) Reproduce(sweep *Sweep, specName, specSHA string) (*Reprodu
 		if f.Cached {
 			cached++
 		}
-		if t := f.Run.Workload.Source.Trace; t != nil && !seen[t.Path] {
-			seen[t.Path] = true
-			sum, err := fileDigest(t.Path)
+		for _, in := range f.Run.InputFiles() { // the traces, the hardware preset files
+			if seen[in.Path] {
+				continue
+			}
+			seen[in.Path] = true
+			sum, err := fileDigest(in.Path)
 			if err != nil {
 				return nil, err
 			}
-			inputs = append(inputs, model.Input{Name: t.Path, SHA256: sum})
+			inputs = append(inputs, model.Input{Name: in.Path, SHA256: sum})
 		}
 	}
 	rep.Cached = cached

@@ -125,7 +125,7 @@ func TestSlurmPrepare(t *testing.T) {
 		"#SBATCH --mem=1G\n",
 		"#SBATCH --qos=low\n",
 		"exec '/opt/gangsim/bin/replay' sweep --run '" + sub.Dir + "/tasks/'\"$SLURM_ARRAY_TASK_ID\".json --labels '" + sub.Dir +
-			"/tasks/'\"$SLURM_ARRAY_TASK_ID\".labels --cache '" + s.Cache.Dir + "' --jobs \"${SLURM_CPUS_PER_TASK:-1}\" --expect-version '" + version.Version + "'\n",
+			"/tasks/'\"$SLURM_ARRAY_TASK_ID\".labels --cache '" + s.Cache.Dir + "' --jobs \"${SLURM_CPUS_PER_TASK:-1}\" --expect-code '" + version.Code() + "'\n",
 	}
 	if got := string(script); got != strings.Join(want, "") {
 		t.Errorf("script:\n%s\nwant:\n%s", got, strings.Join(want, ""))

@@ -58,6 +58,11 @@ func cacheRun(t *testing.T, c *Cache, key string) {
 	if err := os.WriteFile(filepath.Join(c.Path(key), InfoFile), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	for _, name := range []string{OutcomesFile, TimeSeriesFile} { // a Parquet file's frame
+		if err := os.WriteFile(filepath.Join(c.Path(key), name), []byte("PAR1\x00\x00\x00\x00\x04\x00\x00\x00PAR1"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 func TestSlurmRunsLabels(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -206,7 +207,13 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	progress := cli.NewProgress(stderr, len(all), "runs")
-	sweep := &pipelines.Sweep{Cache: &pipelines.Cache{Dir: *cacheDir}, Workers: *workers, Progress: progress}
+	var warnMu sync.Mutex // runs are read back on several goroutines
+	sweep := &pipelines.Sweep{Cache: &pipelines.Cache{Dir: *cacheDir}, Workers: *workers, Progress: progress,
+		Warn: func(msg string) {
+			warnMu.Lock()
+			defer warnMu.Unlock()
+			fmt.Fprintf(stderr, "replay sweep: %s\n", msg)
+		}}
 	if len(exps) > 1 {
 		// Every item's runs in one pool first, so that no core idles at
 		// the end of an item; the items then find their runs done.

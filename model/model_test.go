@@ -271,7 +271,7 @@ func TestPatternCommNames(t *testing.T) {
 func TestManifestRoundTrip(t *testing.T) {
 	h := Header{Lines: []HeaderLine{{Key: "MaxProcs", Value: "128"}, {Key: KeyGangsimTool, Value: "old"}}}
 	m := Manifest{
-		Tool: "genwork lublin", Version: "v0.1.0", Seed: 42, HasSeed: true,
+		Tool: "genwork lublin", Version: "v0.1.0", Revision: "abc123+modified", Code: "c0de", Seed: 42, HasSeed: true,
 		Params: []Param{{"procs", "128"}, {"jobs", "1000"}},
 		Inputs: []Input{{Name: "-", SHA256: "abc"}},
 	}

@@ -312,7 +312,7 @@ func (e *Experiment) Reproduce(sweep *Sweep, specName, specSHA string) (*Reprodu
 		}
 	}
 	rep.Cached = cached
-	rep.Manifest = model.Manifest{Tool: SweepTool, Version: version.Version, Params: []model.Param{
+	rep.Manifest = model.Manifest{Tool: SweepTool, Version: version.Version, Revision: version.RevisionText(), Code: version.Code(), Params: []model.Param{
 		{Name: "item", Value: e.Item},
 		{Name: "analysis", Value: e.Analysis.Kind},
 		{Name: "runs", Value: fmt.Sprint(len(done))},

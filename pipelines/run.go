@@ -273,7 +273,7 @@ func (r *Run) Execute(dir, key string) (*RunInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	man := model.Manifest{Tool: SweepTool, Version: version.Version, Seed: r.Workload.Seed, HasSeed: true,
+	man := model.Manifest{Tool: SweepTool, Version: version.Version, Revision: version.RevisionText(), Code: codeIdentity(), Seed: r.Workload.Seed, HasSeed: true,
 		Params: params, Inputs: wr.Inputs()}
 	man.Apply(&h)
 

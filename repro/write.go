@@ -16,8 +16,10 @@ import (
 // drawing as resultsDir/<paper>/<name>.png at the given size (setting
 // it.Figure), then the item as resultsDir/<paper>/<name>.csv (WriteCSV).
 // Both carry man, the manifest of the run that made them (the PNG as text
-// chunks), and each file appears complete or not at all. It returns the
-// paths written.
+// chunks), and each file appears complete or not at all; a file that
+// holds what it would be written with, but for the lines saying which
+// build made it, is left as it is (KeepOrReplace). It returns the paths
+// of the item's files.
 func Write(resultsDir string, it *Item, man *model.Manifest, figure plots.Drawer, size plots.Size) ([]string, error) {
 	return WriteFormats(resultsDir, it, man, figure, size, nil)
 }
@@ -43,35 +45,55 @@ func WriteFormats(resultsDir string, it *Item, man *model.Manifest, figure plots
 		if slices.Contains(formats, plots.PNG) {
 			it.Figure = it.Paper + "/" + it.Name + ".png"
 		}
-		var h model.Header
-		man.Apply(&h)
-		meta := []plots.KeyValue{{Key: "Title", Value: it.Title}}
-		for _, l := range h.Lines {
-			meta = append(meta, plots.KeyValue{Key: l.Key, Value: l.Value})
-		}
-		for _, f := range formats {
-			path := filepath.Join(dir, it.Name+"."+string(f))
-			if err := plots.SaveWithMetadata(figure, path, size, meta); err != nil {
-				return nil, fmt.Errorf("%s: %w", it.Key(), err)
-			}
-			written = append(written, path)
-		}
 	}
 	var buf bytes.Buffer
 	if err := WriteCSV(&buf, it, man); err != nil {
 		return nil, err
 	}
 	path := filepath.Join(dir, it.Name+".csv")
-	f, err := atomicfile.Create(path, nil)
+	// A file whose numbers are those already there keeps the build lines
+	// of the build that made them (provenance.go), and so its figures.
+	keep, keepAs, err := KeepOrReplace(path, buf.Bytes())
 	if err != nil {
 		return nil, err
 	}
-	defer f.Abort()
-	if _, err := f.Write(buf.Bytes()); err != nil {
-		return nil, err
+	if figure != nil {
+		meta := func(m *model.Manifest) []plots.KeyValue {
+			var h model.Header
+			m.Apply(&h)
+			meta := []plots.KeyValue{{Key: "Title", Value: it.Title}}
+			for _, l := range h.Lines {
+				meta = append(meta, plots.KeyValue{Key: l.Key, Value: l.Value})
+			}
+			return meta
+		}
+		if man == nil {
+			man = &model.Manifest{}
+		}
+		for _, f := range formats {
+			path := filepath.Join(dir, it.Name+"."+string(f))
+			var raw bytes.Buffer
+			if err := plots.Render(&raw, figure, f, size); err != nil {
+				return nil, fmt.Errorf("%s: writing %s: %w", it.Key(), path, err)
+			}
+			if err := writeFigure(path, raw.Bytes(), f, man, keepAs, meta); err != nil {
+				return nil, fmt.Errorf("%s: %w", it.Key(), err)
+			}
+			written = append(written, path)
+		}
 	}
-	if err := f.Commit(); err != nil {
-		return nil, err
+	if !keep {
+		f, err := atomicfile.Create(path, nil)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Abort()
+		if _, err := f.Write(buf.Bytes()); err != nil {
+			return nil, err
+		}
+		if err := f.Commit(); err != nil {
+			return nil, err
+		}
 	}
 	if err := removeStaleFigures(dir, it, figure != nil, formats); err != nil {
 		return nil, err

@@ -282,7 +282,7 @@ func (r *Reader) Params() []model.Param {
 // tool (e.g. "genwork lublin"): the gangsim version, the seed when the
 // Spec uses randomness, Params and Inputs.
 func (r *Reader) Manifest(tool string) model.Manifest {
-	return model.Manifest{Tool: tool, Version: version.Version, Seed: r.spec.Seed,
+	return model.Manifest{Tool: tool, Version: version.Version, Revision: version.RevisionText(), Code: version.Code(), Seed: r.spec.Seed,
 		HasSeed: r.spec.UsesRandomness(), Params: r.Params(), Inputs: r.Inputs()}
 }
 

@@ -1,0 +1,118 @@
+package repro
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/plots"
+)
+
+// Every file gangsim writes records which build made it: the manifest's
+// GangsimRevision and GangsimCode lines (and the same lines of earlier
+// steps, prefixed Input...). Committed results would then change with
+// every commit, though their numbers do not. So an item file is replaced
+// only when something besides those lines changed: a file whose numbers
+// the current code reproduces keeps the revision and code of the build
+// that first made them, which is still true of it (that build made these
+// bytes), and the committed results stay as they are until what they say
+// changes. Tests comparing regenerated results with committed ones
+// compare them without those lines (SameExceptBuild).
+
+// isBuildKey reports whether a manifest key says which build made a file:
+// GangsimRevision, GangsimCode, of this step or an earlier one.
+func isBuildKey(key string) bool {
+	for strings.HasPrefix(key, model.KeyUpstreamPrefix) {
+		key = key[len(model.KeyUpstreamPrefix):]
+	}
+	return key == model.KeyGangsimRevision || key == model.KeyGangsimCode
+}
+
+// buildLineKey returns the key of a text line that records a build, in
+// the forms gangsim's text outputs write manifest lines ("# Key: value" in
+// CSV, "Key: value" in the report's manifest comment), and whether it is
+// one.
+func buildLineKey(line []byte) (string, bool) {
+	line = bytes.TrimPrefix(line, []byte("# "))
+	key, _, ok := bytes.Cut(line, []byte(": "))
+	if !ok || !isBuildKey(string(key)) {
+		return "", false
+	}
+	return string(key), true
+}
+
+// SameExceptBuild reports whether two text outputs (item CSVs, reports)
+// are the same but for the values of the lines that say which build made
+// them.
+func SameExceptBuild(a, b []byte) bool {
+	la, lb := bytes.Split(a, []byte("\n")), bytes.Split(b, []byte("\n"))
+	if len(la) != len(lb) {
+		return false
+	}
+	for i := range la {
+		ka, oka := buildLineKey(la[i])
+		kb, okb := buildLineKey(lb[i])
+		if oka != okb || oka && ka != kb || !oka && !bytes.Equal(la[i], lb[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// KeepOrReplace decides what to write at path, a text output freshly made
+// as fresh: nothing (keep) when the file there is fresh but for the lines
+// saying which build made it, else fresh. old is the file's manifest build
+// lines when kept, for the files made with it (the item's figures).
+func KeepOrReplace(path string, fresh []byte) (keep bool, old *model.Manifest, err error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil, nil
+	}
+	if err != nil {
+		return false, nil, err
+	}
+	if !SameExceptBuild(b, fresh) {
+		return false, nil, nil
+	}
+	m := &model.Manifest{}
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		key, ok := buildLineKey(line)
+		if !ok {
+			continue
+		}
+		_, value, _ := strings.Cut(string(bytes.TrimPrefix(line, []byte("# "))), ": ")
+		switch key {
+		case model.KeyGangsimRevision:
+			m.Revision = value
+		case model.KeyGangsimCode:
+			m.Code = value
+		}
+	}
+	return true, m, nil
+}
+
+// writeFigure writes a drawing rendered as raw in format to path, with
+// the metadata meta(m) of manifest m. When keepAs is not nil (the item's
+// CSV was kept), the figure made with keepAs's build lines is tried first:
+// if the file at path is that, byte for byte, it is left as it is.
+func writeFigure(path string, raw []byte, format plots.Format, m *model.Manifest, keepAs *model.Manifest, meta func(*model.Manifest) []plots.KeyValue) error {
+	if keepAs != nil {
+		old := *m
+		old.Revision, old.Code = keepAs.Revision, keepAs.Code
+		b, err := plots.WithMetadata(raw, format, meta(&old))
+		if err != nil {
+			return err
+		}
+		if cur, err := os.ReadFile(path); err == nil && bytes.Equal(cur, b) {
+			return nil
+		}
+	}
+	b, err := plots.WithMetadata(raw, format, meta(m))
+	if err != nil {
+		return err
+	}
+	return plots.WriteFile(path, b)
+}

@@ -150,17 +150,31 @@ func (w *TraceWriter) Close() error { return w.close() }
 
 // OutcomeWriter writes a per-job outcomes table. It implements
 // model.OutcomeWriter.
-type OutcomeWriter struct{ writer }
+type OutcomeWriter struct {
+	writer
+	tau          model.Time // of the bounded slowdowns: 10 s of real time
+	bsld, tsBsld int        // their columns
+}
 
 // NewOutcomeWriter starts an outcomes table in format f with header h (the
-// run's manifest) as its metadata.
+// run's manifest) as its metadata. The bounded slowdown columns take
+// their tau, 10 s of real time, from the compression factor h's manifests
+// record (model.CompressionOf; 10 s when none does).
 func NewOutcomeWriter(w io.Writer, f Format, h *model.Header) (*OutcomeWriter, error) {
+	factor, err := model.CompressionOf(h)
+	if err != nil {
+		return nil, err
+	}
 	t, err := newTableWriter(w, f, outcomeKind, h)
 	if err != nil {
 		return nil, err
 	}
-	return &OutcomeWriter{writer{t: t, b: newBatch(outcomeKind, writerBatchRows)}}, nil
+	return &OutcomeWriter{writer: writer{t: t, b: newBatch(outcomeKind, writerBatchRows)},
+		tau: model.RealTimeTau(factor), bsld: outcomeKind.index[colBsld], tsBsld: outcomeKind.index[colTSBsld]}, nil
 }
+
+// Tau is the tau of the table's bounded slowdown columns.
+func (w *OutcomeWriter) Tau() model.Time { return w.tau }
 
 // Write appends one outcome.
 func (w *OutcomeWriter) Write(o *model.Outcome) error {
@@ -170,6 +184,11 @@ func (w *OutcomeWriter) Write(o *model.Outcome) error {
 	if err := outcomeTable.appendRow(w.b, o); err != nil {
 		w.err = fmt.Errorf("job %d: %w", o.JobID, err)
 		return w.err
+	}
+	if o.Completed() { // the derived bounded slowdowns, at the table's tau
+		i := w.b.n - 1
+		w.b.cols[w.bsld].flts[i] = o.BoundedSlowdown(w.tau)
+		w.b.cols[w.tsBsld].flts[i] = o.TimeSharingBoundedSlowdown(w.tau)
 	}
 	if err := w.flushIfFull(); err != nil {
 		w.err = err

@@ -73,7 +73,8 @@ type Replay struct {
 	SamplePeriod model.Time
 	// Tau is the short-job bound of the bounded slowdowns in the Result's
 	// summary; 0 means metrics.DefaultTau (10 s). The per-job outcomes'
-	// bounded_slowdown column always uses 10 s.
+	// bsld_rt10s and ts_bsld_rt10s columns always use 10 s of real time
+	// (model.RealTimeTau of the workload's compression).
 	Tau model.Time
 	// Hardware names the hardware cost model that time-sharing policies
 	// charge: a preset's name ("crescendo", see replay hw list) or the

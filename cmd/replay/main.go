@@ -234,7 +234,7 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if *strict {
 		params = append(params, model.Param{Name: "strict", Value: "true"})
 	}
-	man := model.Manifest{Tool: "replay", Version: version.Version, Seed: *seed, HasSeed: true, Params: params}
+	man := model.Manifest{Tool: "replay", Version: version.Version, Revision: version.RevisionText(), Code: version.Code(), Seed: *seed, HasSeed: true, Params: params}
 	if !in.Streamed() {
 		man.Inputs = []model.Input{in.Manifest()}
 	}
@@ -363,8 +363,10 @@ func paramValue(ps []model.Param, name string) string {
 }
 
 // summaryTau is the bounded slowdown's tau for the summary line: the flag's
-// duration, else 10 s of real time in the workload's time when the input's
-// manifest (genwork's) records a time compression ("compress=F"), else 10 s.
+// duration, else 10 s of real time in the workload's time, as the outcome
+// table's bsld_rt10s column and analyze take it: 10 s divided by the time
+// compression the input's manifests record (model.CompressionOf; 10 s when
+// none does).
 func summaryTau(flag string, h *model.Header) (model.Time, error) {
 	if flag != "" {
 		d, err := workload.ParseDuration(flag)
@@ -376,12 +378,9 @@ func summaryTau(flag string, h *model.Header) (model.Time, error) {
 		}
 		return d.Time(), nil
 	}
-	if m, ok := model.ManifestOf(h); ok {
-		if v, ok := m.Param("compress"); ok {
-			if f, err := strconv.ParseFloat(v, 64); err == nil && f > 1 {
-				return metrics.CompressedTau(f), nil
-			}
-		}
+	f, err := model.CompressionOf(h)
+	if err != nil {
+		return 0, err
 	}
-	return metrics.DefaultTau, nil
+	return metrics.CompressedTau(f), nil
 }

@@ -67,11 +67,8 @@ func SameExceptBuild(a, b []byte) bool {
 // saying which build made it, else fresh. old is the file's manifest build
 // lines when kept, for the files made with it (the item's figures).
 func KeepOrReplace(path string, fresh []byte) (keep bool, old *model.Manifest, err error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil, nil
-	}
-	if err != nil {
+	b, err := readRegular(path)
+	if err != nil || b == nil {
 		return false, nil, err
 	}
 	if !SameExceptBuild(b, fresh) {
@@ -106,7 +103,7 @@ func writeFigure(path string, raw []byte, format plots.Format, m *model.Manifest
 		if err != nil {
 			return err
 		}
-		if cur, err := os.ReadFile(path); err == nil && bytes.Equal(cur, b) {
+		if cur, err := readRegular(path); err == nil && bytes.Equal(cur, b) {
 			return nil
 		}
 	}
@@ -115,4 +112,18 @@ func writeFigure(path string, raw []byte, format plots.Format, m *model.Manifest
 		return err
 	}
 	return plots.WriteFile(path, b)
+}
+
+// readRegular returns the bytes of the regular file at path (a symbolic
+// link followed), or nil when there is none: nothing, or a device, FIFO or
+// directory, which is never compared (reading /dev/zero would not end).
+func readRegular(path string) ([]byte, error) {
+	st, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) || err == nil && !st.Mode().IsRegular() {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadFile(path)
 }

@@ -18,6 +18,9 @@ type tableWriter interface {
 
 type tableSource interface {
 	header() model.Header
+	// headerWhere says where line i of the header is: its line in the
+	// file (CSV), or its place in the metadata (Parquet, Arrow).
+	headerWhere(i int) (line int, where string)
 	readBatch() (*batch, error) // io.EOF at the end
 	// trailer returns the header lines that followed the rows; complete
 	// once readBatch has returned io.EOF.
@@ -239,6 +242,8 @@ type reader struct {
 	row  int64 // rows returned so far
 	name string
 	err  error
+	// problems are the header lines whose values are not usable.
+	problems []model.HeaderProblem
 }
 
 func newReader(r io.Reader, f Format, k *kind, name string) (reader, error) {
@@ -249,8 +254,27 @@ func newReader(r io.Reader, f Format, k *kind, name string) (reader, error) {
 	if err != nil {
 		return reader{}, named(name, err)
 	}
-	return reader{src: src, h: src.header(), name: name}, nil
+	rd := reader{src: src, h: src.header(), name: name}
+	for i, l := range rd.h.Lines {
+		if err := model.CheckHeaderLine(l); err != nil {
+			line, where := src.headerWhere(i)
+			if line > 0 {
+				err = &ParseError{Name: name, Line: line, Err: err}
+			} else {
+				err = fmt.Errorf("%s: %s: %w", name, where, err)
+			}
+			rd.problems = append(rd.problems, model.HeaderProblem{Line: l, Err: err})
+		}
+	}
+	return rd, nil
 }
+
+// HeaderProblems returns the header lines whose values the table's
+// header cannot use (model.CheckHeaderLine: "MaxProcs: N/A", "1e30"),
+// each with its error naming the file and the CSV line or the metadata
+// key. The lines stay in the header, their values read as absent by its
+// accessors; swf.Checker counts them, or refuses them in strict mode.
+func (r *reader) HeaderProblems() []model.HeaderProblem { return r.problems }
 
 // next positions the reader on the next row, reading a batch if needed.
 func (r *reader) next() error {

@@ -269,7 +269,20 @@ func (r *Run) Execute(dir, key string) (*RunInfo, error) {
 	h := wr.Header().Clone()
 	wm := wr.Manifest(WorkloadTool)
 	wm.Apply(&h)
+	var jobs model.JobReader = wr
 	params, err := rep.Params(&h)
+	if errors.Is(err, ErrMachineUnknown) && w.Source.Trace != nil && w.Source.Trace.Lenient {
+		// A lenient trace source: the widest job's processors, as replay
+		// --lenient takes them.
+		var widest int
+		if jobs, widest, err = WidestJob(wr); err != nil {
+			return nil, err
+		}
+		rep.Procs = widest
+		if params, err = rep.Params(&h); err == nil {
+			params = append(params, model.Param{Name: "machine_fallback", Value: fmt.Sprintf("%d processors, the widest job's", widest)})
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -295,7 +308,7 @@ func (r *Run) Execute(dir, key string) (*RunInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := rep.Run(wr, ow, sw)
+	res, err := rep.Run(jobs, ow, sw)
 	if err != nil {
 		return nil, err
 	}

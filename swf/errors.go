@@ -41,6 +41,14 @@ var (
 	// set, which package fileio sets for every trace it opens.
 	ErrEmpty = errors.New("empty input: no header and no job lines")
 
+	// ErrHeaderValue: a header line's value is not usable: an integer key
+	// (MaxProcs, MaxRuntime...) whose value is unknown (N/A, empty, a word,
+	// -1) or garbled (model.HeaderValueError), or a line that names an SWF
+	// 2.2 key but is not "Key: value" (";MaxProcs=64"). An error in strict
+	// mode; otherwise the line is kept, the field read as unknown, and
+	// counted (Anomaly.Header).
+	ErrHeaderValue = errors.New("header value not usable")
+
 	// ErrCommentAfterJobs is not a parse error: it is the cause under
 	// which Reader.Anomalies counts the ";" comment lines that come after
 	// the first job line. They are not part of the header and are

@@ -79,6 +79,17 @@ func (r *Reader) start() error {
 		if err := r.measure(r.newPass(1, 1), &m); err != nil {
 			return err
 		}
+		if procs == 0 {
+			// The header gives no MaxProcs (absent, unknown, garbled): a
+			// lenient trace source takes the widest job's size, as replay
+			// --lenient does; otherwise it is an error that says so.
+			t := r.spec.Source.Trace
+			if t == nil || !t.Lenient || m.Widest <= 0 {
+				return fmt.Errorf("scaling to load %v: %w: machine size unknown: %v; give load.procs, or make the trace source lenient to take the widest job's",
+					l.Target, ErrNoLoad, r.header.IntErr(model.KeyMaxProcs))
+			}
+			procs = m.Widest
+		}
 		before, err := m.Load(procs)
 		if err != nil {
 			return fmt.Errorf("scaling to load %v: %w", l.Target, err)

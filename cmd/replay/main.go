@@ -221,16 +221,39 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := model.HeaderErr(raw); err != nil {
 		return err // the header's own error (with its line), before its machine size is used
 	}
-	src := fileio.Prefetch(raw) // parse on another core
-	defer src.Close()
+	prefetch := fileio.Prefetch(raw) // parse on another core
+	defer prefetch.Close()
+	var src model.JobReader = prefetch
 	params, err := r.Params(src.Header())
+	fallback := ""
+	if errors.Is(err, pipelines.ErrMachineUnknown) && *lenient {
+		// The documented fallback: the widest job's processors, once the
+		// whole trace is read (so held in memory), said on stderr and in
+		// the manifest.
+		var widest int
+		if src, widest, err = pipelines.WidestJob(prefetch); err != nil {
+			return fmt.Errorf("%s: %w", in.DisplayName(), err)
+		}
+		r.Procs = widest
+		fallback = fmt.Sprintf("%d processors, the widest job's", widest)
+		why := raw.Header().MachineErr()
+		if why == nil { // --compat pyss: MaxProcs alone
+			why = raw.Header().IntErr(model.KeyMaxProcs)
+		}
+		fmt.Fprintf(stderr, "replay: %s: the header gives no machine size (%v): --lenient simulates %s\n",
+			in.DisplayName(), why, fallback)
+		params, err = r.Params(src.Header())
+	}
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", in.DisplayName(), err)
 	}
 	if r.Tau, err = summaryTau(*tauFlag, src.Header()); err != nil {
 		return err
 	}
 	params = append(params, model.Param{Name: "lenient", Value: strconv.FormatBool(*lenient)})
+	if fallback != "" {
+		params = append(params, model.Param{Name: "machine_fallback", Value: fallback})
+	}
 	if *strict {
 		params = append(params, model.Param{Name: "strict", Value: "true"})
 	}

@@ -1,0 +1,74 @@
+//go:build unix
+
+package fileio
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/gangsim/gangsim/columnar"
+	"github.com/gangsim/gangsim/model"
+)
+
+// TestOpenFIFO: Open reads a FIFO once, into a spooled copy that can be
+// read any number of times (a workload's passes), with its digest; a
+// FIFO given to OpenStream is a stream, its digest known after Finish.
+func TestOpenFIFO(t *testing.T) {
+	dir := t.TempDir()
+	data := []byte("; MaxProcs: 4\n1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 1 1 -1 -1 -1\n2 5 -1 10 2 -1 -1 2 10 -1 1 1 1 1 1 -1 -1 -1\n")
+	for _, stream := range []bool{false, true} {
+		fifo := filepath.Join(dir, "fifo")
+		os.Remove(fifo)
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Skipf("no FIFOs: %v", err)
+		}
+		go func() {
+			f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+			if err == nil {
+				f.Write(data)
+				f.Close()
+			}
+		}()
+		open := Open
+		if stream {
+			open = OpenStream
+		}
+		in, err := open(fifo, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.Format != columnar.FormatSWF || in.Streamed() != stream {
+			t.Errorf("stream %v: format %v, streamed %v", stream, in.Format, in.Streamed())
+		}
+		passes := 2
+		if stream {
+			passes = 1
+		}
+		for p := 0; p < passes; p++ {
+			r, err := in.TraceMode(SWFStrict)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr, err := model.ReadAll(r)
+			if err != nil || len(tr.Jobs) != 2 {
+				t.Fatalf("stream %v, pass %d: %d jobs, %v", stream, p, len(tr.Jobs), err)
+			}
+		}
+		if stream {
+			if _, err := in.TraceMode(SWFStrict); err == nil {
+				t.Error("a stream read twice")
+			}
+		}
+		if err := in.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		if sum := sha256.Sum256(data); in.SHA256 != hex.EncodeToString(sum[:]) || in.Name != fifo {
+			t.Errorf("stream %v: %s %s", stream, in.Name, in.SHA256)
+		}
+		in.Close()
+	}
+}

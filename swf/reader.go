@@ -181,14 +181,15 @@ func (r *Reader) start() {
 // readHeader opens the input and reads the header lines, stopping at the
 // first job line (left pending) or the first error (left in r.err).
 func (r *Reader) readHeader() {
-	r.br = bufio.NewReaderSize(r.src, bufferBytes)
+	compressed := &countingReader{r: r.src}
+	r.br = bufio.NewReaderSize(compressed, bufferBytes)
 	if magic, _ := r.br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(r.br)
 		if err != nil {
-			r.err = r.ioError(err)
+			r.err = r.ioError(&DecompressError{Err: err})
 			return
 		}
-		r.br = bufio.NewReaderSize(zr, bufferBytes)
+		r.br = bufio.NewReaderSize(&inflateGuard{zr: zr, in: compressed}, bufferBytes)
 	}
 	if bom, _ := r.br.Peek(3); string(bom) == "\xef\xbb\xbf" {
 		r.br.Discard(3) // a UTF-8 byte order mark
@@ -246,6 +247,10 @@ func (r *Reader) next() bool {
 			line = r.long
 		}
 		if err != nil && err != io.EOF {
+			var de *DecompressError
+			if errors.As(err, &de) {
+				de.Lines = r.lineNo // complete lines read before it
+			}
 			r.err = r.ioError(err)
 			return false
 		}

@@ -93,4 +93,3 @@ func TestDecompressionBomb(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
-

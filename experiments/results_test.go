@@ -35,9 +35,7 @@ func TestResultsUpToDate(t *testing.T) {
 	// Experiment files name their inputs relative to the repository root,
 	// where make figures runs (the shared logs as ../shared/traces/...).
 	t.Chdir(root)
-	if _, ok := sharedtraces.SharedDir(); !ok {
-		t.Skip("the shared traces some experiments replay are absent")
-	}
+	sharedtraces.Require(t) // some experiments replay the shared logs
 	results := filepath.Join(root, "results")
 	out := t.TempDir()
 	var made []string // item CSVs, relative to the results directory

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/gangsim/gangsim/internal/fileio"
-	"github.com/gangsim/gangsim/internal/shared"
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/swf"
@@ -409,13 +408,12 @@ func openTrace(t *TraceSource, stdin io.Reader) (*traceSource, error) {
 	if t.Path == "-" && stdin == nil {
 		return nil, errors.New("trace source \"-\": no standard input")
 	}
-	// A path under ../shared is read where GANGSIM_SHARED says; the
-	// manifest keeps the name as given, so outputs do not depend on it.
-	in, err := fileio.Open(shared.Resolve(t.Path), stdin)
+	// A path under ../shared is read where GANGSIM_SHARED says (fileio);
+	// the manifest keeps the name as given, so outputs do not depend on it.
+	in, err := fileio.Open(t.Path, stdin)
 	if err != nil {
-		return nil, shared.Hint(t.Path, err)
+		return nil, err
 	}
-	in.Name = t.Path
 	s := &traceSource{in: in, lenient: t.Lenient, strict: t.Strict, needed: t.Needed, skip: t.Skip, jobs: t.Jobs}
 	if t.Clean != nil {
 		opt, err := t.Clean.Options()

@@ -115,14 +115,10 @@ func replayAgainstOracle(t *testing.T, what, log, policy string, trace string, i
 // through the command, as read from its file, and, where the pyss oracle
 // has the log, requires every job's start time to be pyss's.
 func TestSharedLogsAgainstOracle(t *testing.T) {
-	dir, ok := sharedtraces.SharedDir()
-	if !ok {
-		sharedtraces.Trace(t, sharedtraces.Names[0]) // skips, or fails where required
-	}
+	dir := sharedtraces.Require(t)
 	logs, err := filepath.Glob(filepath.Join(dir, "traces", "*.swf.gz"))
 	if err != nil || len(logs) == 0 {
-		sharedtraces.Trace(t, sharedtraces.Names[0])
-		t.Fatalf("no logs under %s/traces", dir)
+		sharedtraces.Missing(t, "no logs under "+filepath.Join(dir, "traces"))
 	}
 	for _, path := range logs {
 		log := strings.TrimSuffix(filepath.Base(path), ".swf.gz")

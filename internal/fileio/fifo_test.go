@@ -5,8 +5,10 @@ package fileio
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -70,5 +72,28 @@ func TestOpenFIFO(t *testing.T) {
 			t.Errorf("stream %v: %s %s", stream, in.Name, in.SHA256)
 		}
 		in.Close()
+	}
+}
+
+// TestOpenShared: a name under ../shared is read where GANGSIM_SHARED
+// says, keeping its name; a missing one's error says how to point at the
+// data.
+func TestOpenShared(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "traces"), 0o755)
+	os.WriteFile(filepath.Join(dir, "traces", "x.swf"), []byte("; MaxProcs: 4\n1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 1 1 -1 -1 -1\n"), 0o644)
+	t.Setenv("GANGSIM_SHARED", dir)
+	for _, open := range []func(string, io.Reader) (*Input, error){Open, OpenStream} {
+		in, err := open("../shared/traces/x.swf", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.Name != "../shared/traces/x.swf" || in.Format != columnar.FormatSWF {
+			t.Errorf("%s as %v", in.Name, in.Format)
+		}
+		in.Close()
+		if _, err := open("../shared/traces/y.swf", nil); err == nil || !strings.Contains(err.Error(), "GANGSIM_SHARED="+dir) {
+			t.Errorf("a missing shared file: %v", err)
+		}
 	}
 }

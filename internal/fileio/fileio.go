@@ -36,6 +36,7 @@ import (
 
 	"github.com/gangsim/gangsim/columnar"
 	"github.com/gangsim/gangsim/internal/atomicfile"
+	"github.com/gangsim/gangsim/internal/shared"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/swf"
 )
@@ -76,10 +77,10 @@ func OpenStream(name string, stdin io.Reader) (*Input, error) {
 	if name == "" || name == "-" {
 		return openStream("-", stdin, nil)
 	}
-	if !isRegular(name) {
-		f, err := os.Open(name)
+	if !isRegular(shared.Resolve(name)) {
+		f, err := os.Open(shared.Resolve(name))
 		if err != nil {
-			return nil, err
+			return nil, shared.Hint(name, err)
 		}
 		in, err := openStream(name, f, f)
 		if err != nil {
@@ -163,6 +164,8 @@ func spool(r io.Reader, name string) (spooled, error) {
 }
 
 // Open opens name ("-" or "" for stdin), hashes it and detects its format.
+// A name under ../shared is read where GANGSIM_SHARED says
+// (shared.Resolve), and keeps its name in manifests and messages.
 // Standard input, and a file that is not regular (a FIFO, a process
 // substitution, a character device), which can be read only once, is
 // copied into an unlinked temporary file while it is hashed, so that it
@@ -175,10 +178,10 @@ func Open(name string, stdin io.Reader) (*Input, error) {
 		if err := in.spoolFrom(stdin); err != nil {
 			return nil, err
 		}
-	case !isRegular(name):
-		f, err := os.Open(name)
+	case !isRegular(shared.Resolve(name)):
+		f, err := os.Open(shared.Resolve(name))
 		if err != nil {
-			return nil, err
+			return nil, shared.Hint(name, err)
 		}
 		err = in.spoolFrom(f)
 		f.Close()
@@ -186,9 +189,9 @@ func Open(name string, stdin io.Reader) (*Input, error) {
 			return nil, err
 		}
 	default:
-		f, err := os.Open(name)
+		f, err := os.Open(shared.Resolve(name))
 		if err != nil {
-			return nil, err
+			return nil, shared.Hint(name, err)
 		}
 		h := sha256.New()
 		n, err := io.Copy(h, f)

@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"time"
 )
 
@@ -22,8 +24,8 @@ import (
 // (kill -9, SIGINT, SIGTERM, a node failure), so the next sweep removes
 // every temporary directory nobody holds (RemoveStale) and none that a
 // sweep still running, in this process or another, builds in, whatever
-// their age. On a file system without locks, only those older than a day
-// are removed.
+// their age. A directory another host made, and any on a file system
+// without locks, is removed only once a day old.
 type Cache struct {
 	Dir string
 }
@@ -99,17 +101,18 @@ func (t *tempDir) release() {
 	}
 }
 
-// newTemp makes a directory under Dir/tmp (os.MkdirTemp's pattern) and
-// locks it. A sweep removing dead directories meanwhile may take a new one
-// between its making and its locking (it then holds it, or has removed
-// it): such a directory is given up and another made.
-func (c *Cache) newTemp(pattern string) (*tempDir, error) {
+// newTemp makes a directory under Dir/tmp named prefix, "@", this host's
+// name and a random number, and locks it. A sweep removing dead
+// directories meanwhile may take a new one between its making and its
+// locking (it then holds it, or has removed it): such a directory is given
+// up and another made.
+func (c *Cache) newTemp(prefix string) (*tempDir, error) {
 	root := filepath.Join(c.Dir, "tmp")
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return nil, err
 	}
 	for attempt := 0; ; attempt++ {
-		dir, err := os.MkdirTemp(root, pattern)
+		dir, err := os.MkdirTemp(root, prefix+"@"+thisHost()+"-*")
 		if err != nil {
 			return nil, err
 		}
@@ -149,7 +152,7 @@ func sameFile(path string, f *os.File) bool {
 // same run meanwhile, its copy is kept and this one discarded; a copy Get
 // does not take (damaged, or recorded in an older form) is replaced.
 func (c *Cache) Put(key string, build func(dir string) (*RunInfo, error)) (*RunInfo, error) {
-	tmp, err := c.newTemp(key[:16] + "-*")
+	tmp, err := c.newTemp(key[:16] + "-")
 	if err != nil {
 		return nil, fmt.Errorf("run cache: %w", err)
 	}
@@ -189,7 +192,7 @@ func (c *Cache) Discard(key string) error {
 	if _, err := os.Lstat(final); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	old, err := c.newTemp(key[:16] + "-old-*")
+	old, err := c.newTemp(key[:16] + "-old-")
 	if err != nil {
 		return fmt.Errorf("run cache: %w", err)
 	}
@@ -210,7 +213,7 @@ func (c *Cache) CheckWritable() error {
 	if err := os.MkdirAll(runs, 0o755); err != nil {
 		return err
 	}
-	tmp, err := c.newTemp(".write-check-*")
+	tmp, err := c.newTemp(".write-check-")
 	if err != nil {
 		return err
 	}
@@ -225,8 +228,11 @@ func (c *Cache) CheckWritable() error {
 
 // RemoveStale deletes the temporary directories under Dir/tmp that no
 // process holds: runs a killed or interrupted sweep was building. Those a
-// live sweep holds stay, however old; on a file system without locks,
-// those younger than a day stay.
+// live sweep holds stay, however old. A directory made on another host
+// (its name says which) is removed only once a day old even when it can be
+// locked: some network file systems (NFS mounted nolock) lock for one
+// host alone, where a live run elsewhere would look dead. On a file
+// system without locks, those younger than a day stay.
 func (c *Cache) RemoveStale() error {
 	root := filepath.Join(c.Dir, "tmp")
 	entries, err := os.ReadDir(root)
@@ -243,15 +249,41 @@ func (c *Cache) RemoveStale() error {
 			continue // gone meanwhile, or not ours to read
 		}
 		held, _, lerr := tryLock(f)
+		old := false
+		if fi, err := f.Stat(); err == nil && time.Since(fi.ModTime()) > staleTemp {
+			old = true
+		}
 		switch {
-		case held:
+		case held && (hostOf(e.Name()) == "" || hostOf(e.Name()) == thisHost() || old):
 			os.RemoveAll(p) // while holding it: nobody can take it meanwhile
-		case lerr != nil:
-			if fi, err := f.Stat(); err == nil && time.Since(fi.ModTime()) > staleTemp {
-				os.RemoveAll(p)
-			}
+		case lerr != nil && old:
+			os.RemoveAll(p)
 		}
 		f.Close()
 	}
 	return nil
+}
+
+var thisHost = sync.OnceValue(func() string {
+	h, err := os.Hostname()
+	if err != nil || h == "" {
+		return "host"
+	}
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_' {
+			return r
+		}
+		return '_'
+	}, h)
+})
+
+// hostOf returns the host a temporary directory's name says it was made
+// on (newTemp's "prefix@host-N"), "" for a name without one.
+func hostOf(name string) string {
+	at := strings.IndexByte(name, '@')
+	dash := strings.LastIndexByte(name, '-')
+	if at < 0 || dash <= at {
+		return ""
+	}
+	return name[at+1 : dash]
 }

@@ -43,6 +43,38 @@ func TestCacheRemovesDeadRuns(t *testing.T) {
 	}
 }
 
+// TestCacheOtherHosts: an unheld directory another host made (a run of a
+// Slurm task elsewhere, on a file system whose locks might be that host's
+// alone) stays until it is a day old.
+func TestCacheOtherHosts(t *testing.T) {
+	c := &Cache{Dir: t.TempDir()}
+	other := filepath.Join(c.Dir, "tmp", "0123456789abcdef-@node-17.elsewhere-4242")
+	os.MkdirAll(other, 0o755)
+	if err := c.RemoveStale(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Fatalf("another host's young directory was removed: %v", err)
+	}
+	old := time.Now().Add(-48 * time.Hour)
+	os.Chtimes(other, old, old)
+	c.RemoveStale()
+	if _, err := os.Stat(other); err == nil {
+		t.Error("another host's day-old unheld directory was kept")
+	}
+	if hostOf("0123456789abcdef-old-@a-b-c-99") != "a-b-c" || hostOf("0123456789abcdef-42") != "" {
+		t.Error("hostOf")
+	}
+	tmp, err := c.newTemp("0123456789abcdef-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tmp.release()
+	if hostOf(filepath.Base(tmp.path)) != thisHost() {
+		t.Errorf("%s does not name this host %s", tmp.path, thisHost())
+	}
+}
+
 // TestCacheKeepsLiveRuns: a run being built stays, whatever its
 // directory's age, while another sweep cleans the cache: before, a
 // directory whose mtime was a day old was deleted under the live run,

@@ -144,6 +144,7 @@ func TestCodeOfThisBinary(t *testing.T) {
 	if len(c) != 64 || strings.Trim(c, "0123456789abcdef") != "" {
 		t.Fatalf("Code() = %q, want 64 hex digits", c)
 	}
+	t.Logf("code %s", c)
 	if Code() != c {
 		t.Fatal("Code() changed between calls")
 	}

@@ -97,3 +97,18 @@ func TestOpenShared(t *testing.T) {
 		}
 	}
 }
+
+// TestArrowFileRefused: an Arrow IPC file (random access, magic ARROW1),
+// from a file or a pipe, is refused saying what it is, not read as SWF.
+func TestArrowFileRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.arrow")
+	os.WriteFile(path, []byte("ARROW1\x00\x00 the rest of an Arrow file"), 0o644)
+	if _, err := Open(path, nil); err == nil || !strings.Contains(err.Error(), "is an Arrow IPC file") {
+		t.Errorf("Open: %v", err)
+	}
+	f, _ := os.Open(path)
+	defer f.Close()
+	if _, err := OpenStream("-", f); err == nil || !strings.Contains(err.Error(), "standard input is an Arrow IPC file") {
+		t.Errorf("OpenStream: %v", err)
+	}
+}

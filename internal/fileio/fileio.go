@@ -24,6 +24,7 @@ package fileio
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
@@ -107,6 +108,9 @@ func openStream(name string, r io.Reader, f *os.File) (*Input, error) {
 	prefix, err := in.stream.Peek(512)
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 		return nil, fmt.Errorf("reading %s: %w", in.what(), err)
+	}
+	if err := refuseArrowFile(prefix, in.what()); err != nil {
+		return nil, err
 	}
 	in.Format = columnar.DetectFormat(prefix)
 	if len(prefix) == 0 {
@@ -203,6 +207,10 @@ func Open(name string, stdin io.Reader) (*Input, error) {
 	}
 	var prefix [512]byte
 	n, _ := in.f.ReadAt(prefix[:], 0)
+	if err := refuseArrowFile(prefix[:n], in.what()); err != nil {
+		in.Close()
+		return nil, err
+	}
 	in.Format = columnar.DetectFormat(prefix[:n])
 	if in.size == 0 {
 		in.Format = columnar.FormatSWF // read as SWF, whose reader refuses it as empty (swf.ErrEmpty)
@@ -227,6 +235,16 @@ func (in *Input) DisplayName() string {
 		return "<stdin>"
 	}
 	return in.Name
+}
+
+// refuseArrowFile returns an error for an input that is an Arrow IPC file
+// (the random-access format, magic "ARROW1"), which gangsim does not read,
+// rather than let it be taken for SWF text.
+func refuseArrowFile(prefix []byte, name string) error {
+	if !bytes.HasPrefix(prefix, []byte("ARROW1")) {
+		return nil
+	}
+	return fmt.Errorf("%s is an Arrow IPC file (the random-access format), which gangsim does not read: give it as an Arrow IPC stream (pyarrow.ipc.new_stream, .arrows) or as Parquet", name)
 }
 
 // what names the input in messages: "standard input", or the file.

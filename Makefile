@@ -18,6 +18,14 @@ FIGURE_DPI ?=
 FIGURE_FORMATS ?=
 FIGURE_FLAGS := $(if $(FIGURE_SIZE),--figure-size $(FIGURE_SIZE)) $(if $(FIGURE_DPI),--figure-dpi $(FIGURE_DPI)) $(if $(FIGURE_FORMATS),--figure-formats $(FIGURE_FORMATS))
 
+# The shared logs and pyss oracle (../shared next to the checkout):
+# SHARED=DIR reads them from DIR instead, for every target (experiments,
+# tests, benchmarks), as GANGSIM_SHARED=DIR does.
+SHARED ?=
+ifneq ($(SHARED),)
+export GANGSIM_SHARED := $(abspath $(SHARED))
+endif
+
 .PHONY: all build run test test-slurm ci lint format-check vet bench bench-pipe fuzz figures clean clean-cache
 
 all: build test
@@ -53,9 +61,10 @@ run: build
 
 # The test suite. CI (.ci/run) runs these same checks (format, vet, every
 # test) and differs in two ways: it installs Node.js and DuckDB's npm
-# package and Debian's slurm-wlm and munge, and sets GANGSIM_REQUIRE_DUCKDB=1
-# and GANGSIM_REQUIRE_SLURM=1, so the DuckDB and Slurm tests must run there
-# (here they skip when those are missing); and after make test it reruns
+# package and Debian's slurm-wlm and munge, and sets GANGSIM_REQUIRE_DUCKDB=1,
+# GANGSIM_REQUIRE_SLURM=1 and GANGSIM_REQUIRE_SHARED=1 (failing at once
+# without ../shared or GANGSIM_SHARED), so the DuckDB, Slurm and shared-log
+# tests must run there (here they skip when those are missing); and after make test it reruns
 # the packages that start goroutines under the race detector, go test
 # -race -short -count=1 ./internal/fileio ./internal/cli ./pipelines
 # ./cmd/replay ./cmd/genwork ./cmd/analyze; and last it fuzzes whole

@@ -19,6 +19,9 @@ type tableWriter interface {
 
 type tableSource interface {
 	header() model.Header
+	// headerWhere says where line i of the header is: its line in the
+	// file (CSV), or its place in the metadata (Parquet, Arrow).
+	headerWhere(i int) (line int, where string)
 	readBatch() (*batch, error) // io.EOF at the end
 	// trailer returns the header lines that followed the rows; complete
 	// once readBatch has returned io.EOF.
@@ -151,17 +154,31 @@ func (w *TraceWriter) Close() error { return w.close() }
 
 // OutcomeWriter writes a per-job outcomes table. It implements
 // model.OutcomeWriter.
-type OutcomeWriter struct{ writer }
+type OutcomeWriter struct {
+	writer
+	tau          model.Time // of the bounded slowdowns: 10 s of real time
+	bsld, tsBsld int        // their columns
+}
 
 // NewOutcomeWriter starts an outcomes table in format f with header h (the
-// run's manifest) as its metadata.
+// run's manifest) as its metadata. The bounded slowdown columns take
+// their tau, 10 s of real time, from the compression factor h's manifests
+// record (model.CompressionOf; 10 s when none does).
 func NewOutcomeWriter(w io.Writer, f Format, h *model.Header) (*OutcomeWriter, error) {
+	factor, err := model.CompressionOf(h)
+	if err != nil {
+		return nil, err
+	}
 	t, err := newTableWriter(w, f, outcomeKind, h)
 	if err != nil {
 		return nil, err
 	}
-	return &OutcomeWriter{writer{t: t, b: newBatch(outcomeKind, writerBatchRows)}}, nil
+	return &OutcomeWriter{writer: writer{t: t, b: newBatch(outcomeKind, writerBatchRows)},
+		tau: model.RealTimeTau(factor), bsld: outcomeKind.index[colBsld], tsBsld: outcomeKind.index[colTSBsld]}, nil
 }
+
+// Tau is the tau of the table's bounded slowdown columns.
+func (w *OutcomeWriter) Tau() model.Time { return w.tau }
 
 // Write appends one outcome.
 func (w *OutcomeWriter) Write(o *model.Outcome) error {
@@ -171,6 +188,11 @@ func (w *OutcomeWriter) Write(o *model.Outcome) error {
 	if err := outcomeTable.appendRow(w.b, o); err != nil {
 		w.err = fmt.Errorf("job %d: %w", o.JobID, err)
 		return w.err
+	}
+	if o.Completed() { // the derived bounded slowdowns, at the table's tau
+		i := w.b.n - 1
+		w.b.cols[w.bsld].flts[i] = o.BoundedSlowdown(w.tau)
+		w.b.cols[w.tsBsld].flts[i] = o.TimeSharingBoundedSlowdown(w.tau)
 	}
 	if err := w.flushIfFull(); err != nil {
 		w.err = err
@@ -221,6 +243,8 @@ type reader struct {
 	row  int64 // rows returned so far
 	name string
 	err  error
+	// problems are the header lines whose values are not usable.
+	problems []model.HeaderProblem
 }
 
 func newReader(r io.Reader, f Format, k *kind, name string) (reader, error) {
@@ -231,8 +255,27 @@ func newReader(r io.Reader, f Format, k *kind, name string) (reader, error) {
 	if err != nil {
 		return reader{}, named(name, err)
 	}
-	return reader{src: src, h: src.header(), name: name}, nil
+	rd := reader{src: src, h: src.header(), name: name}
+	for i, l := range rd.h.Lines {
+		if err := model.CheckHeaderLine(l); err != nil {
+			line, where := src.headerWhere(i)
+			if line > 0 {
+				err = &ParseError{Name: name, Line: line, Err: err}
+			} else {
+				err = fmt.Errorf("%s: %s: %w", name, where, err)
+			}
+			rd.problems = append(rd.problems, model.HeaderProblem{Line: l, Err: err})
+		}
+	}
+	return rd, nil
 }
+
+// HeaderProblems returns the header lines whose values the table's
+// header cannot use (model.CheckHeaderLine: "MaxProcs: N/A", "1e30"),
+// each with its error naming the file and the CSV line or the metadata
+// key. The lines stay in the header, their values read as absent by its
+// accessors; swf.Checker counts them, or refuses them in strict mode.
+func (r *reader) HeaderProblems() []model.HeaderProblem { return r.problems }
 
 // next positions the reader on the next row, reading a batch if needed.
 func (r *reader) next() error {

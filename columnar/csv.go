@@ -145,8 +145,10 @@ type csvSource struct {
 	name string
 	r    *csv.Reader
 	h    model.Header
-	cols []int // cols[c] = position of kind column c in the file, or -1
-	b    *batch
+	// hLines are the file lines of h's lines.
+	hLines []int
+	cols   []int // cols[c] = position of kind column c in the file, or -1
+	b      *batch
 	// lineOffset turns the csv.Reader's line numbers (from the column-name
 	// line) into file line numbers.
 	lineOffset int
@@ -163,6 +165,7 @@ func newCSVSource(in io.Reader, k *kind, name string) (*csvSource, error) {
 		br.Discard(len(utf8BOM)) // as a spreadsheet saves UTF-8 CSV
 	}
 	var h model.Header
+	var lines []int // of h's lines in the file
 	schema := ""
 	endExpected := false
 	line := 0
@@ -190,10 +193,8 @@ func newCSVSource(in io.Reader, k *kind, name string) (*csvSource, error) {
 			endExpected = true
 			continue
 		}
-		if err := model.CheckHeaderLine(l); err != nil {
-			return nil, &ParseError{Name: name, Line: line, Err: err}
-		}
 		h.Lines = append(h.Lines, l)
+		lines = append(lines, line)
 	}
 	lookup := func(key string) (string, bool) {
 		if key == KeySchema && schema != "" {
@@ -201,7 +202,7 @@ func newCSVSource(in io.Reader, k *kind, name string) (*csvSource, error) {
 		}
 		return "", false
 	}
-	if _, err := headerFrom(k, lookup, nil); err != nil {
+	if _, _, err := headerFrom(k, lookup, nil); err != nil {
 		return nil, err
 	}
 	comments := &commentFilter{r: bufio.NewReader(io.MultiReader(strings.NewReader(first), br)), start: true}
@@ -219,7 +220,7 @@ func newCSVSource(in io.Reader, k *kind, name string) (*csvSource, error) {
 	if err != nil {
 		return nil, &ParseError{Name: name, Line: line, Err: err}
 	}
-	s := &csvSource{k: k, name: name, r: r, h: h, cols: idx, b: newBatch(k, 4096), comments: comments, endExpected: endExpected}
+	s := &csvSource{k: k, name: name, r: r, h: h, hLines: lines, cols: idx, b: newBatch(k, 4096), comments: comments, endExpected: endExpected}
 	// The csv.Reader counts lines from the column-name line.
 	s.r.FieldsPerRecord = len(names)
 	s.lineOffset = line - 1
@@ -246,6 +247,8 @@ func headerKey(text string) (key, value string, ok bool) {
 }
 
 func (s *csvSource) header() model.Header { return s.h }
+
+func (s *csvSource) headerWhere(i int) (int, string) { return s.hLines[i], "" }
 
 func (s *csvSource) readBatch() (*batch, error) {
 	b := s.b

@@ -43,7 +43,7 @@
 //	priority          int32         scheduling priority (PBCS); null = normal
 //	pin               list<int32>   processor of each process (0-based), for hand-placed jobs
 //
-// Outcomes ("gangsim.outcomes/2"), one row per job of a simulated run, in
+// Outcomes ("gangsim.outcomes/3"), one row per job of a simulated run, in
 // completion order (a rejected job at its arrival):
 //
 //	job_id            int64         job number in the input trace
@@ -57,7 +57,8 @@
 //	procs             int32         processors
 //	estimate_s        double        the runtime estimate the scheduler used
 //	slowdown          double        response / runtime; null if rejected
-//	bounded_slowdown  double        max(response / max(runtime, 10 s), 1); null if rejected
+//	bsld_rt10s        double        max((wait + runtime) / max(runtime, tau), 1), tau = 10 s of real time; null if rejected
+//	ts_bsld_rt10s     double        max((wait + runtime) / max(dedicated, tau), 1), same tau; null if rejected
 //	status            string        completed or rejected
 //	reason            string        too-wide, no-size, no-runtime, too-long; null if completed
 //	sharing           string        time sharing measured: none, job or process
@@ -90,6 +91,19 @@
 // Version 2 of outcomes and time series added the columns from sharing
 // on; files of version 1 still read, those columns null (no time sharing
 // measured).
+//
+// The bounded slowdowns (version 3 of outcomes; before, one column,
+// bounded_slowdown, held the classic form at 10 s of the file's time while
+// every summary used 10 s of real time) are the classic form (Feitelson et
+// al. 1997) and the thesis' form for time sharing, against the job's
+// dedicated runtime (Frachtenberg 6.4.1), both with tau = 10 s of real
+// time: 10 s divided by the workload's time compression, the compress
+// parameter of the newest manifest that has one (model.CompressionOf; 0.1
+// s for the thesis' workload, compressed 100 times; 10 s for a real log).
+// They are what analyze's bsld and ts_bsld metrics are at their default
+// tau, value for value: the mean of a column is analyze's bsld_mean or
+// ts_bsld_mean of the run. Like the other derived columns they are not
+// read back.
 //
 // # Metadata
 //

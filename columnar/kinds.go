@@ -76,10 +76,20 @@ var traceTable = newTable("trace", "gangsim.trace/1", "traceRow",
 		func(j *model.Job, v []int) { j.App.Pin = v })),
 )
 
+// The outcome table's bounded slowdown columns: the classic form and the
+// thesis' time-sharing form, both with tau = 10 s of real time. Their names
+// say the form (ts_ for time sharing) and the tau (rt10s), so that a
+// column means one thing in every file and equals the tools' own
+// (analyze's bsld and ts_bsld, at their default tau).
+const (
+	colBsld   = "bsld_rt10s"
+	colTSBsld = "ts_bsld_rt10s"
+)
+
 // outcomeTable: one row per job of a simulated run, in completion order
 // (a rejected job at its arrival). The derived columns (wait, response,
 // slowdowns, status) are not read back: they follow from the others.
-var outcomeTable = newTable("outcomes", "gangsim.outcomes/2", "outcomeRow",
+var outcomeTable = newTable("outcomes", "gangsim.outcomes/3", "outcomeRow",
 	[][]string{{"job_id"}, {"submit_s"}, {"start_s"}, {"end_s"}, {"procs"}},
 	int64Field("job_id", "job number in the input trace",
 		func(o *model.Outcome) (int64, bool) { return o.JobID, true },
@@ -107,13 +117,12 @@ var outcomeTable = newTable("outcomes", "gangsim.outcomes/2", "outcomeRow",
 		func(o *model.Outcome, t model.Time) { o.Estimate = t }),
 	derived(float64Field("slowdown", "response / runtime; null if rejected",
 		func(o *model.Outcome) (float64, bool) { return o.Slowdown(), o.Completed() && o.Runtime > 0 }, nil)),
-	derived(float64Field("bounded_slowdown", "max(response / max(runtime, 10 s), 1); null if rejected",
-		func(o *model.Outcome) (float64, bool) {
-			if !o.Completed() {
-				return 0, false
-			}
-			return o.BoundedSlowdown(10 * model.Second), true
-		}, nil)),
+	// The bounded slowdowns at 10 s of real time: OutcomeWriter.Write
+	// sets them, with the tau of the table's header (model.CompressionOf).
+	derived(float64Field(colBsld, "max((wait + runtime) / max(runtime, tau), 1), tau = 10 s of real time; null if rejected",
+		func(o *model.Outcome) (float64, bool) { return 0, o.Completed() }, nil)),
+	derived(float64Field(colTSBsld, "max((wait + runtime) / max(dedicated, tau), 1), same tau; null if rejected",
+		func(o *model.Outcome) (float64, bool) { return 0, o.Completed() }, nil)),
 	derived(stringField("status", "completed or rejected",
 		func(o *model.Outcome) (string, bool) {
 			if o.Completed() {

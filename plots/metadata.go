@@ -44,6 +44,27 @@ func SaveWithMetadataAs(d Drawer, path string, format Format, s Size, meta []Key
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
+	return WriteFile(path, out)
+}
+
+// WithMetadata returns a figure Render made, in format, with meta recorded
+// as SaveWithMetadata records it; the same figure and metadata give the
+// same bytes.
+func WithMetadata(figure []byte, format Format, meta []KeyValue) ([]byte, error) {
+	switch format {
+	case PNG:
+		return withPNGText(figure, meta)
+	case SVG:
+		return withSVGComments(figure, meta)
+	case PDF:
+		return withPDFInfo(figure, meta)
+	}
+	return nil, fmt.Errorf("figure format %q: %w", format, ErrValue)
+}
+
+// WriteFile writes a figure's bytes to path, which appears complete or not
+// at all (package atomicfile).
+func WriteFile(path string, out []byte) error {
 	f, err := atomicfile.Create(path, nil)
 	if err != nil {
 		return err
@@ -63,15 +84,7 @@ func EncodeWithMetadata(d Drawer, format Format, s Size, meta []KeyValue) ([]byt
 	if err := Render(&buf, d, format, s); err != nil {
 		return nil, err
 	}
-	switch format {
-	case PNG:
-		return withPNGText(buf.Bytes(), meta)
-	case SVG:
-		return withSVGComments(buf.Bytes(), meta)
-	case PDF:
-		return withPDFInfo(buf.Bytes(), meta)
-	}
-	return nil, fmt.Errorf("unknown figure format %q", format)
+	return WithMetadata(buf.Bytes(), format, meta)
 }
 
 // ErrMetadata: a metadata key is not a valid PNG keyword.

@@ -25,7 +25,8 @@ type checker struct {
 	skipped   [model.NumFields + 1][numOddCauses]Anomaly // lines skipped for a needed field's value, by field and cause
 	odd       [model.NumFields + 1][numOddCauses]Anomaly // values kept (or marked unknown), by field and cause
 	ids       model.IDSet
-	dupID     Anomaly // repeated job numbers
+	dupID     Anomaly   // repeated job numbers
+	headers   []Anomaly // header values not usable, by key
 }
 
 // oddValues collects the values of a job outside SWF 2.2, in field order,
@@ -384,6 +385,23 @@ func (k *Checker) start() {
 	if r, ok := k.src.(interface{ RowPositions() bool }); ok {
 		k.c.row = r.RowPositions()
 	}
+	// The header's unusable values (a table reader finds them): an error
+	// in strict mode, else kept, read as unknown and counted.
+	if p, ok := k.src.(interface{ HeaderProblems() []model.HeaderProblem }); ok {
+		for _, hp := range p.HeaderProblems() {
+			err := &causeError{[]error{ErrHeaderValue}, hp.Err}
+			if k.Strict {
+				k.err = err
+				return
+			}
+			line := 0
+			var perr *ParseError
+			if errors.As(hp.Err, &perr) {
+				line = perr.Line
+			}
+			k.c.noteHeader(hp.Line.Key, line, err)
+		}
+	}
 }
 
 // Header returns the source's header.
@@ -396,6 +414,9 @@ func (k *Checker) HeaderErr() error {
 	k.start()
 	if err := model.HeaderErr(k.src); err != nil {
 		return err
+	}
+	if k.err != nil && k.n == 0 {
+		return k.err // a header value strict mode refuses
 	}
 	if !k.EmptyIsError || k.n > 0 || k.ahead != nil || len(k.src.Header().Lines) > 0 {
 		return nil

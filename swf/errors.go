@@ -53,6 +53,14 @@ var (
 	// of job lines: it was cut short, at a line boundary or not.
 	ErrTruncated = errors.New("truncated: the input ends without its end marker")
 
+	// ErrHeaderValue: a header line's value is not usable: an integer key
+	// (MaxProcs, MaxRuntime...) whose value is unknown (N/A, empty, a word,
+	// -1) or garbled (model.HeaderValueError), or a line that names an SWF
+	// 2.2 key but is not "Key: value" (";MaxProcs=64"). An error in strict
+	// mode; otherwise the line is kept, the field read as unknown, and
+	// counted (Anomaly.Header).
+	ErrHeaderValue = errors.New("header value not usable")
+
 	// ErrCommentAfterJobs is not a parse error: it is the cause under
 	// which Reader.Anomalies counts the ";" comment lines that come after
 	// the first job line. They are not part of the header and are

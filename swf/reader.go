@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -232,14 +233,15 @@ func (r *Reader) start() {
 // readHeader opens the input and reads the header lines, stopping at the
 // first job line (left pending) or the first error (left in r.err).
 func (r *Reader) readHeader() {
-	r.br = bufio.NewReaderSize(r.src, bufferBytes)
+	compressed := &countingReader{r: r.src}
+	r.br = bufio.NewReaderSize(compressed, bufferBytes)
 	if magic, _ := r.br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(r.br)
 		if err != nil {
-			r.err = r.ioError(err)
+			r.err = r.ioError(&DecompressError{Err: err})
 			return
 		}
-		r.br = bufio.NewReaderSize(zr, bufferBytes)
+		r.br = bufio.NewReaderSize(&inflateGuard{zr: zr, in: compressed}, bufferBytes)
 	}
 	if bom, _ := r.br.Peek(3); string(bom) == "\xef\xbb\xbf" {
 		r.br.Discard(3) // a UTF-8 byte order mark
@@ -266,9 +268,22 @@ func (r *Reader) readHeader() {
 				r.comments = append(r.comments, trailing{l, r.lineNo})
 				continue
 			}
-			if err := model.CheckHeaderLine(l); err != nil {
-				r.err = &ParseError{Name: r.Name, Line: r.lineNo, Err: headerError(err)}
-				return
+			err := model.CheckHeaderLine(l)
+			if err == nil && l.Key == "" {
+				err = unreadKey(l.Value)
+			}
+			if err != nil {
+				perr := &ParseError{Name: r.Name, Line: r.lineNo, Err: headerError(err)}
+				if r.Strict {
+					r.err = perr
+					return
+				}
+				// Kept, its value read as unknown, and counted.
+				key := l.Key
+				if key == "" {
+					key = leadingWord(l.Value)
+				}
+				r.checker.noteHeader(key, r.lineNo, perr)
 			}
 			r.header.Lines = append(r.header.Lines, l)
 		default:
@@ -299,6 +314,10 @@ func (r *Reader) next() bool {
 			line = r.long
 		}
 		if err != nil && err != io.EOF {
+			var de *DecompressError
+			if errors.As(err, &de) {
+				de.Lines = r.lineNo // complete lines read before it
+			}
 			r.err = r.ioError(err)
 			return false
 		}
@@ -334,8 +353,10 @@ func (r *Reader) ioError(err error) error {
 	if name == "" {
 		name = "SWF input"
 	}
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		// A gzip stream cut short: no trailer (its CRC and size).
+	var de *DecompressError
+	if errors.Is(err, io.ErrUnexpectedEOF) && !errors.As(err, &de) {
+		// A stream cut short (a gzip stream without its trailer is a
+		// DecompressError, which says so and matches ErrTruncated).
 		return fmt.Errorf("reading %s: %w (the gzip stream is cut short)", name, ErrTruncated)
 	}
 	return fmt.Errorf("reading %s: %w", name, err)
@@ -526,42 +547,92 @@ func looseCount(tok []byte) (int64, bool) {
 	return int64(d.whole), true
 }
 
-// headerError turns model.CheckHeaderLine's error into a cause that
-// matches ErrNumber or ErrRange.
+// headerError turns a header line's error into a cause that matches
+// ErrHeaderValue, and ErrNumber or ErrRange as before.
 func headerError(err error) error {
 	var he *model.HeaderValueError
 	if errors.As(err, &he) && he.Range {
-		return &causeError{ErrRange, err}
+		return &causeError{[]error{ErrHeaderValue, ErrRange}, err}
 	}
-	return &causeError{ErrNumber, err}
+	if errors.As(err, &he) {
+		return &causeError{[]error{ErrHeaderValue, ErrNumber}, err}
+	}
+	return &causeError{[]error{ErrHeaderValue}, err}
 }
 
-// causeError is an error of another package under one of the sentinels.
+// causeError is an error of another package under some of the sentinels.
 type causeError struct {
-	cause error
-	err   error
+	causes []error
+	err    error
 }
 
 func (e *causeError) Error() string   { return e.err.Error() }
-func (e *causeError) Unwrap() []error { return []error{e.cause, e.err} }
+func (e *causeError) Unwrap() []error { return append(append([]error(nil), e.causes...), e.err) }
 
-// parseComment parses the text after a ";" into a header line: "Key: value"
-// when the text (after one optional space) starts with a word of letters,
-// digits and underscores followed by ':' and a blank or the end of the line;
-// a free-form line otherwise.
+// parseComment parses the text after a ";" into a header line: "Key:
+// value" when the text, after one optional blank (space or tab), starts
+// with a word of letters, digits and underscores followed by ':' (blanks
+// allowed before it) and a blank or the end of the line (";\tMaxProcs:\t64",
+// "; MaxProcs : 64"); an SWF 2.2 key (model.SWFHeaderKeys) is read after
+// any blanks. Otherwise the line is free-form, kept as it is but for one
+// leading space: an indented "Word: text" is a note's continuation.
 func parseComment(text []byte) model.HeaderLine {
+	text = trimRightSpace(text)
+	t := text
+	if len(t) > 0 && (t[0] == ' ' || t[0] == '\t') {
+		t = t[1:]
+	}
+	deep := trimLeftSpace(t)
+	if l, ok := keyLine(t); ok {
+		return l
+	}
+	if l, ok := keyLine(deep); ok && slices.Contains(model.SWFHeaderKeys, l.Key) {
+		return l
+	}
 	if len(text) > 0 && text[0] == ' ' {
 		text = text[1:]
 	}
-	text = trimRightSpace(text)
+	return model.HeaderLine{Value: string(text)}
+}
+
+// keyLine reads t as "Key: value" (blanks allowed before the colon, one
+// needed after it unless the line ends there).
+func keyLine(t []byte) (model.HeaderLine, bool) {
 	i := 0
-	for i < len(text) && isKeyByte(text[i]) {
+	for i < len(t) && isKeyByte(t[i]) {
 		i++
 	}
-	if i > 0 && i < len(text) && text[i] == ':' && (i+1 == len(text) || isSpace(text[i+1])) {
-		return model.HeaderLine{Key: string(text[:i]), Value: string(trimLeftSpace(text[i+1:]))}
+	j := i
+	for j < len(t) && (t[j] == ' ' || t[j] == '\t') {
+		j++
 	}
-	return model.HeaderLine{Value: string(text)}
+	if i > 0 && j < len(t) && t[j] == ':' && (j+1 == len(t) || isSpace(t[j+1])) {
+		return model.HeaderLine{Key: string(t[:i]), Value: string(trimLeftSpace(t[j+1:]))}, true
+	}
+	return model.HeaderLine{}, false
+}
+
+// unreadKey returns an error for a free-form header line that starts with
+// the name of an SWF 2.2 header field followed by something other than a
+// colon (";MaxProcs=64", ";MaxProcs 64", ";MaxProcs:64"): such a line was
+// meant as the field, and is not read as it; nil for any other line.
+func unreadKey(text string) error {
+	w := leadingWord(text)
+	if w == "" || !slices.Contains(model.SWFHeaderKeys, w) {
+		return nil
+	}
+	return fmt.Errorf("header line %q names %s but is not \"%s: value\": not read", text, w, w)
+}
+
+// leadingWord returns the word of key characters text starts with, after
+// blanks.
+func leadingWord(text string) string {
+	t := strings.TrimLeft(text, " \t")
+	i := 0
+	for i < len(t) && isKeyByte(t[i]) {
+		i++
+	}
+	return t[:i]
 }
 
 // validKey reports whether key reads back as a header key.

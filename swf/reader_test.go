@@ -468,7 +468,7 @@ func TestReadGzip(t *testing.T) {
 	for rerr == nil {
 		_, rerr = r.Read()
 	}
-	if rerr == io.EOF || !strings.HasPrefix(rerr.Error(), "reading bad.swf.gz: gzip: ") {
+	if rerr == io.EOF || !strings.HasPrefix(rerr.Error(), "reading bad.swf.gz: the gzip compression failed") || !strings.Contains(rerr.Error(), "gzip: invalid checksum") {
 		t.Errorf("corrupt gzip: %v", rerr)
 	}
 	r = NewReader(bytes.NewReader([]byte{0x1f, 0x8b, 1}))
@@ -695,34 +695,62 @@ func TestDuplicateIDs(t *testing.T) {
 	}
 }
 
-// TestHeaderNumbers: the integer header keys parse strictly, in every
-// mode; a note after the number is fine.
+// TestHeaderNumbers: the integer header keys parse strictly; a note after
+// the number is fine. A value the header cannot use (unknown: N/A, empty,
+// a word, -1, a negative count; garbled: 1e30, 12.7, 64abc; out of range)
+// stops the reader in strict mode only, with its line; otherwise the line
+// is kept, the key reads as absent, and the value is counted under
+// ErrHeaderValue by key, in every mode.
 func TestHeaderNumbers(t *testing.T) {
-	for _, tt := range []struct{ header, err string }{
-		{"; MaxNodes: 338 (batch partition; 512 total)\n; MaxProcs: 338\n; TimeZone: -18000\n", ""},
-		{"; Version: 2.2\n; MaxProcs: 1e30\n", `h.swf:2: invalid number "1e30" in header MaxProcs (want an integer)`},
-		{"; MaxProcs: 12.7\n", `h.swf:1: invalid number "12.7" in header MaxProcs (want an integer)`},
-		{"; MaxNodes: 64abc\n", `h.swf:1: invalid number "64abc" in header MaxNodes (want an integer)`},
-		{"; MaxProcs: 99999999999\n", `h.swf:1: value out of range "99999999999" in header MaxProcs (at most 2147483647)`},
-		{"; MaxProcs: 99999999999999999999999\n", `h.swf:1: value out of range "99999999999999999999999" in header MaxProcs (at most 2147483647)`},
-		{"; MaxProcs: -4\n", `h.swf:1: value out of range "-4" in header MaxProcs (want 0 or more)`},
-		{"; UnixStartTime: soon\n", `h.swf:1: invalid number "soon" in header UnixStartTime (want an integer)`},
+	for _, tt := range []struct{ header, key, err string }{
+		{"; MaxNodes: 338 (batch partition; 512 total)\n; MaxProcs: 338\n; TimeZone: -18000\n", "", ""},
+		{"; Version: 2.2\n; MaxProcs: 1e30\n", "MaxProcs", `h.swf:2: invalid number "1e30" in header MaxProcs (want an integer)`},
+		{"; MaxProcs: 12.7\n", "MaxProcs", `h.swf:1: invalid number "12.7" in header MaxProcs (want an integer)`},
+		{"; MaxNodes: 64abc\n", "MaxNodes", `h.swf:1: invalid number "64abc" in header MaxNodes (want an integer)`},
+		{"; MaxProcs: 99999999999\n", "MaxProcs", `h.swf:1: value out of range "99999999999" in header MaxProcs (at most 2147483647)`},
+		{"; MaxProcs: 99999999999999999999999\n", "MaxProcs", `h.swf:1: value out of range "99999999999999999999999" in header MaxProcs (at most 2147483647)`},
+		{"; MaxProcs: -4\n", "MaxProcs", `h.swf:1: unknown value "-4" in header MaxProcs (want 0 or more)`},
+		{"; MaxProcs: -1\n", "MaxProcs", `h.swf:1: unknown value "-1" in header MaxProcs (-1 marks a missing value)`},
+		{"; UnixStartTime: soon\n", "UnixStartTime", `h.swf:1: unknown value "soon" in header UnixStartTime (want an integer)`},
+		{"; MaxRuntime: N/A\n; MaxMemory: N/A\n", "MaxRuntime", `h.swf:1: unknown value "N/A" in header MaxRuntime (want an integer)`},
+		{"; MaxProcs:\n", "MaxProcs", `h.swf:1: unknown value "" in header MaxProcs (want an integer)`},
+		{";MaxProcs=64\n", "MaxProcs", `h.swf:1: header line "MaxProcs=64" names MaxProcs but is not "MaxProcs: value": not read`},
 	} {
-		for _, lenient := range []bool{false, true} {
+		for _, mode := range []string{"default", "lenient", "strict"} {
 			r := NewReader(strings.NewReader(tt.header + line18(nil) + "\n"))
 			r.Name = "h.swf"
-			r.Lenient = lenient
+			r.Lenient = mode == "lenient"
+			r.Strict = mode == "strict"
+			want := ""
+			if mode == "strict" {
+				want = tt.err
+			}
 			// HeaderErr says it before any Read, with the header
 			// (model.HeaderErr): a caller that needs MaxProcs first.
-			if herr := r.HeaderErr(); tt.err == "" && herr != nil || tt.err != "" && (herr == nil || herr.Error() != tt.err) {
-				t.Errorf("%q (lenient %v): HeaderErr %v, want %s", tt.header, lenient, herr, tt.err)
+			if herr := r.HeaderErr(); want == "" && herr != nil || want != "" && (herr == nil || herr.Error() != want) {
+				t.Errorf("%q (%s): HeaderErr %v, want %s", tt.header, mode, herr, want)
 			}
 			_, err := r.Read()
-			if tt.err == "" && err != nil || tt.err != "" && (err == nil || err.Error() != tt.err) {
-				t.Errorf("%q (lenient %v): %v, want %s", tt.header, lenient, err, tt.err)
+			if want == "" && err != nil || want != "" && (err == nil || err.Error() != want) {
+				t.Errorf("%q (%s): %v, want %s", tt.header, mode, err, want)
 			}
-			if tt.err != "" && !errors.Is(err, ErrNumber) && !errors.Is(err, ErrRange) {
-				t.Errorf("%q: %v matches neither ErrNumber nor ErrRange", tt.header, err)
+			if want != "" && !errors.Is(err, ErrHeaderValue) {
+				t.Errorf("%q: %v does not match ErrHeaderValue", tt.header, err)
+			}
+			if mode == "strict" || tt.key == "" {
+				continue
+			}
+			readAll(t, r)
+			a := r.Anomalies()
+			if len(a) == 0 || a[0].Header != tt.key || a[0].HeaderErr == nil || a[0].HeaderErr.Error() != tt.err ||
+				!strings.Contains(a.Summary(), "header values read as unknown: "+tt.key) {
+				t.Errorf("%q (%s): anomalies %v", tt.header, mode, a)
+			}
+			if _, ok := r.Header().Int(tt.key); ok {
+				t.Errorf("%q: %s reads as a number", tt.header, tt.key)
+			}
+			if len(r.Header().Lines) == 0 {
+				t.Errorf("%q: the line was dropped", tt.header)
 			}
 		}
 	}
@@ -730,6 +758,24 @@ func TestHeaderNumbers(t *testing.T) {
 	r := NewReader(strings.NewReader("; MaxProcs: 8\n1 2 3\n"))
 	if err := r.HeaderErr(); err != nil {
 		t.Errorf("HeaderErr of a bad job line: %v", err)
+	}
+}
+
+// TestHeaderForms: a header field written with a tab, or with blanks
+// around the colon, is read; indented, an SWF 2.2 key is still read, while
+// an indented word of another kind stays a note's continuation.
+func TestHeaderForms(t *testing.T) {
+	for _, form := range []string{";\tMaxProcs:\t64", "; MaxProcs : 64", ";MaxProcs: 64", ";   MaxProcs:  64", "; MaxProcs\t:\t64 (all of it)"} {
+		r := NewReader(strings.NewReader(form + "\n" + line18(nil) + "\n"))
+		r.Strict = true
+		if n := r.Header().MaxProcs(); n != 64 {
+			t.Errorf("%q: MaxProcs %d, want 64 (header %q)", form, n, r.Header().Lines)
+		}
+		readAll(t, r)
+	}
+	r := NewReader(strings.NewReader(";  Indented: a note\n" + line18(nil) + "\n"))
+	if l := r.Header().Lines; len(l) != 1 || l[0].Key != "" {
+		t.Errorf("indented note: %q", l)
 	}
 }
 

@@ -20,7 +20,7 @@ func analyze(opt *options, stdin io.Reader, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "analyze: "+format+"\n", args...)
 		}
 	}
-	man := &model.Manifest{Tool: "analyze", Version: version.Version, Params: opt.params}
+	man := &model.Manifest{Tool: "analyze", Version: version.Version, Revision: version.RevisionText(), Code: version.Code(), Params: opt.params}
 	// The FCFS run of --halves is read first: its classification splits
 	// the others as they stream.
 	var lengths *metrics.Lengths

@@ -136,6 +136,9 @@ func (s *Sim) finish(p *proc) {
 	}
 	j.stats.Class[p.class] += s.now - p.classSince
 	p.phase = phDone
+	if s.nodeWide() {
+		defer s.rebaseNode(int(p.cpu)) // one process fewer competes there
+	}
 	j.left--
 	if j.left == 0 {
 		j.done, j.doneAt = true, s.now
@@ -275,6 +278,9 @@ func (s *Sim) waitMode(p *proc) waitMode {
 // block takes a waiting process off its processor until a message wakes
 // it. The caller has accounted its time and clears the processor.
 func (s *Sim) block(p *proc) {
+	if s.linux() {
+		s.charge(p)
+	}
 	p.running, p.blocked = false, true
 	p.blockedAt = s.now
 	p.spun = 0
@@ -282,11 +288,16 @@ func (s *Sim) block(p *proc) {
 	p.woke = false
 }
 
-// wake makes a woken process run as its discipline allows: it takes over
-// its processor under SB (the priority boost of a process that slept), if
-// it owns the processor's slot (FCS, BCS) or is prioritized (PBCS);
-// otherwise it waits its turn.
+// wake makes a woken process run as its discipline allows: under SB as
+// its node's kernel places it (wakeNode; under SchedBoost, it takes over
+// its processor, the priority boost of a process that slept), if it owns
+// the processor's slot (FCS, BCS) or is prioritized (PBCS); otherwise it
+// waits its turn.
 func (s *Sim) wake(p *proc) {
+	if s.nodeWide() {
+		s.wakeNode(p)
+		return
+	}
 	c := &s.cpus[p.cpu]
 	pi := s.index(p)
 	if c.cur >= 0 && c.switchEnd <= s.now {
@@ -294,7 +305,7 @@ func (s *Sim) wake(p *proc) {
 		take := false
 		switch s.cfg.Kind {
 		case SB:
-			take = s.boosts(cur)
+			take = s.wins(p, cur)
 		case Local:
 			take = cur.phase == phWait
 		case FCS:
@@ -303,12 +314,12 @@ func (s *Sim) wake(p *proc) {
 			// Otherwise the woken process is scheduled as under SB ("the
 			// resulting scheduling is effectively the same as SB's, with
 			// the exception that F processes are prioritized when their
-			// assigned slot is the active one", 6.3.2.2): it takes over from
-			// a process that only spins or has computed for the boost's
-			// time, unless that one is the slot's prioritized owner.
+			// assigned slot is the active one", 6.3.2.2): it takes over as
+			// it would under SB, unless the running process is the slot's
+			// prioritized owner.
 			prio := c.owner == c.cur && cur.class != DC
 			take = c.owner == pi && p.class != DC ||
-				!prio && s.candidate(int(p.cpu), pi) && s.boosts(cur)
+				!prio && s.candidate(int(p.cpu), pi) && s.wins(p, cur)
 		case BCS:
 			take = c.owner == pi
 		case PBCS:
@@ -326,16 +337,26 @@ func (s *Sim) wake(p *proc) {
 	s.dispatch(int(p.cpu))
 }
 
+// wins reports whether woken process p takes the processor from cur under
+// the local scheduler (SB, and FCS outside a prioritized owner's slot):
+// Linux's preemption test, or the boost.
+func (s *Sim) wins(p, cur *proc) bool {
+	if s.linux() {
+		return s.preempts(p, cur)
+	}
+	return s.boosts(cur)
+}
+
 // boosts reports whether a woken process takes the processor from cur
-// under a time-sharing local scheduler (SB, and FCS outside a prioritized
-// owner's slot). The woken process has slept, and gets a whole time slice
-// back (see the evArrive case of handle); it goes first if cur only spins,
-// or has less of its own slice left, having run since the slice began:
-// the priority a time-sharing scheduler gives a process that sleeps often
-// over one that uses up its time (Linux's goodness, the time slice left;
-// Solaris TS's raised priority on return from sleep), on which
-// Arpaci-Dusseau's implicit coscheduling relies. A process without a slice
-// armed (it was alone when it got the processor) began one then.
+// under an idealised time-sharing local scheduler (SchedBoost). The woken
+// process has slept, and gets a whole time slice back (see the evArrive
+// case of handle); it goes first if cur only spins, or has less of its own
+// slice left, having run since the slice began: the priority an idealised
+// time-sharing scheduler gives a process that sleeps often over one that
+// uses up its time (Solaris TS raises it on return from sleep), on which
+// Arpaci-Dusseau's implicit coscheduling relies; Linux 2.4 gives less
+// (SchedLinux, linux.go). A process without a slice armed (it was alone
+// when it got the processor) began one then.
 func (s *Sim) boosts(cur *proc) bool {
 	if cur.phase == phWait {
 		return true
@@ -461,6 +482,9 @@ func (s *Sim) stop(c *cpu) {
 		p := &s.procs[c.cur]
 		if p.running {
 			s.account(p)
+			if s.linux() {
+				s.charge(p)
+			}
 			p.running = false
 			s.cancelTimer(p)
 			p.budget = max(p.sliceEnd-s.now, 0) // kept for its next turn
@@ -481,7 +505,9 @@ func (s *Sim) run(ci int, pi int32) {
 	p := &s.procs[pi]
 	c.cur, c.last = pi, pi
 	p.running, p.since, p.ran, p.runStart = true, s.now, true, s.now
-	if p.budget > 0 {
+	if s.linux() {
+		p.ctrFrom, p.charged = s.now, s.chargeable(ci, p)
+	} else if p.budget > 0 {
 		p.sliceEnd, p.budget = s.now+p.budget, 0 // the rest of its slice
 	}
 	s.cancelTimer(p)
@@ -541,6 +567,10 @@ func (s *Sim) dispatch(ci int) {
 // rotate ends the running process's local quantum on processor ci: the next
 // ready process in round-robin order gets the processor.
 func (s *Sim) rotate(ci int) {
+	if s.linux() {
+		s.rotateLinux(ci)
+		return
+	}
 	c := &s.cpus[ci]
 	c.qEnd = 0
 	if c.cur >= 0 {

@@ -39,8 +39,16 @@ func TestPresets(t *testing.T) {
 			c.StrobeBaseMicros != 5 || c.StrobePerStageMicros != 1 || c.BCSOverheadMicros != 125 {
 			t.Errorf("%s: launch/strobe/BCS constants %+v", c.Name, c)
 		}
-		if !reflect.DeepEqual(c.Fitted, []string{"strobe_base_us", "strobe_per_stage_us", "launch_timeslice_us"}) {
-			t.Errorf("%s: fitted %v", c.Name, c.Fitted)
+		// SB's spin is fitted on Accelerando (Tables 6.1-6.4), assumed the
+		// same elsewhere.
+		fitted := []string{"strobe_base_us", "strobe_per_stage_us", "launch_timeslice_us"}
+		if c.Name == "accelerando" {
+			fitted = append(fitted, "sb_spin_us")
+		} else if !slices.Contains(c.Assumed, "sb_spin_us") {
+			t.Errorf("%s: sb_spin_us not assumed (%v)", c.Name, c.Assumed)
+		}
+		if !reflect.DeepEqual(c.Fitted, fitted) || c.SBSpinMicros != 550 {
+			t.Errorf("%s: fitted %v, spin %v us", c.Name, c.Fitted, c.SBSpinMicros)
 		}
 		if !slices.Contains(c.Assumed, "local_switch_us") || !slices.Contains(c.Assumed, "wakeup_us") || c.WakeupMicros != 5 {
 			t.Errorf("%s: assumed %v, want local_switch_us and wakeup_us (5 us, %v) among them", c.Name, c.Assumed, c.WakeupMicros)
@@ -491,5 +499,58 @@ func TestCurves(t *testing.T) {
 	}
 	if curves[4].Series[0].Y[3] != 58 {
 		t.Errorf("gang switch on 64 nodes %v us, want 58", curves[4].Series[0].Y[3])
+	}
+}
+
+// TestKernelScheduler: the presets' Linux 2.4 scheduler constants are the
+// stock kernel's for each cluster's architecture: HZ (include/asm-*/param.h),
+// NICE_TO_TICKS(0) = TICK_SCALE(20) + 1 (kernel/sched.c) derived from it,
+// PROC_CHANGE_PENALTY (include/asm-*/smp.h); none on ASCI Q (not Linux).
+// The model hands them on as hwmodel.KernelScheduler, through Refill too.
+func TestKernelScheduler(t *testing.T) {
+	tickScale := func(hz, x int) int { // kernel/sched.c
+		switch {
+		case hz < 200:
+			return x >> 2
+		case hz < 400:
+			return x >> 1
+		case hz < 800:
+			return x
+		case hz < 1600:
+			return x << 1
+		}
+		return x << 2
+	}
+	for _, tc := range []struct {
+		c           Cluster
+		hz, penalty int
+	}{
+		{Crescendo(), 100, 15},    // i386
+		{Accelerando(), 1024, 20}, // ia64
+		{Wolverine(), 1024, 20},   // alpha
+		{ASCIQ(), 0, 0},
+	} {
+		c := tc.c
+		ticks := 0
+		if tc.hz > 0 {
+			ticks = tickScale(tc.hz, 20) + 1
+		}
+		if c.KernelHZ != tc.hz || c.KernelSliceTicks != ticks || c.KernelProcChangePenalty != tc.penalty {
+			t.Errorf("%s: HZ %d, slice %d ticks, penalty %d; want %d, %d, %d", c.Name, c.KernelHZ, c.KernelSliceTicks,
+				c.KernelProcChangePenalty, tc.hz, ticks, tc.penalty)
+		}
+		k, ok := hwmodel.Kernel(hwmodel.Refill{Costs: Model{Cluster: c}})
+		if !ok || k.KernelHZ() != tc.hz || k.KernelSliceTicks() != ticks || k.KernelProcChangePenalty() != tc.penalty {
+			t.Errorf("%s: hwmodel.Kernel: %v, %v", c.Name, k, ok)
+		}
+	}
+	// 6 ticks of 10 ms on i386, 41 of 1/1024 s elsewhere: 60 and 40 ms.
+	if c := Crescendo(); c.KernelSliceTicks*1000/c.KernelHZ != 60 {
+		t.Errorf("crescendo's slice: %d ms", c.KernelSliceTicks*1000/c.KernelHZ)
+	}
+	c := Accelerando()
+	c.KernelHZ = 0
+	if err := c.Validate(); err == nil {
+		t.Error("a slice without HZ accepted")
 	}
 }

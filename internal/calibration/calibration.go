@@ -35,5 +35,9 @@ func CitesThesisStatic(source string) bool { return thesisStatic.MatchString(sou
 // thesis' dynamic results as what it is fitted on (a mention that section
 // 6.4 gives no figure is not a fit).
 func FittedOnDynamic(source string) bool {
-	return dynamic.MatchString(source) && !noFigure.MatchString(source)
+	rest := tables.ReplaceAllString(source, "") // Table 6.4 is static; section 6.4 is not
+	return dynamic.MatchString(rest) && !noFigure.MatchString(source)
 }
+
+// tables matches citations of tables, whose numbers look like sections.
+var tables = regexp.MustCompile(`Tables? \d+\.\d+(-\d+\.\d+)?('s)?`)

@@ -9,6 +9,9 @@ func TestRules(t *testing.T) {
 	if FittedOnDynamic("thesis Tables 6.2-6.4 (6.4.4 says 'a few seconds' without a figure)") {
 		t.Error("a mention of 6.4 without a fit fails")
 	}
+	if FittedOnDynamic("the 19 SB cells of Tables 6.1-6.4; Table 6.4's job 1") {
+		t.Error("Table 6.4, a static measurement, counts as the dynamic section")
+	}
 	if CitesThesisStatic("chosen to look right") || Cites("chosen to look right") {
 		t.Error("a source without a citation passes")
 	}

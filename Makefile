@@ -6,8 +6,10 @@ BIN := bin
 # make run: the policies compared (one word each, e.g. POLICIES="easy
 # conservative"), the hardware model that charges time sharing, and where
 # the outputs go.
-POLICIES ?= fcfs easy gs:backfill=easy sb:backfill=easy fcs:backfill=easy
+POLICIES ?= easy gs:mpl=1,backfill=easy,alloc=dhc gs:mpl=6,backfill=easy,alloc=dhc sb:mpl=6,backfill=easy,alloc=dhc fcs:mpl=6,backfill=easy,alloc=dhc
 HW ?= crescendo
+# The thesis' 32 processors of Crescendo: 16 nodes of 2 PEs (6.4.1, Table 1.1).
+MACHINE ?= 16x2
 OUT ?= out
 
 # make figures (and study-KEY, results/...csv): figure options passed to
@@ -44,7 +46,9 @@ build:
 # The main job on embedded defaults (no data downloaded): the thesis'
 # dynamic workload (the preset thesis: 1000 Lublin-Feitelson jobs on 32
 # processors with the thesis' statistics, loose estimates, time / 100) at
-# offered load 74%, replayed under each of POLICIES (charged by HW), a table
+# offered load 74%, replayed under each of POLICIES on MACHINE (charged by
+# HW, whose STORM mechanics the gang-scheduled policies model: the thesis'
+# batch is gs at MPL 1 with EASY and DHC; plain easy beside it), a table
 # comparing them ($(OUT)/summary.md, shown on the terminal without its
 # manifest, which stays in the file) and the CDF of their response times
 # ($(OUT)/responses.png).
@@ -52,8 +56,8 @@ RUN_COLUMNS := utilization,makespan_s,wait_s_mean,response_s_mean,response_s_med
 run: build
 	@mkdir -p $(OUT)
 	$(BIN)/genwork lublin --preset thesis --load 0.74 --seed 1 -q -o $(OUT)/workload.parquet
-	@for p in $(POLICIES); do echo "$(BIN)/replay --policy $$p --hw $(HW) $(OUT)/workload.parquet -o $(OUT)/$$p.parquet"; \
-		$(BIN)/replay --policy $$p --hw $(HW) $(OUT)/workload.parquet -o $(OUT)/$$p.parquet -q || exit 1; done
+	@for p in $(POLICIES); do echo "$(BIN)/replay --policy $$p --hw $(HW) --machine $(MACHINE) $(OUT)/workload.parquet -o $(OUT)/$$p.parquet"; \
+		$(BIN)/replay --policy $$p --hw $(HW) --machine $(MACHINE) $(OUT)/workload.parquet -o $(OUT)/$$p.parquet -q || exit 1; done
 	$(BIN)/analyze -q --by policy --columns $(RUN_COLUMNS) $(foreach p,$(POLICIES),$(OUT)/$(p).parquet) -o $(OUT)/summary.md
 	$(BIN)/analyze -q --plot cdf --metric response --by policy --logx $(foreach p,$(POLICIES),$(OUT)/$(p).parquet) -o $(OUT)/responses.png
 	@echo; sed '/^<!-- gangsim manifest/,/^-->/d' $(OUT)/summary.md

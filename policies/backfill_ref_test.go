@@ -263,7 +263,7 @@ func projectSorted(p *Gang, need int, pin []int) (shadow model.Time, ok bool) {
 	for i := 0; i < len(ends); {
 		at := ends[i].at
 		for ; i < len(ends) && ends[i].at == at; i++ {
-			p.scratch.vacate(ends[i].row, ends[i].g.cols)
+			p.scratch.vacateJob(ends[i].row, ends[i].g.cols)
 		}
 		if _, fits := p.scratch.find(need, pin); fits {
 			return at, true

@@ -244,11 +244,7 @@ func (r *cosched) placed(g *gangJob) {
 // if the current slot runs it, strobes them in.
 func (r *cosched) launched(g *gangJob) {
 	cols := make([]int, 0, g.need)
-	for i := range r.m.cols {
-		if g.cols.has(i) {
-			cols = append(cols, i)
-		}
-	}
+	g.cols.each(func(i int) { cols = append(cols, i) })
 	if pin := r.pin(g.j); pin != nil {
 		cols = pin // hand-placed (the static scenarios): process i on Pin[i]
 	}

@@ -517,7 +517,7 @@ func (p *Gang) project(need int, pin []int) (shadow model.Time, ok bool) {
 	for len(h) > 0 {
 		at := h[0].at
 		for len(h) > 0 && h[0].at == at { // all that end at the same time
-			p.scratch.vacate(h[0].row, h[0].g.cols)
+			p.scratch.vacateJob(h[0].row, h[0].g.cols)
 			h.pop()
 		}
 		if p.scratch.fits(need, pin) {
@@ -545,7 +545,7 @@ func (p *Gang) expectedEnd(start model.Time, j *sim.Job) model.Time {
 type gangJob struct {
 	j    *sim.Job
 	row  *row
-	cols columns
+	cols jobColumns
 	need int
 	seq  uint64 // placement order: ties are broken by it
 
@@ -759,8 +759,8 @@ func (p *Gang) runSet(run []*gangJob, rw *row, prev []*gangJob) []*gangJob {
 	defer func() { p.cols = used }()
 	if keep {
 		for _, g := range prev {
-			if g.row != rw && !used.overlaps(g.cols) {
-				used.add(g.cols)
+			if g.row != rw && !used.overlapsJob(g.cols) {
+				used.addJob(g.cols)
 				run = append(run, g)
 			}
 		}
@@ -769,8 +769,8 @@ func (p *Gang) runSet(run []*gangJob, rw *row, prev []*gangJob) []*gangJob {
 		i := p.m.index(rw)
 		for k := 1; k < len(p.m.rows); k++ {
 			for _, g := range p.m.rows[(i+k)%len(p.m.rows)].jobs {
-				if !used.overlaps(g.cols) {
-					used.add(g.cols)
+				if !used.overlapsJob(g.cols) {
+					used.addJob(g.cols)
 					run = append(run, g)
 				}
 			}
@@ -832,9 +832,9 @@ func (p *Gang) settle() bool {
 		used := p.slotColumns()
 		goesOn = false
 		for _, g := range p.cur.jobs {
-			if !g.on && !used.overlaps(g.cols) {
+			if !g.on && !used.overlapsJob(g.cols) {
 				g.on, g.onFrom = true, max(now, p.switchEnd)
-				used.add(g.cols)
+				used.addJob(g.cols)
 			}
 			goesOn = goesOn || g.on
 		}
@@ -1101,7 +1101,7 @@ func (p *Gang) slotColumns() columns {
 	c := p.cols[:n]
 	clear(c)
 	for _, g := range p.running() {
-		c.add(g.cols)
+		c.addJob(g.cols)
 	}
 	return c
 }

@@ -65,10 +65,10 @@ func (p *probed) check() {
 		union := newColumns(p.m.cols)
 		n := 0
 		for _, g := range rw.jobs {
-			if union.overlaps(g.cols) {
+			if union.overlapsJob(g.cols) {
 				p.t.Fatalf("%s: t=%v: row %d: job %d overlaps another", p.desc, now, ri, g.j.In.ID)
 			}
-			union.add(g.cols)
+			union.addJob(g.cols)
 			n += g.need
 		}
 		if n > p.m.cols || union.count() != n || !equalColumns(union, rw.taken) {
@@ -81,10 +81,10 @@ func (p *probed) check() {
 		if g.j.State != sim.Running || g.j.Rate() == 0 || !d.OnAt(now) {
 			continue
 		}
-		if busy.overlaps(g.cols) {
+		if busy.overlapsJob(g.cols) {
 			p.t.Fatalf("%s: t=%v: job %d runs on a processor another job runs on", p.desc, now, g.j.In.ID)
 		}
-		busy.add(g.cols)
+		busy.addJob(g.cols)
 	}
 }
 

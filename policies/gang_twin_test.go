@@ -106,12 +106,12 @@ func (s *stepped) runSetOf(rw *row, prev []*gangJob) []*gangJob {
 	run := slices.Clone(rw.jobs)
 	used := newColumns(s.m.cols)
 	for _, g := range rw.jobs {
-		used.add(g.cols)
+		used.addJob(g.cols)
 	}
 	if s.cfg.Storm.Keep {
 		for _, g := range prev {
-			if !slices.Contains(rw.jobs, g) && !used.overlaps(g.cols) {
-				used.add(g.cols)
+			if !slices.Contains(rw.jobs, g) && !used.overlapsJob(g.cols) {
+				used.addJob(g.cols)
 				run = append(run, g)
 			}
 		}
@@ -122,8 +122,8 @@ func (s *stepped) runSetOf(rw *row, prev []*gangJob) []*gangJob {
 	i := slices.Index(s.m.rows, rw)
 	for k := 1; k < len(s.m.rows); k++ {
 		for _, g := range s.m.rows[(i+k)%len(s.m.rows)].jobs {
-			if !used.overlaps(g.cols) {
-				used.add(g.cols)
+			if !used.overlapsJob(g.cols) {
+				used.addJob(g.cols)
 				run = append(run, g)
 			}
 		}
@@ -276,13 +276,13 @@ func (s *stepped) replan() {
 	if s.cur != nil && slices.Index(s.m.rows, s.cur) >= 0 {
 		used := newColumns(s.m.cols)
 		for _, g := range s.running() {
-			used.add(g.cols)
+			used.addJob(g.cols)
 		}
 		for _, g := range s.cur.jobs {
 			st := s.state[g]
-			if !st.on && !used.overlaps(g.cols) {
+			if !st.on && !used.overlapsJob(g.cols) {
 				st.on, st.from = true, max(now, s.switchEnd)
-				used.add(g.cols)
+				used.addJob(g.cols)
 			}
 			goesOn = goesOn || st.on
 		}

@@ -351,3 +351,75 @@ func TestGangEnterSwitches(t *testing.T) {
 		t.Errorf("g2, left out 20 ms into its switch: on %v, loss %v; want off, 20ms", g2.on, g2.loss)
 	}
 }
+
+// dhcBlockByBlock is DHC's placement as the package documentation states
+// it, block by block and row by row: the reference of TestDHCEqualsBlockByBlock.
+func dhcBlockByBlock(m *matrix, need int) (row, start int, ok bool) {
+	size := 1
+	for size < need {
+		size <<= 1
+	}
+	bestLoad := -1
+	for s := 0; s+need <= m.cols; s += size {
+		end := min(s+size, m.cols)
+		first, load := -1, 0
+		for r, rw := range m.rows {
+			taken := false
+			for c := s; c < end; c++ {
+				taken = taken || rw.taken.has(c)
+			}
+			if taken {
+				load++
+			} else if first < 0 {
+				first = r
+			}
+		}
+		if first < 0 {
+			if len(m.rows) >= m.mpl {
+				continue
+			}
+			first = len(m.rows)
+		}
+		if bestLoad < 0 || load < bestLoad {
+			bestLoad, start, row = load, s, first
+		}
+	}
+	return row, start, bestLoad >= 0
+}
+
+// TestDHCEqualsBlockByBlock checks DHC's placement (a free block found a
+// word at a time, else block by block) against the reference on random
+// matrices of up to 700 columns, sparse and dense, every job size.
+func TestDHCEqualsBlockByBlock(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 20000; trial++ {
+		cols := 1 + rng.IntN(700)
+		m := newMatrix(cols, 1+rng.IntN(6), allocDHC)
+		for r := rng.IntN(m.mpl + 1); r > 0; r-- {
+			rw := &row{taken: newColumns(cols)}
+			density := rng.Float64() * rng.Float64()
+			for c := 0; c < cols; c++ {
+				if rng.Float64() < density {
+					rw.taken.set(c)
+				}
+			}
+			m.rows = append(m.rows, rw)
+		}
+		need := 1 + rng.IntN(cols)
+		wantRow, wantStart, wantOK := dhcBlockByBlock(m, need)
+		pl, ok := m.find(need, nil)
+		if ok != wantOK {
+			t.Fatalf("trial %d: %d columns, need %d: found %v, block by block %v", trial, cols, need, ok, wantOK)
+		}
+		if !ok {
+			continue
+		}
+		want := newColumns(cols)
+		for c := wantStart; c < wantStart+need; c++ {
+			want.set(c)
+		}
+		if pl.row != wantRow || !slices.Equal(pl.cols, want) {
+			t.Fatalf("trial %d: %d columns, need %d: row %d %x, block by block row %d from %d", trial, cols, need, pl.row, pl.cols, wantRow, wantStart)
+		}
+	}
+}

@@ -24,6 +24,66 @@ func (c columns) count() int {
 	return n
 }
 
+// jobColumns are a job's columns: the words [lo, lo+len(w)) of a set of
+// columns, every other word empty. A job's columns take a few words of a
+// machine of thousands, and the checks of a slot's run set go over them
+// for every job; this keeps each check to the job's own words.
+type jobColumns struct {
+	lo int
+	w  columns
+}
+
+// trimmed returns the words of c that hold columns, as jobColumns.
+func trimmed(c columns) jobColumns {
+	lo, hi := 0, len(c)
+	for lo < hi && c[lo] == 0 {
+		lo++
+	}
+	for hi > lo && c[hi-1] == 0 {
+		hi--
+	}
+	return jobColumns{lo: lo, w: slices.Clone(c[lo:hi])}
+}
+
+func (j jobColumns) has(i int) bool {
+	w := i>>6 - j.lo
+	return w >= 0 && w < len(j.w) && j.w[w]&(1<<(i&63)) != 0
+}
+
+func (j jobColumns) count() int { return j.w.count() }
+
+// each calls f with every column of j, in order.
+func (j jobColumns) each(f func(int)) {
+	for k, w := range j.w {
+		for ; w != 0; w &= w - 1 {
+			f((j.lo+k)<<6 + bits.TrailingZeros64(w))
+		}
+	}
+}
+
+// overlapsJob reports whether c and the job's columns j share a column.
+func (c columns) overlapsJob(j jobColumns) bool { return c[j.lo:j.lo+len(j.w)].overlaps(j.w) }
+
+// addJob adds the job's columns j to c.
+func (c columns) addJob(j jobColumns) { c[j.lo : j.lo+len(j.w)].add(j.w) }
+
+// removeJob removes the job's columns j from c.
+func (c columns) removeJob(j jobColumns) { c[j.lo : j.lo+len(j.w)].remove(j.w) }
+
+// setRange adds the columns [start, end) to c.
+func (c columns) setRange(start, end int) {
+	for start < end {
+		w, b := start>>6, start&63
+		n := min(64-b, end-start)
+		mask := ^uint64(0)
+		if n < 64 {
+			mask = (1<<n - 1) << b
+		}
+		c[w] |= mask
+		start += n
+	}
+}
+
 // anyIn reports whether c has a column in [start, end).
 func (c columns) anyIn(start, end int) bool {
 	for start < end {
@@ -91,6 +151,77 @@ type row struct {
 func newMatrix(cols, mpl int, alloc string) *matrix {
 	return &matrix{cols: cols, mpl: mpl, alloc: alloc}
 }
+
+// leastLoaded returns the leftmost of the blocks of size columns (a power
+// of two below 64) holding need columns before the machine's edge whose
+// load (the rows taking any of its columns) is least, and that load; load
+// -1 if there is none (every block is taken in every row and the matrix
+// has its most rows). Each word's blocks are counted together: a row
+// marks the first column of every block it takes, and the marks are
+// added bit-sliced (plane k holds bit k of every block's count).
+func (m *matrix) leastLoaded(size, need int) (start, load int) {
+	starts := groupStarts[bits.TrailingZeros(uint(size))]
+	load, start = -1, 0
+	// below: only loads under it can win. A block taken in every row
+	// cannot when no row may be added.
+	below := len(m.rows) + 1
+	if len(m.rows) >= m.mpl {
+		below = len(m.rows)
+	}
+	var planes [7]uint64 // counts up to 64 rows (maxMPL)
+	for wi := 0; wi*64 < m.cols; wi++ {
+		valid := starts
+		if last := m.cols - need - wi*64; last < 63 { // block starts beyond it do not hold need
+			if last < 0 {
+				break
+			}
+			valid &= 1<<(last+1) - 1
+		}
+		clear(planes[:])
+		for _, rw := range m.rows {
+			occ := rw.taken[wi]
+			for sh := 1; sh < size; sh <<= 1 {
+				occ |= occ >> sh
+			}
+			carry := occ & valid
+			for k := 0; carry != 0; k++ {
+				planes[k], carry = planes[k]^carry, planes[k]&carry
+			}
+		}
+		for cand := lessThan(&planes, below) & valid; cand != 0; cand &= cand - 1 {
+			b := bits.TrailingZeros64(cand)
+			n := 0
+			for k := range planes {
+				n |= int(planes[k]>>b&1) << k
+			}
+			if n < below {
+				load, start, below = n, wi*64+b, n
+			}
+		}
+	}
+	return start, load
+}
+
+// lessThan returns the bits whose bit-sliced count in planes (plane k
+// holding bit k) is below v, 0 <= v < 128.
+func lessThan(planes *[7]uint64, v int) uint64 {
+	var lt uint64
+	eq := ^uint64(0)
+	for k := len(planes) - 1; k >= 0; k-- {
+		if v>>k&1 == 1 {
+			lt |= eq &^ planes[k]
+			eq &= planes[k]
+		} else {
+			eq &^= planes[k]
+		}
+	}
+	return lt
+}
+
+// groupStarts[k] has a bit at the first column of every group of 2^k
+// columns of a word (k < 6).
+var groupStarts = [6]uint64{^uint64(0), 0x5555555555555555, 0x1111111111111111,
+	0x0101010101010101, 0x0001000100010001, 0x0000000100000001}
 
 // placement is where a job would go: an existing row (index) or a new one
 // (index len(rows)), and its columns. The columns are the matrix's scratch
@@ -211,7 +342,22 @@ func (m *matrix) findDHC(need int) (placement, bool) {
 		size <<= 1
 	}
 	bestLoad, bestStart, bestRow := -1, 0, 0
-	for start := 0; start+need <= m.cols; start += size {
+	found := false
+	if size < 64 {
+		// Blocks within words: every block's load counted a word at a
+		// time, bit-sliced over the rows.
+		if bestStart, bestLoad = m.leastLoaded(size, need); bestLoad >= 0 {
+			bestRow = len(m.rows)
+			for r, rw := range m.rows {
+				if !rw.taken.anyIn(bestStart, min(bestStart+size, m.cols)) {
+					bestRow = r
+					break
+				}
+			}
+		}
+		found = true
+	}
+	for start := 0; !found && start+need <= m.cols; start += size {
 		end := min(start+size, m.cols)
 		first, load := -1, 0
 		for r, rw := range m.rows {
@@ -238,9 +384,7 @@ func (m *matrix) findDHC(need int) (placement, bool) {
 		return placement{}, false
 	}
 	cols := m.scratchColumns()
-	for c := bestStart; c < bestStart+need; c++ {
-		cols.set(c)
-	}
+	cols.setRange(bestStart, bestStart+need)
 	return placement{bestRow, cols}, true
 }
 
@@ -250,15 +394,15 @@ func (m *matrix) place(g *gangJob, p placement) {
 		m.rows = append(m.rows, &row{taken: newColumns(m.cols)})
 	}
 	rw := m.rows[p.row]
-	g.row, g.cols = rw, slices.Clone(p.cols)
-	rw.taken.add(p.cols)
+	g.row, g.cols = rw, trimmed(p.cols)
+	rw.taken.addJob(g.cols)
 	rw.jobs = append(rw.jobs, g)
 }
 
 // remove takes g out of the matrix; its row is removed if it empties.
 func (m *matrix) remove(g *gangJob) {
 	rw := g.row
-	rw.taken.remove(g.cols)
+	rw.taken.removeJob(g.cols)
 	i := slices.Index(rw.jobs, g)
 	rw.jobs = slices.Delete(rw.jobs, i, i+1)
 	g.row = nil
@@ -280,7 +424,7 @@ func (m *matrix) repack() bool {
 			g := rw.jobs[i]
 			to := -1
 			for e := 0; e < r; e++ {
-				if !m.rows[e].taken.overlaps(g.cols) {
+				if !m.rows[e].taken.overlapsJob(g.cols) {
 					to = e
 					break
 				}
@@ -289,10 +433,10 @@ func (m *matrix) repack() bool {
 				i++
 				continue
 			}
-			rw.taken.remove(g.cols)
+			rw.taken.removeJob(g.cols)
 			rw.jobs = slices.Delete(rw.jobs, i, i+1)
 			dst := m.rows[to]
-			dst.taken.add(g.cols)
+			dst.taken.addJob(g.cols)
 			dst.jobs = append(dst.jobs, g)
 			slices.SortFunc(dst.jobs, func(a, b *gangJob) int { return cmp.Compare(a.seq, b.seq) })
 			g.row = dst
@@ -331,6 +475,11 @@ func (m *matrix) copyFrom(src *matrix) {
 // not: an empty row is as good as a new one to find).
 func (m *matrix) vacate(r int, cols columns) {
 	m.rows[r].taken.remove(cols)
+}
+
+// vacateJob is vacate of a job's columns.
+func (m *matrix) vacateJob(r int, cols jobColumns) {
+	m.rows[r].taken.removeJob(cols)
 }
 
 // occupy takes cols in row r of a scratch matrix, adding the row if r is

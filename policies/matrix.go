@@ -62,7 +62,7 @@ func (j jobColumns) each(f func(int)) {
 }
 
 // overlapsJob reports whether c and the job's columns j share a column.
-func (c columns) overlapsJob(j jobColumns) bool { return c[j.lo:j.lo+len(j.w)].overlaps(j.w) }
+func (c columns) overlapsJob(j jobColumns) bool { return c[j.lo : j.lo+len(j.w)].overlaps(j.w) }
 
 // addJob adds the job's columns j to c.
 func (c columns) addJob(j jobColumns) { c[j.lo : j.lo+len(j.w)].add(j.w) }

@@ -51,6 +51,10 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 		pi := s.newProc()
 		p := &s.procs[pi]
 		*p = proc{id: pi, job: j, idx: int32(i), cpu: int32(c), fan: int32(j.prog.fan), rs: p.rs[:0], classSince: s.now}
+		if s.mem != nil && app.MemPerProcKB > 0 {
+			p.mem = app.MemPerProcKB << 10
+			s.nodeUse[s.node(c)] += p.mem
+		}
 		for k := range slots {
 			if k < cap(p.rs) {
 				p.rs = p.rs[:k+1]
@@ -136,6 +140,9 @@ func (s *Sim) RemoveJob(id int) {
 	}
 	for _, pi := range j.procs {
 		c := &s.cpus[s.procs[pi].cpu]
+		if m := s.procs[pi].mem; m > 0 {
+			s.nodeUse[s.node(int(c.id))] -= m
+		}
 		c.residents = slices.DeleteFunc(c.residents, func(x int32) bool { return x == pi })
 		if c.last == pi {
 			c.last = -1

@@ -275,6 +275,7 @@ func (s *Sim) waitMode(p *proc) waitMode {
 // block takes a waiting process off its processor until a message wakes
 // it. The caller has accounted its time and clears the processor.
 func (s *Sim) block(p *proc) {
+	p.occMark = s.occupied(&s.cpus[p.cpu])
 	p.running, p.blocked = false, true
 	p.blockedAt = s.now
 	p.spun = 0
@@ -464,6 +465,7 @@ func (s *Sim) stop(c *cpu) {
 			p.running = false
 			s.cancelTimer(p)
 			p.budget = max(p.sliceEnd-s.now, 0) // kept for its next turn
+			p.occMark = s.occupied(c)
 		}
 	}
 	if c.switchEnd > 0 {
@@ -507,6 +509,8 @@ func (s *Sim) switchTo(ci int, pi int32) {
 		}
 	case c.last == -1 && !p.ran:
 		cost = 0
+	default:
+		cost += s.pageBack(p, c)
 	}
 	p.woke = false
 	if cost == 0 {
@@ -516,6 +520,31 @@ func (s *Sim) switchTo(ci int, pi int32) {
 	c.cur, c.last = pi, pi
 	c.switchEnd, c.switchAt = s.now+cost, s.now
 	s.q.push(c.switchEnd, int32(ci), evCPU)
+}
+
+// occupied is the time processor c has run processes or switched between
+// them so far.
+func (s *Sim) occupied(c *cpu) model.Time { return c.busy + c.switching }
+
+// node is the node of processor ci.
+func (s *Sim) node(ci int) int { return ci / s.cfg.Machine.PEsPerNode }
+
+// pageBack is what process p pages back when its processor c switches to
+// it from another process: on a node whose processes need more memory
+// than it has (hwmodel.MemoryCosts), the processes that ran on its
+// processor since p last ran displaced part of its memory, as much as they
+// touched in the time they ran or switched there (Displace), at most the
+// smaller of p's memory and the node's excess. Nothing for a process that
+// has not run yet (its memory is new) or whose size is unknown.
+func (s *Sim) pageBack(p *proc, c *cpu) model.Time {
+	if s.mem == nil || p.mem <= 0 || !p.ran {
+		return 0
+	}
+	ex := s.nodeUse[s.node(int(c.id))] - s.mem.NodeMemory()
+	if ex <= 0 {
+		return 0
+	}
+	return s.mem.PageIn(min(p.mem, ex, s.mem.Displace(max(s.occupied(c)-p.occMark, 0))))
 }
 
 // dispatch gives processor ci to the process its discipline prefers now,

@@ -32,6 +32,9 @@ type CoschedConfig struct {
 	// Probation is how long FCS coschedules a new job before classifying
 	// it (procsim.Config.Probation).
 	Probation model.Time
+	// GangLoss is what a gang switch costs a job switched in beyond the
+	// hardware's gang switch (BCS and PBCS: hwmodel.NodeCosts.BCSGangLoss).
+	GangLoss model.Time
 }
 
 // coschedParams documents the parameters gs takes at process level beyond
@@ -73,9 +76,9 @@ var coschedKinds = map[string]struct {
 				", fitted on the static scenarios, see FCSProbation; 0: at its first slot's end)",
 		}},
 	"bcs": {procsim.BCS, "buffered coscheduling at process level (thesis 5.3, 6.2.2): gang strobes; communication done at micro-timeslice boundaries; a blocking call yields to the next ready process",
-		map[string]string{"csw": cswDoc, "wake": wakeDoc, "slice": bcsSliceDoc, "overhead": bcsOverheadDoc}},
+		map[string]string{"csw": bcsSwitchDoc, "wake": wakeDoc, "slice": bcsSliceDoc, "overhead": bcsOverheadDoc, "gang": bcsGangDoc}},
 	"pbcs": {procsim.PBCS, "prioritized BCS (thesis 6.3.2.3): as bcs, and a job with priority > 0 runs whenever it is ready",
-		map[string]string{"csw": cswDoc, "wake": wakeDoc, "slice": bcsSliceDoc, "overhead": bcsOverheadDoc}},
+		map[string]string{"csw": bcsSwitchDoc, "wake": wakeDoc, "slice": bcsSliceDoc, "overhead": bcsOverheadDoc, "gang": bcsGangDoc}},
 }
 
 // fcsProbation is FCS's default probation: a new job is coscheduled "in
@@ -88,6 +91,8 @@ var coschedKinds = map[string]struct {
 var fcsProbation = 0 * model.Second
 
 const (
+	bcsSwitchDoc   = "the node manager's local context switch when a process blocks in a BCS-MPI call and back when the call completes, e.g. 120us (default: the hardware preset's, qsnet's bcs_switch_us, fitted to thesis Table 6.1; 0 without --hw)"
+	bcsGangDoc     = "what a gang switch costs a job switched in beyond the hardware's gang switch (default: the hardware preset's, qsnet's bcs_gang_switch_us, fitted to thesis Table 6.5; 0 without --hw)"
 	bcsSliceDoc    = "micro-timeslice (default: the hardware preset's, else 250us, thesis 6.3.2)"
 	bcsOverheadDoc = "the start of each micro-timeslice the NICs spend exchanging and scheduling descriptors before transferring (default: the hardware preset's, about 125us, thesis 5.3.4; else 0)"
 )
@@ -100,9 +105,15 @@ func coschedConfig(kind procsim.Kind, p Params, env Env) (CoschedConfig, error) 
 	}
 	c := CoschedConfig{GangConfig: g, Kind: kind, FWaitShare: 0.3, DCGranularity: g.Quantum / 5,
 		MicroSlice: 250 * model.Microsecond}
+	buffered := kind == procsim.BCS || kind == procsim.PBCS
 	if n, ok := hwmodel.Node(env.Hardware.Costs); ok {
 		c.LocalSwitch, c.Wakeup = n.LocalSwitch(), n.Wakeup()
 		c.MicroSlice, c.MicroOverhead = n.MicroTimeslice(), n.MicroOverhead()
+		if buffered {
+			// BCS's node manager switches on every blocking call (thesis
+			// 6.2.2), and its gang switches cost more (hwmodel.NodeCosts).
+			c.LocalSwitch, c.GangLoss = n.BCSSwitch(), n.BCSGangLoss()
+		}
 	}
 	if c.LocalSwitch, err = p.Duration("csw", c.LocalSwitch, 0); err != nil {
 		return c, err
@@ -117,6 +128,9 @@ func coschedConfig(kind procsim.Kind, p Params, env Env) (CoschedConfig, error) 
 		return c, err
 	}
 	if c.MicroOverhead, err = p.Duration("overhead", c.MicroOverhead, 0); err != nil {
+		return c, err
+	}
+	if c.GangLoss, err = p.Duration("gang", c.GangLoss, 0); err != nil {
 		return c, err
 	}
 	if c.MicroOverhead >= c.MicroSlice {
@@ -142,6 +156,7 @@ func coschedConfig(kind procsim.Kind, p Params, env Env) (CoschedConfig, error) 
 // their processors (package procsim) under cfg.Kind.
 func NewCosched(cfg CoschedConfig, env Env) *Gang {
 	p := NewGang(cfg.GangConfig, env)
+	p.gangLoss = cfg.GangLoss
 	r := &cosched{Gang: p, kind: cfg.Kind, byID: map[int]*gangJob{}}
 	r.ps = procsim.New(procsim.Config{Kind: cfg.Kind, Machine: env.Machine, Costs: env.Hardware.Costs, Contexts: netContexts(cfg.GangConfig),
 		LocalSwitch: cfg.LocalSwitch, Wakeup: cfg.Wakeup, Quantum: cfg.Quantum, SpinThreshold: cfg.Spin,

@@ -117,7 +117,9 @@
 // every change, and is added to the gang switch of the jobs switched in,
 // not to first starts; a run aborts if a charged switch with the longest
 // paging of a job in the matrix would cost the whole quantum. At process
-// level local switches page too (package procsim).
+// level local switches page too (package procsim). Under bcs and pbcs every
+// charged gang switch also costs the preset's BCS gang-switch loss
+// (hwmodel.NodeCosts.BCSGangLoss).
 //
 // Occupancy is the share of the NIC buffers in use when the outgoing slot
 // is switched out, estimated from the jobs that ran in it: each job counts

@@ -213,7 +213,8 @@ type Gang struct {
 	ends                []ending
 	cols                columns
 
-	maxPage model.Time // the longest paging of a job in the matrix (pageCosts)
+	maxPage  model.Time // the longest paging of a job in the matrix (pageCosts)
+	gangLoss model.Time // added to every charged gang switch (CoschedConfig.GangLoss)
 }
 
 // mark stamps the jobs of set so that marked tells them apart in O(1), and
@@ -826,7 +827,7 @@ func (p *Gang) switchCost(prev, next []*gangJob, rows int, firstStarts bool) mod
 		return 0
 	}
 	return p.env.Hardware.Costs.Switch(hwmodel.SwitchState{Nodes: p.env.Machine.Nodes, Jobs: rows,
-		Occupancy: p.occupancy(prev, rows)})
+		Occupancy: p.occupancy(prev, rows)}) + p.gangLoss
 }
 
 // occupancy estimates the share of the NIC buffers in use when a slot

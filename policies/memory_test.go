@@ -84,3 +84,56 @@ func TestGangPagesOnOvercommittedNodes(t *testing.T) {
 		}
 	}
 }
+
+// TestBCSGangLoss: under BCS and PBCS a job switched into a slot loses the
+// preset's bcs_gang_switch_us on top of the gang switch (thesis Table 6.5's
+// balanced jobs: non-blocking BCS, which never blocks, 2.57 s slower than
+// GS); under GS and FCS at process level a switch costs the gang switch.
+// (TestCoschedCostsFromPreset checks that BCS's local switches cost
+// bcs_switch_us.)
+func TestBCSGangLoss(t *testing.T) {
+	p, err := presets.Get("accelerando")
+	if err != nil {
+		t.Fatal(err)
+	}
+	costs, err := p.Costs("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, _ := hwmodel.Node(costs)
+	env := Env{Machine: model.Machine{Nodes: 2, PEsPerNode: 2}, Rand: rand.New(rand.NewPCG(1, 1)),
+		Hardware: Hardware{Costs: costs, Preset: "accelerando"}}
+	sw := costs.Switch(hwmodel.SwitchState{Nodes: 2, Jobs: 2})
+	var jobs []model.Job
+	for i := range 2 {
+		// Non-blocking: BCS never blocks them (their calls are done long
+		// before they wait), so nothing but the switches differs.
+		app := model.App{Granularity: 3 * model.Millisecond, Pattern: model.PatternRing, Comm: model.CommNonBlocking}
+		jobs = append(jobs, model.Job{ID: int64(i + 1), Runtime: 2 * model.Second, AllocProcs: 4, Estimate: 2 * model.Second,
+			Known: model.AllFields, App: app})
+	}
+	trace := &model.Trace{Jobs: jobs}
+	for _, tc := range []struct {
+		spec string
+		per  model.Time
+	}{{"bcs:mpl=2,quantum=25ms", sw + node.BCSGangLoss()}, {"pbcs:mpl=2,quantum=25ms", sw + node.BCSGangLoss()},
+		{"gs:mpl=2,quantum=25ms,level=process", sw}, {"fcs:mpl=2,quantum=25ms", sw}} {
+		spec, err := ParseSpec(tc.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pol, err := New(spec, env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := collect{}
+		if err := sim.New(sim.Config{Machine: env.Machine}, pol).Run(model.NewSliceReader(trace), out, nil); err != nil {
+			t.Fatal(err)
+		}
+		for id, o := range out {
+			if o.switches < 10 || o.loss != model.Time(o.switches)*tc.per {
+				t.Errorf("%s: job %d: %d switches cost %v, want %v each", tc.spec, id, o.switches, o.loss, tc.per)
+			}
+		}
+	}
+}

@@ -6,8 +6,10 @@ BIN := bin
 # make run: the policies compared (one word each, e.g. POLICIES="easy
 # conservative"), the hardware model that charges time sharing, and where
 # the outputs go.
-POLICIES ?= fcfs easy gs:backfill=easy sb:backfill=easy fcs:backfill=easy
+POLICIES ?= easy gs:mpl=1,backfill=easy,alloc=dhc gs:mpl=6,backfill=easy,alloc=dhc sb:mpl=6,backfill=easy,alloc=dhc fcs:mpl=6,backfill=easy,alloc=dhc
 HW ?= crescendo
+# The thesis' 32 processors of Crescendo: 16 nodes of 2 PEs (6.4.1, Table 1.1).
+MACHINE ?= 16x2
 OUT ?= out
 
 # make figures (and study-KEY, results/...csv): figure options passed to
@@ -17,6 +19,14 @@ FIGURE_SIZE ?=
 FIGURE_DPI ?=
 FIGURE_FORMATS ?=
 FIGURE_FLAGS := $(if $(FIGURE_SIZE),--figure-size $(FIGURE_SIZE)) $(if $(FIGURE_DPI),--figure-dpi $(FIGURE_DPI)) $(if $(FIGURE_FORMATS),--figure-formats $(FIGURE_FORMATS))
+
+# The shared logs and pyss oracle (../shared next to the checkout):
+# SHARED=DIR reads them from DIR instead, for every target (experiments,
+# tests, benchmarks), as GANGSIM_SHARED=DIR does.
+SHARED ?=
+ifneq ($(SHARED),)
+export GANGSIM_SHARED := $(abspath $(SHARED))
+endif
 
 .PHONY: all build run test test-slurm ci lint format-check vet bench bench-pipe fuzz figures clean clean-cache
 
@@ -36,7 +46,9 @@ build:
 # The main job on embedded defaults (no data downloaded): the thesis'
 # dynamic workload (the preset thesis: 1000 Lublin-Feitelson jobs on 32
 # processors with the thesis' statistics, loose estimates, time / 100) at
-# offered load 74%, replayed under each of POLICIES (charged by HW), a table
+# offered load 74%, replayed under each of POLICIES on MACHINE (charged by
+# HW, whose STORM mechanics the gang-scheduled policies model: the thesis'
+# batch is gs at MPL 1 with EASY and DHC; plain easy beside it), a table
 # comparing them ($(OUT)/summary.md, shown on the terminal without its
 # manifest, which stays in the file) and the CDF of their response times
 # ($(OUT)/responses.png).
@@ -44,8 +56,8 @@ RUN_COLUMNS := utilization,makespan_s,wait_s_mean,response_s_mean,response_s_med
 run: build
 	@mkdir -p $(OUT)
 	$(BIN)/genwork lublin --preset thesis --load 0.74 --seed 1 -q -o $(OUT)/workload.parquet
-	@for p in $(POLICIES); do echo "$(BIN)/replay --policy $$p --hw $(HW) $(OUT)/workload.parquet -o $(OUT)/$$p.parquet"; \
-		$(BIN)/replay --policy $$p --hw $(HW) $(OUT)/workload.parquet -o $(OUT)/$$p.parquet -q || exit 1; done
+	@for p in $(POLICIES); do echo "$(BIN)/replay --policy $$p --hw $(HW) --machine $(MACHINE) $(OUT)/workload.parquet -o $(OUT)/$$p.parquet"; \
+		$(BIN)/replay --policy $$p --hw $(HW) --machine $(MACHINE) $(OUT)/workload.parquet -o $(OUT)/$$p.parquet -q || exit 1; done
 	$(BIN)/analyze -q --by policy --columns $(RUN_COLUMNS) $(foreach p,$(POLICIES),$(OUT)/$(p).parquet) -o $(OUT)/summary.md
 	$(BIN)/analyze -q --plot cdf --metric response --by policy --logx $(foreach p,$(POLICIES),$(OUT)/$(p).parquet) -o $(OUT)/responses.png
 	@echo; sed '/^<!-- gangsim manifest/,/^-->/d' $(OUT)/summary.md
@@ -53,12 +65,17 @@ run: build
 
 # The test suite. CI (.ci/run) runs these same checks (format, vet, every
 # test) and differs in two ways: it installs Node.js and DuckDB's npm
-# package and Debian's slurm-wlm and munge, and sets GANGSIM_REQUIRE_DUCKDB=1
-# and GANGSIM_REQUIRE_SLURM=1, so the DuckDB and Slurm tests must run there
-# (here they skip when those are missing); and after make test it reruns
+# package and Debian's slurm-wlm and munge, and sets GANGSIM_REQUIRE_DUCKDB=1,
+# GANGSIM_REQUIRE_SLURM=1 and GANGSIM_REQUIRE_SHARED=1 (failing at once
+# without ../shared or GANGSIM_SHARED), so the DuckDB, Slurm and shared-log
+# tests must run there (here they skip when those are missing); and after make test it reruns
 # the packages that start goroutines under the race detector, go test
 # -race -short -count=1 ./internal/fileio ./internal/cli ./pipelines
-# ./cmd/replay ./cmd/genwork ./cmd/analyze. make ci runs .ci/run itself.
+# ./cmd/replay ./cmd/genwork ./cmd/analyze; and last it fuzzes whole
+# replays for a minute, go test -run '^$' -fuzz '^FuzzReplay$' -fuzztime
+# 60s ./cmd/replay, and analyze for half a minute, go test -run '^$' -fuzz
+# '^FuzzAnalyze$' -fuzztime 30s ./cmd/analyze. make ci runs .ci/run
+# itself.
 # -timeout: TestResultsUpToDate reruns every experiment from an empty
 # cache, the process-level SB and FCS replays of the thesis' dynamic items
 # included (about 15 minutes of CPU), past go test's default 10 minutes.
@@ -84,21 +101,25 @@ vet:
 lint: format-check vet
 
 # Speed and memory targets are benchmarks; this prints their figures (the
-# 10-million-job pipes, replay's and analyze's, are separate: make
-# bench-pipe).
+# 10-million-job runs are separate, make bench-pipe: replay's and analyze's
+# pipes, and 10^7 jobs submitted at once through FCFS and EASY, which holds
+# every job in memory and takes minutes).
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -skip Pipeline10M $(PKGS)
+	$(GO) test -run '^$$' -bench . -benchmem -skip 'Pipeline10M|AtOnce10M' $(PKGS)
 
 bench-pipe:
 	$(GO) test -run '^$$' -bench Pipeline10M -benchtime 1x ./cmd/replay ./cmd/analyze
+	$(GO) test -run '^$$' -bench AtOnce10M -benchtime 1x -benchmem -timeout 60m ./policies
 
-# Runs every fuzz target for FUZZTIME each (not in CI): the SWF reader and
-# writer, the CSV, Arrow and Parquet readers, the hardware preset JSON, the
+# Runs every fuzz target for FUZZTIME each (CI runs FuzzReplay and
+# FuzzAnalyze alone, for a bounded time): whole replays from fuzzed
+# traces, analyze on fuzzed outcomes tables, the SWF reader and writer, the CSV, Arrow and Parquet readers, the hardware preset JSON, the
 # experiment and run JSON, the workload spec JSON. A failing input is
 # written to the package's testdata/fuzz/<target>/; fix the bug and keep
 # the input as a regression case.
 FUZZTIME ?= 1m
 FUZZ_TARGETS := \
+	./cmd/replay:FuzzReplay ./cmd/analyze:FuzzAnalyze \
 	./swf:FuzzRoundtrip \
 	./columnar:FuzzCSVReader ./columnar:FuzzArrowReader ./columnar:FuzzParquetReader ./columnar:FuzzSecondsExact \
 	./hwmodel/presets:FuzzLoad \

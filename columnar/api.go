@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/gangsim/gangsim/model"
@@ -18,6 +19,9 @@ type tableWriter interface {
 
 type tableSource interface {
 	header() model.Header
+	// headerWhere says where line i of the header is: its line in the
+	// file (CSV), or its place in the metadata (Parquet, Arrow).
+	headerWhere(i int) (line int, where string)
 	readBatch() (*batch, error) // io.EOF at the end
 	// trailer returns the header lines that followed the rows; complete
 	// once readBatch has returned io.EOF.
@@ -150,17 +154,31 @@ func (w *TraceWriter) Close() error { return w.close() }
 
 // OutcomeWriter writes a per-job outcomes table. It implements
 // model.OutcomeWriter.
-type OutcomeWriter struct{ writer }
+type OutcomeWriter struct {
+	writer
+	tau          model.Time // of the bounded slowdowns: 10 s of real time
+	bsld, tsBsld int        // their columns
+}
 
 // NewOutcomeWriter starts an outcomes table in format f with header h (the
-// run's manifest) as its metadata.
+// run's manifest) as its metadata. The bounded slowdown columns take
+// their tau, 10 s of real time, from the compression factor h's manifests
+// record (model.CompressionOf; 10 s when none does).
 func NewOutcomeWriter(w io.Writer, f Format, h *model.Header) (*OutcomeWriter, error) {
+	factor, err := model.CompressionOf(h)
+	if err != nil {
+		return nil, err
+	}
 	t, err := newTableWriter(w, f, outcomeKind, h)
 	if err != nil {
 		return nil, err
 	}
-	return &OutcomeWriter{writer{t: t, b: newBatch(outcomeKind, writerBatchRows)}}, nil
+	return &OutcomeWriter{writer: writer{t: t, b: newBatch(outcomeKind, writerBatchRows)},
+		tau: model.RealTimeTau(factor), bsld: outcomeKind.index[colBsld], tsBsld: outcomeKind.index[colTSBsld]}, nil
 }
+
+// Tau is the tau of the table's bounded slowdown columns.
+func (w *OutcomeWriter) Tau() model.Time { return w.tau }
 
 // Write appends one outcome.
 func (w *OutcomeWriter) Write(o *model.Outcome) error {
@@ -170,6 +188,11 @@ func (w *OutcomeWriter) Write(o *model.Outcome) error {
 	if err := outcomeTable.appendRow(w.b, o); err != nil {
 		w.err = fmt.Errorf("job %d: %w", o.JobID, err)
 		return w.err
+	}
+	if o.Completed() { // the derived bounded slowdowns, at the table's tau
+		i := w.b.n - 1
+		w.b.cols[w.bsld].flts[i] = o.BoundedSlowdown(w.tau)
+		w.b.cols[w.tsBsld].flts[i] = o.TimeSharingBoundedSlowdown(w.tau)
 	}
 	if err := w.flushIfFull(); err != nil {
 		w.err = err
@@ -220,6 +243,8 @@ type reader struct {
 	row  int64 // rows returned so far
 	name string
 	err  error
+	// problems are the header lines whose values are not usable.
+	problems []model.HeaderProblem
 }
 
 func newReader(r io.Reader, f Format, k *kind, name string) (reader, error) {
@@ -230,8 +255,27 @@ func newReader(r io.Reader, f Format, k *kind, name string) (reader, error) {
 	if err != nil {
 		return reader{}, named(name, err)
 	}
-	return reader{src: src, h: src.header(), name: name}, nil
+	rd := reader{src: src, h: src.header(), name: name}
+	for i, l := range rd.h.Lines {
+		if err := model.CheckHeaderLine(l); err != nil {
+			line, where := src.headerWhere(i)
+			if line > 0 {
+				err = &ParseError{Name: name, Line: line, Err: err}
+			} else {
+				err = fmt.Errorf("%s: %s: %w", name, where, err)
+			}
+			rd.problems = append(rd.problems, model.HeaderProblem{Line: l, Err: err})
+		}
+	}
+	return rd, nil
 }
+
+// HeaderProblems returns the header lines whose values the table's
+// header cannot use (model.CheckHeaderLine: "MaxProcs: N/A", "1e30"),
+// each with its error naming the file and the CSV line or the metadata
+// key. The lines stay in the header, their values read as absent by its
+// accessors; swf.Checker counts them, or refuses them in strict mode.
+func (r *reader) HeaderProblems() []model.HeaderProblem { return r.problems }
 
 // next positions the reader on the next row, reading a batch if needed.
 func (r *reader) next() error {
@@ -286,7 +330,7 @@ func (r *reader) rowErr(err error) error {
 	if errors.As(err, &pe) {
 		r.err = err
 	} else {
-		r.err = fmt.Errorf("%s: row %d: %w", r.name, r.row, err)
+		r.err = fmt.Errorf("%s: %w", r.Where(), err)
 	}
 	return r.err
 }
@@ -341,10 +385,10 @@ func (r *TraceReader) Read() (model.Job, error) {
 // model.UnreadValue); those fields are unknown in the job.
 func (r *TraceReader) UnreadValues() []model.UnreadValue { return r.unread }
 
-// Position returns the name (as in errors) and where the job Read returned
+// Position returns the name (as in errors) and where the row Read returned
 // last came from: its 1-based line in a CSV file, its 1-based row in a
 // Parquet file or Arrow stream (RowPositions); 0 before the first.
-func (r *TraceReader) Position() (name string, line int) {
+func (r *reader) Position() (name string, line int) {
 	if r.b == nil || r.i == 0 {
 		return r.name, 0
 	}
@@ -356,10 +400,33 @@ func (r *TraceReader) Position() (name string, line int) {
 
 // RowPositions reports whether Position gives rows (Parquet, Arrow)
 // rather than lines (CSV).
-func (r *TraceReader) RowPositions() bool {
+func (r *reader) RowPositions() bool {
 	_, isCSV := r.src.(*csvSource)
 	return !isCSV
 }
+
+// Where formats the position of the row Read returned last as errors
+// give it: "name:12" for a CSV line, "name: row 12" for a row.
+func (r *reader) Where() string {
+	name, at := r.Position()
+	if r.RowPositions() {
+		return name + ": row " + strconv.Itoa(at)
+	}
+	return name + ":" + strconv.Itoa(at)
+}
+
+// RowError is a row whose values do not convert to the table's types (a
+// NaN or infinite time, a time beyond any simulation, an unknown reason),
+// positioned by Where. The reader stays usable: the next Read goes on with
+// the next row, so that a caller may skip such rows and count them.
+type RowError struct {
+	Where  string // "name:12" or "name: row 12"
+	Column string // the column whose value does not convert
+	Err    error
+}
+
+func (e *RowError) Error() string { return e.Where + ": column " + e.Column + ": " + e.Err.Error() }
+func (e *RowError) Unwrap() error { return e.Err }
 
 // Close releases the reader; it does not close the underlying reader.
 func (r *TraceReader) Close() error { return r.src.close() }
@@ -383,12 +450,17 @@ func NewOutcomeReader(r io.Reader, f Format, name string) (*OutcomeReader, error
 // trace's header; the trailer's lines are added when Read returns io.EOF.
 func (r *OutcomeReader) Header() *model.Header { return &r.h }
 
-// Read returns the next outcome, or io.EOF.
+// Read returns the next outcome, or io.EOF. A row whose values do not
+// convert is a *RowError, after which Read goes on with the next row.
 func (r *OutcomeReader) Read() (model.Outcome, error) {
 	if err := r.next(); err != nil {
 		return model.Outcome{}, err
 	}
 	if err := outcomeTable.rowAt(r.b, r.i-1, &r.o, nil); err != nil {
+		var ce *columnError
+		if errors.As(err, &ce) {
+			return model.Outcome{}, &RowError{Where: r.Where(), Column: ce.column, Err: ce.err}
+		}
 		return model.Outcome{}, r.rowErr(err)
 	}
 	return r.o, nil

@@ -238,14 +238,17 @@ func trailerOf(meta []byte) ([]model.HeaderLine, error) {
 
 // arrowSource reads batches from an Arrow IPC stream.
 type arrowSource struct {
-	k    *kind
-	msgs *arrowMessages
-	r    *ipc.Reader
-	h    model.Header
-	cols []int // cols[c] = field index in the file of kind column c, or -1
-	b    *batch
-	rows int64 // rows read before the current record, for error positions
+	k      *kind
+	msgs   *arrowMessages
+	r      *ipc.Reader
+	h      model.Header
+	hWhere []string // where each line of h is in the metadata
+	cols   []int    // cols[c] = field index in the file of kind column c, or -1
+	b      *batch
+	rows   int64 // rows read before the current record, for error positions
 }
+
+func (s *arrowSource) headerWhere(i int) (int, string) { return 0, s.hWhere[i] }
 
 func newArrowSource(in io.Reader, k *kind) (src *arrowSource, err error) {
 	defer recoverAs(&err, "malformed Arrow stream")
@@ -262,7 +265,7 @@ func newArrowSource(in io.Reader, k *kind) (src *arrowSource, err error) {
 		}
 		return "", false
 	}
-	h, err := headerFrom(k, lookup, md.Keys())
+	h, where, err := headerFrom(k, lookup, md.Keys())
 	if err != nil {
 		r.Release()
 		return nil, err
@@ -276,7 +279,7 @@ func newArrowSource(in io.Reader, k *kind) (src *arrowSource, err error) {
 		r.Release()
 		return nil, err
 	}
-	return &arrowSource{k: k, msgs: msgs, r: r, h: h, cols: idx, b: newBatch(k, arrowBatchRows)}, nil
+	return &arrowSource{k: k, msgs: msgs, r: r, h: h, hWhere: where, cols: idx, b: newBatch(k, arrowBatchRows)}, nil
 }
 
 // arrowCompatible reports whether a file's column type can be read as t:
@@ -430,8 +433,10 @@ func floatAt(a arrow.Array, i int) float64 {
 }
 
 // ErrTruncated: a stream ended without its end marker, so rows may be
-// missing (an Arrow IPC stream cut short, at a batch boundary or not).
-var ErrTruncated = errors.New("truncated: the stream ends without its end-of-stream marker")
+// missing: an Arrow IPC stream cut short, at a batch boundary or not, or
+// a CSV table whose closing KeyEnd line, promised at its start, is
+// missing or gives another number of rows.
+var ErrTruncated = errors.New("truncated: the input ends without its end marker")
 
 // maxArrowMetadata bounds an Arrow message's metadata (the schema with
 // its key-value metadata, or a batch's buffer layout), in bytes.

@@ -245,9 +245,6 @@ func TestCSVErrors(t *testing.T) {
 	tests := []struct {
 		in, want string
 	}{
-		{"# gangsim.schema: gangsim.trace/1\njob_id,submit_s,runtime_s,req_procs,granularity_s\n1,2,1,1,\n2,1,1,1,x\n", "t.csv:4: column granularity_s: invalid number \"x\""},
-		{"job_id,submit_s,runtime_s,alloc_procs,priority\n1,0,1,1,99999999999\n", "t.csv:2: column priority: 99999999999 does not fit in 32 bits"},
-		{"job_id,submit_s,runtime_s,req_procs,pattern\n1,0,1,1,mesh\n", `t.csv: row 1: column pattern: unknown communication pattern "mesh" (want none, ring, all-to-all or barrier)`},
 		{"job_id,submit_s,runtime_s,req_procs\n1,2,3\n", "t.csv:2: wrong number of fields"},
 		{"# only comments\n", "t.csv:2: no column names"},
 		{"# gangsim.schema: gangsim.trace/1\njob_id,submit_s\n1,2\n", "t.csv:2: not a trace table: missing columns runtime_s, alloc_procs or req_procs"},
@@ -263,11 +260,32 @@ func TestCSVErrors(t *testing.T) {
 		}
 	}
 	// Positioned errors carry file, line and column.
-	r, _ := NewTraceReader(strings.NewReader("job_id,submit_s,runtime_s,req_procs,imbalance\n1,1,1,1,oops\n"), FormatCSV, "t.csv")
-	_, err := r.Read()
+	r, _ := NewTraceReader(strings.NewReader("job_id,submit_s,runtime_s,req_procs,imbalance\n1,1,1,1,\n1,1\n"), FormatCSV, "t.csv")
+	_, err := model.ReadAll(r)
 	var pe *ParseError
-	if !errors.As(err, &pe) || pe.Line != 2 || pe.Column != "imbalance" {
+	if !errors.As(err, &pe) || pe.Line != 3 {
 		t.Errorf("error %v is not a positioned *ParseError", err)
+	}
+	// An application attribute a trace reader cannot read is reported
+	// with its column, for swf.Checker to refuse with the position.
+	for in, want := range map[string]model.UnreadValue{
+		"# gangsim.schema: gangsim.trace/1\njob_id,submit_s,runtime_s,req_procs,granularity_s\n2,1,1,1,x\n": {Column: "granularity_s", Text: `invalid number "x"`},
+		"job_id,submit_s,runtime_s,alloc_procs,priority\n1,0,1,1,99999999999\n":                             {Column: "priority", Text: "99999999999 does not fit in 32 bits"},
+		"job_id,submit_s,runtime_s,req_procs,pattern\n1,0,1,1,mesh\n":                                       {Column: "pattern", Text: `unknown communication pattern "mesh" (want none, ring, all-to-all or barrier)`},
+		"job_id,submit_s,runtime_s,req_procs,imbalance\n1,1,1,1,oops\n":                                     {Column: "imbalance", Text: `invalid number "oops"`},
+		"job_id,submit_s,runtime_s,req_procs,imbalance\n1,1,1,1,NaN\n":                                      {Column: "imbalance", Text: "NaN is not a number"},
+		"job_id,submit_s,runtime_s,req_procs,proc_compute_s\n1,1,1,1,1;1e11\n":                              {Column: "proc_compute_s", Text: "1e+11 s is beyond the range of every time (10000000000 s)"},
+	} {
+		r, err := NewTraceReader(strings.NewReader(in), FormatCSV, "t.csv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.Read(); err != nil {
+			t.Errorf("%q: %v", in, err)
+		}
+		if got := r.UnreadValues(); len(got) != 1 || got[0] != want {
+			t.Errorf("%q: unread %+v, want %+v", in, got, want)
+		}
 	}
 }
 
@@ -387,6 +405,12 @@ func TestFormats(t *testing.T) {
 		"# gangsim.schema: gangsim.outcomes/1\n# GangsimParam: " + strings.Repeat("x", 600): FormatCSV,
 		"\x1f\x8b\x08": FormatSWFGzip,
 		"":             FormatUnknown,
+		// Cut shorter than a magic number: the format it begins.
+		"\xff\xff\xff": FormatArrow,
+		"PA":           FormatParquet,
+		"\x1f":         FormatSWFGzip,
+		"PAR":          FormatParquet,
+		"PART":         FormatSWF,
 	} {
 		if got := DetectFormat([]byte(prefix)); got != want {
 			t.Errorf("DetectFormat(%q) = %v, want %v", prefix, got, want)
@@ -623,21 +647,41 @@ func TestTrailer(t *testing.T) {
 
 // TestHeaderNumbers: the integer keys of a table's header (MaxProcs and the
 // others) parse as strictly as an SWF header's, in every format: "1e30" is
-// not a 1-processor machine, "64abc" not 64, "12.7" not 12. The error
-// names the CSV line, or the metadata key of Parquet and Arrow.
+// not a 1-processor machine, "64abc" not 64, "12.7" not 12, "N/A" nothing.
+// Such a value is no error of the reader: the line is kept, the key reads
+// as absent, and HeaderProblems names the CSV line, or the metadata key of
+// Parquet and Arrow, for swf.Checker to count or, in strict mode, refuse.
 func TestHeaderNumbers(t *testing.T) {
 	for _, tt := range []struct{ key, value, csv, meta string }{
 		{"MaxProcs", "1e30", `t.csv:2: invalid number "1e30" in header MaxProcs (want an integer)`,
 			`t: metadata gangsim.header: invalid number "1e30" in header MaxProcs (want an integer)`},
 		{"MaxProcs", "64abc", `t.csv:2: invalid number "64abc" in header MaxProcs (want an integer)`, ""},
 		{"MaxNodes", "12.7", `t.csv:2: invalid number "12.7" in header MaxNodes (want an integer)`, ""},
-		{"MaxProcs", "-5", `t.csv:2: value out of range "-5" in header MaxProcs (want 0 or more)`, ""},
-		{"UnixStartTime", "soon", `t.csv:2: invalid number "soon" in header UnixStartTime (want an integer)`, ""},
+		{"MaxProcs", "-5", `t.csv:2: unknown value "-5" in header MaxProcs (want 0 or more)`, ""},
+		{"UnixStartTime", "soon", `t.csv:2: unknown value "soon" in header UnixStartTime (want an integer)`, ""},
+		{"MaxRuntime", "N/A", `t.csv:2: unknown value "N/A" in header MaxRuntime (want an integer)`,
+			`t: metadata gangsim.header: unknown value "N/A" in header MaxRuntime (want an integer)`},
 	} {
-		in := "# Version: 2.2\n# " + tt.key + ": " + tt.value + "\njob_id,submit_s,runtime_s,alloc_procs\n1,0,100,4\n"
-		if _, err := NewTraceReader(strings.NewReader(in), FormatCSV, "t.csv"); err == nil || err.Error() != tt.csv {
-			t.Errorf("CSV %s %q: %v, want %s", tt.key, tt.value, err, tt.csv)
+		check := func(what string, r *TraceReader, want string) {
+			t.Helper()
+			p := r.HeaderProblems()
+			if len(p) != 1 || p[0].Line.Key != tt.key || p[0].Err == nil || !strings.Contains(p[0].Err.Error(), `in header `+tt.key) ||
+				want != "" && p[0].Err.Error() != want {
+				t.Errorf("%s %s %q: problems %v, want %s", what, tt.key, tt.value, p, want)
+			}
+			if _, ok := r.Header().Int(tt.key); ok {
+				t.Errorf("%s %s %q reads as a number", what, tt.key, tt.value)
+			}
+			if v, _ := r.Header().Get(tt.key); v != tt.value {
+				t.Errorf("%s: the line is %q, want it kept", what, v)
+			}
 		}
+		in := "# Version: 2.2\n# " + tt.key + ": " + tt.value + "\njob_id,submit_s,runtime_s,alloc_procs\n1,0,100,4\n"
+		r, err := NewTraceReader(strings.NewReader(in), FormatCSV, "t.csv")
+		if err != nil {
+			t.Fatalf("CSV %s %q: %v", tt.key, tt.value, err)
+		}
+		check("CSV", r, tt.csv)
 		h := model.Header{Lines: []model.HeaderLine{{Key: "Version", Value: "2.2"}, {Key: tt.key, Value: tt.value}}}
 		for _, f := range []Format{FormatParquet, FormatArrow} {
 			var buf bytes.Buffer
@@ -648,16 +692,17 @@ func TestHeaderNumbers(t *testing.T) {
 			if err := errors.Join(w.Write(&testJobs()[0]), w.Close()); err != nil {
 				t.Fatal(err)
 			}
-			_, err = NewTraceReader(bytes.NewReader(buf.Bytes()), f, "t")
-			if err == nil || !strings.Contains(err.Error(), `in header `+tt.key) || tt.meta != "" && err.Error() != tt.meta {
-				t.Errorf("%v %s %q: %v", f, tt.key, tt.value, err)
+			r, err := NewTraceReader(bytes.NewReader(buf.Bytes()), f, "t")
+			if err != nil {
+				t.Fatalf("%v %s %q: %v", f, tt.key, tt.value, err)
 			}
+			check(f.String(), r, tt.meta)
 		}
 	}
-	// A foreign file's plain metadata keys are checked too, by key.
+	// A foreign file's plain metadata keys are kept, and placed by key.
 	md := map[string]string{"MaxProcs": "1e30"}
-	_, err := headerFrom(traceKind, func(k string) (string, bool) { v, ok := md[k]; return v, ok }, []string{"MaxProcs"})
-	if err == nil || err.Error() != `metadata key MaxProcs: invalid number "1e30" in header MaxProcs (want an integer)` {
-		t.Errorf("foreign metadata: %v", err)
+	h, where, err := headerFrom(traceKind, func(k string) (string, bool) { v, ok := md[k]; return v, ok }, []string{"MaxProcs"})
+	if err != nil || len(h.Lines) != 1 || len(where) != 1 || where[0] != "metadata key MaxProcs" {
+		t.Errorf("foreign metadata: %v, %q, %v", h, where, err)
 	}
 }

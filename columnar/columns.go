@@ -38,6 +38,11 @@ type colSpec struct {
 	// read: it reports it (TraceReader.UnreadValues) for the SWF rules to
 	// judge.
 	swf model.Field
+	// app marks a column of an application attribute (trace tables): a
+	// value a trace reader cannot read is reported as unread too, with
+	// the column's name, for swf.Checker to refuse (or skip under
+	// Lenient).
+	app bool
 }
 
 // kind is one table schema, as the encodings see it: its columns in order.
@@ -115,6 +120,9 @@ func (t *table[R]) appendRow(b *batch, r *R) error {
 func (t *table[R]) rowAt(b *batch, i int, r *R, unread *[]model.UnreadValue) error {
 	var zero R
 	*r = zero
+	if err := b.badAt(i); err != nil {
+		return err
+	}
 	for c := range t.fields {
 		if get := t.fields[c].get; get != nil {
 			if err := get(&b.cols[c], i, r); err != nil {
@@ -122,12 +130,26 @@ func (t *table[R]) rowAt(b *batch, i int, r *R, unread *[]model.UnreadValue) err
 					*unread = append(*unread, model.UnreadValue{Field: f, Text: b.cols[c].text(t.fields[c].typ, i)})
 					continue
 				}
-				return fmt.Errorf("column %s: %w", t.fields[c].name, err)
+				if t.fields[c].app && unread != nil {
+					*unread = append(*unread, model.UnreadValue{Column: t.fields[c].name, Text: err.Error()})
+					continue
+				}
+				return &columnError{t.fields[c].name, err}
 			}
 		}
 	}
 	return nil
 }
+
+// columnError is a value of a row that does not convert to its column's
+// type.
+type columnError struct {
+	column string
+	err    error
+}
+
+func (e *columnError) Error() string { return "column " + e.column + ": " + e.err.Error() }
+func (e *columnError) Unwrap() error { return e.err }
 
 // text formats the value of row i of a column of type t, for an unread
 // value: an integer, or a float as Go prints it ("NaN", "+Inf").
@@ -141,6 +163,73 @@ func (d *colData) text(t colType, i int) string {
 		return d.strs[i]
 	}
 	return ""
+}
+
+// appField marks f as the column of an application attribute.
+func appField[R any](f field[R]) field[R] { f.app = true; return f }
+
+// checkSeconds refuses a double of seconds that is not a time of an
+// input: a NaN, an infinity, or beyond model.MaxSeconds.
+func checkSeconds(v float64) error {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return fmt.Errorf("%v is not a time", v)
+	case !model.InRange(fromSecs(v)):
+		return fmt.Errorf("%v s is beyond the range of every time (%d s)", v, int64(model.MaxSeconds))
+	}
+	return nil
+}
+
+// appSeconds is a double column of seconds holding an application
+// attribute's time; a value checkSeconds refuses is an error.
+func appSeconds[R any](name, doc string, get func(*R) (model.Time, bool), set func(*R, model.Time)) field[R] {
+	f := secondsField(name, doc, get, set)
+	f.get = func(d *colData, i int, r *R) error {
+		if !d.valid[i] {
+			return nil
+		}
+		if err := checkSeconds(d.flts[i]); err != nil {
+			return err
+		}
+		set(r, fromSecs(d.flts[i]))
+		return nil
+	}
+	return appField(f)
+}
+
+// appSecondsList is secondsListField for an application attribute: an
+// element checkSeconds refuses is an error.
+func appSecondsList[R any](name, doc string, get func(*R) []model.Time, set func(*R, []model.Time)) field[R] {
+	f := secondsListField(name, doc, get, set)
+	plain := f.get
+	f.get = func(d *colData, i int, r *R) error {
+		if d.valid[i] {
+			for _, v := range d.flists[i] {
+				if err := checkSeconds(v); err != nil {
+					return err
+				}
+			}
+		}
+		return plain(d, i, r)
+	}
+	return appField(f)
+}
+
+// appFloat is a double column of an application attribute; a NaN or an
+// infinity is an error.
+func appFloat[R any](name, doc string, get func(*R) (float64, bool), set func(*R, float64)) field[R] {
+	f := float64Field(name, doc, get, set)
+	f.get = func(d *colData, i int, r *R) error {
+		if !d.valid[i] {
+			return nil
+		}
+		if v := d.flts[i]; math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%v is not a number", v)
+		}
+		set(r, d.flts[i])
+		return nil
+	}
+	return appField(f)
 }
 
 // swfField marks f as the column of SWF field sf.
@@ -192,11 +281,29 @@ func float64Field[R any](name, doc string, get func(*R) (float64, bool), set fun
 		}}
 }
 
-// secondsField is a double column of seconds holding a model.Time.
+// secondsField is a double column of seconds holding a model.Time. A
+// value that is no simulated time, a NaN, an infinity or one beyond
+// model.Horizon (which a replay never reaches), is an error: read as a
+// saturated or zero time it would pass for data.
 func secondsField[R any](name, doc string, get func(*R) (model.Time, bool), set func(*R, model.Time)) field[R] {
-	return float64Field(name, doc,
+	f := float64Field(name, doc,
 		func(r *R) (float64, bool) { t, ok := get(r); return secs(t), ok },
 		func(r *R, v float64) { set(r, fromSecs(v)) })
+	f.get = func(d *colData, i int, r *R) error {
+		if !d.valid[i] {
+			return nil
+		}
+		v := d.flts[i]
+		switch {
+		case math.IsNaN(v) || math.IsInf(v, 0):
+			return fmt.Errorf("%v is not a time", v)
+		case math.Abs(v) > secs(model.Horizon):
+			return fmt.Errorf("%v s is beyond any simulated time (%v)", v, model.Horizon)
+		}
+		set(r, fromSecs(v))
+		return nil
+	}
+	return f
 }
 
 // stringField is a string column; set may refuse a value (an unknown name).
@@ -334,8 +441,9 @@ func count[R any](p func(*R) *int) func(*R, int64) error {
 }
 
 // swfSeconds is a double column of seconds holding an SWF time field; a
-// NaN or an infinity is no time (an error, so that a trace reader reports
-// it as unread).
+// NaN, an infinity or a value beyond model.MaxSeconds is no time (an
+// error, so that a trace reader reports it as unread, and the SWF rules
+// refuse it as out of range with its text).
 func swfSeconds(name string, f model.Field, doc string, p func(*model.Job) *model.Time) field[model.Job] {
 	fl := secondsField(name, doc,
 		func(j *model.Job) (model.Time, bool) { return *p(j), j.Known.Has(f) },
@@ -344,8 +452,8 @@ func swfSeconds(name string, f model.Field, doc string, p func(*model.Job) *mode
 		if !d.valid[i] {
 			return nil
 		}
-		if v := d.flts[i]; math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("%v is not a time", v)
+		if err := checkSeconds(d.flts[i]); err != nil {
+			return err
 		}
 		*p(j) = fromSecs(d.flts[i])
 		j.Known = j.Known.With(f)
@@ -459,6 +567,27 @@ type batch struct {
 	// unread are the cells of SWF columns a CSV trace reader could not
 	// parse as their type, by row (nulls in cols).
 	unread []unreadCell
+	// bad are the cells of other columns a CSV reader could not parse as
+	// their type (nulls in cols): each makes its row an error.
+	bad []badCell
+}
+
+// badCell is a cell that could not be parsed as its column's type.
+type badCell struct {
+	row    int
+	column string
+	err    error
+}
+
+// badAt returns the first bad cell of row i as a *columnError, nil if
+// there is none.
+func (b *batch) badAt(i int) error {
+	for _, c := range b.bad {
+		if c.row == i {
+			return &columnError{c.column, c.err}
+		}
+	}
+	return nil
 }
 
 // unreadCell is a cell of an SWF column that could not be parsed.
@@ -491,7 +620,7 @@ func newBatch(k *kind, capacity int) *batch {
 // reset empties the batch, keeping its buffers.
 func (b *batch) reset() {
 	b.truncate(0)
-	b.lines, b.unread = b.lines[:0], b.unread[:0]
+	b.lines, b.unread, b.bad = b.lines[:0], b.unread[:0], b.bad[:0]
 }
 
 // truncate keeps the first n rows.

@@ -34,15 +34,21 @@ func (e *ParseError) Unwrap() error { return e.Err }
 // header lines as "# text"), the column names, then one line per row; an
 // empty cell is a null, list cells join their values with ";".
 type csvTable struct {
-	out io.Writer
-	w   *csv.Writer
-	rec []string
-	buf []byte
+	out  io.Writer
+	w    *csv.Writer
+	rec  []string
+	buf  []byte
+	rows int
 }
+
+// endPromise is the value of the KeyEnd line at the start of a CSV table,
+// which promises the closing KeyEnd line ("N rows") after the rows.
+const endPromise = "expected after the rows"
 
 func newCSVTable(out io.Writer, k *kind, h *model.Header) (*csvTable, error) {
 	bw := bufio.NewWriter(out)
 	fmt.Fprintf(bw, "# %s: %s\n", KeySchema, k.schema)
+	fmt.Fprintf(bw, "# %s: %s\n", KeyEnd, endPromise)
 	writeCSVComments(bw, h.Lines)
 	if err := bw.Flush(); err != nil {
 		return nil, err
@@ -91,17 +97,22 @@ func (t *csvTable) writeBatch(b *batch) error {
 		if err := t.w.Write(t.rec); err != nil {
 			return err
 		}
+		t.rows++
 	}
 	return nil
 }
 
+// close writes the trailer, then the closing line that the start
+// promised: "# gangsim.end: N rows", so that a reader tells a table cut
+// short, even at a row boundary, from a whole one.
 func (t *csvTable) close(trailer []model.HeaderLine) error {
 	t.w.Flush()
-	if err := t.w.Error(); err != nil || len(trailer) == 0 {
+	if err := t.w.Error(); err != nil {
 		return err
 	}
 	bw := bufio.NewWriter(t.out)
 	writeCSVComments(bw, trailer)
+	fmt.Fprintf(bw, "# %s: %d rows\n", KeyEnd, t.rows)
 	return bw.Flush()
 }
 
@@ -134,12 +145,18 @@ type csvSource struct {
 	name string
 	r    *csv.Reader
 	h    model.Header
-	cols []int // cols[c] = position of kind column c in the file, or -1
-	b    *batch
+	// hLines are the file lines of h's lines.
+	hLines []int
+	cols   []int // cols[c] = position of kind column c in the file, or -1
+	b      *batch
 	// lineOffset turns the csv.Reader's line numbers (from the column-name
 	// line) into file line numbers.
 	lineOffset int
 	comments   *commentFilter
+	// endExpected: the start promised a closing KeyEnd line (gangsim
+	// writes one); rows counts the rows read, which it must give.
+	endExpected bool
+	rows        int
 }
 
 func newCSVSource(in io.Reader, k *kind, name string) (*csvSource, error) {
@@ -148,7 +165,9 @@ func newCSVSource(in io.Reader, k *kind, name string) (*csvSource, error) {
 		br.Discard(len(utf8BOM)) // as a spreadsheet saves UTF-8 CSV
 	}
 	var h model.Header
+	var lines []int // of h's lines in the file
 	schema := ""
+	endExpected := false
 	line := 0
 	var first string
 	for {
@@ -170,10 +189,12 @@ func newCSVSource(in io.Reader, k *kind, name string) (*csvSource, error) {
 			schema = l.Value
 			continue
 		}
-		if err := model.CheckHeaderLine(l); err != nil {
-			return nil, &ParseError{Name: name, Line: line, Err: err}
+		if l.Key == KeyEnd {
+			endExpected = true
+			continue
 		}
 		h.Lines = append(h.Lines, l)
+		lines = append(lines, line)
 	}
 	lookup := func(key string) (string, bool) {
 		if key == KeySchema && schema != "" {
@@ -181,7 +202,7 @@ func newCSVSource(in io.Reader, k *kind, name string) (*csvSource, error) {
 		}
 		return "", false
 	}
-	if _, err := headerFrom(k, lookup, nil); err != nil {
+	if _, _, err := headerFrom(k, lookup, nil); err != nil {
 		return nil, err
 	}
 	comments := &commentFilter{r: bufio.NewReader(io.MultiReader(strings.NewReader(first), br)), start: true}
@@ -199,7 +220,7 @@ func newCSVSource(in io.Reader, k *kind, name string) (*csvSource, error) {
 	if err != nil {
 		return nil, &ParseError{Name: name, Line: line, Err: err}
 	}
-	s := &csvSource{k: k, name: name, r: r, h: h, cols: idx, b: newBatch(k, 4096), comments: comments}
+	s := &csvSource{k: k, name: name, r: r, h: h, hLines: lines, cols: idx, b: newBatch(k, 4096), comments: comments, endExpected: endExpected}
 	// The csv.Reader counts lines from the column-name line.
 	s.r.FieldsPerRecord = len(names)
 	s.lineOffset = line - 1
@@ -227,12 +248,17 @@ func headerKey(text string) (key, value string, ok bool) {
 
 func (s *csvSource) header() model.Header { return s.h }
 
+func (s *csvSource) headerWhere(i int) (int, string) { return s.hLines[i], "" }
+
 func (s *csvSource) readBatch() (*batch, error) {
 	b := s.b
 	b.reset()
 	for b.n < cap(b.cols[0].valid) {
 		rec, err := s.r.Read()
 		if err == io.EOF {
+			if err := s.checkEnd(); err != nil {
+				return nil, err
+			}
 			break
 		}
 		if err != nil {
@@ -250,16 +276,26 @@ func (s *csvSource) readBatch() (*batch, error) {
 				cell = strings.TrimSpace(rec[s.cols[c]])
 			}
 			if err := parseCell(&b.cols[c], spec.typ, cell); err != nil {
-				if spec.swf == 0 {
-					return nil, &ParseError{Name: s.name, Line: line, Column: spec.name, Err: err}
+				switch {
+				case spec.swf != 0:
+					// An SWF value the SWF rules judge (swf.Checker).
+					b.cols[c].null(spec.typ)
+					b.unread = append(b.unread, unreadCell{row: b.n, v: model.UnreadValue{Field: spec.swf, Text: cell}})
+				case spec.app:
+					// An application attribute swf.Checker refuses.
+					b.cols[c].null(spec.typ)
+					b.unread = append(b.unread, unreadCell{row: b.n, v: model.UnreadValue{Column: spec.name, Text: err.Error()}})
+				default:
+					// The row is an error when read (a *RowError of
+					// OutcomeReader, which goes on past it).
+					b.cols[c].null(spec.typ)
+					b.bad = append(b.bad, badCell{row: b.n, column: spec.name, err: err})
 				}
-				// An SWF value the SWF rules judge (swf.Checker).
-				b.cols[c].null(spec.typ)
-				b.unread = append(b.unread, unreadCell{row: b.n, v: model.UnreadValue{Field: spec.swf, Text: cell}})
 			}
 		}
 		b.lines = append(b.lines, line)
 		b.n++
+		s.rows++
 	}
 	if b.n == 0 {
 		return nil, io.EOF
@@ -331,6 +367,28 @@ func parseInt(s string, t colType) (int64, error) {
 	return v, nil
 }
 
+// checkEnd checks, at the end of the rows, the closing KeyEnd line: it
+// must be there if the start promised it, the last line but blank ones,
+// and give the number of rows read. A table cut short, at a row boundary
+// or not, fails with ErrTruncated. A table without the promise (another
+// tool's) is read as it is.
+func (s *csvSource) checkEnd() error {
+	f := s.comments
+	switch {
+	case f.end == nil && s.endExpected:
+		return fmt.Errorf("CSV after row %d: %w (the closing \"# %s: N rows\" line its start promises)", s.rows, ErrTruncated, KeyEnd)
+	case f.end == nil:
+		return nil
+	case f.afterEnd:
+		return fmt.Errorf("CSV: lines after its closing %q line (tables joined, or a table cut and continued)", "# "+KeyEnd+": "+*f.end)
+	}
+	n, ok := strings.CutSuffix(*f.end, " rows")
+	if rows, err := strconv.Atoi(n); !ok || err != nil || rows != s.rows {
+		return fmt.Errorf("CSV: its closing line says %q, %d rows read: %w, or edited", *f.end, s.rows, ErrTruncated)
+	}
+	return nil
+}
+
 func (s *csvSource) trailer() []model.HeaderLine { return s.comments.lines }
 
 func (s *csvSource) close() error { return nil }
@@ -344,6 +402,10 @@ type commentFilter struct {
 	start   bool   // at the start of a line
 	quoted  bool   // inside a quoted field
 	lines   []model.HeaderLine
+	// end is the value of the closing KeyEnd line once read; afterEnd
+	// says that a row or comment came after it.
+	end      *string
+	afterEnd bool
 }
 
 func (f *commentFilter) Read(p []byte) (int, error) {
@@ -371,10 +433,21 @@ func (f *commentFilter) Read(p []byte) (int, error) {
 					break
 				}
 			}
-			f.lines = append(f.lines, parseCSVComment(full))
+			l := parseCSVComment(full)
+			switch {
+			case f.end != nil:
+				f.afterEnd = true
+			case l.Key == KeyEnd:
+				f.end = &l.Value
+			default:
+				f.lines = append(f.lines, l)
+			}
 			f.pending = []byte("\n")
 			f.start = true
 			continue
+		}
+		if f.end != nil && len(bytes.TrimSpace(line)) > 0 {
+			f.afterEnd = true
 		}
 		f.quoted = f.quoted != (bytes.Count(line, []byte{'"'})%2 == 1)
 		f.start = line[len(line)-1] == '\n'

@@ -43,7 +43,7 @@
 //	priority          int32         scheduling priority (PBCS); null = normal
 //	pin               list<int32>   processor of each process (0-based), for hand-placed jobs
 //
-// Outcomes ("gangsim.outcomes/2"), one row per job of a simulated run, in
+// Outcomes ("gangsim.outcomes/3"), one row per job of a simulated run, in
 // completion order (a rejected job at its arrival):
 //
 //	job_id            int64         job number in the input trace
@@ -57,7 +57,8 @@
 //	procs             int32         processors
 //	estimate_s        double        the runtime estimate the scheduler used
 //	slowdown          double        response / runtime; null if rejected
-//	bounded_slowdown  double        max(response / max(runtime, 10 s), 1); null if rejected
+//	bsld_rt10s        double        max((wait + runtime) / max(runtime, tau), 1), tau = 10 s of real time; null if rejected
+//	ts_bsld_rt10s     double        max((wait + runtime) / max(dedicated, tau), 1), same tau; null if rejected
 //	status            string        completed or rejected
 //	reason            string        too-wide, no-size, no-runtime, too-long; null if completed
 //	sharing           string        time sharing measured: none, job or process
@@ -91,6 +92,19 @@
 // on; files of version 1 still read, those columns null (no time sharing
 // measured).
 //
+// The bounded slowdowns (version 3 of outcomes; before, one column,
+// bounded_slowdown, held the classic form at 10 s of the file's time while
+// every summary used 10 s of real time) are the classic form (Feitelson et
+// al. 1997) and the thesis' form for time sharing, against the job's
+// dedicated runtime (Frachtenberg 6.4.1), both with tau = 10 s of real
+// time: 10 s divided by the workload's time compression, the compress
+// parameter of the newest manifest that has one (model.CompressionOf; 0.1
+// s for the thesis' workload, compressed 100 times; 10 s for a real log).
+// They are what analyze's bsld and ts_bsld metrics are at their default
+// tau, value for value: the mean of a column is analyze's bsld_mean or
+// ts_bsld_mean of the run. Like the other derived columns they are not
+// read back.
+//
 // # Metadata
 //
 // A table carries its trace header (model.Header: the SWF header lines,
@@ -101,8 +115,10 @@
 // keys repeat and keep their order; free-form lines have key ""), and the
 // first value of every other key is stored under its own name for tools
 // that list key-value metadata (DuckDB's parquet_kv_metadata). CSV starts
-// with "# gangsim.schema: ..." and one "# Key: value" line per header line
-// ("# text" for free-form lines), then the column names.
+// with "# gangsim.schema: ...", "# gangsim.end: expected after the rows"
+// and one "# Key: value" line per header line ("# text" for free-form
+// lines), then the column names; it ends, after the rows and the trailer,
+// with the closing line "# gangsim.end: N rows".
 //
 // Header lines known only once the rows are written (the digest of an
 // input read as a stream, what cleaning dropped) form a trailer
@@ -122,8 +138,19 @@
 // outcomes; the six counts of a time series. A file lacking any
 // of those, or with a column of a type that does not convert, fails with a
 // *SchemaError naming every such column; a file of another table kind is
-// refused. An Arrow stream must end with its end-of-stream marker: one cut
-// short, even between batches, fails with ErrTruncated.
+// refused. A stream cut short fails with ErrTruncated, at any byte, row
+// boundaries included: an Arrow stream must end with its end-of-stream
+// marker, and a CSV that promises the closing "# gangsim.end: N rows" line
+// (gangsim's) must end with it, giving the rows read (a Parquet file is
+// useless without its footer). A CSV without the promise, another tool's,
+// is read as it is: it has no end to tell a cut at a row boundary by.
+//
+// A time must be a time: a NaN or infinite double of seconds, or one
+// beyond model.Horizon (beyond model.MaxSeconds in a trace), is never read
+// as 0 or clamped. In a trace it is reported as unread for swf.Checker to
+// refuse, as an unreadable application attribute is; in outcomes it makes
+// the row a *RowError naming its position and column, after which the
+// reader goes on with the next row (analyze --lenient skips such rows).
 //
 // # Encodings
 //

@@ -131,7 +131,7 @@ func TestDuckDBConformance(t *testing.T) {
 		expect(trace, traceKind, 3, traceNulls),
 		expect(outcomes, outcomeKind, 3, map[string]int{
 			"start_s": 2, "end_s": 2, "wait_s": 2, "response_s": 2, "runtime_s": 2, "slowdown": 2,
-			"bounded_slowdown": 2, "estimate_s": 1, "reason": 1,
+			"bsld_rt10s": 2, "ts_bsld_rt10s": 2, "estimate_s": 1, "reason": 1,
 			"switches": 2, "switch_loss_s": 2, "cpu_s": 1, "spin_s": 1, "blocked_s": 1, "class_cs": 1, "class_f": 1, "class_dc": 1,
 		}),
 		// Sharing cycles none, job, process: 33,334, 33,333 and 33,333 rows.

@@ -3,6 +3,7 @@ package columnar
 import (
 	"bytes"
 	"errors"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -203,5 +204,63 @@ func TestArrowTruncated(t *testing.T) {
 	r, _ := NewTraceReader(bytes.NewReader(data), FormatArrow, "t.arrow")
 	if tr, err := model.ReadAll(r); err != nil || len(tr.Jobs) != 2*writerBatchRows {
 		t.Errorf("whole stream: %d jobs, %v", len(tr.Jobs), err)
+	}
+}
+
+// TestCutAnywhere cuts a table of each kind, in each format, at every
+// byte (every 23rd inside an Arrow or Parquet body): every cut is an error, never a shorter table, row boundaries
+// included (a CSV's closing "# gangsim.end: N rows" line, an Arrow
+// stream's end-of-stream marker, Parquet's footer). Only a CSV missing
+// its last newline reads whole.
+func TestCutAnywhere(t *testing.T) {
+	for _, f := range formats {
+		for k, data := range fuzzSeeds(t, f) {
+			read := func(b []byte) error {
+				var err error
+				switch k {
+				case 0:
+					var r *TraceReader
+					if r, err = NewTraceReader(bytes.NewReader(b), f, "t"); err == nil {
+						_, err = model.ReadAll(r)
+					}
+				case 1:
+					var r *OutcomeReader
+					if r, err = NewOutcomeReader(bytes.NewReader(b), f, "t"); err == nil {
+						for err == nil {
+							_, err = r.Read()
+						}
+					}
+				default:
+					var r *SampleReader
+					if r, err = NewSampleReader(bytes.NewReader(b), f, "t"); err == nil {
+						for err == nil {
+							_, err = r.Read()
+						}
+					}
+				}
+				if err == io.EOF {
+					return nil
+				}
+				return err
+			}
+			if err := read(data); err != nil {
+				t.Fatalf("%v table %d whole: %v", f, k, err)
+			}
+			for n := 0; n < len(data); n++ {
+				if f != FormatCSV && n > 256 && n < len(data)-256 && n%23 != 0 {
+					continue // the binary formats' bodies, sampled (a millisecond a cut)
+				}
+				err := read(data[:n])
+				if f == FormatCSV && n == len(data)-1 {
+					if err != nil {
+						t.Errorf("%v table %d without its last newline: %v", f, k, err)
+					}
+					continue
+				}
+				if err == nil {
+					t.Errorf("%v table %d cut to %d of %d bytes: read without an error", f, k, n, len(data))
+				}
+			}
+		}
 	}
 }

@@ -71,16 +71,23 @@ var utf8BOM = []byte("\xef\xbb\xbf")
 // comment is a header of comma-separated column names (commas never appear
 // in SWF), is CSV; other text is SWF. A CSV file of another tool is thus
 // read as CSV, and fails naming the columns it lacks, rather than as SWF.
+//
+// A file shorter than a magic number that begins it ("PA", 0xFFFF) is
+// taken for that format: a Parquet file or Arrow stream cut to a few
+// bytes then fails as one, truncated, rather than as SWF text.
 func DetectFormat(prefix []byte) Format {
+	magic := func(m []byte) bool {
+		return bytes.HasPrefix(prefix, m) || len(prefix) > 0 && len(prefix) < len(m) && bytes.HasPrefix(m, prefix)
+	}
 	switch {
-	case bytes.HasPrefix(prefix, []byte("PAR1")):
-		return FormatParquet
-	case bytes.HasPrefix(prefix, []byte{0xff, 0xff, 0xff, 0xff}):
-		return FormatArrow
-	case bytes.HasPrefix(prefix, []byte{0x1f, 0x8b}):
-		return FormatSWFGzip
 	case len(prefix) == 0:
 		return FormatUnknown
+	case magic([]byte("PAR1")):
+		return FormatParquet
+	case magic([]byte{0xff, 0xff, 0xff, 0xff}):
+		return FormatArrow
+	case magic([]byte{0x1f, 0x8b}):
+		return FormatSWFGzip
 	}
 	prefix = bytes.TrimPrefix(prefix, utf8BOM) // text written by a spreadsheet
 	if bytes.HasPrefix(bytes.TrimLeft(prefix, " \t\r\n"), []byte("# "+KeySchema+":")) {

@@ -45,41 +45,51 @@ var traceTable = newTable("trace", "gangsim.trace/1", "traceRow",
 	swfInt32("partition_id", model.FieldPartition, "partition (field 16)", func(j *model.Job) *int { return &j.Partition }),
 	swfInt64("preceding_job_id", model.FieldPreceding, "job this one depends on (field 17)", func(j *model.Job) *int64 { return &j.Preceding }),
 	swfSeconds("think_time_s", model.FieldThinkTime, "think time after the preceding job (field 18)", func(j *model.Job) *model.Time { return &j.ThinkTime }),
-	secondsField("granularity_s", "computation per BSP iteration of the fastest process",
+	appSeconds("granularity_s", "computation per BSP iteration of the fastest process",
 		func(j *model.Job) (model.Time, bool) { return j.App.Granularity, j.App.Granularity != 0 },
 		func(j *model.Job, t model.Time) { j.App.Granularity = t }),
-	stringField("pattern", "none, ring, all-to-all or barrier",
+	appField(stringField("pattern", "none, ring, all-to-all or barrier",
 		func(j *model.Job) (string, bool) {
 			return j.App.Pattern.String(), j.App.Pattern != model.PatternUnspecified
 		},
-		func(j *model.Job, s string) (err error) { j.App.Pattern, err = model.ParsePattern(s); return err }),
-	stringField("comm", "blocking or non-blocking",
+		func(j *model.Job, s string) (err error) { j.App.Pattern, err = model.ParsePattern(s); return err })),
+	appField(stringField("comm", "blocking or non-blocking",
 		func(j *model.Job) (string, bool) { return j.App.Comm.String(), j.App.Comm != model.CommUnspecified },
-		func(j *model.Job, s string) (err error) { j.App.Comm, err = model.ParseComm(s); return err }),
-	int64Field("message_bytes", "bytes each process sends per iteration",
+		func(j *model.Job, s string) (err error) { j.App.Comm, err = model.ParseComm(s); return err })),
+	appField(int64Field("message_bytes", "bytes each process sends per iteration",
 		func(j *model.Job) (int64, bool) { return j.App.MessageBytes, j.App.MessageBytes != 0 },
-		func(j *model.Job, v int64) error { j.App.MessageBytes = v; return nil }),
-	float64Field("imbalance", "the slowest process computes (1+imbalance) x granularity",
+		func(j *model.Job, v int64) error { j.App.MessageBytes = v; return nil })),
+	appFloat("imbalance", "the slowest process computes (1+imbalance) x granularity",
 		func(j *model.Job) (float64, bool) { return j.App.Imbalance, j.App.Imbalance != 0 },
 		func(j *model.Job, v float64) { j.App.Imbalance = v }),
-	secondsListField("proc_compute_s", "computation per iteration of each process",
+	appSecondsList("proc_compute_s", "computation per iteration of each process",
 		func(j *model.Job) []model.Time { return j.App.ProcCompute },
 		func(j *model.Job, v []model.Time) { j.App.ProcCompute = v }),
-	int64Field("mem_per_proc_kb", "memory per process",
+	appField(int64Field("mem_per_proc_kb", "memory per process",
 		func(j *model.Job) (int64, bool) { return j.App.MemPerProcKB, j.App.MemPerProcKB != 0 },
-		func(j *model.Job, v int64) error { j.App.MemPerProcKB = v; return nil }),
-	int32Field("priority", "scheduling priority (PBCS); null = normal",
+		func(j *model.Job, v int64) error { j.App.MemPerProcKB = v; return nil })),
+	appField(int32Field("priority", "scheduling priority (PBCS); null = normal",
 		func(j *model.Job) (int64, bool) { return int64(j.App.Priority), j.App.Priority != 0 },
-		count(func(j *model.Job) *int { return &j.App.Priority })),
-	indexListField("pin", "processor of each process (0-based), for hand-placed jobs",
+		count(func(j *model.Job) *int { return &j.App.Priority }))),
+	appField(indexListField("pin", "processor of each process (0-based), for hand-placed jobs",
 		func(j *model.Job) []int { return j.App.Pin },
-		func(j *model.Job, v []int) { j.App.Pin = v }),
+		func(j *model.Job, v []int) { j.App.Pin = v })),
+)
+
+// The outcome table's bounded slowdown columns: the classic form and the
+// thesis' time-sharing form, both with tau = 10 s of real time. Their names
+// say the form (ts_ for time sharing) and the tau (rt10s), so that a
+// column means one thing in every file and equals the tools' own
+// (analyze's bsld and ts_bsld, at their default tau).
+const (
+	colBsld   = "bsld_rt10s"
+	colTSBsld = "ts_bsld_rt10s"
 )
 
 // outcomeTable: one row per job of a simulated run, in completion order
 // (a rejected job at its arrival). The derived columns (wait, response,
 // slowdowns, status) are not read back: they follow from the others.
-var outcomeTable = newTable("outcomes", "gangsim.outcomes/2", "outcomeRow",
+var outcomeTable = newTable("outcomes", "gangsim.outcomes/3", "outcomeRow",
 	[][]string{{"job_id"}, {"submit_s"}, {"start_s"}, {"end_s"}, {"procs"}},
 	int64Field("job_id", "job number in the input trace",
 		func(o *model.Outcome) (int64, bool) { return o.JobID, true },
@@ -107,13 +117,12 @@ var outcomeTable = newTable("outcomes", "gangsim.outcomes/2", "outcomeRow",
 		func(o *model.Outcome, t model.Time) { o.Estimate = t }),
 	derived(float64Field("slowdown", "response / runtime; null if rejected",
 		func(o *model.Outcome) (float64, bool) { return o.Slowdown(), o.Completed() && o.Runtime > 0 }, nil)),
-	derived(float64Field("bounded_slowdown", "max(response / max(runtime, 10 s), 1); null if rejected",
-		func(o *model.Outcome) (float64, bool) {
-			if !o.Completed() {
-				return 0, false
-			}
-			return o.BoundedSlowdown(10 * model.Second), true
-		}, nil)),
+	// The bounded slowdowns at 10 s of real time: OutcomeWriter.Write
+	// sets them, with the tau of the table's header (model.CompressionOf).
+	derived(float64Field(colBsld, "max((wait + runtime) / max(runtime, tau), 1), tau = 10 s of real time; null if rejected",
+		func(o *model.Outcome) (float64, bool) { return 0, o.Completed() }, nil)),
+	derived(float64Field(colTSBsld, "max((wait + runtime) / max(dedicated, tau), 1), same tau; null if rejected",
+		func(o *model.Outcome) (float64, bool) { return 0, o.Completed() }, nil)),
 	derived(stringField("status", "completed or rejected",
 		func(o *model.Outcome) (string, bool) {
 			if o.Completed() {

@@ -13,6 +13,11 @@ const (
 	// KeySchema names the table's kind and schema version, e.g.
 	// "gangsim.trace/1".
 	KeySchema = "gangsim.schema"
+	// KeyEnd opens and closes a CSV table that gangsim writes: "#
+	// gangsim.end: expected after the rows" after the schema line
+	// promises the closing line "# gangsim.end: N rows" after the rows
+	// and trailer, without which a reader fails with ErrTruncated.
+	KeyEnd = "gangsim.end"
 	// KeyHeader holds the whole header, lossless and in order, as a JSON
 	// array of [key, value] pairs (free-form lines have key "").
 	KeyHeader = "gangsim.header"
@@ -40,41 +45,39 @@ func metadata(k *kind, h *model.Header) (keys, values []string) {
 // headerFrom restores a header from key-value metadata, checking that the
 // schema is the expected kind. A file without the lossless header key (one
 // written by another tool) gets a header of its plain keys, in order.
-func headerFrom(k *kind, lookup func(string) (string, bool), keys []string) (model.Header, error) {
-	var h model.Header
+// where says, for each line, where it came from ("metadata gangsim.header",
+// "metadata key MaxProcs"), for the errors of its value (reader's
+// HeaderProblems): a value the header cannot use is no error here.
+func headerFrom(k *kind, lookup func(string) (string, bool), keys []string) (h model.Header, where []string, err error) {
 	if s, ok := lookup(KeySchema); ok {
 		kindName, _, _ := strings.Cut(s, "/")
 		want, _, _ := strings.Cut(k.schema, "/")
 		if kindName != want {
-			return h, fmt.Errorf("holds %s, not %s", aTable(strings.TrimPrefix(kindName, "gangsim.")), aTable(k.name))
+			return h, nil, fmt.Errorf("holds %s, not %s", aTable(strings.TrimPrefix(kindName, "gangsim.")), aTable(k.name))
 		}
 	}
 	if js, ok := lookup(KeyHeader); ok {
 		lines, err := headerFromJSON(js)
 		if err != nil {
-			return h, fmt.Errorf("metadata %s: %w", KeyHeader, err)
-		}
-		for _, l := range lines {
-			if err := model.CheckHeaderLine(l); err != nil {
-				return h, fmt.Errorf("metadata %s: %w", KeyHeader, err)
-			}
+			return h, nil, fmt.Errorf("metadata %s: %w", KeyHeader, err)
 		}
 		h.Lines = lines
-		return h, nil
+		where = make([]string, len(lines))
+		for i := range where {
+			where[i] = "metadata " + KeyHeader
+		}
+		return h, where, nil
 	}
 	for _, key := range keys {
 		if key == KeySchema || strings.HasPrefix(key, "ARROW:") || key == "pandas" {
 			continue
 		}
 		if v, ok := lookup(key); ok {
-			l := model.HeaderLine{Key: key, Value: v}
-			if err := model.CheckHeaderLine(l); err != nil {
-				return h, fmt.Errorf("metadata key %s: %w", key, err)
-			}
-			h.Lines = append(h.Lines, l)
+			h.Lines = append(h.Lines, model.HeaderLine{Key: key, Value: v})
+			where = append(where, "metadata key "+key)
 		}
 	}
-	return h, nil
+	return h, where, nil
 }
 
 // aTable names a table kind with its article: "a trace table", "an

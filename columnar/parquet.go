@@ -300,6 +300,7 @@ type parquetSource struct {
 	k         *kind
 	groups    []parquet.RowGroup
 	h         model.Header
+	hWhere    []string // where each line of h is in the metadata
 	cols      []parquetColumn
 	b         *batch
 	batchRows int
@@ -323,7 +324,7 @@ func newParquetSource(in io.ReaderAt, size int64, k *kind) (src *parquetSource, 
 	for _, kv := range f.Metadata().KeyValueMetadata {
 		keys = append(keys, kv.Key)
 	}
-	h, err := headerFrom(k, f.Lookup, keys)
+	h, where, err := headerFrom(k, f.Lookup, keys)
 	if err != nil {
 		return nil, err
 	}
@@ -344,7 +345,7 @@ func newParquetSource(in io.ReaderAt, size int64, k *kind) (src *parquetSource, 
 	if n := f.NumRows(); n < int64(batchRows) {
 		batchRows = max(int(n), 1)
 	}
-	s := &parquetSource{k: k, groups: f.RowGroups(), h: h, cols: make([]parquetColumn, len(k.cols)),
+	s := &parquetSource{k: k, groups: f.RowGroups(), h: h, hWhere: where, cols: make([]parquetColumn, len(k.cols)),
 		b: newBatch(k, batchRows), batchRows: batchRows, total: f.NumRows(), strs: map[string]string{}}
 	for c, i := range idx {
 		s.cols[c] = parquetColumn{leaf: -1}
@@ -429,6 +430,8 @@ func (sh parquetShape) readableAs(t colType) bool {
 }
 
 func (s *parquetSource) header() model.Header { return s.h }
+
+func (s *parquetSource) headerWhere(i int) (int, string) { return 0, s.hWhere[i] }
 
 func (s *parquetSource) readBatch() (b *batch, err error) {
 	defer recoverAs(&err, "malformed Parquet file")

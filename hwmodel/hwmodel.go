@@ -87,6 +87,10 @@ type NodeCosts interface {
 	// MicroTimeslice is BCS-MPI's micro-timeslice, the interval between
 	// its communication strobes.
 	MicroTimeslice() model.Time
+	// SpinBlock is how long a process waiting in a blocking communication
+	// call spins before it blocks under spin-block (SB), the MPI library's
+	// threshold; 0 if the preset does not give one.
+	SpinBlock() model.Time
 	// MicroOverhead is the part of each micro-timeslice BCS-MPI's NICs
 	// spend exchanging and scheduling descriptors before they transfer
 	// anything (the descriptor exchange and message scheduling
@@ -106,6 +110,29 @@ type NodeCosts interface {
 // Node returns c's NodeCosts, looking through wrappers such as Refill; ok
 // is false if its family does not model them.
 func Node(c Costs) (n NodeCosts, ok bool) { return find[NodeCosts](c) }
+
+// KernelScheduler is implemented by the cost models that know the process
+// scheduler of the nodes' operating system, which shares a processor among
+// the processes that time-share it between the gang strobes (process-level
+// simulation's local scheduler, procsim.SchedLinux): Linux 2.4's on the
+// clusters of Frachtenberg's thesis (the qsnet family).
+type KernelScheduler interface {
+	// KernelHZ is the kernel's timer interrupt rate in ticks per second
+	// (HZ), at each of which the running process's time-slice counter
+	// loses a tick; 0 if the preset does not give the kernel.
+	KernelHZ() int
+	// KernelSliceTicks is a nice-0 process's time slice in ticks, what an
+	// epoch adds to every counter (Linux 2.4's NICE_TO_TICKS(0)).
+	KernelSliceTicks() int
+	// KernelProcChangePenalty is the goodness a process has on the
+	// processor it last ran on over the node's other processors (Linux
+	// 2.4's PROC_CHANGE_PENALTY, in ticks of counter).
+	KernelProcChangePenalty() int
+}
+
+// Kernel returns c's KernelScheduler, looking through wrappers such as
+// Refill; ok is false if its family does not model it.
+func Kernel(c Costs) (k KernelScheduler, ok bool) { return find[KernelScheduler](c) }
 
 // ManagerCosts is implemented by the cost models of clusters whose
 // resource manager is STORM (the qsnet family): what its machine manager

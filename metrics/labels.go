@@ -43,8 +43,8 @@ var runQuantities = []Quantity{
 var jobQuantities = [...]Quantity{
 	{"wait_s", "Wait time", "s", "start - submit: the time in the queue"},
 	{"response_s", "Response time", "s", "end - submit: wait plus time running"},
-	{"bsld", "Bounded slowdown", "", "max((wait + run) / max(run, tau), 1), Feitelson et al. 1997"},
-	{"ts_bsld", "Time-sharing bounded slowdown", "", "max((wait + run) / max(dedicated runtime, tau), 1), Frachtenberg's thesis 6.4.1"},
+	{"bsld", "Bounded slowdown", "", "max((wait + run) / max(run, tau), 1), Feitelson et al. 1997; tau = 10 s of real time (10 s / the workload's compression) unless given: the outcome files' bsld_rt10s"},
+	{"ts_bsld", "Time-sharing bounded slowdown", "", "max((wait + run) / max(dedicated runtime, tau), 1), Frachtenberg's thesis 6.4.1; the same tau: the outcome files' ts_bsld_rt10s"},
 }
 
 // Quantity returns the metric's description.

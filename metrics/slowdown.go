@@ -36,11 +36,12 @@ func TimeSharingBoundedSlowdown(wait, runtime, dedicated, tau model.Time) float6
 // CompressedTau is DefaultTau, 10 s of real time, in the time of a workload
 // compressed by factor (runtimes and inter-arrival times divided by it),
 // rounded to the microsecond and at least 1 µs: the thesis compressed time
-// by 100 and used 0.1 s (Frachtenberg, section 6.4.1). It panics unless
-// factor > 0.
+// by 100 and used 0.1 s (Frachtenberg, section 6.4.1). It is
+// model.RealTimeTau, the tau of the outcome tables' bsld_rt10s and
+// ts_bsld_rt10s columns. It panics unless factor > 0.
 func CompressedTau(factor float64) model.Time {
 	if !(factor > 0) {
 		panic(fmt.Sprintf("metrics: time compression factor %v <= 0", factor))
 	}
-	return max(model.FromSecondsFloat(DefaultTau.Seconds()/factor), model.Microsecond)
+	return model.RealTimeTau(factor)
 }

@@ -1,6 +1,10 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
 
 // Pattern is a job's communication pattern in each BSP iteration.
 type Pattern uint8
@@ -130,6 +134,59 @@ func (a App) Clone() App {
 		a.Pin = append([]int(nil), a.Pin...)
 	}
 	return a
+}
+
+// MaxMessageBytes is the largest message a job's processes may send per
+// iteration (App.MessageBytes): 4 GiB. The bytes a process pushes through
+// its network interface per round, its peers times its message, then fit
+// in an int64 on every machine a policy that reads them simulates (2^26
+// processors at most).
+const MaxMessageBytes = 1 << 32
+
+// AppRangeError is an application attribute outside its range (App.Check).
+type AppRangeError struct {
+	Column string // the attribute's column in the trace tables, e.g. "granularity_s"
+	Value  string // the value, as text
+	Want   string // the range
+}
+
+func (e *AppRangeError) Error() string {
+	return "column " + e.Column + ": " + strconv.Quote(e.Value) + " out of range (want " + e.Want + ")"
+}
+
+// Check returns an *AppRangeError for the first attribute of a outside
+// its range, nil if there is none: the times (granularity, each process's
+// computation) from 0 to MaxTime, the imbalance finite, not negative and
+// keeping the slowest process's computation within MaxTime, the message
+// size from 0 to MaxMessageBytes, the memory and the pinned processors
+// not negative. The readers of every trace format refuse a job that fails
+// it (swf.Checker), and so does the engine.
+func (a *App) Check() error {
+	secs := func(t Time) string { return string(t.AppendSeconds(nil)) }
+	maxSecs := strconv.FormatInt(MaxSeconds, 10) + " s"
+	switch {
+	case a.Granularity < 0 || a.Granularity > MaxTime:
+		return &AppRangeError{"granularity_s", secs(a.Granularity), "0 to " + maxSecs}
+	case math.IsNaN(a.Imbalance) || a.Imbalance < 0 || a.Imbalance > math.MaxFloat64 ||
+		float64(a.Granularity)*(1+a.Imbalance) > float64(MaxTime):
+		return &AppRangeError{"imbalance", strconv.FormatFloat(a.Imbalance, 'g', -1, 64),
+			"0 or more, (1+imbalance) x granularity at most " + maxSecs}
+	case a.MessageBytes < 0 || a.MessageBytes > MaxMessageBytes:
+		return &AppRangeError{"message_bytes", strconv.FormatInt(a.MessageBytes, 10), "0 to " + strconv.Itoa(MaxMessageBytes)}
+	case a.MemPerProcKB < 0:
+		return &AppRangeError{"mem_per_proc_kb", strconv.FormatInt(a.MemPerProcKB, 10), "0 or more"}
+	}
+	for _, c := range a.ProcCompute {
+		if c < 0 || c > MaxTime {
+			return &AppRangeError{"proc_compute_s", secs(c), "each 0 to " + maxSecs}
+		}
+	}
+	for _, p := range a.Pin {
+		if p < 0 {
+			return &AppRangeError{"pin", strconv.Itoa(p), "processors numbered from 0"}
+		}
+	}
+	return nil
 }
 
 // ComputePerIteration returns the computation time per iteration of process

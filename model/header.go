@@ -1,8 +1,10 @@
 package model
 
 import (
+	"errors"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // HeaderLine is one line of a trace header: a "Key: value" pair, or a
@@ -111,6 +113,16 @@ func (h *Header) Int(key string) (n int64, ok bool) {
 	return n, err == nil
 }
 
+// SWFHeaderKeys are the header fields of SWF 2.2 (the Parallel Workloads
+// Archive's definition of the Standard Workload Format), in its order.
+// Their integer ones are IsIntKey's; the others are text.
+var SWFHeaderKeys = []string{
+	KeyVersion, KeyComputer, KeyInstallation, "Acknowledge", "Information", "Conversion",
+	KeyMaxJobs, KeyMaxRecords, "Preemption", KeyUnixStartTime, KeyTimeZone, KeyTimeZoneString,
+	"StartTime", "EndTime", KeyMaxNodes, KeyMaxProcs, KeyMaxRuntime, KeyMaxMemory, "AllowOveruse",
+	"MaxQueues", "Queues", "Queue", "MaxPartitions", "Partitions", "Partition", KeyNote,
+}
+
 // headerInts are the SWF 2.2 header keys whose values are integers, with
 // the largest value each allows: machine sizes fit in 32 bits, as every
 // gangsim table holds processors.
@@ -120,6 +132,12 @@ var headerInts = map[string]int64{
 	KeyMaxRuntime: math.MaxInt64, KeyMaxMemory: math.MaxInt64, "MaxQueues": math.MaxInt32, "MaxPartitions": math.MaxInt32,
 }
 
+// signedHeaderInts are the integer keys a negative value is meaningful
+// for: a time zone's offset, a start before 1970 (but for -1, SWF's
+// marker of a missing value). The others count or measure, and a negative
+// one says the site did not know.
+var signedHeaderInts = map[string]bool{KeyTimeZone: true, KeyUnixStartTime: true}
+
 // IsIntKey reports whether key is an SWF 2.2 header key whose value is an
 // integer (MaxProcs, MaxNodes, UnixStartTime, TimeZone, MaxJobs...).
 func IsIntKey(key string) bool { _, ok := headerInts[key]; return ok }
@@ -128,16 +146,23 @@ func IsIntKey(key string) bool { _, ok := headerInts[key]; return ok }
 // ParseHeaderInt refuses.
 type HeaderValueError struct {
 	Key, Value string
+	// Unknown is true for a value that says the site did not record the
+	// field, as the archive writes it: N/A, empty, a word, -1 (SWF's
+	// missing-value marker) or, for a count or size, any negative number.
 	// Range is true for an integer out of the key's range (a machine size
-	// beyond 32 bits or below 0), false for a value that is not an
-	// integer at all.
-	Range bool
-	Want  string // what the key takes, e.g. "at most 2147483647"
+	// beyond 32 bits), and both are false for a value that is a garbled
+	// number ("12.7", "1e30", "64abc").
+	Unknown bool
+	Range   bool
+	Want    string // what the key takes, e.g. "at most 2147483647"
 }
 
 func (e *HeaderValueError) Error() string {
 	what := "invalid number "
-	if e.Range {
+	switch {
+	case e.Unknown:
+		what = "unknown value "
+	case e.Range:
 		what = "value out of range "
 	}
 	return what + strconv.Quote(e.Value) + " in header " + e.Key + " (" + e.Want + ")"
@@ -145,11 +170,13 @@ func (e *HeaderValueError) Error() string {
 
 // ParseHeaderInt is the one parse of an integer header value, in every
 // format: an optionally signed decimal integer, alone or followed by a
-// blank and a note ("338 (batch partition; 512 total)"). "1e30", "12.7",
-// "64abc" and "" are errors, and so are machine sizes (MaxProcs, MaxNodes,
-// MaxQueues, MaxPartitions) below 0 or beyond 32 bits; the error is a
-// *HeaderValueError. A key that is not an integer key (IsIntKey) is parsed
-// alike, with the range of an int64.
+// blank and a note ("338 (batch partition; 512 total)"). Any other value
+// is an error, a *HeaderValueError: an unknown one (Unknown: "N/A", "",
+// "unknown", "-", "-1", a negative MaxProcs), a number out of range (a
+// machine size (MaxProcs, MaxNodes, MaxQueues, MaxPartitions) beyond 32
+// bits, anything beyond 64), or a garbled number ("1e30", "12.7",
+// "64abc"). A key that is not an integer key (IsIntKey) is parsed alike,
+// with the range of an int64.
 func ParseHeaderInt(key, value string) (int64, error) {
 	max, ok := headerInts[key]
 	if !ok {
@@ -164,15 +191,24 @@ func ParseHeaderInt(key, value string) (int64, error) {
 	for end < len(v) && v[end] >= '0' && v[end] <= '9' {
 		end++
 	}
-	if end == digits || end < len(v) && !isBlank(v[end]) {
+	if end == digits {
+		// No digit where a number starts: N/A, a word, "-", nothing.
+		return 0, &HeaderValueError{Key: key, Value: value, Unknown: true, Want: "want an integer"}
+	}
+	if end < len(v) && !isBlank(v[end]) {
 		return 0, &HeaderValueError{Key: key, Value: value, Want: "want an integer"}
 	}
 	n, err := strconv.ParseInt(v[:end], 10, 64)
 	switch {
 	case err != nil || n > max:
+		if err != nil && v[0] == '-' {
+			return 0, &HeaderValueError{Key: key, Value: value, Range: true, Want: "at least " + strconv.FormatInt(math.MinInt64, 10)}
+		}
 		return 0, &HeaderValueError{Key: key, Value: value, Range: true, Want: "at most " + strconv.FormatInt(max, 10)}
-	case max == math.MaxInt32 && n < 0:
-		return 0, &HeaderValueError{Key: key, Value: value, Range: true, Want: "want 0 or more"}
+	case n == -1 && ok && key != KeyTimeZone:
+		return 0, &HeaderValueError{Key: key, Value: value, Unknown: true, Want: "-1 marks a missing value"}
+	case n < 0 && ok && !signedHeaderInts[key]:
+		return 0, &HeaderValueError{Key: key, Value: value, Unknown: true, Want: "want 0 or more"}
 	}
 	return n, nil
 }
@@ -233,4 +269,51 @@ func (h *Header) Machine() Machine {
 // Clone returns a copy of h that shares no memory with it.
 func (h *Header) Clone() Header {
 	return Header{Lines: append([]HeaderLine(nil), h.Lines...)}
+}
+
+// HeaderProblem is a header line whose value is not usable
+// (CheckHeaderLine's error), as a reader found it: the line stays in the
+// header, and its typed accessor reads the key as absent.
+type HeaderProblem struct {
+	Line HeaderLine
+	// Err is CheckHeaderLine's error (a *HeaderValueError), wrapped with
+	// where the line is: the file and line, or the metadata key.
+	Err error
+}
+
+// MachineErr says why Machine is the zero Machine: nil when it is not,
+// else what the header holds for MaxProcs and MaxNodes instead of a
+// positive size (nothing, an unknown or garbled value, 0).
+func (h *Header) MachineErr() error {
+	if h.Machine().Valid() {
+		return nil
+	}
+	var why []string
+	for _, k := range []string{KeyMaxProcs, KeyMaxNodes} {
+		v, ok := h.Get(k)
+		if !ok {
+			continue
+		}
+		if _, err := ParseHeaderInt(k, v); err != nil {
+			why = append(why, err.Error())
+		} else {
+			why = append(why, "header "+k+" is "+strconv.Quote(v))
+		}
+	}
+	if len(why) == 0 {
+		return errors.New("the trace header has no MaxProcs")
+	}
+	return errors.New(strings.Join(why, "; "))
+}
+
+// IntErr says why the integer key has no usable value in h: nil when Int
+// reads one, else that the header lacks the key or the value's error
+// (ParseHeaderInt's).
+func (h *Header) IntErr(key string) error {
+	v, ok := h.Get(key)
+	if !ok {
+		return errors.New("the trace header has no " + key)
+	}
+	_, err := ParseHeaderInt(key, v)
+	return err
 }

@@ -14,12 +14,20 @@ import (
 //
 // Its JSON form (for JSON outputs) has snake_case keys.
 type Manifest struct {
-	Tool    string  `json:"tool"`           // the command, e.g. "genwork lublin" or "replay"
-	Version string  `json:"version"`        // gangsim version
-	Seed    uint64  `json:"seed,omitempty"` // random seed; meaningful when HasSeed
-	HasSeed bool    `json:"has_seed"`       // whether the tool used randomness
-	Params  []Param `json:"params"`         // parameters that shaped the output; sorted by Name when applied
-	Inputs  []Input `json:"inputs"`         // the inputs, in the order given
+	Tool    string `json:"tool"`    // the command, e.g. "genwork lublin" or "replay"
+	Version string `json:"version"` // gangsim version
+	// Revision is the VCS revision of the build ("REV", "REV+modified" for
+	// a tree with uncommitted changes, "unknown"), as --version prints it;
+	// Code the identity of the code (a digest of the sources the binary
+	// was built from, its toolchain and target: internal/version.Code),
+	// which says exactly which code made the output even when the revision
+	// is "+modified". Empty ones are not written.
+	Revision string  `json:"revision,omitempty"`
+	Code     string  `json:"code,omitempty"`
+	Seed     uint64  `json:"seed,omitempty"` // random seed; meaningful when HasSeed
+	HasSeed  bool    `json:"has_seed"`       // whether the tool used randomness
+	Params   []Param `json:"params"`         // parameters that shaped the output; sorted by Name when applied
+	Inputs   []Input `json:"inputs"`         // the inputs, in the order given
 }
 
 // Param is one named parameter of a run, formatted as text.
@@ -36,11 +44,13 @@ type Input struct {
 
 // Manifest header keys.
 const (
-	KeyGangsimTool    = KeyGangsimPrefix + "Tool"
-	KeyGangsimVersion = KeyGangsimPrefix + "Version"
-	KeyGangsimSeed    = KeyGangsimPrefix + "Seed"
-	KeyGangsimParam   = KeyGangsimPrefix + "Param"
-	KeyGangsimInput   = KeyGangsimPrefix + "Input"
+	KeyGangsimTool     = KeyGangsimPrefix + "Tool"
+	KeyGangsimVersion  = KeyGangsimPrefix + "Version"
+	KeyGangsimRevision = KeyGangsimPrefix + "Revision"
+	KeyGangsimCode     = KeyGangsimPrefix + "Code"
+	KeyGangsimSeed     = KeyGangsimPrefix + "Seed"
+	KeyGangsimParam    = KeyGangsimPrefix + "Param"
+	KeyGangsimInput    = KeyGangsimPrefix + "Input"
 )
 
 // KeyUpstreamPrefix starts the keys of the manifests of earlier steps: when
@@ -59,6 +69,12 @@ func (m *Manifest) Apply(h *Header) {
 	}
 	h.Add(KeyGangsimTool, m.Tool)
 	h.Add(KeyGangsimVersion, m.Version)
+	if m.Revision != "" {
+		h.Add(KeyGangsimRevision, m.Revision)
+	}
+	if m.Code != "" {
+		h.Add(KeyGangsimCode, m.Code)
+	}
 	if m.HasSeed {
 		h.Add(KeyGangsimSeed, strconv.FormatUint(m.Seed, 10))
 	}
@@ -102,6 +118,10 @@ func ManifestOf(h *Header) (m Manifest, ok bool) {
 			m.Tool, ok = l.Value, true
 		case KeyGangsimVersion:
 			m.Version = l.Value
+		case KeyGangsimRevision:
+			m.Revision = l.Value
+		case KeyGangsimCode:
+			m.Code = l.Value
 		case KeyGangsimSeed:
 			if s, err := strconv.ParseUint(l.Value, 10, 64); err == nil {
 				m.Seed, m.HasSeed = s, true
@@ -125,4 +145,25 @@ func (m *Manifest) Param(name string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// ManifestChain returns the manifests h records, newest first: the step
+// that wrote h ("Gangsim..." lines), then the step before it
+// ("InputGangsim..."), and so on.
+func ManifestChain(h *Header) []Manifest {
+	var chain []Manifest
+	for level := 0; ; level++ {
+		prefix := strings.Repeat(KeyUpstreamPrefix, level)
+		var sub Header
+		for _, l := range h.Lines {
+			if k, ok := strings.CutPrefix(l.Key, prefix); ok && strings.HasPrefix(k, KeyGangsimPrefix) {
+				sub.Add(k, l.Value)
+			}
+		}
+		if len(sub.Lines) == 0 {
+			return chain
+		}
+		m, _ := ManifestOf(&sub)
+		chain = append(chain, m)
+	}
 }

@@ -130,11 +130,18 @@ func TestParseHeaderInt(t *testing.T) {
 		{"MaxProcs", "1e30", 0, `invalid number "1e30" in header MaxProcs (want an integer)`},
 		{"MaxProcs", "12.7", 0, `invalid number "12.7" in header MaxProcs (want an integer)`},
 		{"MaxNodes", "64abc", 0, `invalid number "64abc" in header MaxNodes (want an integer)`},
-		{"MaxProcs", "", 0, `invalid number "" in header MaxProcs (want an integer)`},
-		{"MaxProcs", "-5", 0, `value out of range "-5" in header MaxProcs (want 0 or more)`},
+		{"MaxProcs", "", 0, `unknown value "" in header MaxProcs (want an integer)`},
+		{"MaxProcs", "N/A", 0, `unknown value "N/A" in header MaxProcs (want an integer)`},
+		{"MaxRuntime", "unknown", 0, `unknown value "unknown" in header MaxRuntime (want an integer)`},
+		{"MaxMemory", "-", 0, `unknown value "-" in header MaxMemory (want an integer)`},
+		{"MaxProcs", "-5", 0, `unknown value "-5" in header MaxProcs (want 0 or more)`},
+		{"MaxRuntime", "-1", 0, `unknown value "-1" in header MaxRuntime (-1 marks a missing value)`},
+		{"UnixStartTime", "-1", 0, `unknown value "-1" in header UnixStartTime (-1 marks a missing value)`},
+		{"UnixStartTime", "-86400", -86400, ""},
+		{"TimeZone", "-1", -1, ""},
 		{"MaxProcs", "3000000000", 0, `value out of range "3000000000" in header MaxProcs (at most 2147483647)`},
 		{"UnixStartTime", "99999999999999999999", 0, `value out of range "99999999999999999999" in header UnixStartTime (at most 9223372036854775807)`},
-		{"UnixStartTime", "soon", 0, `invalid number "soon" in header UnixStartTime (want an integer)`},
+		{"UnixStartTime", "soon", 0, `unknown value "soon" in header UnixStartTime (want an integer)`},
 	} {
 		got, err := ParseHeaderInt(tt.key, tt.value)
 		if tt.err == "" {
@@ -271,7 +278,7 @@ func TestPatternCommNames(t *testing.T) {
 func TestManifestRoundTrip(t *testing.T) {
 	h := Header{Lines: []HeaderLine{{Key: "MaxProcs", Value: "128"}, {Key: KeyGangsimTool, Value: "old"}}}
 	m := Manifest{
-		Tool: "genwork lublin", Version: "v0.1.0", Seed: 42, HasSeed: true,
+		Tool: "genwork lublin", Version: "v0.1.0", Revision: "abc123+modified", Code: "c0de", Seed: 42, HasSeed: true,
 		Params: []Param{{"procs", "128"}, {"jobs", "1000"}},
 		Inputs: []Input{{Name: "-", SHA256: "abc"}},
 	}

@@ -1,6 +1,10 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
 
 // Outcome is what happened to one job in a simulated run: when it was
 // submitted, started and finished, and the derived per-job metrics.
@@ -96,9 +100,10 @@ func (o *Outcome) Slowdown() float64 {
 }
 
 // BoundedSlowdown is the classic bounded slowdown
-// max(Response / max(Runtime, tau), 1) (Feitelson et al., "Theory and
-// practice in parallel job scheduling", 1997), with tau the short-job bound;
-// 0 for a rejected job. It panics if tau <= 0.
+// max((Wait + Runtime) / max(Runtime, tau), 1) (Feitelson et al., "Theory
+// and practice in parallel job scheduling", 1997), with tau the short-job
+// bound; 0 for a rejected job. It is metrics.BoundedSlowdown of the job,
+// to the last bit. It panics if tau <= 0.
 func (o *Outcome) BoundedSlowdown(tau Time) float64 {
 	if tau <= 0 {
 		panic("model: BoundedSlowdown with tau <= 0")
@@ -106,7 +111,58 @@ func (o *Outcome) BoundedSlowdown(tau Time) float64 {
 	if !o.Completed() {
 		return 0
 	}
-	return max(float64(o.Response())/float64(max(o.Runtime, tau)), 1)
+	return max(float64(o.Wait()+o.Runtime)/float64(max(o.Runtime, tau)), 1)
+}
+
+// TimeSharingBoundedSlowdown is the thesis' bounded slowdown for time
+// sharing, max((Wait + Runtime) / max(Dedicated, tau), 1) (Frachtenberg,
+// section 6.4.1): against the runtime the job would have had alone; 0 for
+// a rejected job. It is metrics.TimeSharingBoundedSlowdown of the job, to
+// the last bit. It panics if tau <= 0.
+func (o *Outcome) TimeSharingBoundedSlowdown(tau Time) float64 {
+	if tau <= 0 {
+		panic("model: TimeSharingBoundedSlowdown with tau <= 0")
+	}
+	if !o.Completed() {
+		return 0
+	}
+	return max(float64(o.Wait()+o.Runtime)/float64(max(o.Dedicated, tau)), 1)
+}
+
+// RealTimeTau is the bounded slowdowns' short-job bound of 10 s of real
+// time (Feitelson et al. 1997; the thesis' "10 seconds of real time",
+// Frachtenberg 6.4.1) in the time of a workload compressed by factor
+// (runtimes and inter-arrival times divided by it): 10 s / factor,
+// rounded to the microsecond and at least 1 µs; the thesis compressed by
+// 100 and used 0.1 s. It panics unless factor > 0.
+func RealTimeTau(factor float64) Time {
+	if !(factor > 0) {
+		panic(fmt.Sprintf("model: time compression factor %v <= 0", factor))
+	}
+	return max(FromSecondsFloat(10/factor), Microsecond)
+}
+
+// ParamCompress is the manifest parameter of a workload's time compression
+// factor (genwork --compress, a spec's "compress").
+const ParamCompress = "compress"
+
+// CompressionOf returns the time compression factor of the workload a
+// table or trace with header h comes from: the compress parameter of the
+// newest manifest of h's chain (ManifestChain) that has one, 1 when none
+// does. A value that is not a positive number is an error.
+func CompressionOf(h *Header) (float64, error) {
+	for _, m := range ManifestChain(h) {
+		v, ok := m.Param(ParamCompress)
+		if !ok {
+			continue
+		}
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || !(f > 0) || math.IsInf(f, 0) {
+			return 0, fmt.Errorf("manifest parameter %s=%q is not a positive factor", ParamCompress, v)
+		}
+		return f, nil
+	}
+	return 1, nil
 }
 
 // RejectReason says why a job was not run; Accepted (the zero value) for a

@@ -30,6 +30,31 @@ const (
 // that never starts.
 const Never Time = math.MaxInt64
 
+// MaxSeconds is the largest magnitude, in seconds, of every time gangsim
+// reads: a trace's times in every format (submit, wait, run time, CPU
+// time, estimate, think time, and the application attributes' times) and
+// every duration (ParseDuration). 10^10 s is about 317 years, far beyond
+// any log of the Parallel Workloads Archive (their submit times stay below
+// 1.1e8 s), and small enough that the sums the engines form from such
+// values (a submit time plus a run time or an estimate, a reservation's
+// end, a process's next event) stay far below Never: MaxTime is 2^-10 of
+// it, and a simulation stops with an error at Horizon (package sim).
+const MaxSeconds = 10_000_000_000
+
+// MaxTime is MaxSeconds in microseconds: every time read lies in
+// [-MaxTime, MaxTime] (see InRange).
+const MaxTime = MaxSeconds * Second
+
+// Horizon is the latest simulated time a replay reaches: an engine whose
+// next event would come later stops with an error instead of forming
+// times that overflow. 2^62 µs is about 146,000 years, and Horizon plus
+// 460 times MaxTime still fits below Never.
+const Horizon Time = 1 << 62
+
+// InRange reports whether t lies in the range of a time read from an
+// input, [-MaxTime, MaxTime].
+func InRange(t Time) bool { return t >= -MaxTime && t <= MaxTime }
+
 // FromSeconds converts a whole number of seconds to Time.
 func FromSeconds(s int64) Time { return Time(s) * Second }
 
@@ -123,9 +148,8 @@ func ParseDuration(s string) (Time, error) {
 }
 
 // MaxDurationSeconds is the longest duration ParseDuration reads, in
-// seconds (about 292,000 years): its microseconds fit in a Time below
-// Never.
-const MaxDurationSeconds = math.MaxInt64/int64(Second) - 1
+// seconds: MaxSeconds, the range of every time read.
+const MaxDurationSeconds = MaxSeconds
 
 // isNumber reports whether s is a signed decimal number, with at most one
 // point and an optional exponent ("1e30", "5E-3").
@@ -166,7 +190,7 @@ func parseSeconds(s string) (Time, error) {
 	// big.Rat spends memory on it.
 	if _, exp, ok := strings.Cut(strings.ToLower(s), "e"); ok {
 		if e, err := strconv.Atoi(exp); err != nil || e > 30 || e < -30 {
-			return 0, fmt.Errorf("duration %q is out of range (0 to %d s, in whole microseconds)", s, MaxDurationSeconds)
+			return 0, fmt.Errorf("duration %q is out of range (0 to %d s, in whole microseconds)", s, int64(MaxDurationSeconds))
 		}
 	}
 	r, ok := new(big.Rat).SetString(s)
@@ -180,8 +204,8 @@ func parseSeconds(s string) (Time, error) {
 	if !us.IsInt() {
 		return 0, fmt.Errorf("duration %q is not a whole number of microseconds (the resolution of simulated time)", s)
 	}
-	if us.Num().Cmp(big.NewInt((MaxDurationSeconds+1)*int64(Second))) >= 0 {
-		return 0, fmt.Errorf("duration %q is too long (at most %d s)", s, MaxDurationSeconds)
+	if us.Num().Cmp(big.NewInt(int64(MaxTime))) > 0 {
+		return 0, fmt.Errorf("duration %q is too long (at most %d s)", s, int64(MaxDurationSeconds))
 	}
 	return Time(us.Num().Int64()), nil
 }

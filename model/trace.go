@@ -38,9 +38,14 @@ func HeaderErr(r JobReader) error {
 // []UnreadValue (for the job Read returned last), so that package swf's
 // Checker judges it as it judges an SWF token: a value to count, or one
 // that stops the job.
+//
+// An application attribute's value that a reader could not read (a NaN
+// granularity, a word in message_bytes) is reported alike, with Field 0
+// and its Column, for the Checker to refuse.
 type UnreadValue struct {
-	Field Field
-	Text  string
+	Field  Field
+	Column string // the column of an application attribute (Field 0)
+	Text   string
 }
 
 // JobWriter writes the jobs of a trace in order. The header is fixed when

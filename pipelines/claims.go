@@ -21,7 +21,8 @@ import (
 //   - "less": the one row A's value is below the one row B's.
 //   - "less-everywhere": every row matching A is below the row matching B
 //     that agrees with it on every other coordinate (Except names
-//     coordinates not to compare; "saturated" is never compared).
+//     coordinates not to compare; "saturated" and "averaged", the
+//     replica counts of a "metrics" row, are never compared).
 //   - "ratio-at-least": the one row A's value divided by the one row B's
 //     is at least Value.
 //   - "linear": the rows matching A, as points (the Over coordinate, the
@@ -250,7 +251,7 @@ func (c *ClaimSpec) check(rows []repro.Row) (bool, string) {
 		for _, a := range as {
 			want := map[string]string{}
 			for _, co := range a.Coords {
-				if _, inA := c.A[co.Name]; !inA && !slices.Contains(c.Except, co.Name) && co.Name != "saturated" {
+				if _, inA := c.A[co.Name]; !inA && !slices.Contains(c.Except, co.Name) && !countCoord(co.Name) {
 					want[co.Name] = co.Value
 				}
 			}
@@ -317,10 +318,14 @@ func unsaturated(r repro.Row) bool {
 	return !metrics.MajoritySaturated(k, n)
 }
 
+// countCoord reports whether a coordinate counts a "metrics" row's
+// replicas ("saturated", "averaged") rather than placing it.
+func countCoord(name string) bool { return name == "saturated" || name == "averaged" }
+
 func describeRow(r repro.Row, skip map[string]string) string {
 	var parts []string
 	for _, c := range r.Coords {
-		if _, ok := skip[c.Name]; !ok && c.Name != "saturated" {
+		if _, ok := skip[c.Name]; !ok && !countCoord(c.Name) {
 			parts = append(parts, c.Name+"="+c.Value)
 		}
 	}

@@ -299,17 +299,20 @@ func (e *Experiment) Reproduce(sweep *Sweep, specName, specSHA string) (*Reprodu
 		if f.Cached {
 			cached++
 		}
-		if t := f.Run.Workload.Source.Trace; t != nil && !seen[t.Path] {
-			seen[t.Path] = true
-			sum, err := fileDigest(t.Path)
+		for _, in := range f.Run.InputFiles() { // the traces, the hardware preset files
+			if seen[in.Path] {
+				continue
+			}
+			seen[in.Path] = true
+			sum, err := fileDigest(in.Path)
 			if err != nil {
 				return nil, err
 			}
-			inputs = append(inputs, model.Input{Name: t.Path, SHA256: sum})
+			inputs = append(inputs, model.Input{Name: in.Path, SHA256: sum})
 		}
 	}
 	rep.Cached = cached
-	rep.Manifest = model.Manifest{Tool: SweepTool, Version: version.Version, Params: []model.Param{
+	rep.Manifest = model.Manifest{Tool: SweepTool, Version: version.Version, Revision: version.RevisionText(), Code: version.Code(), Params: []model.Param{
 		{Name: "item", Value: e.Item},
 		{Name: "analysis", Value: e.Analysis.Kind},
 		{Name: "runs", Value: fmt.Sprint(len(done))},

@@ -78,7 +78,7 @@ func TestExperimentMetrics(t *testing.T) {
     "metrics": ["response_s_mean", "utilization"]}`, `,
   "paper": [{"coords": {"policy": "easy", "load": "0.5", "metric": "utilization"}, "value": 0.5, "tolerance": 0.2, "source": "made up"}],
   "claims": [
-    {"text": "EASY responds faster than FCFS", "kind": "less-everywhere", "a": {"policy": "easy", "metric": "response_s_mean"}, "b": {"policy": "fcfs"}},
+    {"text": "EASY responds faster than FCFS", "kind": "less-everywhere", "a": {"policy": "easy", "metric": "response_s_mean"}, "b": {"policy": "fcfs", "metric": "response_s_mean"}},
     {"text": "response grows with load", "kind": "less", "a": {"policy": "easy", "load": "0.5", "metric": "response_s_mean"}, "b": {"policy": "easy", "load": "0.9", "metric": "response_s_mean"}}
   ]`)
 	rep := reproduce(t, path, cache)
@@ -113,7 +113,7 @@ func TestExperimentMetrics(t *testing.T) {
 	if !found {
 		t.Error("no easy/0.5/response_s_mean row")
 	}
-	if len(it.Claims) != 2 || !it.Claims[1].Holds {
+	if len(it.Claims) != 2 || !it.Claims[0].Holds || !it.Claims[1].Holds {
 		t.Errorf("claims %+v", it.Claims)
 	}
 	if rep.Figure == nil {

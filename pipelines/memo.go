@@ -1,6 +1,7 @@
 package pipelines
 
 import (
+	"fmt"
 	"sync"
 
 	"github.com/gangsim/gangsim/metrics"
@@ -87,6 +88,10 @@ func (m *runMemo) saturationOf(f *Finished, o []model.Outcome) (metrics.Saturati
 		return metrics.Saturation{}, err
 	}
 	first, last := metrics.ArrivalPeriod(o)
+	if last <= first {
+		// metrics.Saturated panics on an empty arrival period.
+		return metrics.Saturation{}, fmt.Errorf("run %s: its saturation cannot be judged: fewer than two completed jobs, arriving at different times", f.Key)
+	}
 	v := metrics.Saturated(s, first, last)
 	if m != nil {
 		m.mu.Lock()

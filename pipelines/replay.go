@@ -73,7 +73,8 @@ type Replay struct {
 	SamplePeriod model.Time
 	// Tau is the short-job bound of the bounded slowdowns in the Result's
 	// summary; 0 means metrics.DefaultTau (10 s). The per-job outcomes'
-	// bounded_slowdown column always uses 10 s.
+	// bsld_rt10s and ts_bsld_rt10s columns always use 10 s of real time
+	// (model.RealTimeTau of the workload's compression).
 	Tau model.Time
 	// Hardware names the hardware cost model that time-sharing policies
 	// charge: a preset's name ("crescendo", see replay hw list) or the
@@ -85,6 +86,29 @@ type Replay struct {
 	Mechanism string
 	// Seed seeds the random source of the policies that draw.
 	Seed uint64
+}
+
+// ErrMachineUnknown: the replay is given no machine and the trace's header
+// gives none (MaxProcs and MaxNodes absent, unknown or garbled).
+var ErrMachineUnknown = errors.New("machine size unknown")
+
+// WidestJob reads every job of src and returns a reader of them with
+// src's header, and the largest size a job says (model.Job.Size): the
+// machine a lenient replay simulates when neither it nor the header gives
+// one. A trace in which no job says its size is an error.
+func WidestJob(src model.JobReader) (model.JobReader, int, error) {
+	tr, err := model.ReadAll(src)
+	if err != nil {
+		return nil, 0, err
+	}
+	widest := 0
+	for i := range tr.Jobs {
+		widest = max(widest, tr.Jobs[i].Size())
+	}
+	if widest <= 0 {
+		return nil, 0, fmt.Errorf("%w: no job says its size either", ErrMachineUnknown)
+	}
+	return model.NewSliceReader(tr), widest, nil
 }
 
 // Result is what a replay reports besides its outcomes.
@@ -134,7 +158,15 @@ func (r *Replay) resolve(h *model.Header) (swf.Options, sim.Config, error) {
 		cfg.Machine = h.Machine()
 	}
 	if !cfg.Machine.Valid() {
-		return swf.Options{}, cfg, fmt.Errorf("machine size unknown: the trace header has no MaxProcs; give one (--procs)")
+		why := h.MachineErr()
+		if r.Compat == CompatPyss {
+			why = h.IntErr(model.KeyMaxProcs) // pyss's machine is MaxProcs processors, flat
+			if why == nil {
+				why = fmt.Errorf("header MaxProcs is %d", h.MaxProcs())
+			}
+		}
+		return swf.Options{}, cfg, fmt.Errorf("%w: %v; give one (--procs or --machine), or read the trace leniently (--lenient) to simulate the widest job's processors",
+			ErrMachineUnknown, why)
 	}
 	if err := r.checkProcs(cfg.Machine.Procs()); err != nil {
 		return swf.Options{}, cfg, err
@@ -282,7 +314,7 @@ func (r *Replay) Run(src model.JobReader, out model.OutcomeWriter, samples sim.S
 	_, res.Switched = pol.(sim.Reporter)
 	tee := &teeOutcomes{sum: &res.Summary, next: out}
 	if err := sim.New(cfg, pol).Run(norm, tee, samples); err != nil {
-		if errors.Is(err, sim.ErrUnsorted) {
+		if errors.Is(err, sim.ErrUnsorted) || errors.Is(err, sim.ErrTimeRange) {
 			// The job the engine read last is the one out of order.
 			return nil, fmt.Errorf("%s: %w", swf.Where(norm, norm.Report().Read), err)
 		}

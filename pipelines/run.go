@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gangsim/gangsim/columnar"
+	"github.com/gangsim/gangsim/internal/shared"
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/policies"
@@ -132,29 +133,60 @@ func (r *Run) Canonical() []byte {
 	return b
 }
 
-// Key is the run's cache key: the SHA-256 of the gangsim version, the
-// canonical description, and the digest of every input file it reads, so a
-// new version, a changed parameter or a changed trace file each make a new
-// key.
-func (r *Run) Key() (string, error) {
+// Key is the run's cache key: the SHA-256 of everything that decides its
+// outputs, so that a change to any of them makes a new key and the run is
+// made again: the code (version.Code: a digest of the sources the binary
+// was built from, its toolchain and target), the canonical description,
+// and the digest of every file the run reads (InputFiles: the trace, an
+// edited hardware preset file).
+func (r *Run) Key() (string, error) { return r.keyFor(codeIdentity()) }
+
+// codeIdentity is version.Code; tests replace it to play a change of code.
+var codeIdentity = version.Code
+
+func (r *Run) keyFor(code string) (string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "gangsim run\n%s\n", version.Version)
+	fmt.Fprintf(h, "gangsim run\ncode %s\n", code)
 	h.Write(r.Canonical())
-	if t := r.Workload.Source.Trace; t != nil {
-		sum, err := fileDigest(t.Path)
+	for _, in := range r.InputFiles() {
+		sum, err := fileDigest(in.Path)
 		if err != nil {
-			return "", fmt.Errorf("workload trace: %w", err)
+			return "", fmt.Errorf("%s: %w", in.Role, err)
 		}
-		fmt.Fprintf(h, "\ninput %s", sum)
+		fmt.Fprintf(h, "\ninput %s %s", in.Role, sum)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// fileDigest is the lower-case hex SHA-256 of a file's bytes.
+// InputFile is a file a run reads, and what it is to the run.
+type InputFile struct {
+	Role string // "workload trace", "hardware preset"
+	Path string // as the run names it (a path under ../shared is read where shared.Resolve says)
+}
+
+// InputFiles lists the files the run reads, whose bytes its key digests:
+// the workload's trace (a path under ../shared read where GANGSIM_SHARED
+// says, shared.Resolve) and a hardware preset file (replay --hw FILE).
+// The other sources of a workload (the Lublin model, the scenarios, the
+// synthetic workloads, the presets) and the embedded hardware presets are
+// code, which the key covers as such.
+func (r *Run) InputFiles() []InputFile {
+	var files []InputFile
+	if t := r.Workload.Source.Trace; t != nil {
+		files = append(files, InputFile{Role: "workload trace", Path: t.Path})
+	}
+	if rep := (Replay{Hardware: r.Replay.Hardware}); rep.Hardware != "" && rep.hardwareIsFile() {
+		files = append(files, InputFile{Role: "hardware preset", Path: rep.Hardware})
+	}
+	return files
+}
+
+// fileDigest is the lower-case hex SHA-256 of a file's bytes; a path
+// under ../shared is read where GANGSIM_SHARED says.
 func fileDigest(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := os.Open(shared.Resolve(path))
 	if err != nil {
-		return "", err
+		return "", shared.Hint(path, err)
 	}
 	defer f.Close()
 	h := sha256.New()
@@ -167,11 +199,18 @@ func fileDigest(path string) (string, error) {
 // RunInfo is what a finished run records beside its tables (run.json in its
 // cache directory).
 type RunInfo struct {
-	Key     string          `json:"key"`
-	Version string          `json:"version"`
-	Run     json.RawMessage `json:"run"`    // the canonical description
-	Params  []model.Param   `json:"params"` // the outcome table's manifest parameters
-	Jobs    int             `json:"jobs"`
+	Key     string `json:"key"`
+	Version string `json:"version"`
+	// Revision and Code are the VCS revision ("unknown" when the build
+	// did not know it; "+modified" for uncommitted changes) and the code
+	// identity (version.Code) of the binary that made the run: the
+	// revision may be older than the sweep's that reuses the run when no
+	// code changed in between.
+	Revision string          `json:"revision"`
+	Code     string          `json:"code"`
+	Run      json.RawMessage `json:"run"`    // the canonical description
+	Params   []model.Param   `json:"params"` // the outcome table's manifest parameters
+	Jobs     int             `json:"jobs"`
 	// Rejected counts the jobs the engine refused at submission.
 	Rejected int `json:"rejected"`
 	// Dropped says what cleaning dropped, one line per step that dropped
@@ -230,11 +269,24 @@ func (r *Run) Execute(dir, key string) (*RunInfo, error) {
 	h := wr.Header().Clone()
 	wm := wr.Manifest(WorkloadTool)
 	wm.Apply(&h)
+	var jobs model.JobReader = wr
 	params, err := rep.Params(&h)
+	if errors.Is(err, ErrMachineUnknown) && w.Source.Trace != nil && w.Source.Trace.Lenient {
+		// A lenient trace source: the widest job's processors, as replay
+		// --lenient takes them.
+		var widest int
+		if jobs, widest, err = WidestJob(wr); err != nil {
+			return nil, err
+		}
+		rep.Procs = widest
+		if params, err = rep.Params(&h); err == nil {
+			params = append(params, model.Param{Name: "machine_fallback", Value: fmt.Sprintf("%d processors, the widest job's", widest)})
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
-	man := model.Manifest{Tool: SweepTool, Version: version.Version, Seed: r.Workload.Seed, HasSeed: true,
+	man := model.Manifest{Tool: SweepTool, Version: version.Version, Revision: version.RevisionText(), Code: codeIdentity(), Seed: r.Workload.Seed, HasSeed: true,
 		Params: params, Inputs: wr.Inputs()}
 	man.Apply(&h)
 
@@ -256,7 +308,7 @@ func (r *Run) Execute(dir, key string) (*RunInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := rep.Run(wr, ow, sw)
+	res, err := rep.Run(jobs, ow, sw)
 	if err != nil {
 		return nil, err
 	}
@@ -282,7 +334,8 @@ func (r *Run) Execute(dir, key string) (*RunInfo, error) {
 		clean, _ := paramOf(params, "clean")
 		dropped = append(dropped, "replay cleaning "+clean+" "+s)
 	}
-	info := &RunInfo{Key: key, Version: version.Version, Run: r.Canonical(), Params: man.Params,
+	info := &RunInfo{Key: key, Version: version.Version, Revision: version.RevisionText(), Code: codeIdentity(),
+		Run: r.Canonical(), Params: man.Params,
 		Jobs: res.Summary.Jobs, Rejected: res.Summary.Rejected, Dropped: dropped, Seconds: elapsedSince(start)}
 	b, err := json.MarshalIndent(info, "", "  ")
 	if err != nil {

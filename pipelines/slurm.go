@@ -120,8 +120,11 @@ type Submission struct {
 	Cluster string `json:"cluster,omitempty"`
 	// Cache is the run cache directory the tasks write into.
 	Cache string `json:"cache"`
-	// Version is the gangsim version that wrote it.
+	// Version is the gangsim version that wrote it, and Code the identity
+	// of its code (version.Code), which its tasks must run: the run
+	// cache's keys hold it.
 	Version string `json:"version"`
+	Code    string `json:"code"`
 	// Tasks lists, by array index, the runs of each task.
 	Tasks [][]TaskRun `json:"tasks"`
 }
@@ -342,7 +345,7 @@ func (s *Slurm) prepare(runs []SlurmRun, dry bool) (*Submission, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("slurm: %s or %s holds white space or %%, which a batch script's #SBATCH line cannot carry", dir, s.Workdir)
 	}
-	sub := &Submission{Dir: dir, Cache: s.Cache.Dir, Version: version.Version}
+	sub := &Submission{Dir: dir, Cache: s.Cache.Dir, Version: version.Version, Code: codeIdentity()}
 	if err := s.writeSubmission(sub, runs, chunk); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
@@ -517,8 +520,8 @@ func (s *Slurm) script(sub *Submission) string {
 		fmt.Fprintf(&b, "#SBATCH %s\n", o)
 	}
 	task := shellQuote(filepath.Join(sub.Dir, tasksDir)+"/") + `"$SLURM_ARRAY_TASK_ID"`
-	fmt.Fprintf(&b, "exec %s sweep --run %s.json --labels %s.labels --cache %s --jobs \"${SLURM_CPUS_PER_TASK:-1}\" --expect-version %s\n",
-		shellQuote(s.Replay), task, task, shellQuote(sub.Cache), shellQuote(version.Version))
+	fmt.Fprintf(&b, "exec %s sweep --run %s.json --labels %s.labels --cache %s --jobs \"${SLURM_CPUS_PER_TASK:-1}\" --expect-code %s\n",
+		shellQuote(s.Replay), task, task, shellQuote(sub.Cache), shellQuote(codeIdentity()))
 	return b.String()
 }
 

@@ -58,6 +58,11 @@ func cacheRun(t *testing.T, c *Cache, key string) {
 	if err := os.WriteFile(filepath.Join(c.Path(key), InfoFile), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	for _, name := range []string{OutcomesFile, TimeSeriesFile} { // a Parquet file's frame
+		if err := os.WriteFile(filepath.Join(c.Path(key), name), []byte("PAR1\x00\x00\x00\x00\x04\x00\x00\x00PAR1"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 func TestSlurmRunsLabels(t *testing.T) {
@@ -125,7 +130,7 @@ func TestSlurmPrepare(t *testing.T) {
 		"#SBATCH --mem=1G\n",
 		"#SBATCH --qos=low\n",
 		"exec '/opt/gangsim/bin/replay' sweep --run '" + sub.Dir + "/tasks/'\"$SLURM_ARRAY_TASK_ID\".json --labels '" + sub.Dir +
-			"/tasks/'\"$SLURM_ARRAY_TASK_ID\".labels --cache '" + s.Cache.Dir + "' --jobs \"${SLURM_CPUS_PER_TASK:-1}\" --expect-version '" + version.Version + "'\n",
+			"/tasks/'\"$SLURM_ARRAY_TASK_ID\".labels --cache '" + s.Cache.Dir + "' --jobs \"${SLURM_CPUS_PER_TASK:-1}\" --expect-code '" + version.Code() + "'\n",
 	}
 	if got := string(script); got != strings.Join(want, "") {
 		t.Errorf("script:\n%s\nwant:\n%s", got, strings.Join(want, ""))

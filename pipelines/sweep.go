@@ -30,12 +30,17 @@ type Sweep struct {
 	Workers int
 	// Progress, when not nil, is told of every finished run.
 	Progress *cli.Progress
+	// Warn, when not nil, is told of a cached run whose files did not read
+	// back, and which was made again.
+	Warn func(msg string)
 
 	memo runMemo // what the items reproduced through it read back
 
 	mu     sync.Mutex
 	fresh  map[string]bool  // keys Prefetch built, not yet met by Do
 	failed map[string]error // keys whose run failed in Prefetch
+	remade map[string]bool  // keys made again because their files did not read back
+	remake singleflight.Group
 }
 
 // Prefetch runs runs (typically every run of several items) on the
@@ -101,6 +106,8 @@ type Finished struct {
 	Dir    string // cache directory with its files
 	Info   *RunInfo
 	Cached bool // found in the cache rather than run now
+
+	sweep *Sweep // remakes the run when its files do not read back; nil: none
 }
 
 // Do runs runs (points, if not nil, labels each run with its grid point)
@@ -144,7 +151,7 @@ func (s *Sweep) do(runs []*Run, points []Point) (results []*Finished, errs []err
 		if err != nil {
 			return nil, []error{fmt.Errorf("run %d: %w", i+1, err)}
 		}
-		results[i] = &Finished{Run: r, Key: key, Dir: s.Cache.Path(key)}
+		results[i] = &Finished{Run: r, Key: key, Dir: s.Cache.Path(key), sweep: s}
 		if points != nil {
 			results[i].Point = points[i]
 		}
@@ -267,8 +274,18 @@ func describePoint(p Point) string {
 	return s
 }
 
-// Outcomes reads the run's per-job outcomes and their table's header.
+// Outcomes reads the run's per-job outcomes and their table's header. A
+// cached run whose table does not read back (damaged on disk) is made
+// again, once, and read from its new copy.
 func (r *Finished) Outcomes() ([]model.Outcome, *model.Header, error) {
+	o, h, err := r.readOutcomes()
+	if err != nil && r.remake(OutcomesFile, err) {
+		o, h, err = r.readOutcomes()
+	}
+	return o, h, err
+}
+
+func (r *Finished) readOutcomes() ([]model.Outcome, *model.Header, error) {
 	name := filepath.Join(r.Dir, OutcomesFile)
 	f, err := os.Open(name)
 	if err != nil {
@@ -295,8 +312,17 @@ func (r *Finished) Outcomes() ([]model.Outcome, *model.Header, error) {
 	return out, &h, nil
 }
 
-// Samples reads the run's time series.
+// Samples reads the run's time series; a table that does not read back
+// is made again, as by Outcomes.
 func (r *Finished) Samples() ([]model.Sample, error) {
+	s, err := r.readSamples()
+	if err != nil && r.remake(TimeSeriesFile, err) {
+		s, err = r.readSamples()
+	}
+	return s, err
+}
+
+func (r *Finished) readSamples() ([]model.Sample, error) {
 	name := filepath.Join(r.Dir, TimeSeriesFile)
 	f, err := os.Open(name)
 	if err != nil {
@@ -320,6 +346,45 @@ func (r *Finished) Samples() ([]model.Sample, error) {
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// remake makes run r again after its file name failed to read with err,
+// and reports whether it did (or another reader of the run did it in this
+// sweep already): the run is discarded from the cache and built anew.
+func (r *Finished) remake(name string, err error) bool {
+	s := r.sweep
+	if s == nil {
+		return false
+	}
+	_, rerr, _ := s.remake.Do(r.Key, func() (any, error) {
+		s.mu.Lock()
+		done := s.remade[r.Key]
+		s.mu.Unlock()
+		if done {
+			return nil, nil
+		}
+		if err := s.Cache.Discard(r.Key); err != nil {
+			return nil, err
+		}
+		info, err := s.Cache.Put(r.Key, func(dir string) (*RunInfo, error) {
+			return r.Run.Execute(dir, r.Key)
+		})
+		if err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		if s.remade == nil {
+			s.remade = map[string]bool{}
+		}
+		s.remade[r.Key] = true
+		s.mu.Unlock()
+		r.Info = info
+		if s.Warn != nil {
+			s.Warn(fmt.Sprintf("run %s: its cached %s did not read back (%v): made again", r.Key[:16], name, err))
+		}
+		return nil, nil
+	})
+	return rerr == nil
 }
 
 func isEOF(err error) bool { return errors.Is(err, io.EOF) }

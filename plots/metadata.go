@@ -40,23 +40,31 @@ func SaveWithMetadata(d Drawer, path string, s Size, meta []KeyValue) error {
 // the path's extension: for a device, FIFO or process substitution
 // (/dev/stdout, >(...)), which package atomicfile writes through.
 func SaveWithMetadataAs(d Drawer, path string, format Format, s Size, meta []KeyValue) error {
-	var buf bytes.Buffer
-	if err := Render(&buf, d, format, s); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	var out []byte
-	var err error
-	switch format {
-	case PNG:
-		out, err = withPNGText(buf.Bytes(), meta)
-	case SVG:
-		out, err = withSVGComments(buf.Bytes(), meta)
-	case PDF:
-		out, err = withPDFInfo(buf.Bytes(), meta)
-	}
+	out, err := EncodeWithMetadata(d, format, s, meta)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
+	return WriteFile(path, out)
+}
+
+// WithMetadata returns a figure Render made, in format, with meta recorded
+// as SaveWithMetadata records it; the same figure and metadata give the
+// same bytes.
+func WithMetadata(figure []byte, format Format, meta []KeyValue) ([]byte, error) {
+	switch format {
+	case PNG:
+		return withPNGText(figure, meta)
+	case SVG:
+		return withSVGComments(figure, meta)
+	case PDF:
+		return withPDFInfo(figure, meta)
+	}
+	return nil, fmt.Errorf("figure format %q: %w", format, ErrValue)
+}
+
+// WriteFile writes a figure's bytes to path, which appears complete or not
+// at all (package atomicfile).
+func WriteFile(path string, out []byte) error {
 	f, err := atomicfile.Create(path, nil)
 	if err != nil {
 		return err
@@ -66,6 +74,17 @@ func SaveWithMetadataAs(d Drawer, path string, format Format, s Size, meta []Key
 		return err
 	}
 	return f.Commit()
+}
+
+// EncodeWithMetadata renders d in format at size s with meta, as
+// SaveWithMetadataAs writes it, and returns the file's bytes: for a caller
+// that publishes several files together.
+func EncodeWithMetadata(d Drawer, format Format, s Size, meta []KeyValue) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := Render(&buf, d, format, s); err != nil {
+		return nil, err
+	}
+	return WithMetadata(buf.Bytes(), format, meta)
 }
 
 // ErrMetadata: a metadata key is not a valid PNG keyword.

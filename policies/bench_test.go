@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -16,12 +17,13 @@ import (
 // about 3 h, estimates up to 5× the runtime, Poisson arrivals. It holds no
 // job in memory, so it can feed arbitrarily long runs.
 type synthetic struct {
-	rng   *rand.Rand
-	n, i  int
-	procs int
-	t     model.Time
-	gap   float64 // mean inter-arrival in seconds
-	h     model.Header
+	rng    *rand.Rand
+	n, i   int
+	procs  int
+	t      model.Time
+	gap    float64 // mean inter-arrival in seconds
+	h      model.Header
+	atOnce bool // every job submitted at time 0
 }
 
 func newSynthetic(n, procs int, seed uint64) *synthetic {
@@ -43,7 +45,9 @@ func (s *synthetic) Read() (model.Job, error) {
 		return model.Job{}, io.EOF
 	}
 	s.i++
-	s.t += model.FromSecondsFloat(s.rng.ExpFloat64() * s.gap)
+	if gap := s.rng.ExpFloat64() * s.gap; !s.atOnce {
+		s.t += model.FromSecondsFloat(gap)
+	}
 	size := 1 << s.rng.IntN(int(math.Log2(float64(s.procs)))+1)
 	run := model.FromSeconds(int64(10 * math.Pow(1e3, s.rng.Float64())))
 	est := model.Time(float64(run) * (1 + 4*s.rng.Float64()))
@@ -56,13 +60,19 @@ type discard struct{ n int }
 func (d *discard) Write(*model.Outcome) error { d.n++; return nil }
 func (d *discard) Close() error               { return nil }
 
-func benchPolicy(b *testing.B, n int, mk func() sim.Policy) {
+func benchPolicy(b *testing.B, n int, mk func() sim.Policy) { benchStream(b, n, false, mk) }
+
+// benchStream runs the synthetic stream of n jobs on 128 processors through
+// the policy mk makes; atOnce submits them all at time 0.
+func benchStream(b *testing.B, n int, atOnce bool, mk func() sim.Policy) {
 	b.ReportAllocs()
 	jobs := 0
 	for i := 0; i < b.N; i++ {
 		out := &discard{}
 		e := sim.New(sim.Config{Machine: model.FlatMachine(128)}, mk())
-		if err := e.Run(newSynthetic(n, 128, 1), out, nil); err != nil {
+		src := newSynthetic(n, 128, 1)
+		src.atOnce = atOnce
+		if err := e.Run(src, out, nil); err != nil {
 			b.Fatal(err)
 		}
 		jobs += out.n
@@ -90,6 +100,47 @@ func BenchmarkConservative(b *testing.B) {
 				return c
 			})
 		})
+	}
+}
+
+// atOncePolicies are FCFS and the backfilling policies that the jobs
+// submitted at once run through (conservative backfilling is left out: its
+// plan holds a reservation for every queued job, and each termination
+// sweeps them all; see README).
+var atOncePolicies = []struct {
+	name string
+	mk   func() sim.Policy
+}{
+	{"fcfs", func() sim.Policy { return NewFCFS() }},
+	{"easy", func() sim.Policy { return NewEASY(false) }},
+	{"gs-easy", func() sim.Policy {
+		cfg := DefaultGangConfig()
+		cfg.Backfill = "easy"
+		return NewGang(cfg, Env{Machine: model.FlatMachine(128)})
+	}},
+}
+
+// BenchmarkAtOnce submits the synthetic stream's first 10^5 and 10^6 jobs
+// all at time 0, so that the queue holds nearly all of them for the whole
+// run, through FCFS and the backfilling policies: each policy's cost against
+// FCFS's on the same jobs. 10^7 jobs: BenchmarkAtOnce10M (make bench-pipe).
+func BenchmarkAtOnce(b *testing.B) {
+	for _, n := range []int{100_000, 1_000_000} {
+		for _, pol := range atOncePolicies {
+			b.Run(fmt.Sprintf("jobs=%d/%s", n, pol.name), func(b *testing.B) {
+				benchStream(b, n, true, pol.mk)
+			})
+		}
+	}
+}
+
+// BenchmarkAtOnce10M is BenchmarkAtOnce with 10^7 jobs, through FCFS and
+// EASY: the engine holds every job from the start (a peak RSS near 9 GB),
+// and the pair takes minutes, so it runs with make bench-pipe, not make
+// bench.
+func BenchmarkAtOnce10M(b *testing.B) {
+	for _, pol := range atOncePolicies[:2] {
+		b.Run(pol.name, func(b *testing.B) { benchStream(b, 10_000_000, true, pol.mk) })
 	}
 }
 

@@ -162,9 +162,17 @@ func (p *Conservative) overrun() bool {
 	return len(p.running.ends) > 0 && p.running.ends[0] <= p.e.Now()
 }
 
-// place gives w the earliest reservation the profile allows.
+// place gives w the earliest reservation the profile allows. A
+// reservation past model.Horizon (the queue's estimates, each within
+// model.MaxTime, add up to more than the engine represents) stops the
+// run with sim.ErrHorizon instead: the profile's times stay below the
+// horizon plus two estimates, so that none of its sums overflow.
 func (p *Conservative) place(w *waiting) {
 	t, it := p.prof.earliest(w.need, w.dur)
+	if t > model.Horizon {
+		p.e.Abort(fmt.Errorf("conservative backfilling: the queue's estimates add up to a reservation of job %d at %v: %w", w.j.In.ID, t, sim.ErrHorizon))
+		return
+	}
 	w.res = t
 	p.first = min(p.first, t)
 	if w.dur > 0 {

@@ -22,6 +22,10 @@ type CoschedConfig struct {
 	// Spin is how long a waiting process spins before blocking (SB; F and
 	// DC processes of FCS).
 	Spin model.Time
+	// Sched, HZ, SliceTicks and ProcChangePenalty are the nodes' local
+	// scheduler under SB and FCS's sharing (procsim.Config).
+	Sched                             procsim.Sched
+	HZ, SliceTicks, ProcChangePenalty int
 	// MicroSlice is BCS's micro-timeslice, and MicroOverhead the part of
 	// it the NICs spend on descriptors before transferring (procsim.Config).
 	MicroSlice, MicroOverhead model.Time
@@ -50,6 +54,8 @@ const (
 	// quantumLocalDoc replaces gs's quantum for the disciplines without
 	// gang strobes, whose rows only bound the jobs a processor holds.
 	quantumLocalDoc = "each process's time slice in its processor's round robin, e.g. 25ms (default 100ms); the matrix's rows only bound the jobs a processor holds"
+	// quantumSBDoc is sb's: the kernel's slice replaces it under Linux.
+	quantumSBDoc = "sched=boost: each process's time slice, e.g. 25ms (default 100ms); under sched=linux the kernel's slice (ticks) is the processes' and this does nothing; the matrix's rows only bound the jobs a processor holds"
 )
 
 // coschedKinds lists the process-level policies: their discipline, what
@@ -61,9 +67,10 @@ var coschedKinds = map[string]struct {
 }{
 	"local": {procsim.Local, "uncoordinated local scheduling at process level: each processor round-robins its processes a quantum each, from a random phase; waiting processes spin",
 		map[string]string{"csw": cswDoc, "quantum": quantumLocalDoc}},
-	"sb": {procsim.SB, "spin-block implicit coscheduling at process level (Arpaci-Dusseau): local round robin; a waiting process spins, then blocks until its message wakes it with a whole time slice, ahead of a process with less of its slice left",
-		map[string]string{"csw": cswDoc, "wake": wakeDoc, "quantum": quantumLocalDoc,
-			"spin": "spin before blocking (default: twice the local switch, the competitive choice)"}},
+	"sb": {procsim.SB, "spin-block implicit coscheduling at process level (Arpaci-Dusseau): a waiting process spins, then blocks until its message wakes it; the node's kernel shares each processor (sched=linux: Linux 2.4's counters and goodness, a woken process preempting only one with less of its slice left)",
+		map[string]string{"csw": cswDoc, "wake": wakeDoc, "quantum": quantumSBDoc,
+			"spin":  "spin before blocking (default under sched=linux: the hardware preset's sb_spin_us, fitted to the thesis' static scenarios; else twice the local switch, the competitive choice)",
+			"sched": schedDoc, "hz": hzDoc, "ticks": ticksDoc}},
 	"fcs": {procsim.FCS, "flexible coscheduling at process level (thesis 6.2.1): gang strobes; every process classified CS, F or DC at the end of each of its timeslices (new jobs coscheduled until then); CS run alone in their slot, F first in theirs; elsewhere the classified processes share the processors as under sb",
 		map[string]string{
 			"csw":     cswDoc,
@@ -74,6 +81,7 @@ var coschedKinds = map[string]struct {
 			"f":       "F when waiting takes more than this share of a coscheduled slot (default 0.3)",
 			"probation": "how long a new job is coscheduled before its processes are first classified (default " + fcsProbation.String() +
 				", fitted on the static scenarios, see FCSProbation; 0: at its first slot's end)",
+			"sched": fcsSchedDoc, "hz": hzDoc, "ticks": ticksDoc,
 		}},
 	"bcs": {procsim.BCS, "buffered coscheduling at process level (thesis 5.3, 6.2.2): gang strobes; communication done at micro-timeslice boundaries; a blocking call yields to the next ready process",
 		map[string]string{"csw": bcsSwitchDoc, "wake": wakeDoc, "slice": bcsSliceDoc, "overhead": bcsOverheadDoc, "gang": bcsGangDoc}},
@@ -91,8 +99,20 @@ var coschedKinds = map[string]struct {
 var fcsProbation = 0 * model.Second
 
 const (
-	bcsSwitchDoc   = "the node manager's local context switch when a process blocks in a BCS-MPI call and back when the call completes, e.g. 120us (default: the hardware preset's, qsnet's bcs_switch_us, fitted to thesis Table 6.1; 0 without --hw)"
-	bcsGangDoc     = "what a gang switch costs a job switched in beyond the hardware's gang switch (default: the hardware preset's, qsnet's bcs_gang_switch_us, fitted to thesis Table 6.5; 0 without --hw)"
+	bcsSwitchDoc = "the node manager's local context switch when a process blocks in a BCS-MPI call and back when the call completes, e.g. 120us (default: the hardware preset's, qsnet's bcs_switch_us, fitted to thesis Table 6.1; 0 without --hw)"
+	bcsGangDoc   = "what a gang switch costs a job switched in beyond the hardware's gang switch (default: the hardware preset's, qsnet's bcs_gang_switch_us, fitted to thesis Table 6.5; 0 without --hw)"
+	schedDoc     = "the nodes' local scheduler: linux (default; Linux 2.4's, as the thesis' clusters ran: one run queue per node, a counter of ticks per process run down while it runs or spins and refilled at epochs, the process of highest counter run; a woken process keeps its counter, takes an idle processor of its node, or preempts only a process with at least 2 ticks less) or boost (per processor: a woken process gets a whole quantum back and preempts a process that only spins or has less of its slice left)"
+	// fcsSchedDoc is fcs's: its default stays boost until its sharing is
+	// modelled with the node's run queue (its claims are per processor).
+	fcsSchedDoc = "the local scheduler of the classified processes outside a prioritized owner's claim: boost (default: a woken process gets a whole quantum back and preempts a process that only spins or has less of its slice left) or linux (Linux 2.4's counters, epochs and wake-up preemption, with a run queue per processor: FCS's node manager places each process on its column's processor; on the thesis' static scenarios it runs Table 6.2 at 230-242 s against 183.6 s, the node's shared run queue that SB has being what balances the load)"
+	hzDoc       = "sched=linux: the kernel's timer ticks per second (default: the hardware preset's kernel_hz, 100 without one: Linux 2.4 on i386)"
+	ticksDoc    = "sched=linux: a process's time slice in ticks, NICE_TO_TICKS(0) (default: the preset's kernel_slice_ticks, 6 without one: 60 ms at HZ 100)"
+	// defaultHZ, defaultSliceTicks and defaultProcChangePenalty are Linux
+	// 2.4's on i386 (HZ 100, include/asm-i386/param.h; NICE_TO_TICKS(0) =
+	// (20 >> 2) + 1, kernel/sched.c; PROC_CHANGE_PENALTY 15,
+	// include/asm-i386/smp.h), for a run whose hardware preset gives none.
+	defaultHZ, defaultSliceTicks, defaultProcChangePenalty = 100, 6, 15
+
 	bcsSliceDoc    = "micro-timeslice (default: the hardware preset's, else 250us, thesis 6.3.2)"
 	bcsOverheadDoc = "the start of each micro-timeslice the NICs spend exchanging and scheduling descriptors before transferring (default: the hardware preset's, about 125us, thesis 5.3.4; else 0)"
 )
@@ -121,7 +141,14 @@ func coschedConfig(kind procsim.Kind, p Params, env Env) (CoschedConfig, error) 
 	if c.Wakeup, err = p.Duration("wake", c.Wakeup, 0); err != nil {
 		return c, err
 	}
-	if c.Spin, err = p.Duration("spin", 2*c.LocalSwitch, 0); err != nil {
+	if c.Sched, err = localSched(p, env, &c); err != nil {
+		return c, err
+	}
+	spin := 2 * c.LocalSwitch
+	if n, ok := hwmodel.Node(env.Hardware.Costs); ok && kind == procsim.SB && c.Sched == procsim.SchedLinux && n.SpinBlock() > 0 {
+		spin = n.SpinBlock() // fitted with the Linux scheduler (qsnet's sb_spin_us)
+	}
+	if c.Spin, err = p.Duration("spin", spin, 0); err != nil {
 		return c, err
 	}
 	if c.MicroSlice, err = p.Duration("slice", c.MicroSlice, 1); err != nil {
@@ -151,6 +178,36 @@ func coschedConfig(kind procsim.Kind, p Params, env Env) (CoschedConfig, error) 
 	return c, nil
 }
 
+// localSched reads the local scheduler's parameters (sched, hz, ticks)
+// into c: Linux's timer rate, slice and processor change penalty come from
+// the hardware preset's kernel (hwmodel.Kernel), else they are Linux 2.4's
+// on i386.
+func localSched(p Params, env Env, c *CoschedConfig) (procsim.Sched, error) {
+	def := procsim.SchedLinux
+	if c.Kind == procsim.FCS {
+		def = procsim.SchedBoost // see fcsSchedDoc
+	}
+	name, err := p.Choice("sched", def.String(), procsim.SchedLinux.String(), procsim.SchedBoost.String())
+	if err != nil {
+		return 0, err
+	}
+	sched := procsim.SchedLinux
+	if name == procsim.SchedBoost.String() {
+		sched = procsim.SchedBoost
+	}
+	c.HZ, c.SliceTicks, c.ProcChangePenalty = defaultHZ, defaultSliceTicks, defaultProcChangePenalty
+	if k, ok := hwmodel.Kernel(env.Hardware.Costs); ok && k.KernelHZ() > 0 {
+		c.HZ, c.SliceTicks, c.ProcChangePenalty = k.KernelHZ(), k.KernelSliceTicks(), k.KernelProcChangePenalty()
+	}
+	if c.HZ, err = p.Int("hz", c.HZ, 1, int(model.Second)); err != nil {
+		return 0, err
+	}
+	if c.SliceTicks, err = p.Int("ticks", c.SliceTicks, 1, 1<<20); err != nil {
+		return 0, err
+	}
+	return sched, nil
+}
+
 // NewCosched returns a process-level policy: gang scheduling's matrix,
 // queue and round robin, with the processes of every job simulated on
 // their processors (package procsim) under cfg.Kind.
@@ -160,6 +217,7 @@ func NewCosched(cfg CoschedConfig, env Env) *Gang {
 	r := &cosched{Gang: p, kind: cfg.Kind, byID: map[int]*gangJob{}}
 	r.ps = procsim.New(procsim.Config{Kind: cfg.Kind, Machine: env.Machine, Costs: env.Hardware.Costs, Contexts: netContexts(cfg.GangConfig),
 		LocalSwitch: cfg.LocalSwitch, Wakeup: cfg.Wakeup, Quantum: cfg.Quantum, SpinThreshold: cfg.Spin,
+		Sched: cfg.Sched, HZ: cfg.HZ, SliceTicks: cfg.SliceTicks, ProcChangePenalty: cfg.ProcChangePenalty,
 		MicroSlice: cfg.MicroSlice, MicroOverhead: cfg.MicroOverhead, DCGranularity: cfg.DCGranularity, FWaitShare: cfg.FWaitShare, Probation: cfg.Probation,
 		Rand: env.Rand})
 	p.rr = r

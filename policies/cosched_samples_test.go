@@ -81,7 +81,7 @@ func TestProcessSamples(t *testing.T) {
 		trace := &model.Trace{Jobs: []model.Job{job(1, 10*model.Second, ring), job(2, 10*model.Second, imb),
 			job(3, 5*model.Second, model.App{})}}
 		trace.Jobs[2].Submit = 2 * model.Second
-		cfg := CoschedConfig{GangConfig: gang, Kind: procsim.SB, LocalSwitch: 50, Spin: 100}
+		cfg := CoschedConfig{GangConfig: gang, Kind: procsim.SB, LocalSwitch: 50, Spin: 100, HZ: 1024, SliceTicks: 41, ProcChangePenalty: 20}
 		plain, _ := runSampled(t, cfg, procs, trace, -1)
 		for _, period := range []model.Time{0, 100 * model.Millisecond, 777777} {
 			out, samples := runSampled(t, cfg, procs, trace, period)

@@ -75,9 +75,16 @@
 // unification, Feitelson and Rudolph, job by job): in
 // row order, and in placement order within a row, every job of rows 1 and
 // on moves to the earliest earlier row in which all of its columns are
-// free, keeping its columns (processes do not migrate); rows that empty
-// are removed, so the rows in use fall whenever all of a row's jobs find
-// their columns free in earlier rows.
+// free, keeping its columns (processes do not migrate); a row the repack
+// empties still receives later rows' jobs in the same repack, and the rows
+// left empty are removed at its end, so the rows in use fall whenever all
+// of a row's jobs find their columns free in earlier rows
+// (TestRepackIntoEmptiedRow). A repack never changes who runs in the
+// current slot: a job repacked out of the served row runs on to the
+// slot's end (TestRepackKeepsServedSlot); a job repacked into it joins it
+// as a placed job does (below). The repack counts no switch: a job is
+// switched in when a slot it runs in begins and it did not run in the one
+// before.
 //
 // Alternative scheduling (alternate=true, thesis 6.2, footnote 1). In a
 // row's slot, jobs of other rows whose columns are all idle in it also
@@ -129,10 +136,13 @@
 // count for nothing).
 //
 // Settling at changes. When a job is placed or leaves, the current slot
-// goes on if its row still has jobs: jobs just placed in that row join it
-// at once, or when the switch into the slot ends if it has not, unless an
-// alternate holds one of their columns (they then wait for their row's
-// next slot). If the served row emptied, or the machine was idle, the slot
+// goes on if its row still has a job to run: the jobs of that row that do
+// not run in it, placed or repacked into it, join it at once, or when the
+// switch into the slot ends if it has not, unless a job of another row
+// (an alternate, or one kept running) holds one of their columns (they
+// then wait for their row's next slot) (TestRepackJoinsServedRow). If the
+// served row emptied, or nothing of it runs (TestRepackNothingLeftToRun),
+// or the machine was idle, the slot
 // of the next row still in the matrix (in the order before the change;
 // the first row if none) starts now with a full quantum; its switch is
 // charged unless it only starts jobs for the first time on an idle
@@ -156,6 +166,31 @@
 // shadow time or the head can still be placed at the shadow time with it
 // in its row. With mpl=1 and first fit, gs is FCFS or EASY exactly
 // (TestGangMPL1IsBatch, on the shared logs).
+//
+// STORM's mechanics (GangConfig.Storm; storm=on|off, each of tick,
+// launch and keep switchable, on by default with a STORM cluster's
+// hardware: the qsnet presets). The thesis' experiments ran on STORM
+// (Frachtenberg 4.2), whose managers add three things to the rules above.
+// Tick: the machine manager acts only at its heartbeats, every quantum from
+// time 0: arrivals are queued and jobs placed (and the matrix repacked)
+// there, and a job's termination is noticed there (sim.Noticer): a job
+// whose processes end between heartbeats keeps its columns and processors
+// until the next one, which is its End. Slots then begin and end on
+// heartbeats. Launch: a job placed at t has its binary sent, then is
+// executed, each step ending at a heartbeat at least a quantum later
+// (4.3.1.1); its processes exist from the first heartbeat at or after t +
+// max(quantum, transfer) plus T_exec (hwmodel.ManagerCosts; without Tick,
+// from t + transfer + T_exec). Until then it holds its columns and
+// makes no progress, and no switch into its slot is counted for it. Keep:
+// at a strobe a node manager deschedules a processor's process only if
+// another process occupies the next slot there (4.2.1); at job level, a
+// job that ran in the slot before goes on, without a switch, in a slot
+// whose row leaves all its columns free, and stops whole otherwise (its
+// processes left running would only wait for the others). What runs in a
+// slot then depends on what ran before it: the row's jobs, the jobs of the
+// slot before whose columns are all free in the row (in that slot's
+// order), then alternates; the planned cycle lets a whole cycle pass
+// before it repeats.
 //
 // Progress: the job-level communication model. A job with application
 // attributes (model.App) is a BSP program: every iteration its slowest

@@ -13,8 +13,13 @@ type EASY struct {
 	Perfect bool
 
 	e       *sim.Engine
-	queue   fifo
+	queue   backlog
 	running runningSet
+	// Scratch buffers of backfill.
+	heap  candidates
+	sizes []int
+	begin func(*sim.Job)
+	dur   func(*sim.Job) model.Time
 }
 
 // NewEASY returns an EASY backfilling policy; perfect selects actual
@@ -25,7 +30,7 @@ func NewEASY(perfect bool) *EASY { return &EASY{Perfect: perfect} }
 func (p *EASY) Attach(e *sim.Engine) { p.e = e }
 
 // Arrive implements sim.Policy.
-func (p *EASY) Arrive(j *sim.Job) { p.queue.push(j) }
+func (p *EASY) Arrive(j *sim.Job) { p.queue.push(j, p.e.Need(j), p.duration(j)) }
 
 // Timer implements sim.Policy.
 func (p *EASY) Timer(int64) {}
@@ -46,41 +51,28 @@ func (p *EASY) start(j *sim.Job) {
 	p.running.add(j, j.Start+p.duration(j))
 }
 
-// Schedule implements sim.Policy.
+// Schedule implements sim.Policy. Jobs start in order while they fit; the
+// first that does not gets a reservation at the shadow time, and every later
+// job that fits starts if it ends by then or needs no more than the
+// processors left over then (which it takes). The backlog finds those jobs
+// in arrival order without visiting the others.
 func (p *EASY) Schedule() {
-	q := p.queue.jobs
-	n := 0
-	for n < len(q) && p.e.Need(q[n]) <= p.e.Free() {
-		p.start(q[n])
-		n++
+	q := &p.queue
+	for j, seq := q.front(); j != nil && p.e.Need(j) <= p.e.Free(); j, seq = q.front() {
+		q.remove(seq)
+		p.start(j)
 	}
-	p.queue.popFront(n)
-	q = p.queue.jobs
-	if len(q) < 2 {
+	if q.n < 2 {
 		return
 	}
-	shadow, extra := p.reservation(q[0])
-	now := p.e.Now()
-	started := false
-	for _, c := range q[1:] {
-		need := p.e.Need(c)
-		if need > p.e.Free() {
-			continue
-		}
-		switch {
-		case now+p.duration(c) <= shadow:
-			// Ends before the head's reservation: cannot delay it.
-		case need <= extra:
-			extra -= need // runs past the shadow time on spare processors
-		default:
-			continue
-		}
-		p.start(c)
-		started = true
+	head, _ := q.front()
+	shadow, extra := p.reservation(head)
+	if p.begin == nil {
+		p.begin, p.dur = p.start, p.duration
 	}
-	if started {
-		p.queue.removeStarted()
-	}
+	// A job of duration at most shadow-now ends before the head's
+	// reservation: it cannot delay it.
+	q.backfill(p.e, shadow-p.e.Now(), extra, p.dur, &p.heap, &p.sizes, p.begin)
 }
 
 // reservation returns the head's shadow time (the earliest time enough

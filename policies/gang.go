@@ -174,6 +174,8 @@ type Gang struct {
 	m       *matrix
 	scratch matrix // backfilling's projection
 	queue   fifo
+	bf      *gangFront  // the queue indexed, with backfill=easy
+	easyRef func(*Gang) // tests: the reference scheduleEASY runs instead
 	jobs    map[*sim.Job]*gangJob
 	seq     uint64
 
@@ -472,54 +474,30 @@ func (p *Gang) scheduleFCFS() {
 // matrix (it ends by then, or leaves room). With mpl=1 and first fit this
 // is exactly EASY.
 func (p *Gang) scheduleEASY() {
-	q := p.queue.jobs
-	n := 0
-	for n < len(q) {
-		pl, ok := p.m.find(p.e.Need(q[n]), p.pin(q[n]))
+	if p.easyRef != nil {
+		p.easyRef(p)
+		return
+	}
+	f := p.front()
+	q := &f.q
+	for j, seq := q.front(); j != nil; j, seq = q.front() {
+		pl, ok := p.m.find(p.e.Need(j), p.pin(j))
 		if !ok {
 			break
 		}
-		p.start(q[n], pl)
-		n++
+		f.remove(seq)
+		p.start(j, pl)
 	}
-	p.queue.popFront(n)
-	q = p.queue.jobs
-	if len(q) < 2 {
+	if q.n < 2 {
 		return
 	}
-	headNeed, headPin := p.e.Need(q[0]), p.pin(q[0])
+	head, seq := q.front()
+	headNeed, headPin := p.e.Need(head), p.pin(head)
 	shadow, ok := p.project(headNeed, headPin)
 	if !ok {
 		return
 	}
-	started := false
-	fail := p.m.cols + 1 // the narrowest job found not to fit: wider ones cannot either
-	for _, c := range q[1:] {
-		need, pin := p.e.Need(c), p.pin(c)
-		if need >= fail && pin == nil {
-			continue
-		}
-		pl, ok := p.m.find(need, pin)
-		if !ok {
-			if pin == nil {
-				fail = need
-			}
-			continue
-		}
-		if p.expectedEnd(p.e.Now(), c) > shadow {
-			// Runs past the shadow time: only if the head still fits then.
-			p.scratch.occupy(pl.row, pl.cols)
-			if _, fits := p.scratch.find(headNeed, headPin); !fits {
-				p.scratch.vacate(pl.row, pl.cols)
-				continue
-			}
-		}
-		p.start(c, pl)
-		started = true
-	}
-	if started {
-		p.queue.removeStarted()
-	}
+	p.backfillEASY(f, seq, shadow, headNeed, headPin)
 }
 
 // project fills the scratch matrix with the matrix as expected at the head's
@@ -535,18 +513,18 @@ func (p *Gang) project(need int, pin []int) (shadow model.Time, ok bool) {
 			ends = append(ends, ending{p.expectedEnd(g.j.Start, g.j), ri, g})
 		}
 	}
-	slices.SortStableFunc(ends, func(a, b ending) int {
-		if a.at != b.at {
-			return cmp.Compare(a.at, b.at)
+	// Vacate the jobs in order of expected end (placement order on ties), a
+	// time at once, until the head fits: a heap gives them in that order
+	// without sorting the ones after.
+	h := endings(ends)
+	h.heapify()
+	for len(h) > 0 {
+		at := h[0].at
+		for len(h) > 0 && h[0].at == at { // all that end at the same time
+			p.scratch.vacate(h[0].row, h[0].g.cols)
+			h.pop()
 		}
-		return cmp.Compare(a.g.seq, b.g.seq)
-	})
-	for i := 0; i < len(ends); {
-		at := ends[i].at
-		for ; i < len(ends) && ends[i].at == at; i++ { // all that end at the same time
-			p.scratch.vacate(ends[i].row, ends[i].g.cols)
-		}
-		if _, fits := p.scratch.find(need, pin); fits {
+		if p.scratch.fits(need, pin) {
 			return at, true
 		}
 	}
@@ -855,17 +833,23 @@ func (p *Gang) settle() bool {
 		p.cur, p.cyc, p.order, p.switching = nil, cycle{}, nil, 0
 		return false
 	}
-	if p.cur != nil && p.m.index(p.cur) >= 0 {
-		// The slot goes on; fresh jobs of its row run once the switch into
-		// it is over, unless an alternate holds one of their columns.
+	goesOn := p.cur != nil && p.m.index(p.cur) >= 0
+	if goesOn {
+		// The slot goes on; the jobs of its row that do not run in it,
+		// placed or repacked into it, join once the switch into it is
+		// over, unless a job of another row holds one of their columns. A
+		// slot whose row has nothing left to run ends as if it emptied.
 		used := p.slotColumns()
+		goesOn = false
 		for _, g := range p.cur.jobs {
-			if g.fresh && !used.overlaps(g.cols) {
+			if !g.on && !used.overlaps(g.cols) {
 				g.on, g.onFrom = true, max(now, p.switchEnd)
 				used.add(g.cols)
 			}
+			goesOn = goesOn || g.on
 		}
-	} else {
+	}
+	if !goesOn {
 		// The row served emptied (or the machine was idle): the next row's
 		// slot starts now.
 		next := p.nextRow()

@@ -276,19 +276,25 @@ func (s *stepped) replan() {
 	}
 	s.rows = len(s.m.rows)
 	s.pages()
+	// The slot goes on if its row still has a job that runs or can join
+	// it: every job of the row that does not run (placed, or repacked
+	// into it) joins unless a job of another row holds its columns.
+	goesOn := false
 	if s.cur != nil && slices.Index(s.m.rows, s.cur) >= 0 {
 		used := newColumns(s.m.cols)
 		for _, g := range s.running() {
 			used.add(g.cols)
 		}
 		for _, g := range s.cur.jobs {
-			if s.fresh[g] && !used.overlaps(g.cols) {
-				st := s.state[g]
+			st := s.state[g]
+			if !st.on && !used.overlaps(g.cols) {
 				st.on, st.from = true, max(now, s.switchEnd)
 				used.add(g.cols)
 			}
+			goesOn = goesOn || st.on
 		}
-	} else {
+	}
+	if !goesOn {
 		next := s.m.rows[0]
 		if i := slices.Index(s.order, s.cur); i >= 0 {
 			for k := 1; k < len(s.order); k++ {

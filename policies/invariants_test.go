@@ -68,12 +68,12 @@ type headWatch struct {
 
 func (h *headWatch) Schedule() {
 	h.EASY.Schedule()
-	if q := h.queue.jobs; len(q) > 0 && h.e.Need(q[0]) > h.e.Free() {
-		shadow, _ := h.reservation(q[0])
-		if first, ok := h.promise[q[0].In.ID]; !ok {
-			h.promise[q[0].In.ID] = shadow
+	if head, _ := h.queue.front(); head != nil && h.e.Need(head) > h.e.Free() {
+		shadow, _ := h.reservation(head)
+		if first, ok := h.promise[head.In.ID]; !ok {
+			h.promise[head.In.ID] = shadow
 		} else if shadow > first {
-			h.t.Fatalf("at %v the head job %d's reservation moved from %v to %v", h.e.Now(), q[0].In.ID, first, shadow)
+			h.t.Fatalf("at %v the head job %d's reservation moved from %v to %v", h.e.Now(), head.In.ID, first, shadow)
 		}
 	}
 }

@@ -142,25 +142,60 @@ func (m *matrix) findPinned(pin []int) (placement, bool) {
 // findFirstFit: the first row (a new one last) with need free columns; the
 // lowest-numbered free columns of it.
 func (m *matrix) findFirstFit(need int) (placement, bool) {
-	for r := 0; r <= len(m.rows) && r < m.mpl; r++ {
-		var taken columns
-		if r < len(m.rows) {
-			taken = m.rows[r].taken
-			if m.cols-taken.count() < need {
-				continue
-			}
-		}
-		cols := m.scratchColumns()
-		n := 0
-		for c := 0; c < m.cols && n < need; c++ {
-			if taken == nil || !taken.has(c) {
-				cols.set(c)
-				n++
-			}
+	r := m.firstFitRow(need)
+	if r < 0 {
+		return placement{}, false
+	}
+	cols := m.scratchColumns()
+	if r == len(m.rows) {
+		for w := 0; need > 0; w++ {
+			n := min(need, 64)
+			cols[w] = ^uint64(0) >> (64 - n)
+			need -= n
 		}
 		return placement{r, cols}, true
 	}
-	return placement{}, false
+	taken := m.rows[r].taken
+	for w := 0; need > 0; w++ {
+		free := ^taken[w]
+		if n := (w + 1) * 64; n > m.cols {
+			free &= ^uint64(0) >> (n - m.cols) // columns past the last
+		}
+		if c := bits.OnesCount64(free); c <= need {
+			cols[w] = free
+			need -= c
+			continue
+		}
+		// The lowest need free columns of this word.
+		for ; need > 0; need-- {
+			low := free & -free
+			cols[w] |= low
+			free ^= low
+		}
+	}
+	return placement{r, cols}, true
+}
+
+// firstFitRow is the row first fit places a job of need columns in: the
+// first with need free columns, len(rows) for a new one, or -1 if none may
+// be added.
+func (m *matrix) firstFitRow(need int) int {
+	for r := 0; r <= len(m.rows) && r < m.mpl; r++ {
+		if r == len(m.rows) || m.cols-m.rows[r].taken.count() >= need {
+			return r
+		}
+	}
+	return -1
+}
+
+// fits reports whether find would place a job of need columns (pinned to
+// pin): first fit's unpinned jobs without building the placement.
+func (m *matrix) fits(need int, pin []int) bool {
+	if m.alloc != allocDHC && len(pin) != need && need > 0 && need <= m.cols {
+		return m.firstFitRow(need) >= 0
+	}
+	_, ok := m.find(need, pin)
+	return ok
 }
 
 // findDHC allocates as distributed hierarchical control does (Feitelson and

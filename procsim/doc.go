@@ -84,19 +84,32 @@
 //   - Local: uncoordinated round robin of the ready processes on each
 //     processor, a quantum each from a phase drawn at random per
 //     processor; a waiting process spins.
-//   - SB: spin-block implicit coscheduling (Arpaci-Dusseau): round robin as
-//     Local, each process with a time slice of Quantum kept across
-//     preemptions, but a waiting process spins at most SpinThreshold and
-//     then blocks; a message wakes it with a whole time slice back, and it
-//     takes the processor from a process that only spins or has less of
-//     its slice left (the priority a time-sharing scheduler gives a
-//     process that sleeps over one that uses up its time; implicit
-//     coscheduling relies on it).
+//   - SB: spin-block implicit coscheduling (Arpaci-Dusseau): a waiting
+//     process spins at most SpinThreshold and then blocks until a message
+//     wakes it, and the node's operating system shares the processors
+//     (Sched). Under SchedLinux, the default, it is Linux 2.4's scheduler,
+//     which the thesis' clusters ran (linux.go): one run queue per node,
+//     a counter of timer ticks per process that running (or spinning)
+//     runs down, the process of highest counter run (a little higher on
+//     the processor it last ran on), every counter refilled when no
+//     runnable process has ticks left (counter/2 + the slice: sleepers
+//     gain); a woken process keeps its counter, takes its processor or
+//     another of its node if idle, and otherwise preempts only a process
+//     with at least 2 ticks less, or waits for that one's slice to end or
+//     for it to block. A fine-grained job's woken process therefore often
+//     waits behind another job's (thesis 6.3.2.4). Under SchedBoost, an
+//     idealised scheduler per processor: round robin as Local, each
+//     process with a time slice of Quantum kept across preemptions; a
+//     woken process gets a whole slice back and takes the processor from
+//     a process that only spins or has less of its slice left.
 //   - FCS: flexible coscheduling (Frachtenberg, thesis 6.2.1, Fig. 6.1):
 //     strobes as GS; at the end of every timeslice (EndSlot, also when its
 //     job goes on in the next slot) each process of the slot is classified
 //     CS, F or DC from what it did in the slot; a new job's processes are
-//     CS and run only in their own slot until first classified. A CS owner
+//     CS and run only in their own slot until first classified, at the
+//     end of their first slot that ends after the job's probation
+//     (Config.Probation: FCS "always coschedules a job in its first few
+//     seconds of running", thesis 6.4.4). A CS owner
 //     runs alone and blocks when it waits; an F owner is prioritized in its
 //     slot (it runs whenever it is ready) but spin-blocks, and the others
 //     fill its holes. Outside a prioritized owner's slot (an owner that is
@@ -104,8 +117,10 @@
 //     there share the processor as under SB ("effectively the same as
 //     SB's, with the exception that F processes are prioritized when their
 //     assigned slot is the active one", 6.3.2.2): a strobe into such a
-//     slot leaves the running process on it, and a woken process is
-//     boosted as under SB.
+//     slot leaves the running process on it, and a woken process competes
+//     under the local scheduler (Sched) as under SB, with a run queue per
+//     processor (the node manager keeps each process on its column's
+//     processor); the policies' default for FCS is SchedBoost.
 //   - BCS and PBCS: buffered coscheduling (thesis 5.3, 6.2.2): strobes as
 //     GS; every communication posted during a micro-timeslice is performed
 //     from the start of the next one (or, its NIC performing one transfer

@@ -9,7 +9,7 @@ import (
 
 func fcsConfig() Config {
 	return Config{Kind: FCS, Machine: model.Machine{Nodes: 1, PEsPerNode: 2}, Quantum: 10 * model.Millisecond,
-		DCGranularity: 5 * model.Millisecond, FWaitShare: 0.3}
+		DCGranularity: 5 * model.Millisecond, FWaitShare: 0.3, HZ: 1024, SliceTicks: 41, ProcChangePenalty: 20}
 }
 
 // classAs gives job id's processes class c, as if classified.
@@ -21,10 +21,12 @@ func (s *Sim) classAs(id int, c Class) {
 
 // TestFCSPriorityInOwnSlot: an F process is prioritized only when its own
 // slot is the active one (thesis 6.2.1, 6.3.2.2): in a DC process's slot
-// it takes its turn in the round robin with the DC processes, in its own
-// it runs without being rotated out.
+// it takes its turns with the DC processes under the kernel's time slices
+// (three epochs of three 41-tick slices: a third each), in its own it runs
+// without being rotated out.
 func TestFCSPriorityInOwnSlot(t *testing.T) {
-	s := New(fcsConfig())
+	cfg := fcsConfig()
+	s := New(cfg)
 	var app model.App // pure computation
 	for id := 1; id <= 3; id++ {
 		s.AddJob(id, []int{0}, &app, 100*model.Second, false)
@@ -33,17 +35,18 @@ func TestFCSPriorityInOwnSlot(t *testing.T) {
 	s.classAs(2, DC)
 	s.classAs(3, DC)
 	s.SetOwners([]Owner{{Job: 3}}) // a DC slot: no one prioritized
-	s.Run(300 * model.Millisecond)
+	epochs := model.Time(3 * 3 * int64(cfg.SliceTicks) * int64(model.Second) / int64(cfg.HZ))
+	s.Run(epochs)
 	for id := 1; id <= 3; id++ {
-		if cpu := s.Stats(id).CPU; cpu < 90*model.Millisecond || cpu > 110*model.Millisecond {
-			t.Errorf("DC slot: job %d (%v) computed %v of 300ms, want a third", id, []Class{F, DC, DC}[id-1], cpu)
+		if cpu := s.Stats(id).CPU; cpu < epochs/3-model.Millisecond || cpu > epochs/3+model.Millisecond {
+			t.Errorf("DC slot: job %d (%v) computed %v of %v, want a third", id, []Class{F, DC, DC}[id-1], cpu, epochs)
 		}
 	}
 	before := s.Stats(1).CPU
 	s.EndSlot()
 	s.classAs(1, F) // whatever it measured: its slot's priority is what is checked
 	s.SetOwners([]Owner{{Job: 1, From: s.Now()}})
-	s.Run(600 * model.Millisecond)
+	s.Run(s.Now() + 300*model.Millisecond)
 	if got := s.Stats(1).CPU - before; got != 300*model.Millisecond {
 		t.Errorf("its own slot: the F process computed %v of 300ms", got)
 	}

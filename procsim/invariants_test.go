@@ -243,6 +243,7 @@ func TestInvariants(t *testing.T) {
 			Quantum: model.Time(1+r.IntN(20)) * model.Millisecond, SpinThreshold: model.Time(r.IntN(300)),
 			MicroSlice: 250, MicroOverhead: model.Time(r.IntN(3)) * 60, DCGranularity: 4 * model.Millisecond, FWaitShare: 0.3,
 			Rand: rand.New(rand.NewPCG(seed, 4)), NoSkip: seed%2 == 0}
+		withKernel(&cfg, seed)
 		if r.IntN(2) == 0 {
 			cfg.Costs = costsOf(t, "crescendo", "")
 		}
@@ -338,6 +339,20 @@ type randomJob struct {
 	prio bool
 }
 
+// withKernel gives a random configuration its local scheduler by its seed
+// (the draws of the rest unchanged): Linux as on ia64 or on i386, or, one
+// seed in three, the boost.
+func withKernel(cfg *Config, seed uint64) {
+	switch seed % 3 {
+	case 0:
+		cfg.Sched = SchedBoost
+	case 1:
+		cfg.HZ, cfg.SliceTicks, cfg.ProcChangePenalty = 1024, 41, 20
+	default:
+		cfg.HZ, cfg.SliceTicks, cfg.ProcChangePenalty = 100, 6, 15
+	}
+}
+
 // randomSetup draws seed's random configuration (its Rand left to the
 // caller) and jobs, and returns the stream that goes on to draw the
 // strobes.
@@ -346,6 +361,7 @@ func randomSetup(t *testing.T, seed uint64) (Config, []randomJob, *rand.Rand) {
 	cfg := Config{Kind: Kind(r.IntN(6)), Machine: model.Machine{Nodes: 4, PEsPerNode: 2}, LocalSwitch: model.Time(r.IntN(100)), Wakeup: 5,
 		Quantum: model.Time(1+r.IntN(20)) * model.Millisecond, SpinThreshold: model.Time(r.IntN(300)),
 		MicroSlice: 250, DCGranularity: 4 * model.Millisecond, FWaitShare: 0.3}
+	withKernel(&cfg, seed)
 	if r.IntN(2) == 0 {
 		cfg.Costs = costsOf(t, "crescendo", "")
 	}
@@ -569,7 +585,7 @@ func TestSkipWithoutCommunication(t *testing.T) {
 	} {
 		for _, kind := range []Kind{GS, SB} {
 			cfg := Config{Kind: kind, Machine: model.Machine{Nodes: 2, PEsPerNode: 2}, LocalSwitch: 50, Wakeup: 5,
-				Quantum: 25 * model.Millisecond, SpinThreshold: 100, Rand: rand.New(rand.NewPCG(1, 2))}
+				Quantum: 25 * model.Millisecond, SpinThreshold: 100, Rand: rand.New(rand.NewPCG(1, 2)), HZ: 1024, SliceTicks: 41, ProcChangePenalty: 20}
 			s := New(cfg)
 			work := 60 * model.Second
 			s.AddJob(1, cpusFrom(0, c.procs), &c.app, work, false)

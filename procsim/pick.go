@@ -71,6 +71,9 @@ func (s *Sim) keepOrPick(ci int) int32 {
 	if c.cur >= 0 && s.candidate(ci, c.cur) {
 		return c.cur
 	}
+	if s.linux() {
+		return s.pickLinux(ci)
+	}
 	return s.pick(ci, -1)
 }
 
@@ -113,9 +116,11 @@ func (s *Sim) candidate(ci int, pi int32) bool {
 
 // armQuantum sets the end of the running process's local quantum on
 // processor ci when another process could take its turn: at the next
-// boundary of the processor's quanta (Local, SB: phase + k × Quantum) or a
-// quantum from now (FCS's round robin of DC processes). Nothing is armed
-// for a process alone: idle turns are never ticked.
+// boundary of the processor's quanta (Local: phase + k × Quantum), or at
+// the end of its own time slice (SB and FCS's sharing: under SchedBoost
+// what it has left of a Quantum, under SchedLinux the tick at which its
+// counter runs out, linux.go). Nothing is armed for a process alone:
+// idle turns are never ticked.
 func (s *Sim) armQuantum(ci int) {
 	c := &s.cpus[ci]
 	switch s.cfg.Kind {
@@ -130,6 +135,16 @@ func (s *Sim) armQuantum(ci int) {
 		if o := c.owner; o == c.cur && s.procs[o].class != DC {
 			return // the owner's slot: no local round robin
 		}
+	}
+	if s.linux() {
+		// The kernel's slice: it ends at the tick that takes the counter
+		// to 0, if it is charged; an epoch refills the processes waiting
+		// or asleep then, even if none of them can take its turn.
+		if p := s.cur(ci); p.running && p.charged {
+			c.qEnd = s.linuxSliceEnd(ci, p)
+			s.q.push(c.qEnd, int32(ci), evQuantum)
+		}
+		return
 	}
 	others := false
 	for _, pi := range c.residents {

@@ -50,7 +50,8 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 		}
 		pi := s.newProc()
 		p := &s.procs[pi]
-		*p = proc{id: pi, job: j, idx: int32(i), cpu: int32(c), fan: int32(j.prog.fan), rs: p.rs[:0], classSince: s.now}
+		*p = proc{id: pi, job: j, idx: int32(i), cpu: int32(c), fan: int32(j.prog.fan), rs: p.rs[:0], classSince: s.now,
+			ctr: int32(s.cfg.SliceTicks), enqAt: s.now}
 		if s.mem != nil && app.MemPerProcKB > 0 {
 			p.mem = app.MemPerProcKB << 10
 			s.nodeUse[s.node(c)] += p.mem
@@ -80,8 +81,19 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 	for _, pi := range j.procs {
 		s.startPhase(&s.procs[pi])
 	}
+	if s.linux() {
+		// The processes running alone there so far now share their
+		// processors: the kernel charges them from now on.
+		for _, c := range cpus {
+			s.rebaseNode(c)
+		}
+	}
 	if !s.cfg.Kind.strobed() || s.cfg.Kind != GS {
 		for _, pi := range j.procs {
+			if s.linux() && s.cfg.Kind == SB {
+				s.wake(&s.procs[pi]) // a new process preempts as a woken one does
+				continue
+			}
 			s.dispatch(int(s.procs[pi].cpu))
 		}
 	}
@@ -139,13 +151,17 @@ func (s *Sim) RemoveJob(id int) {
 		panic(fmt.Sprintf("procsim: job %d removed before it completed", id))
 	}
 	for _, pi := range j.procs {
-		c := &s.cpus[s.procs[pi].cpu]
+		ci := int(s.procs[pi].cpu)
+		c := &s.cpus[ci]
 		if m := s.procs[pi].mem; m > 0 {
-			s.nodeUse[s.node(int(c.id))] -= m
+			s.nodeUse[s.node(ci)] -= m
 		}
 		c.residents = slices.DeleteFunc(c.residents, func(x int32) bool { return x == pi })
-		if c.last == pi {
-			c.last = -1
+		lo, hi := s.nodeCPUs(ci) // it may have run on any of them
+		for cj := lo; cj < hi; cj++ {
+			if s.cpus[cj].last == pi {
+				s.cpus[cj].last = -1
+			}
 		}
 		if c.owner == pi {
 			c.owner = -1
@@ -269,6 +285,13 @@ func (s *Sim) SetOwners(on []Owner) {
 	for _, ji := range s.inSlot {
 		if j := s.jobs[ji]; j.frozen {
 			s.thaw(j, max(j.slotFrom, s.now))
+		}
+	}
+	if s.linux() {
+		// A process the node manager claimed its processor for, or no
+		// longer does, goes on running: the kernel's charging follows.
+		for ci := range s.cpus {
+			s.rebase(ci)
 		}
 	}
 }
@@ -422,10 +445,14 @@ func (s *Sim) handle(e *event) {
 				p.mWait += s.now - max(p.blockedAt, p.mStart) // waiting, coscheduled
 			}
 			p.blocked, p.woke = false, true
-			if s.cfg.Kind == SB || s.cfg.Kind == FCS {
-				// A process that slept gets a whole time slice back (a
-				// time-sharing scheduler recharges sleepers): one that
-				// sleeps often is not rotated out mid-burst.
+			switch {
+			case s.linux():
+				p.enqAt = s.now // at the head of the run queue, its counter kept
+			case s.cfg.Kind == SB || s.cfg.Kind == FCS:
+				// SchedBoost: a process that slept gets a whole time slice
+				// back (an idealised time-sharing scheduler recharges
+				// sleepers): one that sleeps often is not rotated out
+				// mid-burst.
 				p.budget, p.sliceEnd = s.cfg.Quantum, 0
 			}
 			s.wake(p)

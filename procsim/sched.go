@@ -136,6 +136,9 @@ func (s *Sim) finish(p *proc) {
 	}
 	j.stats.Class[p.class] += s.now - p.classSince
 	p.phase = phDone
+	if s.nodeWide() {
+		defer s.rebaseNode(int(p.cpu)) // one process fewer competes there
+	}
 	j.left--
 	if j.left == 0 {
 		j.done, j.doneAt = true, s.now
@@ -275,7 +278,10 @@ func (s *Sim) waitMode(p *proc) waitMode {
 // block takes a waiting process off its processor until a message wakes
 // it. The caller has accounted its time and clears the processor.
 func (s *Sim) block(p *proc) {
-	p.occMark = s.occupied(&s.cpus[p.cpu])
+	p.occMark = s.occupied(int(p.cpu))
+	if s.linux() {
+		s.charge(p)
+	}
 	p.running, p.blocked = false, true
 	p.blockedAt = s.now
 	p.spun = 0
@@ -283,11 +289,16 @@ func (s *Sim) block(p *proc) {
 	p.woke = false
 }
 
-// wake makes a woken process run as its discipline allows: it takes over
-// its processor under SB (the priority boost of a process that slept), if
-// it owns the processor's slot (FCS, BCS) or is prioritized (PBCS);
-// otherwise it waits its turn.
+// wake makes a woken process run as its discipline allows: under SB as
+// its node's kernel places it (wakeNode; under SchedBoost, it takes over
+// its processor, the priority boost of a process that slept), if it owns
+// the processor's slot (FCS, BCS) or is prioritized (PBCS); otherwise it
+// waits its turn.
 func (s *Sim) wake(p *proc) {
+	if s.nodeWide() {
+		s.wakeNode(p)
+		return
+	}
 	c := &s.cpus[p.cpu]
 	pi := s.index(p)
 	if c.cur >= 0 && c.switchEnd <= s.now {
@@ -295,7 +306,7 @@ func (s *Sim) wake(p *proc) {
 		take := false
 		switch s.cfg.Kind {
 		case SB:
-			take = s.boosts(cur)
+			take = s.wins(p, cur)
 		case Local:
 			take = cur.phase == phWait
 		case FCS:
@@ -304,12 +315,12 @@ func (s *Sim) wake(p *proc) {
 			// Otherwise the woken process is scheduled as under SB ("the
 			// resulting scheduling is effectively the same as SB's, with
 			// the exception that F processes are prioritized when their
-			// assigned slot is the active one", 6.3.2.2): it takes over from
-			// a process that only spins or has computed for the boost's
-			// time, unless that one is the slot's prioritized owner.
+			// assigned slot is the active one", 6.3.2.2): it takes over as
+			// it would under SB, unless the running process is the slot's
+			// prioritized owner.
 			prio := c.owner == c.cur && cur.class != DC
 			take = c.owner == pi && p.class != DC ||
-				!prio && s.candidate(int(p.cpu), pi) && s.boosts(cur)
+				!prio && s.candidate(int(p.cpu), pi) && s.wins(p, cur)
 		case BCS:
 			take = c.owner == pi
 		case PBCS:
@@ -327,16 +338,26 @@ func (s *Sim) wake(p *proc) {
 	s.dispatch(int(p.cpu))
 }
 
+// wins reports whether woken process p takes the processor from cur under
+// the local scheduler (SB, and FCS outside a prioritized owner's slot):
+// Linux's preemption test, or the boost.
+func (s *Sim) wins(p, cur *proc) bool {
+	if s.linux() {
+		return s.preempts(p, cur)
+	}
+	return s.boosts(cur)
+}
+
 // boosts reports whether a woken process takes the processor from cur
-// under a time-sharing local scheduler (SB, and FCS outside a prioritized
-// owner's slot). The woken process has slept, and gets a whole time slice
-// back (see the evArrive case of handle); it goes first if cur only spins,
-// or has less of its own slice left, having run since the slice began:
-// the priority a time-sharing scheduler gives a process that sleeps often
-// over one that uses up its time (Linux's goodness, the time slice left;
-// Solaris TS's raised priority on return from sleep), on which
-// Arpaci-Dusseau's implicit coscheduling relies. A process without a slice
-// armed (it was alone when it got the processor) began one then.
+// under an idealised time-sharing local scheduler (SchedBoost). The woken
+// process has slept, and gets a whole time slice back (see the evArrive
+// case of handle); it goes first if cur only spins, or has less of its own
+// slice left, having run since the slice began: the priority an idealised
+// time-sharing scheduler gives a process that sleeps often over one that
+// uses up its time (Solaris TS raises it on return from sleep), on which
+// Arpaci-Dusseau's implicit coscheduling relies; Linux 2.4 gives less
+// (SchedLinux, linux.go). A process without a slice armed (it was alone
+// when it got the processor) began one then.
 func (s *Sim) boosts(cur *proc) bool {
 	if cur.phase == phWait {
 		return true
@@ -462,10 +483,13 @@ func (s *Sim) stop(c *cpu) {
 		p := &s.procs[c.cur]
 		if p.running {
 			s.account(p)
+			if s.linux() {
+				s.charge(p)
+			}
 			p.running = false
 			s.cancelTimer(p)
 			p.budget = max(p.sliceEnd-s.now, 0) // kept for its next turn
-			p.occMark = s.occupied(c)
+			p.occMark = s.occupied(int(c.id))
 		}
 	}
 	if c.switchEnd > 0 {
@@ -483,7 +507,9 @@ func (s *Sim) run(ci int, pi int32) {
 	p := &s.procs[pi]
 	c.cur, c.last = pi, pi
 	p.running, p.since, p.ran, p.runStart = true, s.now, true, s.now
-	if p.budget > 0 {
+	if s.linux() {
+		p.ctrFrom, p.charged = s.now, s.chargeable(ci, p)
+	} else if p.budget > 0 {
 		p.sliceEnd, p.budget = s.now+p.budget, 0 // the rest of its slice
 	}
 	s.cancelTimer(p)
@@ -522,20 +548,37 @@ func (s *Sim) switchTo(ci int, pi int32) {
 	s.q.push(c.switchEnd, int32(ci), evCPU)
 }
 
-// occupied is the time processor c has run processes or switched between
-// them so far.
-func (s *Sim) occupied(c *cpu) model.Time { return c.busy + c.switching }
+// occupied is the time the processors of processor ci's run queue (itself,
+// or under a node-wide run queue its node's: nodeCPUs) have run processes
+// or switched between them up to now, the running processes' time and the
+// switches under way included.
+func (s *Sim) occupied(ci int) model.Time {
+	lo, hi := s.nodeCPUs(ci)
+	var t model.Time
+	for cj := lo; cj < hi; cj++ {
+		c := &s.cpus[cj]
+		t += c.busy + c.switching
+		if c.cur >= 0 && s.procs[c.cur].running {
+			t += s.now - s.procs[c.cur].since // negative while a skip accounted ahead
+		} else if c.switchEnd > 0 {
+			t += s.now - c.switchAt
+		}
+	}
+	return t
+}
 
 // node is the node of processor ci.
 func (s *Sim) node(ci int) int { return ci / s.cfg.Machine.PEsPerNode }
 
 // pageBack is what process p pages back when its processor c switches to
 // it from another process: on a node whose processes need more memory
-// than it has (hwmodel.MemoryCosts), the processes that ran on its
-// processor since p last ran displaced part of its memory, as much as they
-// touched in the time they ran or switched there (Displace), at most the
-// smaller of p's memory and the node's excess. Nothing for a process that
-// has not run yet (its memory is new) or whose size is unknown.
+// than it has (hwmodel.MemoryCosts), the processes that ran on the
+// processors of its run queue since p last ran (its processor; under SB's
+// node-wide run queue, where p may come back on another processor, its
+// node's) displaced part of its memory, as much as they touched in the
+// time they ran or switched there (Displace), at most the smaller of p's
+// memory and the node's excess. Nothing for a process that has not run yet
+// (its memory is new) or whose size is unknown.
 func (s *Sim) pageBack(p *proc, c *cpu) model.Time {
 	if s.mem == nil || p.mem <= 0 || !p.ran {
 		return 0
@@ -544,7 +587,7 @@ func (s *Sim) pageBack(p *proc, c *cpu) model.Time {
 	if ex <= 0 {
 		return 0
 	}
-	return s.mem.PageIn(min(p.mem, ex, s.mem.Displace(max(s.occupied(c)-p.occMark, 0))))
+	return s.mem.PageIn(min(p.mem, ex, s.mem.Displace(max(s.occupied(int(c.id))-p.occMark, 0))))
 }
 
 // dispatch gives processor ci to the process its discipline prefers now,
@@ -570,6 +613,10 @@ func (s *Sim) dispatch(ci int) {
 // rotate ends the running process's local quantum on processor ci: the next
 // ready process in round-robin order gets the processor.
 func (s *Sim) rotate(ci int) {
+	if s.linux() {
+		s.rotateLinux(ci)
+		return
+	}
 	c := &s.cpus[ci]
 	c.qEnd = 0
 	if c.cur >= 0 {

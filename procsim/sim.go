@@ -52,9 +52,20 @@ type Config struct {
 	// Wakeup is the time a blocked process takes to resume on the
 	// processor it blocked on, when nothing else ran there meanwhile.
 	Wakeup model.Time
-	// Quantum is the local round robin's time slice (Local, SB, and the
-	// DC processes of FCS).
+	// Quantum is the local round robin's time slice (Local; SB and the DC
+	// processes of FCS under SchedBoost).
 	Quantum model.Time
+	// Sched is how a node's operating system shares a processor among the
+	// processes that time-share it at its own discretion (SB, and FCS
+	// outside a prioritized owner's claim): SchedLinux, the default, or
+	// SchedBoost.
+	Sched Sched
+	// HZ and SliceTicks are the Linux 2.4 kernel's timer interrupt rate, in
+	// ticks per second, and a nice-0 process's time slice in ticks,
+	// NICE_TO_TICKS(0); ProcChangePenalty is the goodness a process has on
+	// the processor it last ran on over the node's others,
+	// PROC_CHANGE_PENALTY (SchedLinux; the hardware preset's).
+	HZ, SliceTicks, ProcChangePenalty int
 	// SpinThreshold is how long a waiting process spins before it blocks
 	// (SB; F and DC processes of FCS).
 	SpinThreshold model.Time
@@ -78,7 +89,9 @@ type Config struct {
 	// first classification is at the end of the first of their slots that
 	// ends after it (0: the first slot's end).
 	Probation model.Time
-	// Rand draws the phases of the local round robins (Local, SB).
+	// Rand draws the phases of the local round robins (Local, SB) and of
+	// the processors' timer ticks (SchedLinux; without it under FCS, every
+	// processor's ticks start at 0).
 	Rand *rand.Rand
 	// NoSkip simulates every iteration, even of jobs that run undisturbed
 	// (tests compare the two).
@@ -102,9 +115,35 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("procsim: micro-timeslice overhead %v not in [0, micro-timeslice %v)", c.MicroOverhead, c.MicroSlice)
 	case (c.Kind == Local || c.Kind == SB) && c.Rand == nil:
 		return fmt.Errorf("procsim: %v needs a random source for the round robins' phases", c.Kind)
+	case c.Sched > SchedBoost:
+		return fmt.Errorf("procsim: unknown local scheduler %d", c.Sched)
+	case (c.Kind == SB || c.Kind == FCS) && c.Sched == SchedLinux && (c.HZ <= 0 || c.HZ > int(model.Second) || c.SliceTicks <= 0 || c.ProcChangePenalty < 0):
+		return fmt.Errorf("procsim: %v under Linux needs the kernel's timer rate (HZ %d, 1 to %d), slice (%d ticks, positive) and processor change penalty (%d, not negative)",
+			c.Kind, c.HZ, model.Second, c.SliceTicks, c.ProcChangePenalty)
 	}
 	return nil
 }
+
+// Sched is a node operating system's way of sharing a processor among the
+// processes that time-share it (see the package documentation).
+type Sched uint8
+
+// The local schedulers.
+const (
+	// SchedLinux is Linux 2.4's scheduler (kernel/sched.c; linux.go): a
+	// counter of time-slice ticks per process, epochs, goodness, one run
+	// queue per node under SB; a woken process keeps its counter and
+	// preempts only a process with less.
+	SchedLinux Sched = iota
+	// SchedBoost is an idealised time-sharing scheduler: a woken process
+	// gets a whole time slice back and preempts a process that only spins
+	// or has less of its slice left.
+	SchedBoost
+)
+
+var schedNames = [...]string{"linux", "boost"}
+
+func (s Sched) String() string { return schedNames[s] }
 
 // Class is an FCS process class (thesis 6.2.1, Fig. 6.1).
 type Class uint8
@@ -170,11 +209,18 @@ type proc struct {
 	classified       bool // FCS: classified at least once (until then it runs only in its own slot)
 	classSince       model.Time
 	mem              int64      // its memory in bytes (model.App.MemPerProcKB), 0 unknown
-	occMark          model.Time // its processor's occupied time (Sim.occupied) when it last stopped running
+	occMark          model.Time // its run queue's occupied time (Sim.occupied) when it last stopped running
 	// FCS measurements over its current own slot.
 	mCompute, mWait model.Time
 	mCalls          int
 	mStart          model.Time // when its current slot's measurements began
+	// SchedLinux (linux.go): the kernel's counter, in ticks, as of ctrFrom
+	// (charged: its running time since then runs it down), and when it
+	// last joined its run queue.
+	ctr     int32
+	charged bool
+	ctrFrom model.Time
+	enqAt   model.Time
 }
 
 // recvSlot is what a process receives in one receive slot: a round's
@@ -252,7 +298,8 @@ type cpu struct {
 	residents []int32
 	rr        int        // round-robin position in residents
 	qEnd      model.Time // end of the running process's local quantum
-	phase     model.Time // local round robin phase (Local, SB)
+	phase     model.Time // local round robin phase (Local, SB under SchedBoost)
+	tickPhase model.Time // SchedLinux: its first timer tick (they come HZ times a second)
 	busy      model.Time // time it ran a process (computing or spinning)
 	skipEnd   model.Time // a skip accounted its busy time up to here ahead of time
 }
@@ -302,7 +349,12 @@ func New(cfg Config) *Sim {
 		c := &s.cpus[i]
 		c.id = int32(i)
 		c.cur, c.last, c.owner = -1, -1, -1
-		if cfg.Kind == Local || cfg.Kind == SB {
+		switch {
+		case s.linux():
+			if cfg.Rand != nil {
+				c.tickPhase = model.Time(cfg.Rand.Int64N(int64(model.Second) / int64(cfg.HZ)))
+			}
+		case cfg.Kind == Local || cfg.Kind == SB:
 			c.phase = model.Time(cfg.Rand.Int64N(int64(cfg.Quantum)))
 		}
 	}

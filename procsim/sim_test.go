@@ -57,7 +57,7 @@ func TestAloneRunsDedicated(t *testing.T) {
 					cfg := Config{Kind: kind, Machine: model.Machine{Nodes: 4, PEsPerNode: 2}, Costs: costs,
 						LocalSwitch: 50, Wakeup: 5, Quantum: 25 * model.Millisecond, SpinThreshold: 100,
 						MicroSlice: 250, DCGranularity: 5 * model.Millisecond, FWaitShare: 0.25,
-						Rand: rand.New(rand.NewPCG(1, 2))}
+						Rand: rand.New(rand.NewPCG(1, 2)), HZ: 1024, SliceTicks: 41, ProcChangePenalty: 20}
 					s := New(cfg)
 					s.AddJob(1, cpusFrom(0, procs), &app, work, false)
 					s.SetOwners([]Owner{{Job: 1, From: 0}})
@@ -185,7 +185,7 @@ func TestSteadyStateAllocates(t *testing.T) {
 				app := model.App{Granularity: 2 * model.Millisecond, Pattern: pat, Comm: comm, MessageBytes: 1024}
 				s := New(Config{Kind: kind, Machine: model.Machine{Nodes: 8, PEsPerNode: 2}, Costs: costs,
 					LocalSwitch: 50, Wakeup: 5, Quantum: 25 * model.Millisecond, SpinThreshold: 100,
-					MicroSlice: 250, Rand: rand.New(rand.NewPCG(1, 2)), NoSkip: true})
+					MicroSlice: 250, Rand: rand.New(rand.NewPCG(1, 2)), NoSkip: true, HZ: 1024, SliceTicks: 41, ProcChangePenalty: 20})
 				s.AddJob(1, cpusFrom(0, 16), &app, 600*model.Second, false)
 				s.SetOwners([]Owner{{Job: 1, From: 0}})
 				until := 20 * model.Second

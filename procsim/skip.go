@@ -64,7 +64,7 @@ func (s *Sim) skippable(j *job) bool {
 		p := &s.procs[pi]
 		c := &s.cpus[p.cpu]
 		switch {
-		case len(c.residents) == 1:
+		case len(c.residents) == 1 && (!s.nodeWide() || s.nodeLive(int(p.cpu)) <= s.cfg.Machine.PEsPerNode):
 		case s.cfg.Kind == GS && c.owner == pi && s.now >= c.ownerFrom:
 		case s.cfg.Kind == FCS && c.owner == pi && p.class == CS && s.now >= c.ownerFrom:
 		default:
@@ -104,7 +104,8 @@ func (s *Sim) state(j *job, k int, vec []int64) []int64 {
 			need = int64(p.need - k)
 		}
 		vec = append(vec, int64(p.iter-k), flags, int64(p.round), need, int64(rem), int64(spun),
-			rel(p.blockedAt+1), rel(c.switchEnd), rel(p.sliceEnd), int64(p.budget), rel(p.nicFree))
+			rel(p.blockedAt+1), rel(c.switchEnd), rel(p.sliceEnd), int64(p.budget), rel(p.nicFree),
+			int64(p.ctr), b2i(p.charged), rel(p.enqAt+1))
 		for sl := range p.rs {
 			rs := &p.rs[sl]
 			s.collect(rs) // before the messages in flight below are written
@@ -284,6 +285,9 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 		}
 		if p.sliceEnd >= s.now {
 			p.sliceEnd += dt
+		}
+		if p.enqAt >= prev.at {
+			p.enqAt += dt // it joins its run queue every period: its last time, dt later
 		}
 		if p.nicFree >= s.now {
 			p.nicFree += dt

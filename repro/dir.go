@@ -54,7 +54,7 @@ func ReportDir(w io.Writer, dir string, warn func(string)) ([]*Item, error) {
 	if err != nil {
 		return nil, err
 	}
-	man := &model.Manifest{Tool: "analyze report", Version: version.Version}
+	man := &model.Manifest{Tool: "analyze report", Version: version.Version, Revision: version.RevisionText(), Code: version.Code()}
 	var items []*Item
 	for _, f := range files {
 		b, err := os.ReadFile(f)

@@ -30,6 +30,16 @@
 // pyss does (under OrderPyss, a completion at its estimate frees its
 // processors early but has its pass at its place among the terminations).
 //
+// # Range
+//
+// Every time the engine reads lies within ±model.MaxTime (10^10 s): a job
+// beyond it, or with application attributes out of range
+// (model.App.Check), stops the run with ErrTimeRange (the readers refuse
+// such values first, with their position). A run whose next event would
+// come after model.Horizon (2^62 µs) stops with ErrHorizon. Between them
+// the sums a policy forms of the current time and a few such values stay
+// below model.Never: none of them wraps.
+//
 // # Streaming
 //
 // The engine reads the next job only when the previous arrival has been

@@ -522,6 +522,9 @@ func (e *Engine) Run(src model.JobReader, out model.OutcomeWriter, samples Sampl
 	}
 	for len(e.heap) > 0 {
 		t := e.heap.peek().at
+		if t > model.Horizon {
+			return fmt.Errorf("an event at %v: %w", t, ErrHorizon)
+		}
 		if err := e.advance(t); err != nil {
 			return err
 		}
@@ -671,6 +674,42 @@ func (e *Engine) writeOutcome(o *model.Outcome) error {
 // cleaning (genwork clean --order sort).
 var ErrUnsorted = errors.New("the engine needs jobs in submit order (sort them: genwork clean --order sort)")
 
+// ErrTimeRange: a job's submit time, run time or estimate lies outside the
+// range of every time read (model.InRange), or an application attribute
+// outside its own (model.App.Check).
+// The readers of every format refuse such values with their position; the
+// engine refuses them too, whatever made the job, so that no time it forms
+// from them can overflow.
+var ErrTimeRange = errors.New("time beyond the range of every time (model.MaxSeconds)")
+
+// ErrHorizon: the simulation would pass model.Horizon, beyond which its
+// times could overflow.
+var ErrHorizon = errors.New("simulated time beyond the engine's horizon, 2^62 µs (about 146,000 years)")
+
+// checkRange returns ErrTimeRange, naming the value, if a time of in that
+// the engine or a policy uses is out of range.
+func checkRange(in *model.Job) error {
+	check := func(what string, t model.Time) error {
+		if model.InRange(t) {
+			return nil
+		}
+		return fmt.Errorf("job %d: %s %v: %w", in.ID, what, t, ErrTimeRange)
+	}
+	if err := check("submit time", in.Submit); err != nil {
+		return err
+	}
+	if err := check("run time", in.Runtime); err != nil {
+		return err
+	}
+	if err := check("estimate", in.Estimate); err != nil {
+		return err
+	}
+	if err := in.App.Check(); err != nil {
+		return fmt.Errorf("job %d: %w: %w", in.ID, err, ErrTimeRange)
+	}
+	return nil
+}
+
 // readNext reads the next job from the source and schedules its arrival.
 func (e *Engine) readNext() error {
 	in, err := e.src.Read()
@@ -678,6 +717,9 @@ func (e *Engine) readNext() error {
 		return nil
 	}
 	if err != nil {
+		return err
+	}
+	if err := checkRange(&in); err != nil {
 		return err
 	}
 	if e.haveSubmit && in.Submit < e.lastSubmit {

@@ -48,14 +48,21 @@ type Anomaly struct {
 	Lines []int
 
 	// First is the full error of the first malformed line with this
-	// cause; nil for ErrCommentAfterJobs.
+	// cause; nil for ErrCommentAfterJobs and header values.
 	First *ParseError
+
+	// Header is the header key of values counted under ErrHeaderValue
+	// (Field is 0), and HeaderErr the first one's error, which names the
+	// file and the line or metadata key.
+	Header    string
+	HeaderErr error
 }
 
 // Whole-line causes, in the order a summary prints them.
 const (
 	lineFieldCount = iota
 	lineTooLong
+	lineAttribute
 	lineComment
 	numCauses
 )
@@ -97,36 +104,6 @@ func (c *checker) noteValue(a *Anomaly, cause error, perr *ParseError, unknown b
 	}
 }
 
-// seenIDs remembers job numbers: a bitmap for the dense low range real
-// logs and generators use (a bit a job), a map for the rest.
-type seenIDs struct {
-	bits []uint64
-	rest map[int64]bool
-}
-
-// maxIDBits bounds the bitmap: job numbers up to 2^27 (16 MB).
-const maxIDBits = 1 << 27
-
-// seen records id and reports whether it was recorded before.
-func (s *seenIDs) seen(id int64) bool {
-	if id >= 0 && id < maxIDBits {
-		w := int(id >> 6)
-		if w >= len(s.bits) {
-			s.bits = append(s.bits, make([]uint64, max(w+1-len(s.bits), len(s.bits)))...)
-		}
-		m := uint64(1) << (id & 63)
-		dup := s.bits[w]&m != 0
-		s.bits[w] |= m
-		return dup
-	}
-	if s.rest == nil {
-		s.rest = map[int64]bool{}
-	}
-	dup := s.rest[id]
-	s.rest[id] = true
-	return dup
-}
-
 // note counts the current line as skipped under the sentinel that cause
 // wraps, by the field of perr when it names one.
 func (c *checker) note(cause error, perr *ParseError) { c.noteAt(cause, perr, c.at) }
@@ -134,7 +111,7 @@ func (c *checker) note(cause error, perr *ParseError) { c.noteAt(cause, perr, c.
 // noteAt counts line as skipped (or, for ErrCommentAfterJobs, ignored)
 // under the sentinel that cause wraps.
 func (c *checker) noteAt(cause error, perr *ParseError, line int) {
-	for _, s := range []error{ErrFieldCount, ErrNumber, ErrFraction, ErrRange, ErrLineTooLong} {
+	for _, s := range []error{ErrFieldCount, ErrNumber, ErrFraction, ErrRange, ErrLineTooLong, ErrAttribute} {
 		if errors.Is(cause, s) {
 			cause = s
 			break
@@ -148,6 +125,8 @@ func (c *checker) noteAt(cause error, perr *ParseError, line int) {
 		a = &c.anomalies[lineFieldCount]
 	case cause == ErrLineTooLong:
 		a = &c.anomalies[lineTooLong]
+	case cause == ErrAttribute:
+		a = &c.anomalies[lineAttribute]
 	case perr != nil && perr.Field > 0 && perr.Field <= model.NumFields:
 		a = &c.skipped[perr.Field][oddIndex(cause)]
 		a.Field = model.Field(perr.Field)
@@ -183,8 +162,12 @@ func (c *checker) anomalyList() Anomalies {
 			out = append(out, a)
 		}
 	}
+	for _, a := range c.headers {
+		add(a)
+	}
 	add(c.anomalies[lineFieldCount])
 	add(c.anomalies[lineTooLong])
+	add(c.anomalies[lineAttribute])
 	for f := range c.skipped {
 		for _, a := range c.skipped[f] {
 			add(a)
@@ -238,8 +221,12 @@ func (as Anomalies) Count(cause error) int {
 }
 
 // what describes an Anomaly's lines: "wrong number of fields" for a
-// skipped line, "field 11 (status): value out of range" for kept values.
+// skipped line, "field 11 (status): value out of range" for kept values,
+// "header MaxRuntime: header value not usable" for a header's.
 func (a *Anomaly) what() string {
+	if a.Header != "" {
+		return "header " + a.Header + ": " + a.Cause.Error()
+	}
 	if a.Field == 0 {
 		return a.Cause.Error()
 	}
@@ -271,6 +258,15 @@ func (as Anomalies) Summary() string {
 	}
 	if n := as.Count(ErrCommentAfterJobs); n > 0 {
 		parts = append(parts, plural(n, "comment line")+" after the first job ignored")
+	}
+	var keys []string
+	for _, a := range as {
+		if a.Header != "" {
+			keys = append(keys, a.Header)
+		}
+	}
+	if len(keys) > 0 {
+		parts = append([]string{"header values read as unknown: " + strings.Join(keys, ", ")}, parts...)
 	}
 	return strings.Join(parts, "; ")
 }
@@ -307,6 +303,9 @@ func (as Anomalies) HeaderLines() []model.HeaderLine {
 	var lines []model.HeaderLine
 	for _, a := range as {
 		v := strconv.Itoa(a.Count) + " " + a.what()
+		if a.Header != "" && a.HeaderErr != nil {
+			v += " (" + headerCause(a.HeaderErr) + ")"
+		}
 		if a.Skipped {
 			v += " (skipped)"
 		}
@@ -359,6 +358,10 @@ func (as Anomalies) String() string {
 			b.WriteString(" (first: ")
 			b.WriteString(a.First.Error())
 			b.WriteString(")")
+		} else if a.HeaderErr != nil {
+			b.WriteString(" (first: ")
+			b.WriteString(a.HeaderErr.Error())
+			b.WriteString(")")
 		}
 	}
 	return b.String()
@@ -370,4 +373,34 @@ func plural(n int, what string) string {
 		s += "s"
 	}
 	return s
+}
+
+// noteHeader counts a header line whose value is not usable (err, which
+// says where) under its key: the line is kept, the field read as unknown.
+// line is its line in the file, 0 for a table's metadata.
+func (c *checker) noteHeader(key string, line int, err error) {
+	for i := range c.headers {
+		if a := &c.headers[i]; a.Header == key {
+			a.Count++
+			if line > 0 && len(a.Lines) < MaxAnomalyLines {
+				a.Lines = append(a.Lines, line)
+			}
+			return
+		}
+	}
+	a := Anomaly{Cause: ErrHeaderValue, Header: key, Count: 1, HeaderErr: err}
+	if line > 0 {
+		a.Lines = []int{line}
+	}
+	c.headers = append(c.headers, a)
+}
+
+// headerCause is the cause of a header value's error without where it
+// is: `unknown value "N/A" in header MaxRuntime (want an integer)`.
+func headerCause(err error) string {
+	var he *model.HeaderValueError
+	if errors.As(err, &he) {
+		return he.Error()
+	}
+	return err.Error()
 }

@@ -24,8 +24,9 @@ type checker struct {
 	anomalies [numCauses]Anomaly                         // lines skipped or ignored as a whole
 	skipped   [model.NumFields + 1][numOddCauses]Anomaly // lines skipped for a needed field's value, by field and cause
 	odd       [model.NumFields + 1][numOddCauses]Anomaly // values kept (or marked unknown), by field and cause
-	ids       seenIDs
-	dupID     Anomaly // repeated job numbers
+	ids       model.IDSet
+	dupID     Anomaly   // repeated job numbers
+	headers   []Anomaly // header values not usable, by key
 }
 
 // oddValues collects the values of a job outside SWF 2.2, in field order,
@@ -101,7 +102,7 @@ func (c *checker) stops(j *model.Job, f model.Field, kept bool, odd *oddValues) 
 // checkID counts a repeated job number, or in strict mode returns it as
 // the error that stops the job.
 func (c *checker) checkID(j *model.Job) *ParseError {
-	if !j.Has(model.FieldJobID) || !c.ids.seen(j.ID) {
+	if !j.Has(model.FieldJobID) || !c.ids.Seen(j.ID) {
 		return nil
 	}
 	perr := &ParseError{Name: c.name, Line: c.at, Row: c.row, Field: int(model.FieldJobID),
@@ -123,10 +124,12 @@ func (c *checker) fieldError(f model.Field, st numStatus, tok []byte) *ParseErro
 		err = &detailError{ErrFraction, q}
 	default:
 		switch {
+		case timeFields.Has(f) && tooLarge(tok):
+			err = &detailError{ErrRange, q + " (more than " + strconv.FormatInt(maxWholeSeconds, 10) + " s)"}
 		case timeFields.Has(f) && len(tok) > 0 && tok[0] == '-':
 			err = &detailError{ErrRange, q + " (want 0 or more, or -1 for missing)"}
 		case timeFields.Has(f):
-			err = &detailError{ErrRange, q + " (more than 9223372036854 s)"}
+			err = &detailError{ErrRange, q + " (more than " + strconv.FormatInt(maxWholeSeconds, 10) + " s)"}
 		case f == model.FieldStatus:
 			err = &detailError{ErrRange, q + " (want 0 to 5, or -1 for missing)"}
 		case tok == nil:
@@ -165,6 +168,9 @@ func (c *checker) checkTable(j *model.Job, unread []model.UnreadValue, odd *oddV
 			switch {
 			case t == -model.Second:
 				j.Known = j.Known.Without(f)
+			case !model.InRange(t):
+				odd.add(f, numRange, t.AppendSeconds(nil), false)
+				j.Known = j.Known.Without(f)
 			case t < 0:
 				odd.add(f, numRange, t.AppendSeconds(nil), true)
 			}
@@ -181,6 +187,38 @@ func (c *checker) checkTable(j *model.Job, unread []model.UnreadValue, odd *oddV
 			}
 		}
 	}
+}
+
+// tooLarge reports whether tok, a time whose parse was out of range, is
+// beyond model.MaxSeconds in magnitude rather than a negative time in
+// range.
+func tooLarge(tok []byte) bool {
+	t, _, st := parseTime(tok)
+	if st == numOK {
+		return !model.InRange(t)
+	}
+	d, st := parseDecimal(tok)
+	return st != numOK || d.overflow || d.whole > uint64(maxWholeSeconds) ||
+		d.whole == uint64(maxWholeSeconds) && (d.micro > 0 || d.roundUp)
+}
+
+// checkApp returns the error that stops job j, read from a table, for an
+// application attribute its reader could not read (unread with a Column)
+// or one outside its range (model.App.Check).
+func (c *checker) checkApp(j *model.Job, unread []model.UnreadValue) *ParseError {
+	perr := func(column string, detail string) *ParseError {
+		return &ParseError{Name: c.name, Line: c.at, Row: c.row, Column: column, Err: &detailError{ErrAttribute, detail}}
+	}
+	for _, u := range unread {
+		if u.Field == 0 && u.Column != "" {
+			return perr(u.Column, ": "+u.Text)
+		}
+	}
+	var re *model.AppRangeError
+	if err := j.App.Check(); errors.As(err, &re) {
+		return perr(re.Column, " "+strconv.Quote(re.Value)+" (want "+re.Want+")")
+	}
+	return nil
 }
 
 // checkToken reads tok as SWF field f of j, as Reader reads a field, and
@@ -347,6 +385,23 @@ func (k *Checker) start() {
 	if r, ok := k.src.(interface{ RowPositions() bool }); ok {
 		k.c.row = r.RowPositions()
 	}
+	// The header's unusable values (a table reader finds them): an error
+	// in strict mode, else kept, read as unknown and counted.
+	if p, ok := k.src.(interface{ HeaderProblems() []model.HeaderProblem }); ok {
+		for _, hp := range p.HeaderProblems() {
+			err := &causeError{[]error{ErrHeaderValue}, hp.Err}
+			if k.Strict {
+				k.err = err
+				return
+			}
+			line := 0
+			var perr *ParseError
+			if errors.As(hp.Err, &perr) {
+				line = perr.Line
+			}
+			k.c.noteHeader(hp.Line.Key, line, err)
+		}
+	}
 }
 
 // Header returns the source's header.
@@ -359,6 +414,9 @@ func (k *Checker) HeaderErr() error {
 	k.start()
 	if err := model.HeaderErr(k.src); err != nil {
 		return err
+	}
+	if k.err != nil && k.n == 0 {
+		return k.err // a header value strict mode refuses
 	}
 	if !k.EmptyIsError || k.n > 0 || k.ahead != nil || len(k.src.Header().Lines) > 0 {
 		return nil
@@ -412,6 +470,9 @@ func (k *Checker) Read() (model.Job, error) {
 		perr := k.c.settle(&j, &odd)
 		if perr == nil {
 			perr = k.c.checkID(&j)
+		}
+		if perr == nil {
+			perr = k.c.checkApp(&j, unread)
 		}
 		if perr == nil {
 			return j, nil

@@ -143,3 +143,68 @@ func TestEmptyIsError(t *testing.T) {
 		t.Errorf("the row read ahead: %v, %v", j.ID, err)
 	}
 }
+
+// TestCheckerRange: a table's times beyond model.MaxSeconds and its
+// application attributes out of range (model.App.Check) or unreadable
+// stop the job: an error naming the row and the field or column, in
+// every mode but Lenient, which skips the row and counts it. A time
+// beyond the range in a field the replay does not use is marked unknown
+// and counted.
+func TestCheckerRange(t *testing.T) {
+	j := base
+	rows := func() *table {
+		edit := func(id int64, f func(*model.Job)) model.Job {
+			x := j.Clone()
+			x.ID = id
+			f(&x)
+			return x
+		}
+		return &table{
+			jobs: []model.Job{
+				edit(1, func(x *model.Job) { x.Wait = model.MaxTime + 1 }),
+				edit(2, func(x *model.Job) { x.Submit = model.Never }),
+				edit(3, func(x *model.Job) { x.App.MessageBytes = 1 << 40 }),
+				edit(4, func(x *model.Job) { x.App.Granularity = model.Second }),
+				edit(5, func(x *model.Job) {}),
+				edit(6, func(x *model.Job) { x.Estimate = -model.MaxTime - 1 }),
+			},
+			unread: [][]model.UnreadValue{nil, nil, nil, {{Column: "imbalance", Text: "NaN is not a number"}}, nil, nil},
+		}
+	}
+	k := NewChecker(rows())
+	k.Lenient = true
+	got, err := model.ReadAll(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Jobs) != 2 || got.Jobs[0].ID != 1 || got.Jobs[0].Has(model.FieldWait) || got.Jobs[1].ID != 5 {
+		t.Fatalf("jobs %+v", got.Jobs)
+	}
+	want := "4 malformed lines skipped (2 bad application attribute, 1 in field 2 (submit time), 1 in field 9 (requested time)); " +
+		"jobs kept with values outside SWF 2.2: 1 in field 3 (wait time)"
+	if s := k.Anomalies().Summary(); s != want {
+		t.Errorf("summary\n got %s\nwant %s", s, want)
+	}
+	for _, tt := range []struct {
+		strict bool
+		want   string
+	}{
+		{false, `t.parquet: row 2: field 2 (submit time): value out of range "9223372036854.775807" (more than 10000000000 s)`},
+		{true, `t.parquet: row 1: field 3 (wait time): value out of range "10000000000.000001" (more than 10000000000 s)`},
+	} {
+		k := NewChecker(rows())
+		k.Strict = tt.strict
+		_, err := model.ReadAll(k)
+		if err == nil || err.Error() != tt.want || !errors.Is(err, ErrRange) {
+			t.Errorf("strict %v: %v, want %s", tt.strict, err, tt.want)
+		}
+	}
+	r := rows()
+	r.jobs, r.unread = r.jobs[2:], r.unread[2:]
+	k = NewChecker(r)
+	_, err = model.ReadAll(k)
+	if want := `t.parquet: row 1: column message_bytes: bad application attribute "1099511627776" (want 0 to 4294967296)`; err == nil ||
+		err.Error() != want || !errors.Is(err, ErrAttribute) {
+		t.Errorf("attribute: %v, want %s", err, want)
+	}
+}

@@ -100,7 +100,12 @@
 // per line, the 18 fields separated by single spaces, missing fields as
 // -1, times as the shortest exact decimal of seconds, so whole seconds
 // print as integers. Reading its output gives back the same header and
-// jobs. Application attributes (model.App) have no place in SWF; the
+// jobs. With Writer.MarkEnd (gangsim's commands set it) the first line,
+// "; GangsimEnd: expected after the jobs", promises the closing line ";
+// GangsimEnd: N jobs", which the Reader then requires, last and with the
+// number of job lines read: a file cut short at any byte, line boundaries
+// included, fails with ErrTruncated. Neither line is part of the header.
+// A file without the promise is read as it is. Application attributes (model.App) have no place in SWF; the
 // Writer drops them and counts the jobs that had any (Writer.DroppedApps).
 //
 // # Normalization

@@ -41,6 +41,26 @@ var (
 	// set, which package fileio sets for every trace it opens.
 	ErrEmpty = errors.New("empty input: no header and no job lines")
 
+	// ErrAttribute: an application attribute of a table's row (its
+	// granularity_s, imbalance, message_bytes, proc_compute_s...) is
+	// outside its range (model.App.Check) or not readable as its column's
+	// type (a NaN, a word). A Checker refuses the row in every mode but
+	// Lenient, which skips it and counts it.
+	ErrAttribute = errors.New("bad application attribute")
+
+	// ErrTruncated: an SWF file whose first line promises a closing line
+	// (Writer.MarkEnd) ends without it, or with one giving another number
+	// of job lines: it was cut short, at a line boundary or not.
+	ErrTruncated = errors.New("truncated: the input ends without its end marker")
+
+	// ErrHeaderValue: a header line's value is not usable: an integer key
+	// (MaxProcs, MaxRuntime...) whose value is unknown (N/A, empty, a word,
+	// -1) or garbled (model.HeaderValueError), or a line that names an SWF
+	// 2.2 key but is not "Key: value" (";MaxProcs=64"). An error in strict
+	// mode; otherwise the line is kept, the field read as unknown, and
+	// counted (Anomaly.Header).
+	ErrHeaderValue = errors.New("header value not usable")
+
 	// ErrCommentAfterJobs is not a parse error: it is the cause under
 	// which Reader.Anomalies counts the ";" comment lines that come after
 	// the first job line. They are not part of the header and are
@@ -59,7 +79,9 @@ type ParseError struct {
 	Line  int    // 1-based line number, or row of a table (Row)
 	Row   bool   // Line is a row of a table (Parquet, Arrow) read by a Checker
 	Field int    // 1-based SWF field number (model.Field); 0 means the whole line
-	Err   error  // the cause, wrapping one of ErrFieldCount, ErrNumber, ErrFraction, ErrRange, ErrLineTooLong
+	// Column names the application attribute of an ErrAttribute (Field 0).
+	Column string
+	Err    error // the cause, wrapping one of ErrFieldCount, ErrNumber, ErrFraction, ErrRange, ErrLineTooLong, ErrAttribute
 }
 
 // Error formats the error as "name:12: field 4 (run time): invalid number
@@ -88,6 +110,10 @@ func (e *ParseError) Error() string {
 		b.WriteString(" (")
 		b.WriteString(model.Field(e.Field).String())
 		b.WriteString("): ")
+	} else if e.Column != "" {
+		b.WriteString("column ")
+		b.WriteString(e.Column)
+		b.WriteString(": ")
 	}
 	if e.Err != nil {
 		b.WriteString(e.Err.Error())

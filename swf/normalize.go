@@ -344,7 +344,11 @@ func resolve(opt Options, h *model.Header) (Options, error) {
 	if opt.DropTooWide && opt.MachineProcs == 0 {
 		opt.MachineProcs = h.MaxProcs()
 		if opt.MachineProcs <= 0 {
-			return opt, fmt.Errorf("%w: set the machine size, the header has no positive MaxProcs", ErrMachineSize)
+			why := h.IntErr(model.KeyMaxProcs)
+			if why == nil {
+				why = fmt.Errorf("header MaxProcs is %d", opt.MachineProcs)
+			}
+			return opt, fmt.Errorf("%w: set the machine size, the header has no positive MaxProcs (%v)", ErrMachineSize, why)
 		}
 	}
 	if !opt.DropTooWide {

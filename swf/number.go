@@ -18,9 +18,9 @@ const (
 	numFraction           // ErrFraction
 )
 
-// maxWholeSeconds is the largest whole number of seconds whose microseconds
-// fit in an int64.
-const maxWholeSeconds = math.MaxInt64 / int64(model.Second)
+// maxWholeSeconds is the largest whole number of seconds a time field
+// holds: model.MaxSeconds, the range of every time read.
+const maxWholeSeconds = model.MaxSeconds
 
 // decimal is a number as written in an SWF field: sign, integer part and
 // the first six fractional digits (microseconds when the field is a time).
@@ -188,6 +188,9 @@ func parseTime(tok []byte) (t model.Time, missing bool, st numStatus) {
 			v = v*10 + int64(c)
 		}
 		if i == n {
+			if v > maxWholeSeconds {
+				return 0, false, numRange
+			}
 			return model.Time(v) * model.Second, false, numOK
 		}
 		if n == 2 && tok[0] == '-' && tok[1] == '1' {
@@ -201,21 +204,18 @@ func parseTime(tok []byte) (t model.Time, missing bool, st numStatus) {
 	if d.whole > uint64(maxWholeSeconds) {
 		return 0, false, numRange
 	}
-	us := d.whole*uint64(model.Second) + uint64(d.micro) // < 2^64: whole <= maxWholeSeconds
+	us := d.whole*uint64(model.Second) + uint64(d.micro) // < 2^63: whole <= maxWholeSeconds
 	if d.roundUp {
 		us++
 	}
+	if us > uint64(model.MaxTime) {
+		return 0, false, numRange
+	}
 	if d.neg {
-		if us > 1<<63 {
-			return 0, false, numRange
-		}
 		if us == uint64(model.Second) {
 			return 0, true, numOK
 		}
-		return model.Time(-int64(us)), false, numOK // -(1<<63) wraps to MinInt64 exactly
-	}
-	if us > math.MaxInt64 {
-		return 0, false, numRange
+		return model.Time(-int64(us)), false, numOK
 	}
 	return model.Time(us), false, numOK
 }

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/gangsim/gangsim/model"
 )
@@ -56,7 +58,15 @@ type Reader struct {
 	lineNo  int    // number of the current line
 	jobLine int    // line of the job last returned
 	err     error  // sticky: returned by every Read after the first failure
-	hdrErr  error  // the error that stopped the header (also in err), for HeaderErr
+	// endExpected: the first line promised a closing KeyEnd line
+	// (Writer.MarkEnd), which must give jobLines, the job lines read
+	// (malformed ones included); unterminated: the last line read had no
+	// newline.
+	endExpected  bool
+	endChecked   bool
+	jobLines     int
+	unterminated bool
+	hdrErr       error // the error that stopped the header (also in err), for HeaderErr
 
 	checker // the rules on values and the anomaly counts, shared with Checker
 	// comments after the last job so far: the header's trailer if no job
@@ -127,6 +137,7 @@ func (r *Reader) Read() (model.Job, error) {
 			r.noteAt(ErrCommentAfterJobs, nil, c.line)
 		}
 		r.comments = r.comments[:0]
+		r.jobLines++
 		j, perr := r.parseJob(text)
 		if perr == nil {
 			perr = r.checkID(&j)
@@ -140,6 +151,9 @@ func (r *Reader) Read() (model.Job, error) {
 			break
 		}
 		r.note(perr.Err, perr)
+	}
+	if r.err == io.EOF {
+		r.err = r.checkEnd()
 	}
 	if r.err == io.EOF && r.EmptyIsError && r.jobLine == 0 && len(r.header.Lines) == 0 && len(r.comments) == 0 &&
 		len(r.anomalyList()) == 0 {
@@ -156,6 +170,43 @@ func (r *Reader) Read() (model.Job, error) {
 	return model.Job{}, r.err
 }
 
+// checkEnd checks, at the end of the input, the closing KeyEnd line
+// (Writer.MarkEnd): it must be the last line but blank ones if the first
+// line promised it, and give the number of job lines read. It removes it
+// from the comments after the jobs (it is no header line) and returns
+// io.EOF, or an error wrapping ErrTruncated. A file without the promise,
+// the archive's or another tool's, is read as it is.
+func (r *Reader) checkEnd() error {
+	if r.endChecked {
+		return io.EOF
+	}
+	r.endChecked = true
+	closing := -1
+	for i, c := range r.comments {
+		if c.l.Key == KeyEnd {
+			closing = i
+		}
+	}
+	if closing < 0 {
+		if r.endExpected {
+			return &ParseError{Name: r.Name, Line: r.lineNo, Err: &detailError{ErrTruncated,
+				" (after " + strconv.Itoa(r.jobLines) + " job lines: no closing \"; " + KeyEnd + ": N jobs\" line, which its first line promises)"}}
+		}
+		return io.EOF
+	}
+	c := r.comments[closing]
+	if closing != len(r.comments)-1 {
+		return &ParseError{Name: r.Name, Line: r.comments[closing+1].line, Err: fmt.Errorf("a line after the closing %q line (files joined, or a file cut and continued)", "; "+KeyEnd+": "+c.l.Value)}
+	}
+	r.comments = r.comments[:closing]
+	n, ok := strings.CutSuffix(c.l.Value, " jobs")
+	if jobs, err := strconv.Atoi(n); !ok || err != nil || jobs != r.jobLines {
+		return &ParseError{Name: r.Name, Line: c.line, Err: &detailError{ErrTruncated,
+			": the closing line says \"" + c.l.Value + "\", " + strconv.Itoa(r.jobLines) + " job lines read (cut short, or edited)"}}
+	}
+	return io.EOF
+}
+
 // Position returns the file name (as in errors) and the 1-based line of
 // the job last returned by Read.
 func (r *Reader) Position() (name string, line int) { return r.Name, r.jobLine }
@@ -168,6 +219,9 @@ func (r *Reader) start() {
 	r.started = true
 	r.checker.name, r.checker.strict, r.checker.lenient, r.checker.needed = r.Name, r.Strict, r.Lenient, r.Needed
 	r.readHeader()
+	if r.err == io.EOF {
+		r.err = r.checkEnd()
+	}
 	if r.err == io.EOF && r.EmptyIsError && len(r.header.Lines) == 0 && len(r.anomalyList()) == 0 {
 		r.err = emptyError(r.Name) // known before the header is used
 	}
@@ -179,14 +233,15 @@ func (r *Reader) start() {
 // readHeader opens the input and reads the header lines, stopping at the
 // first job line (left pending) or the first error (left in r.err).
 func (r *Reader) readHeader() {
-	r.br = bufio.NewReaderSize(r.src, bufferBytes)
+	compressed := &countingReader{r: r.src}
+	r.br = bufio.NewReaderSize(compressed, bufferBytes)
 	if magic, _ := r.br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(r.br)
 		if err != nil {
-			r.err = r.ioError(err)
+			r.err = r.ioError(&DecompressError{Err: err})
 			return
 		}
-		r.br = bufio.NewReaderSize(zr, bufferBytes)
+		r.br = bufio.NewReaderSize(&inflateGuard{zr: zr, in: compressed}, bufferBytes)
 	}
 	if bom, _ := r.br.Peek(3); string(bom) == "\xef\xbb\xbf" {
 		r.br.Discard(3) // a UTF-8 byte order mark
@@ -197,10 +252,38 @@ func (r *Reader) readHeader() {
 		case len(text) == 0:
 			// Blank lines neither end the header nor belong to it.
 		case text[0] == ';':
-			l := parseComment(text[1:])
-			if err := model.CheckHeaderLine(l); err != nil {
-				r.err = &ParseError{Name: r.Name, Line: r.lineNo, Err: headerError(err)}
+			if r.lineNo == 1 && r.unterminated && len(text) < len(promiseLine) && promiseLine[:len(text)] == string(text) {
+				// A file of MarkEnd cut inside its first line.
+				r.err = &ParseError{Name: r.Name, Line: 1, Err: &detailError{ErrTruncated, " (inside its first line)"}}
 				return
+			}
+			l := parseComment(text[1:])
+			switch {
+			case l.Key == KeyEnd && l.Value == endPromise && r.lineNo == 1:
+				r.endExpected = true
+				continue
+			case l.Key == KeyEnd || len(r.comments) > 0:
+				// The closing line of a file without jobs, and what
+				// follows it, are checked at the end.
+				r.comments = append(r.comments, trailing{l, r.lineNo})
+				continue
+			}
+			err := model.CheckHeaderLine(l)
+			if err == nil && l.Key == "" {
+				err = unreadKey(l.Value)
+			}
+			if err != nil {
+				perr := &ParseError{Name: r.Name, Line: r.lineNo, Err: headerError(err)}
+				if r.Strict {
+					r.err = perr
+					return
+				}
+				// Kept, its value read as unknown, and counted.
+				key := l.Key
+				if key == "" {
+					key = leadingWord(l.Value)
+				}
+				r.checker.noteHeader(key, r.lineNo, perr)
 			}
 			r.header.Lines = append(r.header.Lines, l)
 		default:
@@ -231,6 +314,10 @@ func (r *Reader) next() bool {
 			line = r.long
 		}
 		if err != nil && err != io.EOF {
+			var de *DecompressError
+			if errors.As(err, &de) {
+				de.Lines = r.lineNo // complete lines read before it
+			}
 			r.err = r.ioError(err)
 			return false
 		}
@@ -240,8 +327,10 @@ func (r *Reader) next() bool {
 		}
 		r.lineNo++
 		r.at = r.lineNo
+		r.unterminated = true
 		if n := len(line); n > 0 && line[n-1] == '\n' {
 			line = line[:n-1]
+			r.unterminated = false
 		}
 		if tooLong || len(line) > MaxLineBytes {
 			perr := &ParseError{Name: r.Name, Line: r.lineNo, Err: &detailError{ErrLineTooLong,
@@ -263,6 +352,12 @@ func (r *Reader) ioError(err error) error {
 	name := r.Name
 	if name == "" {
 		name = "SWF input"
+	}
+	var de *DecompressError
+	if errors.Is(err, io.ErrUnexpectedEOF) && !errors.As(err, &de) {
+		// A stream cut short (a gzip stream without its trailer is a
+		// DecompressError, which says so and matches ErrTruncated).
+		return fmt.Errorf("reading %s: %w (the gzip stream is cut short)", name, ErrTruncated)
 	}
 	return fmt.Errorf("reading %s: %w", name, err)
 }
@@ -362,7 +457,13 @@ func (r *Reader) parseJob(line []byte) (model.Job, *ParseError) {
 		if plain&(1<<i) != 0 {
 			v := digits[i]
 			if isTime {
-				v *= int64(model.Second) // < 10^18: at most 12 digits
+				if v > maxWholeSeconds {
+					// Beyond the range of every time read: marked
+					// unknown, as parseTime's numRange.
+					odd.add(f, numRange, tok, false)
+					continue
+				}
+				v *= int64(model.Second)
 			} else if v > fieldMax(f) {
 				odd.add(f, numRange, tok, holds(f, v))
 				if !holds(f, v) {
@@ -446,42 +547,92 @@ func looseCount(tok []byte) (int64, bool) {
 	return int64(d.whole), true
 }
 
-// headerError turns model.CheckHeaderLine's error into a cause that
-// matches ErrNumber or ErrRange.
+// headerError turns a header line's error into a cause that matches
+// ErrHeaderValue, and ErrNumber or ErrRange as before.
 func headerError(err error) error {
 	var he *model.HeaderValueError
 	if errors.As(err, &he) && he.Range {
-		return &causeError{ErrRange, err}
+		return &causeError{[]error{ErrHeaderValue, ErrRange}, err}
 	}
-	return &causeError{ErrNumber, err}
+	if errors.As(err, &he) {
+		return &causeError{[]error{ErrHeaderValue, ErrNumber}, err}
+	}
+	return &causeError{[]error{ErrHeaderValue}, err}
 }
 
-// causeError is an error of another package under one of the sentinels.
+// causeError is an error of another package under some of the sentinels.
 type causeError struct {
-	cause error
-	err   error
+	causes []error
+	err    error
 }
 
 func (e *causeError) Error() string   { return e.err.Error() }
-func (e *causeError) Unwrap() []error { return []error{e.cause, e.err} }
+func (e *causeError) Unwrap() []error { return append(append([]error(nil), e.causes...), e.err) }
 
-// parseComment parses the text after a ";" into a header line: "Key: value"
-// when the text (after one optional space) starts with a word of letters,
-// digits and underscores followed by ':' and a blank or the end of the line;
-// a free-form line otherwise.
+// parseComment parses the text after a ";" into a header line: "Key:
+// value" when the text, after one optional blank (space or tab), starts
+// with a word of letters, digits and underscores followed by ':' (blanks
+// allowed before it) and a blank or the end of the line (";\tMaxProcs:\t64",
+// "; MaxProcs : 64"); an SWF 2.2 key (model.SWFHeaderKeys) is read after
+// any blanks. Otherwise the line is free-form, kept as it is but for one
+// leading space: an indented "Word: text" is a note's continuation.
 func parseComment(text []byte) model.HeaderLine {
+	text = trimRightSpace(text)
+	t := text
+	if len(t) > 0 && (t[0] == ' ' || t[0] == '\t') {
+		t = t[1:]
+	}
+	deep := trimLeftSpace(t)
+	if l, ok := keyLine(t); ok {
+		return l
+	}
+	if l, ok := keyLine(deep); ok && slices.Contains(model.SWFHeaderKeys, l.Key) {
+		return l
+	}
 	if len(text) > 0 && text[0] == ' ' {
 		text = text[1:]
 	}
-	text = trimRightSpace(text)
+	return model.HeaderLine{Value: string(text)}
+}
+
+// keyLine reads t as "Key: value" (blanks allowed before the colon, one
+// needed after it unless the line ends there).
+func keyLine(t []byte) (model.HeaderLine, bool) {
 	i := 0
-	for i < len(text) && isKeyByte(text[i]) {
+	for i < len(t) && isKeyByte(t[i]) {
 		i++
 	}
-	if i > 0 && i < len(text) && text[i] == ':' && (i+1 == len(text) || isSpace(text[i+1])) {
-		return model.HeaderLine{Key: string(text[:i]), Value: string(trimLeftSpace(text[i+1:]))}
+	j := i
+	for j < len(t) && (t[j] == ' ' || t[j] == '\t') {
+		j++
 	}
-	return model.HeaderLine{Value: string(text)}
+	if i > 0 && j < len(t) && t[j] == ':' && (j+1 == len(t) || isSpace(t[j+1])) {
+		return model.HeaderLine{Key: string(t[:i]), Value: string(trimLeftSpace(t[j+1:]))}, true
+	}
+	return model.HeaderLine{}, false
+}
+
+// unreadKey returns an error for a free-form header line that starts with
+// the name of an SWF 2.2 header field followed by something other than a
+// colon (";MaxProcs=64", ";MaxProcs 64", ";MaxProcs:64"): such a line was
+// meant as the field, and is not read as it; nil for any other line.
+func unreadKey(text string) error {
+	w := leadingWord(text)
+	if w == "" || !slices.Contains(model.SWFHeaderKeys, w) {
+		return nil
+	}
+	return fmt.Errorf("header line %q names %s but is not \"%s: value\": not read", text, w, w)
+}
+
+// leadingWord returns the word of key characters text starts with, after
+// blanks.
+func leadingWord(text string) string {
+	t := strings.TrimLeft(text, " \t")
+	i := 0
+	for i < len(t) && isKeyByte(t[i]) {
+		i++
+	}
+	return t[:i]
 }
 
 // validKey reports whether key reads back as a header key.

@@ -31,6 +31,12 @@ var errClosed = errors.New("swf: write after Close")
 // drops them and counts the jobs that had any in DroppedApps, so that a
 // tool can warn.
 type Writer struct {
+	// MarkEnd makes a cut of the output detectable: its first line,
+	// "; GangsimEnd: expected after the jobs", promises the closing line
+	// "; GangsimEnd: N jobs" that Close writes last, without which a
+	// Reader fails with ErrTruncated. Set it before the first Write.
+	MarkEnd bool
+
 	w           *bufio.Writer
 	header      model.Header
 	started     bool // header written
@@ -122,6 +128,9 @@ func (w *Writer) Close() error {
 	if w.err == nil && len(w.trailer) > 0 {
 		w.writeLines(w.trailer)
 	}
+	if w.err == nil && w.MarkEnd {
+		w.writeLines([]model.HeaderLine{{Key: KeyEnd, Value: strconv.Itoa(w.jobs) + " jobs"}})
+	}
 	w.closed = true
 	if w.err != nil {
 		return w.err
@@ -144,8 +153,21 @@ func (w *Writer) DroppedApps() int { return w.droppedApps }
 // lines and ";" for empty ones.
 func (w *Writer) writeHeader() {
 	w.started = true
+	if w.MarkEnd {
+		w.writeLines([]model.HeaderLine{{Key: KeyEnd, Value: endPromise}})
+	}
 	w.writeLines(w.header.Lines)
 }
+
+// KeyEnd is the key of the lines that open and close an SWF file written
+// with Writer.MarkEnd.
+const KeyEnd = "GangsimEnd"
+
+// endPromise is the value of the first KeyEnd line.
+const endPromise = "expected after the jobs"
+
+// promiseLine is the first line of a file written with MarkEnd.
+const promiseLine = "; " + KeyEnd + ": " + endPromise
 
 // writeLines writes header lines as ";" comment lines.
 func (w *Writer) writeLines(lines []model.HeaderLine) {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -264,3 +265,67 @@ func TestWriteTrailer(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkEndCutAnywhere: a file written with MarkEnd, cut at any byte
+// (line boundaries included, and inside its first line), fails with
+// ErrTruncated or another error, never reads as a shorter trace; read
+// whole, or without its last newline, it gives back the header, trailer
+// and jobs, the GangsimEnd lines in neither. A file without the promise
+// is read as it is, and one with lines after its closing line fails.
+func TestMarkEndCutAnywhere(t *testing.T) {
+	for _, jobs := range [][]model.Job{nil, {base, base, base}} {
+		var out bytes.Buffer
+		h := model.Header{Lines: []model.HeaderLine{{Key: "Version", Value: "2.2"}, {Key: "MaxProcs", Value: "64"}}}
+		w := NewWriter(&out, &h)
+		w.MarkEnd = true
+		for i := range jobs {
+			jobs[i].ID = int64(i + 1)
+			w.Write(&jobs[i])
+		}
+		w.AppendHeader(model.HeaderLine{Key: "GangsimInput", Value: "abc -"})
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		data := out.Bytes()
+		if !strings.HasPrefix(string(data), "; GangsimEnd: expected after the jobs\n") ||
+			!strings.HasSuffix(string(data), "; GangsimInput: abc -\n; GangsimEnd: "+itoa(len(jobs))+" jobs\n") {
+			t.Fatalf("file:\n%s", data)
+		}
+		read := func(b []byte) (*model.Trace, *Reader, error) {
+			r := NewReader(bytes.NewReader(b))
+			r.EmptyIsError = true
+			tr, err := model.ReadAll(r)
+			return tr, r, err
+		}
+		for _, whole := range [][]byte{data, data[:len(data)-1]} {
+			tr, r, err := read(whole)
+			want := append(append([]model.HeaderLine(nil), h.Lines...), model.HeaderLine{Key: "GangsimInput", Value: "abc -"})
+			if err != nil || len(tr.Jobs) != len(jobs) || !reflect.DeepEqual(r.Header().Lines, want) {
+				t.Errorf("%d jobs, whole: %d jobs, %v, header %q", len(jobs), len(tr.Jobs), err, r.Header().Lines)
+			}
+		}
+		for n := 0; n < len(data)-1; n++ {
+			if _, _, err := read(data[:n]); err == nil {
+				t.Errorf("%d jobs cut to %d bytes: read without an error:\n%s", len(jobs), n, data[:n])
+			} else if n > 0 && data[n-1] == '\n' && !errors.Is(err, ErrTruncated) {
+				t.Errorf("%d jobs cut after line: %v, want ErrTruncated", len(jobs), err)
+			}
+		}
+		if _, _, err := read(append(append([]byte(nil), data...), "4 0 -1 10 1 -1 -1 1 -1 -1 1 -1 -1 -1 1 -1 -1 -1\n"...)); err == nil {
+			t.Errorf("%d jobs: a job line after the closing line read", len(jobs))
+		}
+		plain := bytes.ReplaceAll(data, []byte("; GangsimEnd: expected after the jobs\n"), nil)
+		plain = plain[:bytes.LastIndex(plain, []byte("; GangsimEnd"))]
+		if tr, _, err := read(plain); err != nil || len(tr.Jobs) != len(jobs) {
+			t.Errorf("a file without the promise: %v", err)
+		}
+		if len(jobs) > 0 {
+			cut := plain[:bytes.LastIndex(plain, []byte("\n3 "))+1]
+			if tr, _, err := read(cut); err != nil || len(tr.Jobs) != len(jobs)-1 {
+				t.Errorf("a file without the promise, cut at a line: %d jobs, %v", len(tr.Jobs), err)
+			}
+		}
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

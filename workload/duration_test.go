@@ -38,8 +38,9 @@ func TestParseDuration(t *testing.T) {
 		{"0.0000005", 0, true},
 		{"1e30", 0, true},
 		{"1e999999999", 0, true},
-		{"9223372036853", 9223372036853 * model.Second, false},
-		{"9223372036854", 0, true},
+		{"10000000000", 10000000000 * model.Second, false},
+		{"10000000000.000001", 0, true},
+		{"9223372036853", 0, true},
 		{"", 0, true},
 		{"99999999999999999", 0, true},
 		{"100000000h", 0, true},
@@ -72,7 +73,9 @@ func TestDurationJSON(t *testing.T) {
 		{`9223372036854`, 0, "too long"},
 		{`-1`, 0, "negative"},
 		{`true`, 0, "want a string"},
-		{`9223372036853.999999`, 9223372036853999999, ""},
+		{`9999999999.999999`, 9999999999999999, ""},
+		{`10000000000`, model.MaxTime, ""},
+		{`10000000000.000001`, 0, "too long"},
 	} {
 		var d Duration
 		err := json.Unmarshal([]byte(tt.in), &d)

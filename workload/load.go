@@ -19,12 +19,14 @@ type LoadMeter struct {
 	Jobs        int        // jobs added
 	Work        float64    // sum of size × runtime, in processor-seconds
 	First, Last model.Time // earliest and latest known submit time
+	Widest      int        // the largest job size (model.Job.Size)
 	submits     int        // jobs with a known submit time
 }
 
 // Add counts j.
 func (m *LoadMeter) Add(j *model.Job) {
 	m.Jobs++
+	m.Widest = max(m.Widest, j.Size())
 	if size := j.Size(); size > 0 && j.Has(model.FieldRuntime) && j.Runtime > 0 {
 		m.Work += float64(size) * j.Runtime.Seconds()
 	}

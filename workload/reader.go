@@ -78,6 +78,17 @@ func (r *Reader) start() error {
 		if err := r.measure(r.newPass(1, 1), &m); err != nil {
 			return err
 		}
+		if procs == 0 {
+			// The header gives no MaxProcs (absent, unknown, garbled): a
+			// lenient trace source takes the widest job's size, as replay
+			// --lenient does; otherwise it is an error that says so.
+			t := r.spec.Source.Trace
+			if t == nil || !t.Lenient || m.Widest <= 0 {
+				return fmt.Errorf("scaling to load %v: %w: machine size unknown: %v; give load.procs, or make the trace source lenient to take the widest job's",
+					l.Target, ErrNoLoad, r.header.IntErr(model.KeyMaxProcs))
+			}
+			procs = m.Widest
+		}
 		before, err := m.Load(procs)
 		if err != nil {
 			return fmt.Errorf("scaling to load %v: %w", l.Target, err)
@@ -285,7 +296,7 @@ func (r *Reader) Params() []model.Param {
 // tool (e.g. "genwork lublin"): the gangsim version, the seed when the
 // Spec uses randomness, Params and Inputs.
 func (r *Reader) Manifest(tool string) model.Manifest {
-	return model.Manifest{Tool: tool, Version: version.Version, Seed: r.spec.Seed,
+	return model.Manifest{Tool: tool, Version: version.Version, Revision: version.RevisionText(), Code: version.Code(), Seed: r.spec.Seed,
 		HasSeed: r.spec.UsesRandomness(), Params: r.Params(), Inputs: r.Inputs()}
 }
 
@@ -401,6 +412,8 @@ func openTrace(t *TraceSource, stdin io.Reader) (*traceSource, error) {
 	if t.Path == "-" && stdin == nil {
 		return nil, errors.New("trace source \"-\": no standard input")
 	}
+	// A path under ../shared is read where GANGSIM_SHARED says (fileio);
+	// the manifest keeps the name as given, so outputs do not depend on it.
 	in, err := fileio.Open(t.Path, stdin)
 	if err != nil {
 		return nil, err

@@ -20,15 +20,18 @@ func analyze(opt *options, stdin io.Reader, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "analyze: "+format+"\n", args...)
 		}
 	}
-	man := &model.Manifest{Tool: "analyze", Version: version.Version, Params: opt.params}
+	man := &model.Manifest{Tool: "analyze", Version: version.Version, Revision: version.RevisionText(), Code: version.Code(), Params: opt.params}
 	// The FCFS run of --halves is read first: its classification splits
 	// the others as they stream.
 	var lengths *metrics.Lengths
 	var fcfs *resultRun
 	if opt.halves != "" {
 		var err error
-		if fcfs, err = readOutcomes(opt.halves, stdin); err != nil {
+		if fcfs, err = readRun(opt.halves, stdin, true, rowRules{lenient: opt.lenient}, nil, nil); err != nil {
 			return err
+		}
+		if fcfs.skipped.n > 0 {
+			fmt.Fprintf(stderr, "analyze: %s: %v\n", fcfs.name, &fcfs.skipped)
 		}
 		if lengths, err = classifyHalves(fcfs, say); err != nil {
 			return err
@@ -72,18 +75,19 @@ func analyze(opt *options, stdin io.Reader, stdout, stderr io.Writer) error {
 		if trim {
 			each = nil // the held outcomes are fed once trimmed
 		}
-		r, err := readRun(name, stdin, hold, begin, each)
+		r, err := readRun(name, stdin, hold, rowRules{lenient: opt.lenient, machine: true, procs: opt.procs}, begin, each)
 		if err != nil {
 			return err
+		}
+		if r.skipped.n > 0 {
+			// Said even under -q: nothing shrinks silently.
+			fmt.Fprintf(stderr, "analyze: %s: %v\n", r.name, &r.skipped)
 		}
 		if trim {
 			for _, o := range metrics.TrimBySubmit(r.outcomes, opt.trimHead, opt.trimTail) {
 				feed(&o)
 			}
 			r.outcomes = nil // trimming is for tables and distributions: fed, not needed whole
-		}
-		if err := r.machineSize(opt.procs); err != nil {
-			return err
 		}
 		if unclassified > 0 {
 			say("%s: %d of %d jobs are not among the FCFS run's completed jobs: left out of both halves", r.name, unclassified, fed)

@@ -119,6 +119,7 @@ type options struct {
 	size         *plots.Size // --size; nil for the kind's default
 	dpi          int
 	quiet        bool
+	lenient      bool          // --lenient: skip the rows checkOutcome refuses, counted
 	params       []model.Param // the flags that shape the output, for its manifest
 	stdinInputs  int           // how many inputs read standard input
 }
@@ -166,6 +167,7 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 		size       = fs.String("size", "", "figure size WIDTHxHEIGHT in in, cm, mm or pt, e.g. 6inx4in (default: 16cmx10cm, twice as wide for two panels)")
 		dpi        = fs.Int("dpi", plots.DefaultDPI, "resolution of a PNG figure in pixels per inch (SVG and PDF are vector formats)")
 		quiet      = fs.BoolP("quiet", "q", false, "print nothing on stderr but errors")
+		lenient    = fs.Bool("lenient", false, "skip the rows of an outcomes table that cannot be right (a NaN or negative duration, an end before the start or a start before the submission, more processors than the machine, a repeated job number), counted on stderr, instead of failing on the first")
 	)
 	if err := cli.Parse(fs, args); err != nil {
 		return nil, err
@@ -184,7 +186,7 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 		inputs: fs.Args(), output: *output, confidence: *confidence, halves: *halves,
 		procs: *procs, saturation: *saturation, timeseries: *timeseries, x: *x, plot: *plot,
 		metric: *metric, stat: *stat, logX: *logX, logY: *logY, title: *title, quiet: *quiet,
-		xlabel: *xlabel, ylabel: *ylabel, legend: *legend, dpi: *dpi,
+		xlabel: *xlabel, ylabel: *ylabel, legend: *legend, dpi: *dpi, lenient: *lenient,
 	}
 	if *size != "" {
 		sz, err := plots.ParseSize(*size)

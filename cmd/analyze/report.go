@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -52,12 +53,8 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 		out = filepath.Join(dir, reportName)
 	}
 
-	w, err := atomicfile.Create(out, stdout)
-	if err != nil {
-		return err
-	}
-	defer w.Abort()
-	items, err := repro.ReportDir(w, dir, func(msg string) {
+	var report bytes.Buffer
+	items, err := repro.ReportDir(&report, dir, func(msg string) {
 		if !*quiet {
 			fmt.Fprintf(stderr, "analyze report: %s\n", msg)
 		}
@@ -65,8 +62,24 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := w.Commit(); err != nil {
-		return err
+	// A report that says what the file there says, but for the build that
+	// made it, is left as it is (see repro.KeepOrReplace).
+	keep := false
+	if st, err := os.Stat(out); out != "-" && err == nil && st.Mode().IsRegular() {
+		keep, _, _ = repro.KeepOrReplace(out, report.Bytes()) // unreadable: written anew
+	}
+	if !keep {
+		w, err := atomicfile.Create(out, stdout)
+		if err != nil {
+			return err
+		}
+		defer w.Abort()
+		if _, err := w.Write(report.Bytes()); err != nil {
+			return err
+		}
+		if err := w.Commit(); err != nil {
+			return err
+		}
 	}
 	if !*quiet {
 		var papers, agree, studies, hold int

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gangsim/gangsim/columnar"
 	"github.com/gangsim/gangsim/internal/fileio"
 	"github.com/gangsim/gangsim/metrics"
 	"github.com/gangsim/gangsim/model"
@@ -45,6 +46,8 @@ type resultRun struct {
 	series                    []model.Sample
 	// seriesFrom names the --timeseries file of the run, "" if none.
 	seriesFrom string
+	// skipped counts the rows --lenient skipped.
+	skipped skippedRows
 }
 
 // manifestChain reads every manifest in h: the newest step's
@@ -110,7 +113,108 @@ func (r *resultRun) key(name string) (string, error) {
 
 // readOutcomes opens an outcomes table and reads all of it into memory.
 func readOutcomes(name string, stdin io.Reader) (*resultRun, error) {
-	return readRun(name, stdin, true, nil, nil)
+	return readRun(name, stdin, true, rowRules{}, nil, nil)
+}
+
+// rowRules are how readRun judges the rows of an outcomes table: tables
+// of other tools are welcome (README), so every row is checked before
+// any metric sees it.
+type rowRules struct {
+	// lenient skips the rows that fail (counted in resultRun.skipped)
+	// instead of failing on the first.
+	lenient bool
+	// machine finds the run's machine size before its rows are read
+	// (machineSize with procs; an error if it is unknown, once the rows
+	// are read), and refuses a completed job on more processors than it
+	// has.
+	machine bool
+	procs   int
+}
+
+// badRow is a row of an outcomes table that cannot be right.
+type badRow struct {
+	column string // the column it names
+	why    string // the cause, counted under --lenient
+	detail string // the values
+}
+
+// checkOutcome returns what is wrong with outcome o, nil if nothing is: a
+// negative duration, a completed job without its start or end, or ending
+// before it started or starting before its submission, on more
+// processors than the machine's procs (0: not checked) or on none. ids
+// remembers the job numbers, a repeated one being wrong too.
+func checkOutcome(o *model.Outcome, procs int, ids *model.IDSet) *badRow {
+	secs := func(t model.Time) string { return string(t.AppendSeconds(nil)) }
+	for _, d := range []struct {
+		column string
+		t      model.Time
+	}{{"dedicated_s", o.Dedicated}, {"estimate_s", o.Estimate}, {"switch_loss_s", o.SwitchLoss},
+		{"cpu_s", o.CPU}, {"spin_s", o.Spin}, {"blocked_s", o.Blocked}} {
+		if d.t < 0 {
+			return &badRow{d.column, "negative duration", secs(d.t) + " s"}
+		}
+	}
+	if o.Switches < 0 {
+		return &badRow{"switches", "negative count", strconv.FormatInt(o.Switches, 10)}
+	}
+	if o.Completed() {
+		switch {
+		case o.Start == model.Never:
+			return &badRow{"start_s", "completed job without a start", "null"}
+		case o.End == model.Never:
+			return &badRow{"end_s", "completed job without an end", "null"}
+		case o.Start < o.Submit:
+			return &badRow{"start_s", "start before submit", secs(o.Start) + " s, before submit_s " + secs(o.Submit) + " s"}
+		case o.End < o.Start:
+			return &badRow{"end_s", "end before start", secs(o.End) + " s, before start_s " + secs(o.Start) + " s"}
+		case o.Runtime < 0:
+			return &badRow{"runtime_s", "negative duration", secs(o.Runtime) + " s"}
+		case o.Procs <= 0:
+			return &badRow{"procs", "completed job on no processors", strconv.Itoa(o.Procs)}
+		case procs > 0 && o.Procs > procs:
+			return &badRow{"procs", "more processors than the machine", strconv.Itoa(o.Procs) + ", on a machine of " + strconv.Itoa(procs)}
+		}
+	}
+	if ids.Seen(o.JobID) {
+		return &badRow{"job_id", "repeated job number", strconv.FormatInt(o.JobID, 10) + " (an earlier row has it)"}
+	}
+	return nil
+}
+
+// skippedRows counts the rows of a run that --lenient skipped, by cause.
+type skippedRows struct {
+	n      int
+	causes []string
+	counts map[string]int
+	first  string // the first one's error
+}
+
+func (s *skippedRows) add(why, err string) {
+	if s.counts == nil {
+		s.counts = map[string]int{}
+	}
+	if s.counts[why] == 0 {
+		s.causes = append(s.causes, why)
+	}
+	s.counts[why]++
+	if s.n == 0 {
+		s.first = err
+	}
+	s.n++
+}
+
+// String says it on one line: "3 rows skipped (2 end before start, 1
+// repeated job number; first: x.csv:5: column end_s: ...)".
+func (s *skippedRows) String() string {
+	var parts []string
+	for _, c := range s.causes {
+		parts = append(parts, strconv.Itoa(s.counts[c])+" "+c)
+	}
+	what := "rows"
+	if s.n == 1 {
+		what = "row"
+	}
+	return fmt.Sprintf("%d %s skipped (%s; first: %s)", s.n, what, strings.Join(parts, ", "), s.first)
 }
 
 // readRun opens an outcomes table and reads it through: begin is called
@@ -121,7 +225,12 @@ func readOutcomes(name string, stdin io.Reader) (*resultRun, error) {
 // Standard input is read once, as it arrives (fileio.OpenStream: nothing
 // is spooled unless it is Parquet), its digest known once it is read
 // through.
-func readRun(name string, stdin io.Reader, hold bool, begin func(*resultRun) error, each func(*resultRun, *model.Outcome)) (*resultRun, error) {
+//
+// Every row is checked first (checkOutcome, and the reader's own refusal
+// of a value that is no time, such as a NaN): a row that fails is an error
+// naming it and its column, or, under rules.lenient, skipped and counted
+// in r.skipped.
+func readRun(name string, stdin io.Reader, hold bool, rules rowRules, begin func(*resultRun) error, each func(*resultRun, *model.Outcome)) (*resultRun, error) {
 	in, err := fileio.OpenStream(name, stdin)
 	if err != nil {
 		return nil, err
@@ -134,18 +243,39 @@ func readRun(name string, stdin io.Reader, hold bool, begin func(*resultRun) err
 	defer rd.Close()
 	r := &resultRun{name: in.DisplayName(), header: rd.Header().Clone()}
 	r.chain = manifestChain(&r.header)
+	var machineErr error // said once the rows are read, as their own errors come first
+	if rules.machine {
+		machineErr = r.machineSize(rules.procs)
+	}
 	if begin != nil {
 		if err := begin(r); err != nil {
 			return nil, err
 		}
 	}
+	var ids model.IDSet
 	for {
 		o, err := rd.Read()
 		if errors.Is(err, io.EOF) {
 			break
 		}
+		var re *columnar.RowError
+		if errors.As(err, &re) {
+			if !rules.lenient {
+				return nil, fmt.Errorf("%w (analyze --lenient skips such rows)", err)
+			}
+			r.skipped.add("unreadable value", err.Error())
+			continue
+		}
 		if err != nil {
 			return nil, err
+		}
+		if bad := checkOutcome(&o, r.procs, &ids); bad != nil {
+			err := fmt.Errorf("%s: column %s: %s: %s", rd.Where(), bad.column, bad.why, bad.detail)
+			if !rules.lenient {
+				return nil, fmt.Errorf("%w (analyze --lenient skips such rows)", err)
+			}
+			r.skipped.add(bad.why, err.Error())
+			continue
 		}
 		if o.Completed() {
 			if r.completed == 0 {
@@ -160,6 +290,9 @@ func readRun(name string, stdin io.Reader, hold bool, begin func(*resultRun) err
 		if each != nil {
 			each(r, &o)
 		}
+	}
+	if machineErr != nil {
+		return nil, machineErr
 	}
 	// Again at the end: the header then has the table's trailer (what is
 	// known only once the run was written, such as the input's digest).

@@ -912,7 +912,7 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		anomalies = append(anomalies, l.Value)
 	}
 	if *asJSON {
-		man := model.Manifest{Tool: "genwork stats", Version: version.Version, Inputs: r.Inputs(), Params: []model.Param{
+		man := model.Manifest{Tool: "genwork stats", Version: version.Version, Revision: version.RevisionText(), Code: version.Code(), Inputs: r.Inputs(), Params: []model.Param{
 			{Name: "lenient", Value: strconv.FormatBool(*lenient)}, {Name: "procs", Value: strconv.Itoa(*procs)}}}
 		if *rf.strict {
 			man.Params = append(man.Params, model.Param{Name: "strict", Value: "true"})

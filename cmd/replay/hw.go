@@ -325,7 +325,7 @@ func hwCurve(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		{Name: "kind", Value: k.Name},
 	}
 	params = append(params, k.ManifestParams(p, a)...)
-	man := model.Manifest{Tool: "replay hw", Version: version.Version, Params: params, Inputs: inputs}
+	man := model.Manifest{Tool: "replay hw", Version: version.Version, Revision: version.RevisionText(), Code: version.Code(), Params: params, Inputs: inputs}
 	var buf bytes.Buffer
 	writeManifestLines(&buf, &man)
 	if err := cv.WriteCSV(&buf); err != nil {

@@ -108,6 +108,8 @@ func TestHWCurve(t *testing.T) {
 	// 2 x 190 us on 2 nodes, 2 x 15 x 189.71 us on 16.
 	want := "# GangsimTool: replay hw\n" +
 		"# GangsimVersion: " + version.Version + "\n" +
+		"# GangsimRevision: " + version.RevisionText() + "\n" +
+		"# GangsimCode: " + version.Code() + "\n" +
 		"# GangsimParam: command=curve\n" +
 		"# GangsimParam: family=myrinet\n" +
 		"# GangsimParam: jobs=2\n" +

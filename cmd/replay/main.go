@@ -221,20 +221,43 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := model.HeaderErr(raw); err != nil {
 		return err // the header's own error (with its line), before its machine size is used
 	}
-	src := fileio.Prefetch(raw) // parse on another core
-	defer src.Close()
+	prefetch := fileio.Prefetch(raw) // parse on another core
+	defer prefetch.Close()
+	var src model.JobReader = prefetch
 	params, err := r.Params(src.Header())
+	fallback := ""
+	if errors.Is(err, pipelines.ErrMachineUnknown) && *lenient {
+		// The documented fallback: the widest job's processors, once the
+		// whole trace is read (so held in memory), said on stderr and in
+		// the manifest.
+		var widest int
+		if src, widest, err = pipelines.WidestJob(prefetch); err != nil {
+			return fmt.Errorf("%s: %w", in.DisplayName(), err)
+		}
+		r.Procs = widest
+		fallback = fmt.Sprintf("%d processors, the widest job's", widest)
+		why := raw.Header().MachineErr()
+		if why == nil { // --compat pyss: MaxProcs alone
+			why = raw.Header().IntErr(model.KeyMaxProcs)
+		}
+		fmt.Fprintf(stderr, "replay: %s: the header gives no machine size (%v): --lenient simulates %s\n",
+			in.DisplayName(), why, fallback)
+		params, err = r.Params(src.Header())
+	}
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", in.DisplayName(), err)
 	}
 	if r.Tau, err = summaryTau(*tauFlag, src.Header()); err != nil {
 		return err
 	}
 	params = append(params, model.Param{Name: "lenient", Value: strconv.FormatBool(*lenient)})
+	if fallback != "" {
+		params = append(params, model.Param{Name: "machine_fallback", Value: fallback})
+	}
 	if *strict {
 		params = append(params, model.Param{Name: "strict", Value: "true"})
 	}
-	man := model.Manifest{Tool: "replay", Version: version.Version, Seed: *seed, HasSeed: true, Params: params}
+	man := model.Manifest{Tool: "replay", Version: version.Version, Revision: version.RevisionText(), Code: version.Code(), Seed: *seed, HasSeed: true, Params: params}
 	if !in.Streamed() {
 		man.Inputs = []model.Input{in.Manifest()}
 	}
@@ -363,8 +386,10 @@ func paramValue(ps []model.Param, name string) string {
 }
 
 // summaryTau is the bounded slowdown's tau for the summary line: the flag's
-// duration, else 10 s of real time in the workload's time when the input's
-// manifest (genwork's) records a time compression ("compress=F"), else 10 s.
+// duration, else 10 s of real time in the workload's time, as the outcome
+// table's bsld_rt10s column and analyze take it: 10 s divided by the time
+// compression the input's manifests record (model.CompressionOf; 10 s when
+// none does).
 func summaryTau(flag string, h *model.Header) (model.Time, error) {
 	if flag != "" {
 		d, err := workload.ParseDuration(flag)
@@ -376,12 +401,9 @@ func summaryTau(flag string, h *model.Header) (model.Time, error) {
 		}
 		return d.Time(), nil
 	}
-	if m, ok := model.ManifestOf(h); ok {
-		if v, ok := m.Param("compress"); ok {
-			if f, err := strconv.ParseFloat(v, 64); err == nil && f > 1 {
-				return metrics.CompressedTau(f), nil
-			}
-		}
+	f, err := model.CompressionOf(h)
+	if err != nil {
+		return 0, err
 	}
-	return metrics.DefaultTau, nil
+	return metrics.CompressedTau(f), nil
 }

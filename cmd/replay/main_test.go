@@ -338,16 +338,19 @@ func TestUsageErrors(t *testing.T) {
 	huge := filepath.Join(t.TempDir(), "huge.csv")
 	os.WriteFile(huge, []byte("# MaxProcs: 99999999999\njob_id,submit_s,runtime_s,req_procs\n1,0,1,1\n"), 0o644)
 	if _, _, err := replayCmd(t, nil, huge, "-o", filepath.Join(t.TempDir(), "o.csv")); err == nil || errors.Is(err, cli.ErrUsage) ||
-		!strings.Contains(err.Error(), `huge.csv:1: value out of range "99999999999" in header MaxProcs`) {
+		!strings.Contains(err.Error(), `huge.csv: machine size unknown: value out of range "99999999999" in header MaxProcs`) {
 		t.Errorf("huge header machine: %v", err)
 	}
 }
 
-// TestHeaderErrors: a bad integer in a trace's header is an error naming
-// the file and line (SWF, CSV) or the metadata key (Parquet, Arrow), in
-// every format, with or without --procs; never a 1-processor machine from
-// "1e30" or, without --procs, "machine size unknown". A corrupt gzip
-// header says so.
+// TestHeaderErrors: an integer in a trace's header that is not usable
+// (unknown: N/A, a word, a negative count; garbled: 1e30, 12.7, 64abc) is
+// read as absent, in every format: never a 1-processor machine from
+// "1e30". Where the replay needs it (the machine size, without --procs) it
+// is an error naming the key and value; --lenient then simulates the
+// widest job's processors, saying so; with --procs it is counted on
+// stderr; --strict refuses it with the file and line (SWF, CSV) or
+// metadata key (Parquet, Arrow). A corrupt gzip header says so.
 func TestHeaderErrors(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "o.csv")
@@ -356,8 +359,9 @@ func TestHeaderErrors(t *testing.T) {
 		{"MaxProcs", "1e30", `invalid number "1e30" in header MaxProcs (want an integer)`},
 		{"MaxProcs", "12.7", `invalid number "12.7" in header MaxProcs (want an integer)`},
 		{"MaxProcs", "64abc", `invalid number "64abc" in header MaxProcs (want an integer)`},
-		{"MaxProcs", "-5", `value out of range "-5" in header MaxProcs (want 0 or more)`},
-		{"UnixStartTime", "soon", `invalid number "soon" in header UnixStartTime (want an integer)`},
+		{"MaxProcs", "-5", `unknown value "-5" in header MaxProcs (want 0 or more)`},
+		{"MaxProcs", "N/A", `unknown value "N/A" in header MaxProcs (want an integer)`},
+		{"UnixStartTime", "soon", `unknown value "soon" in header UnixStartTime (want an integer)`},
 	} {
 		h := model.Header{Lines: []model.HeaderLine{{Key: "Version", Value: "2.2"}, {Key: v.key, Value: v.value}}}
 		files := map[string]string{
@@ -373,7 +377,7 @@ func TestHeaderErrors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			j := model.Job{ID: 1, Runtime: model.Second, AllocProcs: 1, Known: model.FieldSet(0).With(model.FieldJobID).
+			j := model.Job{ID: 1, Runtime: 100 * model.Second, AllocProcs: 4, Known: model.FieldSet(0).With(model.FieldJobID).
 				With(model.FieldSubmit).With(model.FieldRuntime).With(model.FieldAllocProcs)}
 			if err := errors.Join(w.Write(&j), w.Close()); err != nil {
 				t.Fatal(err)
@@ -382,23 +386,49 @@ func TestHeaderErrors(t *testing.T) {
 		}
 		for _, name := range []string{"t.swf", "t.csv", "t.parquet", "t.arrow"} {
 			in := filepath.Join(dir, name)
-			for _, procs := range [][]string{nil, {"--procs", "8"}} {
-				_, _, err := replayCmd(t, nil, append(procs, in, "-o", out)...)
-				want := in + ":2: " + v.err
-				if name == "t.parquet" || name == "t.arrow" {
-					want = in + ": metadata gangsim.header: " + v.err
+			where := in + ":2: "
+			if name == "t.parquet" || name == "t.arrow" {
+				where = in + ": metadata gangsim.header: "
+			}
+			// Needed: the machine size.
+			why := v.err
+			if v.key != "MaxProcs" {
+				why = "the trace header has no MaxProcs"
+			}
+			_, _, err := replayCmd(t, nil, in, "-o", out)
+			if err == nil || err.Error() != in+": machine size unknown: "+why+"; give one (--procs or --machine), or read the trace leniently (--lenient) to simulate the widest job's processors" {
+				t.Errorf("%s %s %s: %v", name, v.key, v.value, err)
+			}
+			// Not needed: counted.
+			if _, stderr, err := replayCmd(t, nil, "--procs", "8", in, "-o", out); err != nil || !strings.Contains(stderr, "header values read as unknown: "+v.key) {
+				t.Errorf("%s %s %s --procs 8: %v\n%s", name, v.key, v.value, err, stderr)
+			} else if b, _ := os.ReadFile(out); !strings.Contains(string(b), "# GangsimAnomaly: 1 header "+v.key+": header value not usable ("+v.err+")\n") {
+				t.Errorf("%s %s %s: the manifest does not record it:\n%s", name, v.key, v.value, b)
+			}
+			// --lenient: the widest job's 4 processors.
+			if v.key == "MaxProcs" {
+				_, stderr, err := replayCmd(t, nil, "--lenient", in, "-o", out)
+				b, _ := os.ReadFile(out)
+				if err != nil || !strings.Contains(stderr, "--lenient simulates 4 processors, the widest job's") ||
+					!strings.Contains(string(b), "# GangsimParam: machine=4\n") || !strings.Contains(string(b), "# GangsimParam: machine_fallback=4 processors, the widest job's\n") {
+					t.Errorf("%s %s %s --lenient: %v\n%s\n%s", name, v.key, v.value, err, stderr, b)
 				}
-				if err == nil || err.Error() != want {
-					t.Errorf("%s %s %s %v: %v\nwant %s", name, v.key, v.value, procs, err, want)
+			}
+			// --strict: refused, where it is.
+			for _, procs := range [][]string{nil, {"--procs", "8"}} {
+				_, _, err := replayCmd(t, nil, append(append(procs, "--strict"), in, "-o", out)...)
+				if err == nil || err.Error() != where+v.err {
+					t.Errorf("%s %s %s --strict %v: %v\nwant %s", name, v.key, v.value, procs, err, where+v.err)
 				}
 			}
 			// Standard input says where too.
 			data, _ := os.ReadFile(in)
-			if _, _, err := replayCmd(t, bytes.NewReader(data), "-o", out); err == nil || !strings.Contains(err.Error(), v.err) {
+			if _, _, err := replayCmd(t, bytes.NewReader(data), "--strict", "-o", out); err == nil || !strings.Contains(err.Error(), v.err) {
 				t.Errorf("%s on stdin %s %s: %v", name, v.key, v.value, err)
 			}
 		}
 	}
+	os.Remove(out)
 	gz := filepath.Join(dir, "t.swf.gz")
 	os.WriteFile(gz, []byte("\x1f\x8bnot gzip at all"), 0o644)
 	if _, _, err := replayCmd(t, nil, gz, "-o", out); err == nil || !strings.Contains(err.Error(), "gzip: invalid header") {

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -61,27 +62,27 @@ Examples:
 func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("replay sweep", sweepSynopsis, stderr)
 	var (
-		results   = fs.StringP("results", "o", "results", "results directory: items go to DIR/<paper>/<item>.csv|png")
-		cacheDir  = fs.String("cache", filepath.Join(".cache", "gangsim"), "run cache directory")
-		workers   = fs.IntP("jobs", "j", 0, "runs in parallel (default: the number of cores)")
-		slurm     = fs.Bool("slurm", false, "run the runs missing from the cache as a Slurm job array, then build the items")
-		slurmDir  = fs.String("slurm-dir", "", "shared directory for the job arrays' run descriptions, scripts and logs (default: CACHE/slurm)")
-		partition = fs.String("slurm-partition", "", "Slurm partition (sbatch --partition)")
-		timeLimit = fs.String("slurm-time", "", "time limit of each array task (sbatch --time), e.g. 30 or 2:00:00")
-		account   = fs.String("slurm-account", "", "Slurm account to charge (sbatch --account)")
-		slurmOpts = fs.StringArray("slurm-opt", nil, "a further sbatch option as on an #SBATCH line, e.g. --slurm-opt=--mem=2G (repeatable; not those gangsim sets: --array, --output, --error, --chdir...)")
-		chunk     = fs.Int("slurm-chunk", 0, "runs per array task (default: 1, or more to stay within the site's MaxArraySize)")
-		replayBin = fs.String("slurm-replay", "", "replay binary the array tasks execute, on the compute nodes (default: this one)")
-		poll      = fs.String("slurm-poll", pipelines.DefaultPoll.String(), "time between two looks at the array tasks while waiting: "+workload.DurationSyntax)
-		noWait    = fs.Bool("no-wait", false, "with --slurm: submit, print the job ID and return")
-		dryRun    = fs.Bool("dry-run", false, "with --slurm: write the job array's files, print the batch script and the sbatch command, submit nothing")
-		printRuns = fs.Bool("print-runs", false, "print the expanded run descriptions as JSON lines and exit")
-		runFile   = fs.String("run", "", "execute the run descriptions (JSON, one or more) in FILE into the run cache, or into --out-dir")
-		outDir    = fs.String("out-dir", "", "directory for --run's files (one run)")
-		labelFile = fs.String("labels", "", "with --run: FILE names the runs in messages, a line each (Slurm array tasks pass their grid points)")
-		expectVer = fs.String("expect-version", "", "with --run: fail unless this replay is gangsim VERSION (Slurm array tasks pass the submitter's)")
-		quiet     = fs.BoolP("quiet", "q", false, "print nothing but errors")
-		figOpts   = figureFlags(fs, "each experiment's own, else ")
+		results    = fs.StringP("results", "o", "results", "results directory: items go to DIR/<paper>/<item>.csv|png")
+		cacheDir   = fs.String("cache", filepath.Join(".cache", "gangsim"), "run cache directory")
+		workers    = fs.IntP("jobs", "j", 0, "runs in parallel (default: the number of cores)")
+		slurm      = fs.Bool("slurm", false, "run the runs missing from the cache as a Slurm job array, then build the items")
+		slurmDir   = fs.String("slurm-dir", "", "shared directory for the job arrays' run descriptions, scripts and logs (default: CACHE/slurm)")
+		partition  = fs.String("slurm-partition", "", "Slurm partition (sbatch --partition)")
+		timeLimit  = fs.String("slurm-time", "", "time limit of each array task (sbatch --time), e.g. 30 or 2:00:00")
+		account    = fs.String("slurm-account", "", "Slurm account to charge (sbatch --account)")
+		slurmOpts  = fs.StringArray("slurm-opt", nil, "a further sbatch option as on an #SBATCH line, e.g. --slurm-opt=--mem=2G (repeatable; not those gangsim sets: --array, --output, --error, --chdir...)")
+		chunk      = fs.Int("slurm-chunk", 0, "runs per array task (default: 1, or more to stay within the site's MaxArraySize)")
+		replayBin  = fs.String("slurm-replay", "", "replay binary the array tasks execute, on the compute nodes (default: this one)")
+		poll       = fs.String("slurm-poll", pipelines.DefaultPoll.String(), "time between two looks at the array tasks while waiting: "+workload.DurationSyntax)
+		noWait     = fs.Bool("no-wait", false, "with --slurm: submit, print the job ID and return")
+		dryRun     = fs.Bool("dry-run", false, "with --slurm: write the job array's files, print the batch script and the sbatch command, submit nothing")
+		printRuns  = fs.Bool("print-runs", false, "print the expanded run descriptions as JSON lines and exit")
+		runFile    = fs.String("run", "", "execute the run descriptions (JSON, one or more) in FILE into the run cache, or into --out-dir")
+		outDir     = fs.String("out-dir", "", "directory for --run's files (one run)")
+		labelFile  = fs.String("labels", "", "with --run: FILE names the runs in messages, a line each (Slurm array tasks pass their grid points)")
+		expectCode = fs.String("expect-code", "", "with --run: fail unless this replay runs the code CODE (--version's code line; Slurm array tasks pass the submitter's, which the run cache's keys hold)")
+		quiet      = fs.BoolP("quiet", "q", false, "print nothing but errors")
+		figOpts    = figureFlags(fs, "each experiment's own, else ")
 	)
 	if err := cli.Parse(fs, args); err != nil {
 		return err
@@ -117,8 +118,8 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := pipelines.CheckOptions(*slurmOpts); err != nil {
 		return cli.Usagef("--slurm-opt: %v", err)
 	}
-	if *expectVer != "" && *runFile == "" {
-		return cli.Usagef("--expect-version needs --run")
+	if *expectCode != "" && *runFile == "" {
+		return cli.Usagef("--expect-code needs --run")
 	}
 	if *labelFile != "" && *runFile == "" {
 		return cli.Usagef("--labels needs --run")
@@ -127,8 +128,8 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if fs.NArg() > 0 || *slurm || *printRuns {
 			return cli.Usagef("--run takes no experiment files, --slurm or --print-runs")
 		}
-		if *expectVer != "" && *expectVer != version.Version {
-			return fmt.Errorf("this replay is gangsim %s, not %s as the run descriptions expect: install the same version on every machine", version.Version, *expectVer)
+		if *expectCode != "" && *expectCode != version.Code() {
+			return fmt.Errorf("this replay runs code %s (replay --version), not %s as the submitter's: the array tasks must run a replay built from the same sources with the same Go toolchain (--slurm-replay), or their runs would be cached under other keys", version.Code(), *expectCode)
 		}
 		if *outDir != "" {
 			return runOne(*runFile, *outDir, stdout)
@@ -164,11 +165,21 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	var exps []loaded
 	var all []*pipelines.Run
+	byItem := map[string]string{} // the experiment file that makes each item
 	for _, name := range fs.Args() {
 		e, sha, err := pipelines.LoadExperiment(name)
 		if err != nil {
 			return err
 		}
+		// Two experiments of one item would write the same files, the
+		// second silently replacing the first's.
+		if other, dup := byItem[e.Item]; dup {
+			if other == name {
+				return cli.Usagef("%s is given twice: give each experiment once", name)
+			}
+			return cli.Usagef("%s and %s both make item %s (results/%s.csv): the second would overwrite the first's files; give one of them another \"item\"", other, name, e.Item, e.Item)
+		}
+		byItem[e.Item] = name
 		runs, _, _ := e.Runs() // LoadExperiment checked them
 		all = append(all, runs...)
 		exps = append(exps, loaded{name, sha, e, runs})
@@ -206,7 +217,13 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	progress := cli.NewProgress(stderr, len(all), "runs")
-	sweep := &pipelines.Sweep{Cache: &pipelines.Cache{Dir: *cacheDir}, Workers: *workers, Progress: progress}
+	var warnMu sync.Mutex // runs are read back on several goroutines
+	sweep := &pipelines.Sweep{Cache: &pipelines.Cache{Dir: *cacheDir}, Workers: *workers, Progress: progress,
+		Warn: func(msg string) {
+			warnMu.Lock()
+			defer warnMu.Unlock()
+			fmt.Fprintf(stderr, "replay sweep: %s\n", msg)
+		}}
 	if len(exps) > 1 {
 		// Every item's runs in one pool first, so that no core idles at
 		// the end of an item; the items then find their runs done.

@@ -284,7 +284,7 @@ func manifest(item, name string, tr *model.Trace, specs []string, charged bool) 
 	if charged {
 		switches = "charged"
 	}
-	return model.Manifest{Tool: "replay hw", Version: version.Version, Params: []model.Param{
+	return model.Manifest{Tool: "replay hw", Version: version.Version, Revision: version.RevisionText(), Code: version.Code(), Params: []model.Param{
 		{Name: "command", Value: "items"},
 		{Name: "item", Value: Paper + "/" + item},
 		{Name: "preset", Value: p.Name()},

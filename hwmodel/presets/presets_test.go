@@ -15,6 +15,7 @@ import (
 	"github.com/gangsim/gangsim/hwmodel/myrinet"
 	"github.com/gangsim/gangsim/hwmodel/pm"
 	"github.com/gangsim/gangsim/hwmodel/qsnet"
+	"github.com/gangsim/gangsim/internal/calibration"
 	"github.com/gangsim/gangsim/model"
 )
 
@@ -386,4 +387,43 @@ func TestNodesUpTo(t *testing.T) {
 			t.Errorf("NodesUpTo(%d) = %v, want %v", n, got, want)
 		}
 	}
+}
+
+// TestFittedSources: every fitted parameter of every embedded preset has a
+// source that names it, says it is fitted and cites what it is fitted on,
+// and none is fitted on the thesis' dynamic results, which the models
+// predict (package calibration).
+func TestFittedSources(t *testing.T) {
+	for _, p := range All() {
+		info := p.Info()
+		for _, name := range info.Fitted {
+			cited := false
+			for _, s := range info.Sources {
+				if !namesParam(s, name) || !strings.Contains(s, "fit") {
+					continue
+				}
+				if calibration.FittedOnDynamic(s) {
+					t.Errorf("%s: %s is fitted on the dynamic results: %q", p.Name(), name, s)
+				}
+				cited = cited || calibration.Cites(s)
+			}
+			if !cited {
+				t.Errorf("%s: %s is fitted, but no source names it, says it is fitted and cites what on", p.Name(), name)
+			}
+		}
+	}
+}
+
+// namesParam reports whether a source line names the parameter name, as
+// itself or by a wildcard such as "save_*".
+func namesParam(line, name string) bool {
+	if strings.Contains(line, name) {
+		return true
+	}
+	for _, w := range strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == ',' || r == ':' }) {
+		if p, ok := strings.CutSuffix(w, "*"); ok && p != "" && strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -80,6 +80,29 @@ type Cluster struct {
 	// completes, in microseconds: the kernel's wake-up and switch to it.
 	// The thesis gives no time (its CS processes block, 6.2.1).
 	WakeupMicros float64 `json:"wakeup_us"`
+	// SBSpinMicros is how long a process waiting in a blocking MPI call
+	// spins before it blocks under SB, in microseconds; 0 if not given. The
+	// thesis gives no value ("the short polling interval", 6.3.2.2, p. 79);
+	// it is fitted on Accelerando to the SB cells of Tables 6.1-6.4 under
+	// Linux's scheduler (procsim.SchedLinux).
+	SBSpinMicros float64 `json:"sb_spin_us"`
+	// KernelHZ is the nodes' Linux kernel's timer interrupt rate in ticks
+	// per second, HZ of the architecture's include/asm-*/param.h in Linux
+	// 2.4: 100 on i386 (Crescendo), 1024 on ia64 (Accelerando) and alpha
+	// (Wolverine); 0 for a cluster whose nodes do not run Linux (ASCI Q).
+	// The thesis does not name the kernels, only Red Hat Linux 7.1-7.3
+	// (Table 1.1, p. 6), whose kernels are 2.4.
+	KernelHZ int `json:"kernel_hz"`
+	// KernelSliceTicks is a nice-0 process's time slice in ticks, Linux
+	// 2.4's NICE_TO_TICKS(0) = TICK_SCALE(20) + 1 (kernel/sched.c), with
+	// TICK_SCALE(x) = x >> 2 below 200 Hz and x << 1 from 800 to 1600 Hz:
+	// 6 ticks (60 ms) at 100 Hz, 41 (40 ms) at 1024 Hz.
+	KernelSliceTicks int `json:"kernel_slice_ticks"`
+	// KernelProcChangePenalty is Linux 2.4's PROC_CHANGE_PENALTY, the
+	// goodness a process has on the processor it last ran on over the
+	// node's others (include/asm-*/smp.h): 15 on i386, 20 on ia64 and
+	// alpha.
+	KernelProcChangePenalty int `json:"kernel_proc_change_penalty"`
 	// MinQuantumMicros is the shortest gang-scheduling timeslice the node
 	// managers can follow in microseconds: 300 on Crescendo, below which
 	// they cannot process the strobes at the rate they arrive (4.3.3.1,
@@ -221,6 +244,12 @@ func (c Cluster) Validate() error {
 	ck.NonNegative("bcs_gang_switch_us", c.BCSGangSwitchMicros)
 	ck.NonNegative("page_in_bytes_per_second", c.PageInBytesPerSecond)
 	ck.NonNegative("touch_bytes_per_second", c.TouchBytesPerSecond)
+	ck.NonNegative("sb_spin_us", c.SBSpinMicros)
+	ck.NonNegative("kernel_hz", float64(c.KernelHZ))
+	ck.Require(c.KernelHZ <= 1e6, "kernel_hz", c.KernelHZ, "at most 1000000 (a tick of at least 1 us)")
+	ck.NonNegative("kernel_slice_ticks", float64(c.KernelSliceTicks))
+	ck.Require((c.KernelHZ == 0) == (c.KernelSliceTicks == 0), "kernel_slice_ticks", c.KernelSliceTicks, "positive with kernel_hz, 0 without")
+	ck.NonNegative("kernel_proc_change_penalty", float64(c.KernelProcChangePenalty))
 	ck.Require(c.BCS().Validate() == nil, "bcs_overhead_us", c.BCSOverheadMicros, "below bcs_timeslice_us (whole microseconds)")
 	return ck.Err()
 }

@@ -99,12 +99,28 @@
 // ASCI Q from 2.4.2 and 4.4.1) are embedded JSON files (presets/*.json)
 // that users can copy, edit and read with LoadPreset; each cites its
 // sources and lists its assumed and fitted parameters. Fitted:
-// strobe_base_us, strobe_per_stage_us (to the ASCI Q barrier) and
-// launch_timeslice_us (to the 110 ms launch). Assumed: local_switch_us and
-// wakeup_us on every cluster, and on the clusters other than the one measured, the
-// host bandwidth, MPI latency, launch constants, shortest quantum and BCS
-// figures (see each preset); ASCI Q's clock, memory, rails and OS are not
-// in the thesis.
+// strobe_base_us, strobe_per_stage_us (to the ASCI Q barrier),
+// launch_timeslice_us (to the 110 ms launch) and, on Accelerando,
+// sb_spin_us (SB's spin before blocking, to the SB cells of Tables
+// 6.1-6.4). Assumed: local_switch_us and wakeup_us on every cluster, and
+// on the clusters other than the one measured, the host bandwidth, MPI
+// latency, launch constants, shortest quantum, BCS figures and SB's spin
+// (see each preset); ASCI Q's clock, memory, rails and OS are not in the
+// thesis.
+//
+// # The nodes' kernel
+//
+// Process-level simulation shares a node's processors under SB as the
+// nodes' Linux 2.4 scheduler does (procsim.SchedLinux): the thesis names
+// the distributions, Red Hat Linux 7.1-7.3 (Table 1.1), not the kernels,
+// so the stock 2.4 scheduler is assumed. Its constants depend on the
+// architecture (kernel_hz, kernel_slice_ticks, kernel_proc_change_penalty,
+// hwmodel.KernelScheduler): HZ 100 on i386 (Crescendo) and 1024 on ia64
+// (Accelerando) and alpha (Wolverine), include/asm-*/param.h; a nice-0
+// slice NICE_TO_TICKS(0) = TICK_SCALE(20) + 1 ticks, 6 (60 ms) and 41 (40
+// ms), kernel/sched.c; PROC_CHANGE_PENALTY 15 on i386 and 20 on ia64 and
+// alpha, include/asm-*/smp.h. ASCI Q's nodes are assumed to run Tru64
+// UNIX: none.
 //
 // Model implements hwmodel.Costs; the Curve functions give the same models
 // as plottable series. The models reproduce Table 4.3 (54 cells within

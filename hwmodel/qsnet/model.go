@@ -87,6 +87,11 @@ func (m Model) LocalSwitch() model.Time { return micros(m.Cluster.LocalSwitchMic
 // idle processor (Cluster.WakeupMicros; assumed).
 func (m Model) Wakeup() model.Time { return micros(m.Cluster.WakeupMicros) }
 
+// SpinBlock implements hwmodel.NodeCosts: the spin of a process waiting in
+// a blocking MPI call under SB before it blocks (Cluster.SBSpinMicros;
+// fitted on Accelerando, assumed the same on the other clusters).
+func (m Model) SpinBlock() model.Time { return micros(m.Cluster.SBSpinMicros) }
+
 // MicroTimeslice implements hwmodel.NodeCosts: BCS-MPI's micro-timeslice
 // (Cluster.BCS; 5.3.3, p. 62; 250 us on Accelerando, 6.3.2, p. 78).
 func (m Model) MicroTimeslice() model.Time { return m.Cluster.BCS().Timeslice }
@@ -130,3 +135,18 @@ func (m Model) Displace(d model.Time) int64 {
 	}
 	return int64(math.Min(d.Seconds()*m.Cluster.TouchBytesPerSecond, math.MaxInt64/2))
 }
+
+var _ hwmodel.KernelScheduler = Model{}
+
+// KernelHZ implements hwmodel.KernelScheduler: the nodes' Linux kernel's
+// timer rate (Cluster.KernelHZ; 0 if not Linux).
+func (m Model) KernelHZ() int { return m.Cluster.KernelHZ }
+
+// KernelSliceTicks implements hwmodel.KernelScheduler: a nice-0 process's
+// time slice in ticks (Cluster.KernelSliceTicks).
+func (m Model) KernelSliceTicks() int { return m.Cluster.KernelSliceTicks }
+
+// KernelProcChangePenalty implements hwmodel.KernelScheduler: Linux's
+// PROC_CHANGE_PENALTY on the nodes' architecture
+// (Cluster.KernelProcChangePenalty).
+func (m Model) KernelProcChangePenalty() int { return m.Cluster.KernelProcChangePenalty }

@@ -39,24 +39,24 @@ func TestPresets(t *testing.T) {
 			c.StrobeBaseMicros != 5 || c.StrobePerStageMicros != 1 || c.BCSOverheadMicros != 125 {
 			t.Errorf("%s: launch/strobe/BCS constants %+v", c.Name, c)
 		}
+		// SB's spin, BCS's switches and the paging rates are fitted on
+		// Accelerando (Tables 6.1-6.6), and assumed the same elsewhere.
 		fitted := []string{"strobe_base_us", "strobe_per_stage_us", "launch_timeslice_us"}
-		calibrated := []string{"bcs_switch_us", "bcs_gang_switch_us", "page_in_bytes_per_second", "touch_bytes_per_second"}
+		calibrated := []string{"sb_spin_us", "bcs_switch_us", "bcs_gang_switch_us", "page_in_bytes_per_second", "touch_bytes_per_second"}
+		acc := Accelerando()
 		if c.Name == "accelerando" {
-			// Fitted to the thesis' static runs on Accelerando (Tables
-			// 6.1, 6.5 and 6.6), and assumed the same elsewhere.
 			fitted = append(fitted, calibrated...)
 		} else {
-			acc := Accelerando()
 			for _, a := range calibrated {
 				if !slices.Contains(c.Assumed, a) {
 					t.Errorf("%s: %s neither fitted nor assumed", c.Name, a)
 				}
 			}
-			if c.BCSSwitchMicros != acc.BCSSwitchMicros || c.BCSGangSwitchMicros != acc.BCSGangSwitchMicros ||
-				c.PageInBytesPerSecond != acc.PageInBytesPerSecond || c.TouchBytesPerSecond != acc.TouchBytesPerSecond {
-				t.Errorf("%s: BCS and paging %v, %v, %v, %v, want Accelerando's", c.Name, c.BCSSwitchMicros, c.BCSGangSwitchMicros,
-					c.PageInBytesPerSecond, c.TouchBytesPerSecond)
-			}
+		}
+		if c.SBSpinMicros != acc.SBSpinMicros || c.BCSSwitchMicros != acc.BCSSwitchMicros || c.BCSGangSwitchMicros != acc.BCSGangSwitchMicros ||
+			c.PageInBytesPerSecond != acc.PageInBytesPerSecond || c.TouchBytesPerSecond != acc.TouchBytesPerSecond {
+			t.Errorf("%s: SB spin, BCS and paging %v, %v, %v, %v, %v, want Accelerando's", c.Name, c.SBSpinMicros, c.BCSSwitchMicros,
+				c.BCSGangSwitchMicros, c.PageInBytesPerSecond, c.TouchBytesPerSecond)
 		}
 		if !reflect.DeepEqual(c.Fitted, fitted) {
 			t.Errorf("%s: fitted %v, want %v", c.Name, c.Fitted, fitted)
@@ -525,5 +525,58 @@ func TestCurves(t *testing.T) {
 	}
 	if curves[4].Series[0].Y[3] != 58 {
 		t.Errorf("gang switch on 64 nodes %v us, want 58", curves[4].Series[0].Y[3])
+	}
+}
+
+// TestKernelScheduler: the presets' Linux 2.4 scheduler constants are the
+// stock kernel's for each cluster's architecture: HZ (include/asm-*/param.h),
+// NICE_TO_TICKS(0) = TICK_SCALE(20) + 1 (kernel/sched.c) derived from it,
+// PROC_CHANGE_PENALTY (include/asm-*/smp.h); none on ASCI Q (not Linux).
+// The model hands them on as hwmodel.KernelScheduler, through Refill too.
+func TestKernelScheduler(t *testing.T) {
+	tickScale := func(hz, x int) int { // kernel/sched.c
+		switch {
+		case hz < 200:
+			return x >> 2
+		case hz < 400:
+			return x >> 1
+		case hz < 800:
+			return x
+		case hz < 1600:
+			return x << 1
+		}
+		return x << 2
+	}
+	for _, tc := range []struct {
+		c           Cluster
+		hz, penalty int
+	}{
+		{Crescendo(), 100, 15},    // i386
+		{Accelerando(), 1024, 20}, // ia64
+		{Wolverine(), 1024, 20},   // alpha
+		{ASCIQ(), 0, 0},
+	} {
+		c := tc.c
+		ticks := 0
+		if tc.hz > 0 {
+			ticks = tickScale(tc.hz, 20) + 1
+		}
+		if c.KernelHZ != tc.hz || c.KernelSliceTicks != ticks || c.KernelProcChangePenalty != tc.penalty {
+			t.Errorf("%s: HZ %d, slice %d ticks, penalty %d; want %d, %d, %d", c.Name, c.KernelHZ, c.KernelSliceTicks,
+				c.KernelProcChangePenalty, tc.hz, ticks, tc.penalty)
+		}
+		k, ok := hwmodel.Kernel(hwmodel.Refill{Costs: Model{Cluster: c}})
+		if !ok || k.KernelHZ() != tc.hz || k.KernelSliceTicks() != ticks || k.KernelProcChangePenalty() != tc.penalty {
+			t.Errorf("%s: hwmodel.Kernel: %v, %v", c.Name, k, ok)
+		}
+	}
+	// 6 ticks of 10 ms on i386, 41 of 1/1024 s elsewhere: 60 and 40 ms.
+	if c := Crescendo(); c.KernelSliceTicks*1000/c.KernelHZ != 60 {
+		t.Errorf("crescendo's slice: %d ms", c.KernelSliceTicks*1000/c.KernelHZ)
+	}
+	c := Accelerando()
+	c.KernelHZ = 0
+	if err := c.Validate(); err == nil {
+		t.Error("a slice without HZ accepted")
 	}
 }

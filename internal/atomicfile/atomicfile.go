@@ -73,7 +73,7 @@ func Create(name string, stdout io.Writer) (*File, error) {
 	if dir == "" {
 		dir = "."
 	}
-	if tmp, ok := openUnnamed(dir); ok {
+	if tmp, ok := openUnnamed(dir, name); ok {
 		return &File{name: name, target: target, mode: mode, tmp: tmp, unnamed: true, w: bufio.NewWriterSize(tmp, 1<<16)}, nil
 	}
 	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
@@ -139,28 +139,44 @@ func (f *File) Write(p []byte) (int, error) {
 
 // Commit flushes the output and publishes it under its name.
 func (f *File) Commit() error {
+	tmpName, err := f.prepare()
+	if err != nil || tmpName == "" {
+		return err
+	}
+	if err := os.Rename(tmpName, f.target); err != nil {
+		os.Remove(tmpName)
+		return fmt.Errorf("writing %s: %w", f.name, err)
+	}
+	return nil
+}
+
+// prepare does all of Commit but the rename: it flushes the output and
+// gives the temporary file a name beside the destination, which it
+// returns ("" for standard output and a file written through, which are
+// done). On error nothing is left behind.
+func (f *File) prepare() (tmpName string, err error) {
 	if f.done {
-		return errors.New("atomicfile: Commit after Commit or Abort")
+		return "", errors.New("atomicfile: Commit after Commit or Abort")
 	}
 	f.done = true
 	if err := f.w.Flush(); err != nil {
 		f.discard()
-		return fmt.Errorf("writing %s: %w", f.name, err)
+		return "", fmt.Errorf("writing %s: %w", f.name, err)
 	}
 	if f.through != nil {
 		if err := f.through.Close(); err != nil {
-			return fmt.Errorf("writing %s: %w", f.name, err)
+			return "", fmt.Errorf("writing %s: %w", f.name, err)
 		}
-		return nil
+		return "", nil
 	}
 	if f.tmp == nil {
-		return nil
+		return "", nil
 	}
 	if err := f.tmp.Chmod(f.mode); err != nil {
 		f.discard()
-		return fmt.Errorf("writing %s: %w", f.name, err)
+		return "", fmt.Errorf("writing %s: %w", f.name, err)
 	}
-	tmpName := f.tmp.Name()
+	tmpName = f.tmp.Name()
 	if f.unnamed {
 		// Give the file a hidden name next to the destination, then rename
 		// it over the destination (a link cannot replace a file).
@@ -169,18 +185,97 @@ func (f *File) Commit() error {
 		os.Remove(tmpName)
 		if err := link(f.tmp, tmpName); err != nil {
 			f.tmp.Close()
-			return fmt.Errorf("writing %s: %w", f.name, err)
+			return "", fmt.Errorf("writing %s: %w", f.name, err)
 		}
 	}
 	if err := f.tmp.Close(); err != nil {
 		os.Remove(tmpName)
-		return fmt.Errorf("writing %s: %w", f.name, err)
+		return "", fmt.Errorf("writing %s: %w", f.name, err)
 	}
-	if err := os.Rename(tmpName, f.target); err != nil {
-		os.Remove(tmpName)
-		return fmt.Errorf("writing %s: %w", f.name, err)
+	return tmpName, nil
+}
+
+// CommitAll publishes files together: every one, or, if one fails, none.
+// It first finishes each (flushed and named beside its destination), so
+// that a full disk fails before any destination is touched; then renames
+// each over its destination, the one it replaces kept under a hidden name
+// until all are in place; if a rename fails, the files already replaced
+// get their earlier versions back (and those that did not exist are
+// removed). Standard output and files written through cannot be taken
+// back; they are done in the first step. Every file is committed or
+// aborted when CommitAll returns.
+func CommitAll(files ...*File) error {
+	tmps := make([]string, len(files))
+	var err error
+	for i, f := range files {
+		if err != nil {
+			f.Abort()
+			continue
+		}
+		tmps[i], err = f.prepare()
 	}
-	return nil
+	if err != nil {
+		for _, t := range tmps {
+			if t != "" {
+				os.Remove(t)
+			}
+		}
+		return err
+	}
+	// backups[i] holds the destination's earlier version ("" if it had
+	// none) once file i is in place.
+	backups := make([]string, len(files))
+	done := 0
+	for i, f := range files {
+		if tmps[i] == "" {
+			done++
+			continue
+		}
+		backup := ""
+		if _, statErr := os.Lstat(f.target); statErr == nil {
+			dir, base := filepath.Split(f.target)
+			backup = filepath.Join(dir, fmt.Sprintf(".%s.old-%d", base, os.Getpid()))
+			os.Remove(backup)
+			if err = os.Link(f.target, backup); err != nil {
+				err = fmt.Errorf("writing %s: keeping its earlier version: %w", f.name, err)
+				break
+			}
+		}
+		if err = os.Rename(tmps[i], f.target); err != nil {
+			if backup != "" {
+				os.Remove(backup)
+			}
+			err = fmt.Errorf("writing %s: %w", f.name, err)
+			break
+		}
+		backups[i] = backup
+		done++
+	}
+	if err == nil {
+		for _, b := range backups {
+			if b != "" {
+				os.Remove(b)
+			}
+		}
+		return nil
+	}
+	// Roll back: the files in place get their earlier versions back.
+	for i := 0; i < done; i++ {
+		if tmps[i] == "" {
+			continue
+		}
+		if backups[i] != "" {
+			os.Rename(backups[i], files[i].target)
+		} else {
+			os.Remove(files[i].target)
+		}
+	}
+	for i := done; i < len(files); i++ {
+		if tmps[i] != "" {
+			os.Remove(tmps[i])
+		}
+	}
+	return err
 }
 
 // Abort discards the output. It is a no-op after Commit.

@@ -116,7 +116,7 @@ func TestKilledWriterLeavesNothing(t *testing.T) {
 }
 
 func unnamedSupported(dir string) bool {
-	f, ok := openUnnamed(dir)
+	f, ok := openUnnamed(dir, "x")
 	if ok {
 		f.Close()
 	}
@@ -312,4 +312,98 @@ func TestDevStdoutAppends(t *testing.T) {
 		t.Errorf("app.log holds %q, want earlier, then new", b)
 	}
 	assertOnly(t, dir, "app.log")
+}
+
+// TestWriteErrorNamesOutput: an error writing the unnamed temporary file
+// (a full disk, here a descriptor closed underneath) names the output, as
+// given, instead of "(unnamed)".
+func TestWriteErrorNamesOutput(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.csv")
+	f, err := Create(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Abort()
+	if !f.unnamed {
+		t.Skip("no O_TMPFILE here")
+	}
+	f.tmp.Close()
+	_, err = f.Write(make([]byte, 1<<17))
+	if err == nil {
+		err = f.Commit()
+	}
+	if err == nil || !strings.Contains(err.Error(), path) || strings.Contains(err.Error(), "(unnamed)") {
+		t.Errorf("%v, want an error naming %s", err, path)
+	}
+}
+
+// TestCommitAll: files committed together replace their destinations
+// all, or, when one fails (a write error before any rename, or a rename
+// that fails after others were done), none: the earlier versions stay or
+// come back, a new name is not left, and no temporary or backup file
+// remains.
+func TestCommitAll(t *testing.T) {
+	dir := t.TempDir()
+	a, b, c := filepath.Join(dir, "item.csv"), filepath.Join(dir, "item.png"), filepath.Join(dir, "item.svg")
+	os.WriteFile(a, []byte("old csv"), 0o644)
+	os.WriteFile(b, []byte("old png"), 0o644)
+	create := func(data map[string]string) []*File {
+		var fs []*File
+		for _, name := range []string{a, b, c} {
+			f, err := Create(name, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.Write([]byte(data[name]))
+			fs = append(fs, f)
+		}
+		return fs
+	}
+	check := func(when string, want map[string]string) {
+		t.Helper()
+		for _, name := range []string{a, b, c} {
+			got, err := os.ReadFile(name)
+			if w, ok := want[name]; !ok && err == nil || ok && string(got) != w {
+				t.Errorf("%s: %s holds %q (%v), want %q", when, filepath.Base(name), got, err, want[name])
+			}
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != len(want) {
+			t.Errorf("%s: %d entries, want %d", when, len(ents), len(want))
+		}
+	}
+	old := map[string]string{a: "old csv", b: "old png"}
+	// A write error (the second file's descriptor closed underneath, as a
+	// full disk would fail it): nothing is replaced.
+	fs := create(map[string]string{a: "new csv", b: "new png", c: "new svg"})
+	if fs[1].unnamed {
+		fs[1].tmp.Close()
+		fs[1].w.Write(make([]byte, 1<<17))
+		if err := CommitAll(fs...); err == nil || !strings.Contains(err.Error(), b) {
+			t.Errorf("write error: %v, want an error naming %s", err, b)
+		}
+		check("after a write error", old)
+	}
+	// A rename that fails (the third destination became a directory):
+	// the two replaced come back, the new one goes.
+	fs = create(map[string]string{a: "new csv", b: "new png", c: "new svg"})
+	os.Mkdir(c, 0o755)
+	os.WriteFile(filepath.Join(c, "x"), nil, 0o644)
+	if err := CommitAll(fs...); err == nil || !strings.Contains(err.Error(), c) {
+		t.Errorf("rename error: %v, want an error naming %s", err, c)
+	}
+	for name, data := range old {
+		if got, _ := os.ReadFile(name); string(got) != data {
+			t.Errorf("after a rename error: %s holds %q, want %q", filepath.Base(name), got, data)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
+		t.Errorf("after a rename error: %d entries, want item.csv, item.png and the directory", len(ents))
+	}
+	os.RemoveAll(c)
+	// All well: all three replaced.
+	want := map[string]string{a: "new csv", b: "new png", c: "new svg"}
+	if err := CommitAll(create(want)...); err != nil {
+		t.Fatal(err)
+	}
+	check("committed", want)
 }

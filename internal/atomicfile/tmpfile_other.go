@@ -7,6 +7,6 @@ import (
 	"os"
 )
 
-func openUnnamed(dir string) (*os.File, bool) { return nil, false }
+func openUnnamed(dir, name string) (*os.File, bool) { return nil, false }
 
 func link(*os.File, string) error { return errors.New("atomicfile: unnamed files are not supported") }

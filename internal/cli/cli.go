@@ -73,7 +73,9 @@ func (h *Help) Unwrap() error { return pflag.ErrHelp }
 // build information (set by go install module@version), else the gangsim
 // version constant; the VCS revision and time the build stamped, else the
 // revision make build set (version.Revision), else "unknown" (a test
-// binary, a build outside a checkout); and the Go version.
+// binary, a build outside a checkout); the Go version; and the identity
+// of the code (version.Code), which the run cache keys on and every
+// manifest records beside the revision.
 func Version(prog string) *Help {
 	bi, ok := debug.ReadBuildInfo()
 	return &Help{Text: versionText(prog, bi, ok)}
@@ -82,30 +84,18 @@ func Version(prog string) *Help {
 // versionText formats Version's text from the build information bi (ok
 // false when there is none).
 func versionText(prog string, bi *debug.BuildInfo, ok bool) string {
-	ver, rev, at, dirty := version.Version, "unknown", "", ""
-	goVersion := "unknown"
-	if version.Revision != "" {
-		rev = version.Revision
+	b := version.FromBuildInfo(bi, ok)
+	rev, at, dirty := "unknown", "", ""
+	if b.Revision != "" {
+		rev = b.Revision
 	}
-	if ok {
-		goVersion = bi.GoVersion
-		if v := bi.Main.Version; v != "" && v != "(devel)" {
-			ver = v
-		}
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.time":
-				at = " " + s.Value
-			case "vcs.modified":
-				if s.Value == "true" {
-					dirty = " (modified)"
-				}
-			}
-		}
+	if b.Time != "" {
+		at = " " + b.Time
 	}
-	return fmt.Sprintf("%s (gangsim) %s\nrevision %s%s%s\n%s\n", prog, ver, rev, at, dirty, goVersion)
+	if b.Modified {
+		dirty = " (modified)"
+	}
+	return fmt.Sprintf("%s (gangsim) %s\nrevision %s%s%s\n%s\ncode %s\n", prog, b.Version, rev, at, dirty, b.Go, version.Code())
 }
 
 // Main runs run with the process's arguments and standard streams and exits:

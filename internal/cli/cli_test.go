@@ -134,19 +134,19 @@ func TestIsTerminal(t *testing.T) {
 func TestVersionText(t *testing.T) {
 	stamped := &debug.BuildInfo{GoVersion: "go1.99", Main: debug.Module{Version: "v1.2.3"},
 		Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc123"}, {Key: "vcs.time", Value: "2026-01-02T03:04:05Z"}, {Key: "vcs.modified", Value: "true"}}}
-	if got, want := versionText("replay", stamped, true), "replay (gangsim) v1.2.3\nrevision abc123 2026-01-02T03:04:05Z (modified)\ngo1.99\n"; got != want {
+	if got, want := versionText("replay", stamped, true), "replay (gangsim) v1.2.3\nrevision abc123 2026-01-02T03:04:05Z (modified)\ngo1.99\ncode "+version.Code()+"\n"; got != want {
 		t.Errorf("stamped build:\n%s\nwant\n%s", got, want)
 	}
 	devel := &debug.BuildInfo{GoVersion: "go1.99", Main: debug.Module{Version: "(devel)"}}
-	if got, want := versionText("replay", devel, true), "replay (gangsim) "+version.Version+"\nrevision unknown\ngo1.99\n"; got != want {
+	if got, want := versionText("replay", devel, true), "replay (gangsim) "+version.Version+"\nrevision unknown\ngo1.99\ncode "+version.Code()+"\n"; got != want {
 		t.Errorf("devel build:\n%s\nwant\n%s", got, want)
 	}
 	defer func(r string) { version.Revision = r }(version.Revision)
 	version.Revision = "def456+modified"
-	if got := versionText("replay", devel, true); !strings.Contains(got, "\nrevision def456+modified\n") {
+	if got := versionText("replay", devel, true); !strings.Contains(got, "\nrevision def456 (modified)\n") {
 		t.Errorf("make build's revision not printed:\n%s", got)
 	}
-	if got := versionText("replay", nil, false); !strings.HasPrefix(got, "replay (gangsim) "+version.Version+"\nrevision def456+modified\n") {
+	if got := versionText("replay", nil, false); !strings.HasPrefix(got, "replay (gangsim) "+version.Version+"\nrevision def456 (modified)\n") {
 		t.Errorf("no build information:\n%s", got)
 	}
 }

@@ -15,10 +15,16 @@
 // records it in its trailer (Output.AppendHeader; see the columnar and swf
 // packages for where a trailer goes in each format). Parquet on standard
 // input is still spooled, as it must be.
+//
+// A named input that is not a regular file (a FIFO, a process
+// substitution's /dev/fd/N, a character device) is read as its bytes say,
+// as standard input is: streamed by OpenStream (SWF, gzipped SWF, Arrow
+// IPC streams and CSV as they arrive; Parquet spooled), spooled by Open.
 package fileio
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
@@ -31,6 +37,7 @@ import (
 
 	"github.com/gangsim/gangsim/columnar"
 	"github.com/gangsim/gangsim/internal/atomicfile"
+	"github.com/gangsim/gangsim/internal/shared"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/swf"
 )
@@ -42,9 +49,11 @@ type Input struct {
 	Format columnar.Format // detected from the first bytes
 	f      *os.File
 	size   int64
-	stream *bufio.Reader  // standard input read once (OpenStream), over hash
+	stream *bufio.Reader  // standard input or a pipe read once (OpenStream), over hash
 	hash   *hashingReader // the digest of stream's bytes
 	used   bool           // stream was handed out
+	empty  bool           // no byte at all
+	pipe   *os.File       // the named pipe or device stream reads, closed with the input
 }
 
 // hashingReader hashes the bytes read through it.
@@ -59,29 +68,61 @@ func (h *hashingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// OpenStream opens name ("-" or "" for stdin) for a single pass. A file is
-// opened as by Open. Standard input is read as a stream and hashed while
-// it is read: SHA256 is empty until Finish, which reads what the parser
-// left and sets it. Parquet on standard input is spooled as by Open (it
-// needs random access), its digest known at once.
+// OpenStream opens name ("-" or "" for stdin) for a single pass. A
+// regular file is opened as by Open. Standard input, and a file that is
+// not regular (a FIFO, a process substitution's /dev/fd/N, a character
+// device), is read as a stream and hashed while it is read: SHA256 is
+// empty until Finish, which reads what the parser left and sets it.
+// Parquet, which needs random access, is spooled as by Open, its digest
+// known at once.
 func OpenStream(name string, stdin io.Reader) (*Input, error) {
-	if name != "" && name != "-" {
-		return Open(name, stdin)
+	if name == "" || name == "-" {
+		return openStream("-", stdin, nil)
 	}
-	in := &Input{Name: "-", hash: &hashingReader{r: stdin, h: sha256.New()}}
+	if !isRegular(shared.Resolve(name)) {
+		f, err := os.Open(shared.Resolve(name))
+		if err != nil {
+			return nil, shared.Hint(name, err)
+		}
+		in, err := openStream(name, f, f)
+		if err != nil {
+			f.Close()
+		}
+		return in, err
+	}
+	return Open(name, stdin)
+}
+
+// isRegular reports whether name is a regular file (symbolic links
+// followed); false for a FIFO, a device, a pipe's /dev/fd/N, or a name that
+// does not exist (whose error the open gives).
+func isRegular(name string) bool {
+	st, err := os.Stat(name)
+	return err != nil || st.Mode().IsRegular() || st.IsDir()
+}
+
+// openStream reads r as the stream of the input named name ("-" for
+// standard input); f, if not nil, is the file to close with it.
+func openStream(name string, r io.Reader, f *os.File) (*Input, error) {
+	in := &Input{Name: name, hash: &hashingReader{r: r, h: sha256.New()}, pipe: f}
 	in.stream = bufio.NewReaderSize(in.hash, 1<<16)
 	prefix, err := in.stream.Peek(512)
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-		return nil, fmt.Errorf("reading standard input: %w", err)
+		return nil, fmt.Errorf("reading %s: %w", in.what(), err)
+	}
+	if err := refuseArrowFile(prefix, in.what()); err != nil {
+		return nil, err
 	}
 	in.Format = columnar.DetectFormat(prefix)
 	if len(prefix) == 0 {
+		in.empty = true
 		in.Format = columnar.FormatSWF // read as SWF, whose reader refuses it as empty (swf.ErrEmpty)
 	}
 	if in.Format != columnar.FormatParquet {
 		return in, nil
 	}
-	tmp, err := spool(in.stream)
+	// Parquet needs random access: spooled.
+	tmp, err := spool(in.stream, in.what())
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +142,7 @@ func (in *Input) Finish() error {
 		return nil
 	}
 	if _, err := io.Copy(io.Discard, in.stream); err != nil {
-		return fmt.Errorf("reading standard input: %w", err)
+		return fmt.Errorf("reading %s: %w", in.what(), err)
 	}
 	in.SHA256 = hex.EncodeToString(in.hash.h.Sum(nil))
 	return nil
@@ -112,36 +153,51 @@ type spooled struct {
 	n int64
 }
 
-// spool copies r into an unlinked temporary file.
-func spool(r io.Reader) (spooled, error) {
+// spool copies r, the input named name in errors, into an unlinked
+// temporary file.
+func spool(r io.Reader, name string) (spooled, error) {
 	tmp, err := os.CreateTemp("", "gangsim-stdin-*")
 	if err != nil {
-		return spooled{}, fmt.Errorf("spooling standard input: %w", err)
+		return spooled{}, fmt.Errorf("spooling %s: %w", name, err)
 	}
 	os.Remove(tmp.Name()) // unlinked: gone when closed, even on a crash
 	n, err := io.Copy(tmp, r)
 	if err != nil {
 		tmp.Close()
-		return spooled{}, fmt.Errorf("reading standard input: %w", err)
+		return spooled{}, fmt.Errorf("reading %s: %w", name, err)
 	}
 	return spooled{tmp, n}, nil
 }
 
 // Open opens name ("-" or "" for stdin), hashes it and detects its format.
+// A name under ../shared is read where GANGSIM_SHARED says
+// (shared.Resolve), and keeps its name in manifests and messages.
+// Standard input, and a file that is not regular (a FIFO, a process
+// substitution, a character device), which can be read only once, is
+// copied into an unlinked temporary file while it is hashed, so that it
+// can be read any number of times, in any format.
 func Open(name string, stdin io.Reader) (*Input, error) {
 	in := &Input{Name: name}
-	if name == "" || name == "-" {
+	switch {
+	case name == "" || name == "-":
 		in.Name = "-"
-		h := &hashingReader{r: stdin, h: sha256.New()}
-		tmp, err := spool(h)
+		if err := in.spoolFrom(stdin); err != nil {
+			return nil, err
+		}
+	case !isRegular(shared.Resolve(name)):
+		f, err := os.Open(shared.Resolve(name))
+		if err != nil {
+			return nil, shared.Hint(name, err)
+		}
+		err = in.spoolFrom(f)
+		f.Close()
 		if err != nil {
 			return nil, err
 		}
-		in.f, in.size, in.SHA256 = tmp.f, tmp.n, hex.EncodeToString(h.h.Sum(nil))
-	} else {
-		f, err := os.Open(name)
+	default:
+		f, err := os.Open(shared.Resolve(name))
 		if err != nil {
-			return nil, err
+			return nil, shared.Hint(name, err)
 		}
 		h := sha256.New()
 		n, err := io.Copy(h, f)
@@ -153,11 +209,27 @@ func Open(name string, stdin io.Reader) (*Input, error) {
 	}
 	var prefix [512]byte
 	n, _ := in.f.ReadAt(prefix[:], 0)
+	if err := refuseArrowFile(prefix[:n], in.what()); err != nil {
+		in.Close()
+		return nil, err
+	}
 	in.Format = columnar.DetectFormat(prefix[:n])
 	if in.size == 0 {
+		in.empty = true
 		in.Format = columnar.FormatSWF // read as SWF, whose reader refuses it as empty (swf.ErrEmpty)
 	}
 	return in, nil
+}
+
+// spoolFrom copies r into the input's temporary file, hashing it.
+func (in *Input) spoolFrom(r io.Reader) error {
+	h := &hashingReader{r: r, h: sha256.New()}
+	tmp, err := spool(h, in.what())
+	if err != nil {
+		return err
+	}
+	in.f, in.size, in.SHA256 = tmp.f, tmp.n, hex.EncodeToString(h.h.Sum(nil))
+	return nil
 }
 
 // DisplayName is the name errors use: the file name, or "<stdin>".
@@ -168,15 +240,37 @@ func (in *Input) DisplayName() string {
 	return in.Name
 }
 
+// refuseArrowFile returns an error for an input that is an Arrow IPC file
+// (the random-access format, magic "ARROW1"), which gangsim does not read,
+// rather than let it be taken for SWF text.
+func refuseArrowFile(prefix []byte, name string) error {
+	if !bytes.HasPrefix(prefix, []byte("ARROW1")) {
+		return nil
+	}
+	return fmt.Errorf("%s is an Arrow IPC file (the random-access format), which gangsim does not read: give it as an Arrow IPC stream (pyarrow.ipc.new_stream, .arrows) or as Parquet", name)
+}
+
+// what names the input in messages: "standard input", or the file.
+func (in *Input) what() string {
+	if in.Name == "-" {
+		return "standard input"
+	}
+	return in.Name
+}
+
 // Manifest returns the input's manifest entry.
 func (in *Input) Manifest() model.Input { return model.Input{Name: in.Name, SHA256: in.SHA256} }
 
 // Close releases the input (and its spooled copy).
 func (in *Input) Close() error {
-	if in.f == nil {
-		return nil
+	var err error
+	if in.pipe != nil {
+		err = in.pipe.Close()
 	}
-	return in.f.Close()
+	if in.f == nil {
+		return err
+	}
+	return errors.Join(err, in.f.Close())
 }
 
 // reader returns the input's bytes from the start: a new reader each time,
@@ -184,7 +278,7 @@ func (in *Input) Close() error {
 func (in *Input) reader() (io.Reader, error) {
 	if in.stream != nil {
 		if in.used {
-			return nil, errors.New("standard input read as a stream can be read once only")
+			return nil, fmt.Errorf("%s, read as a stream, can be read once only", in.DisplayName())
 		}
 		in.used = true
 		return in.stream, nil
@@ -267,6 +361,9 @@ func Anomalies(r model.JobReader) swf.Anomalies {
 
 // Outcomes opens the input as a per-job outcomes table.
 func (in *Input) Outcomes() (*columnar.OutcomeReader, error) {
+	if in.empty {
+		return nil, fmt.Errorf("%s: empty input: no outcomes table (Parquet, Arrow or CSV from replay)", in.DisplayName())
+	}
 	if in.Format == columnar.FormatSWF || in.Format == columnar.FormatSWFGzip {
 		return nil, fmt.Errorf("%s: not an outcomes table (Parquet, Arrow or CSV from replay); it looks like an SWF trace", in.DisplayName())
 	}
@@ -279,6 +376,9 @@ func (in *Input) Outcomes() (*columnar.OutcomeReader, error) {
 
 // Samples opens the input as a time-series table.
 func (in *Input) Samples() (*columnar.SampleReader, error) {
+	if in.empty {
+		return nil, fmt.Errorf("%s: empty input: no time-series table", in.DisplayName())
+	}
 	if in.Format == columnar.FormatSWF || in.Format == columnar.FormatSWFGzip {
 		return nil, fmt.Errorf("%s: not a time-series table", in.DisplayName())
 	}
@@ -410,6 +510,7 @@ func (o *Output) TraceWriter(h *model.Header) (model.JobWriter, error) {
 			o.gz = gzip.NewWriter(o.file) // no name or time in the header: deterministic
 		}
 		w := swf.NewWriter(o.w(), h)
+		w.MarkEnd = true // a reader tells a cut output, a pipe's above all, from a whole one
 		o.closer, o.appender = w.Close, w.AppendHeader
 		return &traceWriter{JobWriter: w, o: o, swf: w}, nil
 	}

@@ -2,14 +2,23 @@
 // the pyss oracle outputs that tests and benchmarks run on. They live outside
 // the repository (../shared/traces and ../shared/oracle next to the checkout,
 // or wherever GANGSIM_SHARED points); tests that need them skip when they are
-// absent.
+// absent, unless GANGSIM_REQUIRE_SHARED is set (as CI sets it): then their
+// absence fails the test, so that no oracle or real-log test passes by not
+// running.
 package sharedtraces
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/gangsim/gangsim/internal/shared"
 )
+
+// RequireEnv names the environment variable that makes the shared data
+// required: set (to anything), a test that needs them fails instead of
+// skipping when they are missing.
+const RequireEnv = "GANGSIM_REQUIRE_SHARED"
 
 // Names lists the eight shared cleaned logs, smallest first, by PWA name
 // (the file is Name + ".swf.gz").
@@ -31,7 +40,7 @@ var Small = Names[:3]
 // "shared" directory next to the repository root. ok is false when it does
 // not exist.
 func SharedDir() (dir string, ok bool) {
-	if d := os.Getenv("GANGSIM_SHARED"); d != "" {
+	if d := os.Getenv(shared.EnvVar); d != "" {
 		return d, isDir(d)
 	}
 	root, err := repoRoot()
@@ -61,13 +70,34 @@ func file(tb testing.TB, rel string) string {
 	tb.Helper()
 	dir, ok := SharedDir()
 	if !ok {
-		tb.Skipf("shared data not found (set GANGSIM_SHARED or check out next to ../shared); skipping")
+		Missing(tb, "shared data not found at "+dir+" (set GANGSIM_SHARED=DIR, or check out next to ../shared)")
 	}
 	p := filepath.Join(dir, rel)
 	if _, err := os.Stat(p); err != nil {
-		tb.Skipf("%s not present; skipping", p)
+		Missing(tb, p+" not present")
 	}
 	return p
+}
+
+// Require skips the test, or fails it under GANGSIM_REQUIRE_SHARED, when
+// the shared directory is missing, and returns it.
+func Require(tb testing.TB) string {
+	tb.Helper()
+	dir, ok := SharedDir()
+	if !ok {
+		Missing(tb, "shared data not found at "+dir+" (set GANGSIM_SHARED=DIR, or check out next to ../shared)")
+	}
+	return dir
+}
+
+// Missing skips the test for what is missing, or fails it when
+// GANGSIM_REQUIRE_SHARED is set.
+func Missing(tb testing.TB, what string) {
+	tb.Helper()
+	if os.Getenv(RequireEnv) != "" {
+		tb.Fatalf("%s, and %s is set: the shared data are required here", what, RequireEnv)
+	}
+	tb.Skipf("%s; skipping", what)
 }
 
 func repoRoot() (string, error) {

@@ -58,7 +58,7 @@ func (r Reproduction) Build() (repro.Item, model.Manifest, error) {
 	if err != nil {
 		return repro.Item{}, model.Manifest{}, fmt.Errorf("%s: %w", r.Key(), err)
 	}
-	man := model.Manifest{Tool: "replay hw", Version: version.Version, Params: []model.Param{
+	man := model.Manifest{Tool: "replay hw", Version: version.Version, Revision: version.RevisionText(), Code: version.Code(), Params: []model.Param{
 		{Name: "command", Value: "items"},
 		{Name: "item", Value: r.Key()},
 		{Name: "preset", Value: p.Name()},

@@ -101,6 +101,13 @@ func TestCoschedCostsFromPreset(t *testing.T) {
 			t.Errorf("%v: switch %v, gang loss %v (%v); want the preset's local_switch_us, 50us, and none", k, got.LocalSwitch, got.GangLoss, err)
 		}
 	}
+	// FCS's probation, fitted on Tables 6.2-6.4, and its parameter.
+	if got, err := coschedConfig(procsim.FCS, Params{}, env); err != nil || got.Probation != 4*model.Second {
+		t.Errorf("fcs: probation %v (%v), want 4s", got.Probation, err)
+	}
+	if got, err := coschedConfig(procsim.FCS, Params{"probation": "0s"}, env); err != nil || got.Probation != 0 {
+		t.Errorf("fcs probation=0s: %v (%v)", got.Probation, err)
+	}
 	c.LocalSwitchMicros, c.WakeupMicros, c.BCSTimesliceMicros, c.BCSOverheadMicros = 20, 17, 400, 100
 	c.BCSSwitchMicros, c.BCSGangSwitchMicros = 30, 700
 	env.Hardware.Costs = qsnet.Model{Cluster: c}

@@ -105,3 +105,63 @@ func TestPageBackAtLocalSwitch(t *testing.T) {
 		}
 	}
 }
+
+// TestPageBackAcrossNode: under SB's node-wide run queue (Linux), a process
+// may come back on another processor of its node than the one it last ran
+// on; what displaced its memory meanwhile is what ran on the node's
+// processors. Three processes of 400 MB share a node of 2 PEs and 1000 MB
+// (200 MB short), with no local switch cost: both processors are busy
+// until the first completion, so a process brought back d after it
+// stopped, on either processor, pages what 2d of running touched (at most
+// the excess), not what its new processor alone ran.
+func TestPageBackAcrossNode(t *testing.T) {
+	const mb = 1 << 20
+	costs := memCosts{node: 1000 * mb, pageRate: 1e10, touchRate: 1e9}
+	cfg := linuxConfig(SchedLinux, model.Machine{Nodes: 1, PEsPerNode: 2}, 1000, 10)
+	cfg.Costs = costs
+	s := New(cfg)
+	app := model.App{MemPerProcKB: 400 << 10}
+	for id := 1; id <= 3; id++ {
+		s.AddJob(id, []int{(id - 1) % 2}, &app, 2*model.Second, false)
+	}
+	stopped := map[int32]model.Time{} // when each last left a processor
+	prev := []int32{-1, -1}
+	cpuOf := map[int32]int{}
+	done := false
+	resumed, moved := 0, 0
+	s.afterEvent = func() {
+		for ci := range s.cpus {
+			c := &s.cpus[ci]
+			if c.cur == prev[ci] {
+				continue
+			}
+			if prev[ci] >= 0 {
+				stopped[prev[ci]] = s.now
+			}
+			if at, ok := stopped[c.cur]; ok && c.cur >= 0 && !done {
+				resumed++
+				if cpuOf[c.cur] != ci {
+					moved++
+				}
+				want := costs.pageBack(400*mb, 200*mb, 2*(s.now-at))
+				if c.switchAt != s.now || c.switchEnd-c.switchAt != want {
+					t.Errorf("at %v: processor %d brings back process %d, stopped at %v, with a switch of %v (from %v), want %v",
+						s.now, ci, c.cur, at, c.switchEnd-c.switchAt, c.switchAt, want)
+				}
+			}
+			if c.cur >= 0 {
+				cpuOf[c.cur] = ci
+			}
+			prev[ci] = c.cur
+		}
+	}
+	for range 3 {
+		if _, _, ok := s.Run(20 * model.Second); !ok {
+			t.Fatal("no completion")
+		}
+		done = true
+	}
+	if resumed < 10 || moved == 0 {
+		t.Errorf("%d processes brought back, %d on another processor: the case is not exercised", resumed, moved)
+	}
+}

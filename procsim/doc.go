@@ -66,11 +66,13 @@
 // With a hardware model that knows a node's memory and paging
 // (hwmodel.MemoryCosts), a node whose processes need more memory than it
 // has (model.App.MemPerProcKB) pages: a process a local switch brings back
-// to its processor pages back what the processes that ran there since it
-// last ran displaced, as much as they touched in the time they ran or
-// switched there (MemoryCosts.Displace), at most the smaller of its memory
-// and the node's excess, at the paging rate, on top of the local switch;
-// nothing at its first start. A gang switch's paging is the gang
+// to a processor pages back what the processes that ran on the processors
+// of its run queue since it last ran displaced (its processor's; under
+// SB's node-wide run queue, where it may come back on another processor,
+// its node's), as much as they touched in the time they ran or switched
+// there (MemoryCosts.Displace), at most the smaller of its memory and the
+// node's excess, at the paging rate, on top of the local switch; nothing
+// at its first start. A gang switch's paging is the gang
 // scheduler's, in the strobe's start times (package policies).
 //
 // The disciplines (Kind):

@@ -23,6 +23,10 @@
 // This package holds what the families share:
 //
 //   - Costs, the interface the simulator asks, and SwitchState;
+//   - NodeCosts, ManagerCosts and MemoryCosts, what some families also
+//     know (a node's own switches and BCS-MPI's timing; STORM's launch; a
+//     node's memory and paging), found through wrappers by Node, Manager
+//     and Memory;
 //   - Refill, which adds a cache and working-set refill penalty to any
 //     Costs' gang switch (a parameter: the papers give no figure);
 //   - PresetInfo, the description and parameters common to every preset,

@@ -96,6 +96,15 @@ type NodeCosts interface {
 	// anything (the descriptor exchange and message scheduling
 	// micro-phases); the host processors keep computing meanwhile.
 	MicroOverhead() model.Time
+	// BCSSwitch is the local context switch BCS's node manager makes when
+	// a process blocks in a BCS-MPI call (to the next ready process) and
+	// when the call completes (back to the slot's owner), in place of
+	// LocalSwitch: the node manager must first learn of the block from
+	// the communication library.
+	BCSSwitch() model.Time
+	// BCSGangLoss is what a gang switch costs a job switched in under BCS
+	// beyond the cluster's gang switch (Costs.Switch).
+	BCSGangLoss() model.Time
 }
 
 // Node returns c's NodeCosts, looking through wrappers such as Refill; ok
@@ -141,6 +150,35 @@ type ManagerCosts interface {
 	// Exec is Eq. 4.7's execution overhead T_exec: from the launch
 	// command until the processes run and their termination is reported.
 	Exec() model.Time
+}
+
+// MemoryCosts is implemented by the cost models that know a node's memory
+// and what paging costs: a process switched back in on a node whose
+// resident processes need more memory than it has pages back what the
+// others displaced while it was switched out (package policies charges it
+// at gang switches, package procsim at local ones).
+type MemoryCosts interface {
+	// NodeMemory is the memory of a node, in bytes, that the processes
+	// placed on it share.
+	NodeMemory() int64
+	// PageIn is the time a node takes to page back bytes of a process's
+	// memory; 0 for bytes <= 0.
+	PageIn(bytes int64) model.Time
+	// Displace is how much of the other processes' memory a process can
+	// displace from a node whose memory is short by running for d: what
+	// it touches meanwhile; 0 for d <= 0.
+	Displace(d model.Time) int64
+}
+
+// Memory returns c's MemoryCosts, looking through wrappers such as Refill;
+// ok is false if its family does not model memory, or the model leaves
+// paging out (a node memory, paging or displacement rate of 0).
+func Memory(c Costs) (m MemoryCosts, ok bool) {
+	m, ok = find[MemoryCosts](c)
+	if ok && (m.NodeMemory() <= 0 || m.PageIn(1<<30) <= 0 || m.Displace(model.Second) <= 0) {
+		return nil, false
+	}
+	return m, ok
 }
 
 // Manager returns c's ManagerCosts, looking through wrappers such as

@@ -113,6 +113,7 @@ var paramQuantities = []Quantity{
 	{"attributes.comm", "Communication mode", "", "blocking or non-blocking communication"},
 	{"attributes.imbalance", "Load imbalance", "", "extra share of each iteration the slowest process computes"},
 	{"attributes.message_bytes", "Message size", "bytes", "bytes each process sends per iteration"},
+	{"attributes.mem_per_proc_kb", "Memory per process", "KB", "memory each process needs (model.App.MemPerProcKB)"},
 	{"source.trace.path", "Trace", "", "trace file the workload was read from"},
 	{"source.trace.lenient", "Lenient reading", "", "malformed SWF lines skipped"},
 	{"source.trace.strict", "Strict reading", "", "every SWF value outside SWF 2.2 refused"},

@@ -170,6 +170,7 @@ func compareGS(t *testing.T, seed uint64, hw Hardware, differ func(desc string, 
 	cfg.Storm = randomStorm(seed)
 	env := Env{Machine: model.FlatMachine(procs), Rand: rand.New(rand.NewPCG(seed, 1)), Hardware: hw}
 	trace := randomAppTrace(r, procs)
+	randomMemory(seed, trace)
 	desc := fmt.Sprintf("seed %d: %d procs, %+v, hw %v", seed, procs, cfg, env.Hardware)
 	run := func(pol sim.Policy) (collect, error) {
 		out := collect{}

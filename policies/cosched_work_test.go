@@ -77,11 +77,12 @@ func TestProcessWorkWithinCapacity(t *testing.T) {
 }
 
 // TestCoschedCostsFromPreset: a process-level policy takes its local
-// switch, wake-up, micro-timeslice and micro-phase overhead from the
-// hardware preset (qsnet's local_switch_us, wakeup_us, bcs_timeslice_us,
-// bcs_overhead_us), not from constants of its own: an edited preset moves
-// them, parameters override them, and an overhead no shorter than the
-// micro-timeslice is refused.
+// switch, wake-up, micro-timeslice, micro-phase overhead and, under BCS,
+// its node manager's switch and gang-switch loss from the hardware preset
+// (qsnet's local_switch_us, wakeup_us, bcs_timeslice_us, bcs_overhead_us,
+// bcs_switch_us, bcs_gang_switch_us), not from constants of its own: an
+// edited preset moves them, parameters override them, and an overhead no
+// shorter than the micro-timeslice is refused.
 func TestCoschedCostsFromPreset(t *testing.T) {
 	c := qsnet.Accelerando()
 	env := Env{Machine: model.FlatMachine(4), Rand: rand.New(rand.NewPCG(1, 2)),
@@ -90,26 +91,47 @@ func TestCoschedCostsFromPreset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.LocalSwitch != 50 || got.Wakeup != 5 || got.MicroSlice != 250 || got.MicroOverhead != 125 {
-		t.Errorf("accelerando: switch %v, wake-up %v, micro-timeslice %v, overhead %v; want 50us, 5us, 250us, 125us",
-			got.LocalSwitch, got.Wakeup, got.MicroSlice, got.MicroOverhead)
+	if got.LocalSwitch != micro(c.BCSSwitchMicros) || got.GangLoss != micro(c.BCSGangSwitchMicros) || got.Wakeup != 5 ||
+		got.MicroSlice != 250 || got.MicroOverhead != 125 {
+		t.Errorf("accelerando: switch %v, gang loss %v, wake-up %v, micro-timeslice %v, overhead %v; want %vus, %vus, 5us, 250us, 125us",
+			got.LocalSwitch, got.GangLoss, got.Wakeup, got.MicroSlice, got.MicroOverhead, c.BCSSwitchMicros, c.BCSGangSwitchMicros)
+	}
+	for _, k := range []procsim.Kind{procsim.SB, procsim.FCS} {
+		if got, err := coschedConfig(k, Params{}, env); err != nil || got.LocalSwitch != 50 || got.GangLoss != 0 {
+			t.Errorf("%v: switch %v, gang loss %v (%v); want the preset's local_switch_us, 50us, and none", k, got.LocalSwitch, got.GangLoss, err)
+		}
+	}
+	// FCS's probation, fitted on Tables 6.2-6.4, and its parameter.
+	if got, err := coschedConfig(procsim.FCS, Params{}, env); err != nil || got.Probation != 4*model.Second {
+		t.Errorf("fcs: probation %v (%v), want 4s", got.Probation, err)
+	}
+	if got, err := coschedConfig(procsim.FCS, Params{"probation": "0s"}, env); err != nil || got.Probation != 0 {
+		t.Errorf("fcs probation=0s: %v (%v)", got.Probation, err)
 	}
 	c.LocalSwitchMicros, c.WakeupMicros, c.BCSTimesliceMicros, c.BCSOverheadMicros = 20, 17, 400, 100
+	c.BCSSwitchMicros, c.BCSGangSwitchMicros = 30, 700
 	env.Hardware.Costs = qsnet.Model{Cluster: c}
 	if got, err = coschedConfig(procsim.BCS, Params{}, env); err != nil {
 		t.Fatal(err)
 	}
-	if got.LocalSwitch != 20 || got.Wakeup != 17 || got.MicroSlice != 400 || got.MicroOverhead != 100 {
-		t.Errorf("edited preset: switch %v, wake-up %v, micro-timeslice %v, overhead %v; want 20us, 17us, 400us, 100us",
-			got.LocalSwitch, got.Wakeup, got.MicroSlice, got.MicroOverhead)
+	if got.LocalSwitch != 30 || got.GangLoss != 700 || got.Wakeup != 17 || got.MicroSlice != 400 || got.MicroOverhead != 100 {
+		t.Errorf("edited preset: switch %v, gang loss %v, wake-up %v, micro-timeslice %v, overhead %v; want 30us, 700us, 17us, 400us, 100us",
+			got.LocalSwitch, got.GangLoss, got.Wakeup, got.MicroSlice, got.MicroOverhead)
 	}
-	if got, err = coschedConfig(procsim.BCS, Params{"wake": "1us", "overhead": "0us"}, env); err != nil || got.Wakeup != 1 || got.MicroOverhead != 0 {
-		t.Errorf("wake=1us, overhead=0us: %v, %v (%v)", got.Wakeup, got.MicroOverhead, err)
+	if got, err = coschedConfig(procsim.SB, Params{}, env); err != nil || got.LocalSwitch != 20 {
+		t.Errorf("edited preset, sb: switch %v (%v), want 20us", got.LocalSwitch, err)
+	}
+	if got, err = coschedConfig(procsim.BCS, Params{"wake": "1us", "overhead": "0us", "csw": "9us", "gang": "0s"}, env); err != nil ||
+		got.Wakeup != 1 || got.MicroOverhead != 0 || got.LocalSwitch != 9 || got.GangLoss != 0 {
+		t.Errorf("wake=1us, overhead=0us, csw=9us, gang=0s: %v, %v, %v, %v (%v)", got.Wakeup, got.MicroOverhead, got.LocalSwitch, got.GangLoss, err)
 	}
 	if _, err = coschedConfig(procsim.BCS, Params{"slice": "100us"}, env); err == nil {
 		t.Error("a 100us micro-timeslice with 100us of overhead accepted")
 	}
 }
+
+// micro is us microseconds as simulated time.
+func micro(us float64) model.Time { return model.FromSecondsFloat(us * 1e-6) }
 
 // TestCoschedParamsListed: each process-level policy lists the parameters
 // that act on it, as they act: local takes no wake-up (its processes never

@@ -110,6 +110,24 @@
 // than the cheapest switch the run could make: Jobs from 2 to MPL,
 // Occupancy 0 or 1).
 //
+// Memory. On a hardware model that knows a node's memory and paging
+// (hwmodel.MemoryCosts: the qsnet presets), a switch into a slot also costs
+// a job paging when the processes placed on one of its nodes, every row's
+// (they all stay resident), need more memory than the node has
+// (model.App.MemPerProcKB; jobs without it need none): while it was
+// switched out the other jobs' processes there displaced part of its
+// memory, which it pages back. It pages the smallest of its own processes'
+// memory on the node, the node's excess, and what the other jobs'
+// processes there touch in a quantum each (MemoryCosts.Displace), at the
+// paging rate (MemoryCosts.PageIn); its processes synchronize, so the
+// slowest of its nodes counts. The paging is computed from the matrix at
+// every change, and is added to the gang switch of the jobs switched in,
+// not to first starts; a run aborts if a charged switch with the longest
+// paging of a job in the matrix would cost the whole quantum. At process
+// level local switches page too (package procsim). Under bcs and pbcs every
+// charged gang switch also costs the preset's BCS gang-switch loss
+// (hwmodel.NodeCosts.BCSGangLoss).
+//
 // Occupancy is the share of the NIC buffers in use when the outgoing slot
 // is switched out, estimated from the jobs that ran in it: each job counts
 // its columns times the share of its running time it spends communicating,

@@ -3,6 +3,7 @@ package policies
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/gangsim/gangsim/hwmodel"
@@ -213,6 +214,9 @@ type Gang struct {
 	endBuf, stillBuf    []*gangJob
 	ends                []ending
 	cols                columns
+
+	maxPage  model.Time // the longest paging of a job in the matrix (pageCosts)
+	gangLoss model.Time // added to every charged gang switch (CoschedConfig.GangLoss)
 }
 
 // mark stamps the jobs of set so that marked tells them apart in O(1), and
@@ -568,6 +572,8 @@ type gangJob struct {
 	switches int64      // switches counted so far
 	counted  model.Time // process level: the slot start whose switch was counted last
 	loss     model.Time // their cost
+
+	page model.Time // what a switch into a slot costs it beyond the gang switch: paging (Gang.pageCosts)
 }
 
 // marks are the switches that switch a job in under its current duty:
@@ -737,6 +743,9 @@ func (p *Gang) enter(sl, prev *slotPlan, at model.Time) {
 			g.on, g.onFrom = true, at
 		default: // switched in
 			g.on, g.onFrom, g.switchedAt = true, at+sl.cost, at
+			if sl.cost > 0 && !g.fresh {
+				g.onFrom += g.page // it pages back what the others displaced
+			}
 		}
 	}
 	p.cur, p.slotStart, p.switchEnd = sl.row, at, at+sl.cost
@@ -796,7 +805,7 @@ func (p *Gang) switchCost(prev, next []*gangJob, rows int, firstStarts bool) mod
 		return 0
 	}
 	return p.env.Hardware.Costs.Switch(hwmodel.SwitchState{Nodes: p.env.Machine.Nodes, Jobs: rows,
-		Occupancy: p.occupancy(prev, rows)})
+		Occupancy: p.occupancy(prev, rows)}) + p.gangLoss
 }
 
 // occupancy estimates the share of the NIC buffers in use when a slot
@@ -819,6 +828,7 @@ func (p *Gang) occupancy(prev []*gangJob, rows int) float64 {
 // run was aborted.
 func (p *Gang) settle() bool {
 	now := p.e.Now()
+	p.pageCosts()
 	if len(p.m.rows) == 0 {
 		p.cur, p.cyc, p.order, p.switching = nil, cycle{}, nil, 0
 		return false
@@ -961,14 +971,100 @@ func (p *Gang) abort(err error) {
 	p.e.Abort(err)
 }
 
-// checkCost aborts the run if a switch leaves nothing of the quantum.
+// checkCost aborts the run if a switch leaves nothing of the quantum, with
+// the longest paging of a job in the matrix (Gang.pageCosts) if it is
+// charged.
 func (p *Gang) checkCost(c model.Time) bool {
 	if c >= p.cfg.Quantum {
 		p.abort(fmt.Errorf("gs: the gang switch (%v on %s) is no shorter than the quantum (%v): no job would progress; use a longer quantum",
 			c, p.env.Hardware, p.cfg.Quantum))
 		return false
 	}
+	if c > 0 && c+p.maxPage >= p.cfg.Quantum {
+		p.abort(fmt.Errorf("gs: the gang switch (%v on %s) and the paging of a job switched in on nodes whose jobs need more memory than they have (%v) are no shorter than the quantum (%v): the job would never progress; use a longer quantum or a lower mpl",
+			c, p.env.Hardware, p.maxPage, p.cfg.Quantum))
+		return false
+	}
 	return true
+}
+
+// pageCosts sets what a switch into a slot costs each job in the matrix
+// beyond the gang switch (gangJob.page). On a node whose jobs' processes
+// (every row's: they all stay resident) need more memory than the node has
+// (hwmodel.MemoryCosts), the other jobs' processes ran while the job was
+// switched out and displaced part of its memory, which it pages back when
+// switched in: the smallest of its own processes' memory on the node, the
+// node's excess, and what the others' processes there touch in a slot
+// each (Displace of the quantum), at the model's paging rate; the job
+// progresses once every node has (its processes synchronize). Jobs without
+// a memory size (model.App.MemPerProcKB) need none and page nothing.
+// maxPage is the largest.
+func (p *Gang) pageCosts() {
+	all := p.all()
+	for _, g := range all {
+		g.page = 0
+	}
+	p.maxPage = 0
+	mem, ok := hwmodel.Memory(p.env.Hardware.Costs)
+	if !ok {
+		return
+	}
+	sized := false
+	for _, g := range all {
+		sized = sized || g.j.In.App.MemPerProcKB > 0
+	}
+	if !sized {
+		return
+	}
+	// A column is a processor, or under node allocation a node of
+	// PEsPerNode processes.
+	per, perNode := int64(1), max(p.env.Machine.PEsPerNode, 1)
+	if p.env.NodeAllocation {
+		per, perNode = int64(perNode), 1
+	}
+	nodes := (p.m.cols + perNode - 1) / perNode
+	need, procs := make([]int64, nodes), make([]int64, nodes) // every job's on each node
+	own, ownProcs := make([]int64, nodes), make([]int64, nodes)
+	for _, g := range all {
+		f := g.j.In.App.MemPerProcKB * 1024
+		for c := range p.m.cols {
+			if g.cols.has(c) {
+				need[c/perNode] += f * per
+				procs[c/perNode] += per
+			}
+		}
+	}
+	slot := mem.Displace(p.cfg.Quantum) // what a process touches in a slot
+	for _, g := range all {
+		f := g.j.In.App.MemPerProcKB * 1024
+		if f <= 0 {
+			continue
+		}
+		clear(own)
+		clear(ownProcs)
+		for c := range p.m.cols {
+			if g.cols.has(c) {
+				own[c/perNode] += f * per
+				ownProcs[c/perNode] += per
+			}
+		}
+		var worst int64
+		for n, b := range own {
+			if ex := need[n] - mem.NodeMemory(); b > 0 && ex > 0 {
+				worst = max(worst, min(b, ex, satMul(slot, procs[n]-ownProcs[n])))
+			}
+		}
+		g.page = mem.PageIn(worst)
+		p.maxPage = max(p.maxPage, g.page)
+	}
+}
+
+// satMul is a × b for a, b >= 0, at most math.MaxInt64.
+func satMul(a, b int64) int64 {
+	if a != 0 && b > math.MaxInt64/a {
+		return math.MaxInt64
+	}
+	return a * b
 }
 
 // running is the jobs that run in the current slot. The slice is reused by
@@ -1044,8 +1140,12 @@ func (p *Gang) plan(g *gangJob, rows int) {
 		}
 		from, to := p.slotStart+model.Time(k+1)*q, p.slotStart+model.Time(k+2)*q
 		if !was {
-			ms.lead = append(ms.lead, mark{from, p.cyc.lead[k].cost})
-			from += p.cyc.lead[k].cost
+			c := p.cyc.lead[k].cost
+			if c > 0 {
+				c += g.page
+			}
+			ms.lead = append(ms.lead, mark{from, c})
+			from += c
 		}
 		lead = add(lead, from, to)
 	}
@@ -1056,8 +1156,12 @@ func (p *Gang) plan(g *gangJob, rows int) {
 		}
 		from := model.Time(i) * q
 		if g.cyc&(1<<((i+n-1)%n)) == 0 {
-			ms.cyc = append(ms.cyc, mark{from, sl.cost})
-			from += sl.cost
+			c := sl.cost
+			if c > 0 {
+				c += g.page
+			}
+			ms.cyc = append(ms.cyc, mark{from, c})
+			from += c
 		}
 		on = add(on, from, model.Time(i+1)*q)
 	}

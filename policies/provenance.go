@@ -35,7 +35,8 @@ var Provenance = map[string]Origin{
 	"Storm.BinaryBytes":               {"assumed", "the synthetic application's binary size is not given; any below about 13 MB transfers within one 100 ms heartbeat at Eq. 4.8's 131 MB/s"},
 	"CoschedConfig.GangConfig":        {"design", "the gang scheduler's matrix, queue and round robin"},
 	"CoschedConfig.Kind":              {"design", "the policy's name"},
-	"CoschedConfig.LocalSwitch":       {"hardware", "the preset's local_switch_us"},
+	"CoschedConfig.LocalSwitch":       {"hardware", "the preset's local_switch_us; bcs and pbcs: its bcs_switch_us (fitted on Table 6.1's BCS cells)"},
+	"CoschedConfig.GangLoss":          {"hardware", "bcs and pbcs: the preset's bcs_gang_switch_us (fitted on Table 6.5's balanced BCS cells); 0 otherwise"},
 	"CoschedConfig.Wakeup":            {"hardware", "the preset's wakeup_us"},
 	"CoschedConfig.Spin":              {"hardware", "sb under sched=linux: the preset's sb_spin_us (fitted on Tables 6.1-6.4's SB cells); otherwise twice the local switch, the competitive spin of implicit coscheduling (Arpaci-Dusseau, thesis reference [2])"},
 	"CoschedConfig.Sched":             {"design", "sb: linux, the Linux 2.4 scheduler of the thesis' clusters (Table 1.1: Red Hat Linux 7.x); fcs: boost, its node managers' own decisions"},
@@ -46,5 +47,5 @@ var Provenance = map[string]Origin{
 	"CoschedConfig.MicroOverhead":     {"hardware", "the preset's bcs_overhead_us (thesis 5.3.4)"},
 	"CoschedConfig.DCGranularity":     {"fitted", "quantum / 5: between the 3 ms CS and 6 ms DC processes of thesis Table 6.2 at its 25 ms timeslice (6.3.2.2)"},
 	"CoschedConfig.FWaitShare":        {"assumed", "0.3: the thesis gives no threshold (6.2.1 refers to [39])"},
-	"CoschedConfig.Probation":         {"fitted", "thesis Tables 6.2-6.4: FCS's cells at each probation (6.4.4 says 'its first few seconds of running' without a figure)"},
+	"CoschedConfig.Probation":         {"fitted", "4 s: the least sum of squared relative errors over the 15 FCS cells of thesis Tables 6.2-6.4, probations of 0 to 20 s in whole seconds (6.4.4 says 'its first few seconds of running' without a figure)"},
 }

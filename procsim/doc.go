@@ -63,6 +63,18 @@
 // it switches the hardware model's gang switch instead, during which
 // nothing on them progresses.
 //
+// With a hardware model that knows a node's memory and paging
+// (hwmodel.MemoryCosts), a node whose processes need more memory than it
+// has (model.App.MemPerProcKB) pages: a process a local switch brings back
+// to a processor pages back what the processes that ran on the processors
+// of its run queue since it last ran displaced (its processor's; under
+// SB's node-wide run queue, where it may come back on another processor,
+// its node's), as much as they touched in the time they ran or switched
+// there (MemoryCosts.Displace), at most the smaller of its memory and the
+// node's excess, at the paging rate, on top of the local switch; nothing
+// at its first start. A gang switch's paging is the gang
+// scheduler's, in the strobe's start times (package policies).
+//
 // The disciplines (Kind):
 //
 //   - GS: only the slot's process runs on a processor (its owner, given at

@@ -111,6 +111,31 @@ func TestFCSClassifiedAtEverySlotEnd(t *testing.T) {
 	}
 }
 
+// TestFCSProbation: a new job stays coscheduled, unclassified, at the ends
+// of its slots within its probation (Config.Probation), and is first
+// classified at the end of its first slot that ends after it.
+func TestFCSProbation(t *testing.T) {
+	cfg := fcsConfig()
+	cfg.Quantum = 25 * model.Millisecond
+	cfg.Probation = 100 * model.Millisecond
+	s := New(cfg)
+	var app model.App // pure computation: DC once classified
+	s.AddJob(1, []int{0}, &app, 10*model.Second, false)
+	s.SetOwners([]Owner{{Job: 1}})
+	p := &s.procs[s.jobs[s.byID[1]].procs[0]]
+	for at := cfg.Quantum; at <= 8*cfg.Quantum; at += cfg.Quantum {
+		s.Run(at)
+		s.EndSlot()
+		if want := at >= 4*cfg.Quantum; p.classified != want { // the probation's end
+			t.Fatalf("at %v: classified %v (%v), want %v", at, p.classified, p.class, want)
+		}
+		s.SetOwners([]Owner{{Job: 1, From: at}})
+	}
+	if p.class != DC {
+		t.Errorf("classified %v after its probation, want DC", p.class)
+	}
+}
+
 // TestWokenBoost: a woken process, which gets a whole time slice back,
 // takes the processor from one that only spins or has less of its slice
 // left, not from one whose slice has just begun (SB, and FCS outside a

@@ -52,6 +52,10 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 		p := &s.procs[pi]
 		*p = proc{id: pi, job: j, idx: int32(i), cpu: int32(c), fan: int32(j.prog.fan), rs: p.rs[:0], classSince: s.now,
 			ctr: int32(s.cfg.SliceTicks), enqAt: s.now}
+		if s.mem != nil && app.MemPerProcKB > 0 {
+			p.mem = app.MemPerProcKB << 10
+			s.nodeUse[s.node(c)] += p.mem
+		}
 		for k := range slots {
 			if k < cap(p.rs) {
 				p.rs = p.rs[:k+1]
@@ -149,6 +153,9 @@ func (s *Sim) RemoveJob(id int) {
 	for _, pi := range j.procs {
 		ci := int(s.procs[pi].cpu)
 		c := &s.cpus[ci]
+		if m := s.procs[pi].mem; m > 0 {
+			s.nodeUse[s.node(ci)] -= m
+		}
 		c.residents = slices.DeleteFunc(c.residents, func(x int32) bool { return x == pi })
 		lo, hi := s.nodeCPUs(ci) // it may have run on any of them
 		for cj := lo; cj < hi; cj++ {

@@ -278,6 +278,7 @@ func (s *Sim) waitMode(p *proc) waitMode {
 // block takes a waiting process off its processor until a message wakes
 // it. The caller has accounted its time and clears the processor.
 func (s *Sim) block(p *proc) {
+	p.occMark = s.occupied(int(p.cpu))
 	if s.linux() {
 		s.charge(p)
 	}
@@ -488,6 +489,7 @@ func (s *Sim) stop(c *cpu) {
 			p.running = false
 			s.cancelTimer(p)
 			p.budget = max(p.sliceEnd-s.now, 0) // kept for its next turn
+			p.occMark = s.occupied(int(c.id))
 		}
 	}
 	if c.switchEnd > 0 {
@@ -533,6 +535,8 @@ func (s *Sim) switchTo(ci int, pi int32) {
 		}
 	case c.last == -1 && !p.ran:
 		cost = 0
+	default:
+		cost += s.pageBack(p, c)
 	}
 	p.woke = false
 	if cost == 0 {
@@ -542,6 +546,48 @@ func (s *Sim) switchTo(ci int, pi int32) {
 	c.cur, c.last = pi, pi
 	c.switchEnd, c.switchAt = s.now+cost, s.now
 	s.q.push(c.switchEnd, int32(ci), evCPU)
+}
+
+// occupied is the time the processors of processor ci's run queue (itself,
+// or under a node-wide run queue its node's: nodeCPUs) have run processes
+// or switched between them up to now, the running processes' time and the
+// switches under way included.
+func (s *Sim) occupied(ci int) model.Time {
+	lo, hi := s.nodeCPUs(ci)
+	var t model.Time
+	for cj := lo; cj < hi; cj++ {
+		c := &s.cpus[cj]
+		t += c.busy + c.switching
+		if c.cur >= 0 && s.procs[c.cur].running {
+			t += s.now - s.procs[c.cur].since // negative while a skip accounted ahead
+		} else if c.switchEnd > 0 {
+			t += s.now - c.switchAt
+		}
+	}
+	return t
+}
+
+// node is the node of processor ci.
+func (s *Sim) node(ci int) int { return ci / s.cfg.Machine.PEsPerNode }
+
+// pageBack is what process p pages back when its processor c switches to
+// it from another process: on a node whose processes need more memory
+// than it has (hwmodel.MemoryCosts), the processes that ran on the
+// processors of its run queue since p last ran (its processor; under SB's
+// node-wide run queue, where p may come back on another processor, its
+// node's) displaced part of its memory, as much as they touched in the
+// time they ran or switched there (Displace), at most the smaller of p's
+// memory and the node's excess. Nothing for a process that has not run yet
+// (its memory is new) or whose size is unknown.
+func (s *Sim) pageBack(p *proc, c *cpu) model.Time {
+	if s.mem == nil || p.mem <= 0 || !p.ran {
+		return 0
+	}
+	ex := s.nodeUse[s.node(int(c.id))] - s.mem.NodeMemory()
+	if ex <= 0 {
+		return 0
+	}
+	return s.mem.PageIn(min(p.mem, ex, s.mem.Displace(max(s.occupied(int(c.id))-p.occMark, 0))))
 }
 
 // dispatch gives processor ci to the process its discipline prefers now,

@@ -208,6 +208,8 @@ type proc struct {
 	class            Class
 	classified       bool // FCS: classified at least once (until then it runs only in its own slot)
 	classSince       model.Time
+	mem              int64      // its memory in bytes (model.App.MemPerProcKB), 0 unknown
+	occMark          model.Time // its run queue's occupied time (Sim.occupied) when it last stopped running
 	// FCS measurements over its current own slot.
 	mCompute, mWait model.Time
 	mCalls          int
@@ -321,14 +323,16 @@ type Sim struct {
 	skipped    int64  // iterations moved over without simulating them
 	due        []*job // jobs whose snapshot is due at the end of the instant
 	fin        []int32
-	afterEvent func()     // tests: called after every event
-	until      model.Time // the bound of the Run under way
-	era        uint64     // counts the external actions (jobs added or removed, strobes)
-	moved      []msg      // scratch of skip: the messages in flight it re-times
-	movedN     []int      // scratch of skip: how many of them per receive slot
-	next       []owner    // scratch of SetOwners: each processor's next owner
-	inSlot     []int32    // scratch of SetOwners: the jobs named, in order
-	strobes    uint64     // counts the calls of SetOwners (job.inSlot)
+	afterEvent func()              // tests: called after every event
+	until      model.Time          // the bound of the Run under way
+	era        uint64              // counts the external actions (jobs added or removed, strobes)
+	moved      []msg               // scratch of skip: the messages in flight it re-times
+	movedN     []int               // scratch of skip: how many of them per receive slot
+	next       []owner             // scratch of SetOwners: each processor's next owner
+	inSlot     []int32             // scratch of SetOwners: the jobs named, in order
+	strobes    uint64              // counts the calls of SetOwners (job.inSlot)
+	mem        hwmodel.MemoryCosts // the node memory and paging of Config.Costs; nil: no paging
+	nodeUse    []int64             // the memory the processes on each node need, in bytes
 }
 
 // New returns a simulator for cfg. It panics if cfg does not Validate.
@@ -337,6 +341,9 @@ func New(cfg Config) *Sim {
 		panic(err.Error())
 	}
 	s := &Sim{cfg: cfg, q: newEventQueue(), cpus: make([]cpu, cfg.Machine.Procs()), byID: map[int]int32{}}
+	if m, ok := hwmodel.Memory(cfg.Costs); ok {
+		s.mem, s.nodeUse = m, make([]int64, cfg.Machine.Nodes)
+	}
 	s.q.grow(int32(len(s.cpus)))
 	for i := range s.cpus {
 		c := &s.cpus[i]

@@ -149,8 +149,12 @@ func (r *Reader) describe() string {
 		for i, g := range a.Granularities {
 			gs[i] = g.String()
 		}
-		parts = append(parts, fmt.Sprintf("application attributes: granularity drawn from %s, %s pattern, %s calls, imbalance %v, %d-byte messages",
-			strings.Join(gs, "/"), a.Pattern, a.Comm, a.Imbalance, a.MessageBytes))
+		note := fmt.Sprintf("application attributes: granularity drawn from %s, %s pattern, %s calls, imbalance %v, %d-byte messages",
+			strings.Join(gs, "/"), a.Pattern, a.Comm, a.Imbalance, a.MessageBytes)
+		if a.MemPerProcKB > 0 {
+			note += fmt.Sprintf(", %d KB per process", a.MemPerProcKB)
+		}
+		parts = append(parts, note)
 	}
 	if e := s.Estimates; e != nil {
 		switch e.Mode {

@@ -30,8 +30,9 @@ var ThesisGranularities = [...]Duration{
 // communication calls" of section 6.3.2, the application 6.4.1 reuses),
 // no imbalance and an unspecified message size (the thesis gives none).
 //
-// Apply replaces exactly these five attributes; the others (ProcCompute,
-// MemPerProcKB, Priority, Pin) are kept.
+// Apply replaces exactly these five attributes, and the memory per process
+// when MemPerProcKB is set; the others (ProcCompute, Priority, Pin) are
+// kept.
 type Attributes struct {
 	// Granularities are the per-iteration computation times to choose
 	// from; empty means ThesisGranularities. Granularities are the
@@ -51,6 +52,10 @@ type Attributes struct {
 	// MessageBytes is the size of each message a process sends per
 	// iteration, in bytes; 0 leaves it unspecified. Must be >= 0.
 	MessageBytes int64 `json:"message_bytes,omitempty"`
+	// MemPerProcKB is the memory each process needs, in KB
+	// (model.App.MemPerProcKB: what a node's memory must hold, thesis
+	// 6.3.3); 0 keeps every job's own. Must be >= 0.
+	MemPerProcKB int64 `json:"mem_per_proc_kb,omitempty"`
 }
 
 // withDefaults returns a with its defaults written out.
@@ -106,11 +111,14 @@ func (a *Attributes) Validate() error {
 	if a.MessageBytes < 0 {
 		errs = append(errs, fmt.Errorf("message size %d bytes is negative", a.MessageBytes))
 	}
+	if a.MemPerProcKB < 0 {
+		errs = append(errs, fmt.Errorf("memory per process %d KB is negative", a.MemPerProcKB))
+	}
 	return errors.Join(errs...)
 }
 
 // Apply sets j's granularity, pattern, communication mode, imbalance and
-// message size. It makes exactly one draw from rnd per job (a uniform
+// message size, and its memory per process if MemPerProcKB is set. It makes exactly one draw from rnd per job (a uniform
 // Float64 that picks the granularity by its weight), whatever the number of
 // granularities. It panics if a is invalid (see Validate).
 func (a *Attributes) Apply(j *model.Job, rnd *rand.Rand) {
@@ -130,6 +138,9 @@ func (d *Attributes) apply(j *model.Job, rnd *rand.Rand) {
 	j.App.Comm, _ = model.ParseComm(d.Comm)
 	j.App.Imbalance = d.Imbalance
 	j.App.MessageBytes = d.MessageBytes
+	if d.MemPerProcKB > 0 {
+		j.App.MemPerProcKB = d.MemPerProcKB
+	}
 }
 
 // pick returns the index that u, uniform on [0, 1), selects among n items

@@ -41,12 +41,18 @@ func TestAttributesApply(t *testing.T) {
 		{"weights", Attributes{Weights: []float64{1, 0, 3}}, 0.3, model.App{Granularity: 500 * ms, Pattern: model.PatternRing, Comm: model.CommBlocking}},
 		{"weights, first", Attributes{Weights: []float64{1, 0, 3}}, 0.2, model.App{Granularity: 5 * ms, Pattern: model.PatternRing, Comm: model.CommBlocking}},
 		{"explicit", Attributes{Granularities: []Duration{Duration(3 * ms)}, Pattern: "all-to-all", Comm: "non-blocking", Imbalance: 0.5, MessageBytes: 4096}, 0.7,
-			model.App{Granularity: 3 * ms, Pattern: model.PatternAllToAll, Comm: model.CommNonBlocking, Imbalance: 0.5, MessageBytes: 4096}},
+			model.App{Granularity: 3 * ms, Pattern: model.PatternAllToAll, Comm: model.CommNonBlocking, Imbalance: 0.5, MessageBytes: 4096, MemPerProcKB: 7}},
+		{"memory", Attributes{MemPerProcKB: 520 << 10}, 0,
+			model.App{Granularity: 5 * ms, Pattern: model.PatternRing, Comm: model.CommBlocking, MemPerProcKB: 520 << 10}},
 	}
 	for _, tt := range tests {
 		j := job(0, 10*s, 0, 4)
 		j.App.Priority = 2 // not an attribute Apply sets: kept
 		tt.want.Priority = 2
+		j.App.MemPerProcKB = 7 // kept unless the attributes set it
+		if tt.want.MemPerProcKB == 0 {
+			tt.want.MemPerProcKB = 7
+		}
 		tt.a.Apply(&j, fixedU(tt.u))
 		if !appEqual(j.App, tt.want) {
 			t.Errorf("%s: App = %+v, want %+v", tt.name, j.App, tt.want)
@@ -56,7 +62,8 @@ func TestAttributesApply(t *testing.T) {
 
 func appEqual(a, b model.App) bool {
 	return a.Granularity == b.Granularity && a.Pattern == b.Pattern && a.Comm == b.Comm &&
-		a.Imbalance == b.Imbalance && a.MessageBytes == b.MessageBytes && a.Priority == b.Priority
+		a.Imbalance == b.Imbalance && a.MessageBytes == b.MessageBytes && a.Priority == b.Priority &&
+		a.MemPerProcKB == b.MemPerProcKB
 }
 
 // TestAttributesFrequencies: the thesis' three granularities come out with

@@ -146,6 +146,7 @@ type transformFlags struct {
 	pattern, comm        *string
 	imbalance            *float64
 	messageBytes         *int64
+	memPerProc           *int64
 	estimates            *string
 	maxFactor            *float64
 	load                 *float64
@@ -168,6 +169,7 @@ func addTransformFlags(fs *pflag.FlagSet, attributes, load bool) *transformFlags
 		t.comm = fs.String("comm", "blocking", "communication calls: blocking or non-blocking")
 		t.imbalance = fs.Float64("imbalance", 0, "load imbalance: the slowest process computes (1+X) x the granularity")
 		t.messageBytes = fs.Int64("message-bytes", 0, "bytes each process sends per iteration (default: unspecified)")
+		t.memPerProc = fs.Int64("mem-per-proc-kb", 0, "memory each process needs, in KB (1024 bytes), which a hardware model with node memory pages when a node is short of it (default: the jobs' own, else unspecified)")
 	}
 	t.estimates = fs.String("estimates", "trace", "user estimates: trace (keep), exact (= runtime) or loose (runtime x factor uniform on [1, max])")
 	t.maxFactor = fs.Float64("max-estimate-factor", workload.ThesisMaxEstimateFactor, "largest factor of loose estimates (implies --estimates loose)")
@@ -189,11 +191,12 @@ func (t *transformFlags) apply(spec *workload.Spec) error {
 	overPreset := spec.Preset != ""
 	if t.withAttrs {
 		changed := false
-		for _, n := range []string{"granularity", "granularity-weights", "pattern", "comm", "imbalance", "message-bytes"} {
+		for _, n := range []string{"granularity", "granularity-weights", "pattern", "comm", "imbalance", "message-bytes", "mem-per-proc-kb"} {
 			changed = changed || fs.Changed(n)
 		}
 		if *t.app || changed {
-			a := &workload.Attributes{Pattern: *t.pattern, Comm: *t.comm, Imbalance: *t.imbalance, MessageBytes: *t.messageBytes}
+			a := &workload.Attributes{Pattern: *t.pattern, Comm: *t.comm, Imbalance: *t.imbalance, MessageBytes: *t.messageBytes,
+				MemPerProcKB: *t.memPerProc}
 			if fs.Changed("granularity") {
 				for _, g := range splitList(*t.granularity) {
 					d, err := workload.ParseDuration(g)

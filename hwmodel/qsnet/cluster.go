@@ -132,6 +132,43 @@ type Cluster struct {
 	// micro-phases of each BCS-MPI timeslice in microseconds, about 125
 	// (5.3.4, p. 63).
 	BCSOverheadMicros float64 `json:"bcs_overhead_us"`
+	// BCSSwitchMicros is the local context switch of BCS job scheduling in
+	// microseconds: "whenever a process blocks for a synchronous
+	// communication call, the NM will perform an immediate local context
+	// switch to the next runnable (non-blocked) process" (6.2.2, p. 76),
+	// and back when the call completes; the thesis names "the
+	// context-switch overhead" as what BCS costs highly-synchronous
+	// applications (6.2.2) without timing it. Fitted to the balanced
+	// jobs' BCS turnaround, 131.72 s (Table 6.1, p. 79).
+	BCSSwitchMicros float64 `json:"bcs_switch_us"`
+	// BCSGangSwitchMicros is what a gang switch costs a job switched in
+	// under BCS beyond the gang switch, in microseconds. The thesis' BCS
+	// runs with non-blocking calls, which never block, take 2.57 s longer
+	// than its GS runs on the balanced jobs (Table 6.5, p. 83: 122.65 s;
+	// Table 6.1: 120.08 s), about 0.5 ms (two micro-timeslices) per 25 ms
+	// slot, while BCS-MPI alone costs nothing against Quadrics MPI with
+	// non-blocking calls (Table 5.1, p. 69: SAGE -0.42%). Fitted to Table
+	// 6.5's balanced turnaround.
+	BCSGangSwitchMicros float64 `json:"bcs_gang_switch_us"`
+
+	// PageInBytesPerSecond is the rate at which a node pages back the
+	// memory of a process switched in after other processes displaced it,
+	// when the processes placed on the node need more than MemoryBytes
+	// (hwmodel.MemoryCosts); 0 models no paging. Fitted to Table 6.6's
+	// SAGE pair under GS (p. 85: 527 s against 448 s in batch, SAGE
+	// taking 520 MB per process, 4 x 520 MB on a 2 GB node), an effective
+	// rate: see the preset's sources.
+	PageInBytesPerSecond float64 `json:"page_in_bytes_per_second"`
+	// TouchBytesPerSecond is the rate at which a running process touches
+	// memory, and so displaces the memory of the processes that share its
+	// node when the node's memory is short (hwmodel.MemoryCosts); 0 models
+	// no paging. A process switched in pages back what the others
+	// displaced while it was out: at a gang switch on Table 6.6's runs,
+	// all it can (the node's excess), at the short local switches of SB,
+	// FCS and BCS only what the processes that ran meanwhile touched.
+	// Fitted to Table 6.6's SAGE pair under FCS and BCS (p. 85: 554 s and
+	// 633 s).
+	TouchBytesPerSecond float64 `json:"touch_bytes_per_second"`
 }
 
 //go:embed presets/*.json
@@ -203,6 +240,10 @@ func (c Cluster) Validate() error {
 	ck.NonNegative("exec_us", c.ExecMicros)
 	ck.NonNegative("launch_timeslice_us", c.LaunchTimesliceMicros)
 	ck.NonNegative("bcs_overhead_us", c.BCSOverheadMicros)
+	ck.NonNegative("bcs_switch_us", c.BCSSwitchMicros)
+	ck.NonNegative("bcs_gang_switch_us", c.BCSGangSwitchMicros)
+	ck.NonNegative("page_in_bytes_per_second", c.PageInBytesPerSecond)
+	ck.NonNegative("touch_bytes_per_second", c.TouchBytesPerSecond)
 	ck.NonNegative("sb_spin_us", c.SBSpinMicros)
 	ck.NonNegative("kernel_hz", float64(c.KernelHZ))
 	ck.Require(c.KernelHZ <= 1e6, "kernel_hz", c.KernelHZ, "at most 1000000 (a tick of at least 1 us)")

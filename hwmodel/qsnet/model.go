@@ -1,6 +1,8 @@
 package qsnet
 
 import (
+	"math"
+
 	"github.com/gangsim/gangsim/hwmodel"
 	"github.com/gangsim/gangsim/model"
 )
@@ -98,6 +100,41 @@ func (m Model) MicroTimeslice() model.Time { return m.Cluster.BCS().Timeslice }
 // and message scheduling micro-phases, about 125 us of every
 // micro-timeslice (Cluster.BCSOverheadMicros; 5.3.4, p. 63).
 func (m Model) MicroOverhead() model.Time { return m.Cluster.BCS().Overhead }
+
+// BCSSwitch implements hwmodel.NodeCosts: the node manager's switch on a
+// BCS-MPI blocking call and back (Cluster.BCSSwitchMicros; fitted to
+// thesis Table 6.1's BCS runs on Accelerando).
+func (m Model) BCSSwitch() model.Time { return micros(m.Cluster.BCSSwitchMicros) }
+
+// BCSGangLoss implements hwmodel.NodeCosts: what a job switched in under
+// BCS loses beyond the gang switch (Cluster.BCSGangSwitchMicros; fitted to
+// thesis Table 6.5's balanced BCS run on Accelerando).
+func (m Model) BCSGangLoss() model.Time { return micros(m.Cluster.BCSGangSwitchMicros) }
+
+var _ hwmodel.MemoryCosts = Model{}
+
+// NodeMemory implements hwmodel.MemoryCosts: a node's main memory
+// (Cluster.MemoryBytes, thesis Table 1.1).
+func (m Model) NodeMemory() int64 { return m.Cluster.MemoryBytes }
+
+// PageIn implements hwmodel.MemoryCosts: bytes at the paging rate
+// (Cluster.PageInBytesPerSecond; 0 when the preset does not model paging).
+func (m Model) PageIn(bytes int64) model.Time {
+	if bytes <= 0 || !(m.Cluster.PageInBytesPerSecond > 0) {
+		return 0
+	}
+	return model.FromSecondsFloat(float64(bytes) / m.Cluster.PageInBytesPerSecond)
+}
+
+// Displace implements hwmodel.MemoryCosts: d at the rate a running process
+// touches memory (Cluster.TouchBytesPerSecond; 0 when the preset does not
+// model paging).
+func (m Model) Displace(d model.Time) int64 {
+	if d <= 0 || !(m.Cluster.TouchBytesPerSecond > 0) {
+		return 0
+	}
+	return int64(math.Min(d.Seconds()*m.Cluster.TouchBytesPerSecond, math.MaxInt64/2))
+}
 
 var _ hwmodel.KernelScheduler = Model{}
 

@@ -39,16 +39,42 @@ func TestPresets(t *testing.T) {
 			c.StrobeBaseMicros != 5 || c.StrobePerStageMicros != 1 || c.BCSOverheadMicros != 125 {
 			t.Errorf("%s: launch/strobe/BCS constants %+v", c.Name, c)
 		}
-		// SB's spin is fitted on Accelerando (Tables 6.1-6.4), assumed the
-		// same elsewhere.
+		// SB's spin, BCS's switches and the paging rates are fitted on
+		// Accelerando (Tables 6.1-6.6), and assumed the same elsewhere.
 		fitted := []string{"strobe_base_us", "strobe_per_stage_us", "launch_timeslice_us"}
+		calibrated := []string{"sb_spin_us", "bcs_switch_us", "bcs_gang_switch_us", "page_in_bytes_per_second", "touch_bytes_per_second"}
+		acc := Accelerando()
 		if c.Name == "accelerando" {
-			fitted = append(fitted, "sb_spin_us")
-		} else if !slices.Contains(c.Assumed, "sb_spin_us") {
-			t.Errorf("%s: sb_spin_us not assumed (%v)", c.Name, c.Assumed)
+			fitted = append(fitted, calibrated...)
+		} else {
+			for _, a := range calibrated {
+				if !slices.Contains(c.Assumed, a) {
+					t.Errorf("%s: %s neither fitted nor assumed", c.Name, a)
+				}
+			}
 		}
-		if !reflect.DeepEqual(c.Fitted, fitted) || c.SBSpinMicros != 550 {
-			t.Errorf("%s: fitted %v, spin %v us", c.Name, c.Fitted, c.SBSpinMicros)
+		if c.SBSpinMicros != acc.SBSpinMicros || c.BCSSwitchMicros != acc.BCSSwitchMicros || c.BCSGangSwitchMicros != acc.BCSGangSwitchMicros ||
+			c.PageInBytesPerSecond != acc.PageInBytesPerSecond || c.TouchBytesPerSecond != acc.TouchBytesPerSecond {
+			t.Errorf("%s: SB spin, BCS and paging %v, %v, %v, %v, %v, want Accelerando's", c.Name, c.SBSpinMicros, c.BCSSwitchMicros,
+				c.BCSGangSwitchMicros, c.PageInBytesPerSecond, c.TouchBytesPerSecond)
+		}
+		if !reflect.DeepEqual(c.Fitted, fitted) {
+			t.Errorf("%s: fitted %v, want %v", c.Name, c.Fitted, fitted)
+		}
+		// Every fitted parameter names its source: a line of sources that
+		// starts with its JSON name (alone or in a list) and cites what it
+		// is fitted to.
+		for _, f := range c.Fitted {
+			found := false
+			for _, src := range c.Sources {
+				names, rest, ok := strings.Cut(src, ": ")
+				if ok && slices.Contains(strings.Split(names, ", "), f) && strings.Contains(rest, "fitted") {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("%s: fitted %s has no source line (\"%s: fitted to ...\")", c.Name, f, f)
+			}
 		}
 		if !slices.Contains(c.Assumed, "local_switch_us") || !slices.Contains(c.Assumed, "wakeup_us") || c.WakeupMicros != 5 {
 			t.Errorf("%s: assumed %v, want local_switch_us and wakeup_us (5 us, %v) among them", c.Name, c.Assumed, c.WakeupMicros)

@@ -177,7 +177,7 @@ func TestMakeRunShowsNoManifest(t *testing.T) {
 		t.Fatalf("make run: %v\n%s%s", err, stdout.Bytes(), stderr.Bytes())
 	}
 	shown := stdout.String()
-	for _, p := range []string{"| policy |", "| gs:backfill=easy |", "| sb:backfill=easy |", "| fcs:backfill=easy |"} {
+	for _, p := range []string{"| policy |", "| gs:alloc=dhc,backfill=easy,mpl=1 |", "| gs:alloc=dhc,backfill=easy,mpl=6 |", "| sb:alloc=dhc,backfill=easy,mpl=6 |", "| fcs:alloc=dhc,backfill=easy,mpl=6 |"} {
 		if !strings.Contains(shown, p) {
 			t.Errorf("make run shows no comparison table with %q:\n%s", p, shown)
 		}

@@ -15,11 +15,12 @@ func TestASCIPairs(t *testing.T) {
 	sage := func(j model.Job) bool {
 		return j.Runtime == SageRuntime && j.App.Pattern == model.PatternBarrier && j.App.Comm == model.CommBlocking &&
 			j.App.ComputePerIteration(0, ASCIProcs) == 2*model.Millisecond &&
-			j.App.ComputePerIteration(ASCIProcs-1, ASCIProcs) == 21*model.Millisecond
+			j.App.ComputePerIteration(ASCIProcs-1, ASCIProcs) == 21*model.Millisecond && j.App.MemPerProcKB == 520<<10
 	}
 	sweep := func(j model.Job) bool {
 		return j.Runtime == Sweep3DAccelerandoRuntime && j.App.Pattern == model.PatternRing && j.App.Comm == model.CommBlocking &&
-			j.App.Imbalance == 0 && j.App.Granularity == 2*model.Millisecond && j.App.MessageBytes == 4096
+			j.App.Imbalance == 0 && j.App.Granularity == 2*model.Millisecond && j.App.MessageBytes == 4096 &&
+			j.App.MemPerProcKB == 277<<10
 	}
 	for name, want := range map[string][2]func(model.Job) bool{
 		"sage-pair": {sage, sage}, "sweep3d-pair": {sweep, sweep}, "sage-sweep3d": {sage, sweep},

@@ -52,6 +52,9 @@ func (s *Sim) check() error {
 		if n > 1 {
 			return fmt.Errorf("processor %d runs %d processes at once", ci, n)
 		}
+		if c := &s.cpus[ci]; c.cur >= 0 && int(s.procs[c.cur].cpu) != ci {
+			return fmt.Errorf("processor %d holds process %d, which is on processor %d", ci, c.cur, s.procs[c.cur].cpu)
+		}
 		if s.cpus[ci].busy > max(s.now, s.cpus[ci].skipEnd) {
 			return fmt.Errorf("processor %d busy %v of %v", ci, s.cpus[ci].busy, s.now)
 		}
@@ -259,14 +262,40 @@ func TestInvariants(t *testing.T) {
 			}
 		}
 		nj := 2 + r.IntN(5)
+		// Half the seeds add their jobs after the first two while the
+		// others run (a launch under STORM), each at its own time.
+		late := rand.New(rand.NewPCG(seed, 5))
+		arrive := make([]model.Time, nj+1)
+		added := 0
+		type pending struct {
+			cpus []int
+			app  model.App
+			work model.Time
+			prio bool
+		}
+		jobs := make([]pending, nj+1)
 		for id := 1; id <= nj; id++ {
 			procs := 1 + r.IntN(8)
 			cpus := r.Perm(8)[:procs]
 			app := model.App{Granularity: model.Time(1+r.IntN(6000)) * model.Microsecond, Imbalance: float64(r.IntN(3)),
 				Pattern: []model.Pattern{model.PatternNone, model.PatternRing, model.PatternAllToAll, model.PatternBarrier}[r.IntN(4)],
 				Comm:    []model.Comm{model.CommBlocking, model.CommNonBlocking}[r.IntN(2)], MessageBytes: int64(r.IntN(4096))}
-			s.AddJob(id, cpus, &app, model.Time(1+r.IntN(3000))*model.Millisecond, r.IntN(4) == 0)
+			jobs[id] = pending{cpus, app, model.Time(1+r.IntN(3000)) * model.Millisecond, r.IntN(4) == 0}
+			if id > 2 && seed%4 >= 2 {
+				arrive[id] = model.Time(late.IntN(400)) * model.Millisecond
+			}
 		}
+		addDue := func(now model.Time) {
+			for added < nj && arrive[added+1] <= now {
+				added++
+				j := &jobs[added]
+				s.AddJob(added, j.cpus, &j.app, j.work, j.prio)
+				if bad == nil {
+					bad = s.check()
+				}
+			}
+		}
+		addDue(0)
 		if err := l.tick(); err != nil {
 			t.Fatal(err)
 		}
@@ -279,8 +308,9 @@ func TestInvariants(t *testing.T) {
 				}
 				done[id] = true
 			}
+			addDue(at)
 			var on []Owner
-			for id := 1; id <= nj; id++ {
+			for id := 1; id <= added; id++ {
 				if !done[id] && r.IntN(2) == 0 {
 					on = append(on, Owner{Job: id, From: at + model.Time(r.IntN(200))})
 				}
@@ -305,7 +335,7 @@ func TestInvariants(t *testing.T) {
 			}
 			if bad == nil && cfg.NoSkip {
 				var ids []int
-				for id := 1; id <= nj; id++ {
+				for id := 1; id <= added; id++ {
 					ids = append(ids, id)
 				}
 				bad = l.balance(ids)
@@ -318,7 +348,7 @@ func TestInvariants(t *testing.T) {
 			t.Fatalf("seed %d (%v): %v", seed, kind, bad)
 		}
 		var charged, spent model.Time
-		for id := 1; id <= nj; id++ {
+		for id := 1; id <= added; id++ {
 			st := s.Stats(id)
 			charged += st.CPU + st.Spin
 		}

@@ -258,10 +258,16 @@ func (s *Sim) preemption(p, cur *proc, ci int) int64 {
 // (reschedule_idle): on its last processor if that is idle, else on an
 // idle processor of its node, else on the processor where its goodness
 // exceeds the running process's most, if by anything; otherwise it waits
-// in the run queue.
+// in the run queue. One that a processor already runs, or switches to,
+// stays where it is.
 func (s *Sim) wakeNode(p *proc) {
 	pi := s.index(p)
 	own := int(p.cpu)
+	if s.cpus[own].cur == pi {
+		// Already placed: a processor's schedule() took it (a process of
+		// a job just added, picked up while its siblings were placed).
+		return
+	}
 	if s.idle(own) {
 		s.dispatch(own)
 		return

@@ -125,6 +125,49 @@ func TestLinuxNodeRunQueue(t *testing.T) {
 	}
 }
 
+// TestLinuxAddedJobPlacedOnce: a job added while another runs (a launch
+// under STORM) has its processes placed one by one, and one that a
+// sibling's placement already started stays where it is. A hog near the
+// end of its slice runs on processor 0 of a 2-PE node when a 2-process
+// ring job is added on processors 0 and 1: the first process, its processor busy, goes to
+// the idle processor 1, whose schedule() picks its sibling there; that one,
+// already running, must not then also preempt the hog on processor 0 (it
+// did: one process held by both processors, and a processor left holding a
+// process that ran elsewhere, which stalled a whole run).
+func TestLinuxAddedJobPlacedOnce(t *testing.T) {
+	m := model.Machine{Nodes: 1, PEsPerNode: 2}
+	hog := model.App{}
+	ring := model.App{Granularity: model.Millisecond, Pattern: model.PatternRing, Comm: model.CommBlocking}
+	s := New(linuxConfig(SchedLinux, m, 1024, 41))
+	s.AddJob(1, []int{0}, &hog, 100*model.Second, false)
+	s.procOf(1, 0).ctr = 5 // the hog near its slice's end: a new process preempts it
+	s.AddJob(2, []int{0, 1}, &ring, 200*model.Millisecond, false)
+	if err := s.check(); err != nil {
+		t.Fatalf("after the ring job was added: %v", err)
+	}
+	var bad error
+	s.afterEvent = func() {
+		if bad == nil {
+			bad = s.check()
+		}
+	}
+	for {
+		id, at, ok := s.Run(10 * model.Second)
+		if bad != nil {
+			t.Fatal(bad)
+		}
+		if !ok {
+			t.Fatalf("the ring job did not complete by 10 s (at %v)", s.now)
+		}
+		if id == 2 {
+			if at > 2*model.Second {
+				t.Errorf("the ring job (100 ms a process) completed at %v", at)
+			}
+			break
+		}
+	}
+}
+
 // TestLinuxTicks: processor ci's ticks are at tickPhase + floor(k 1 s/HZ),
 // and a running process's counter loses one at each.
 func TestLinuxTicks(t *testing.T) {

@@ -126,14 +126,15 @@ func TestLinuxNodeRunQueue(t *testing.T) {
 }
 
 // TestLinuxAddedJobPlacedOnce: a job added while another runs (a launch
-// under STORM) has its processes placed one by one, and one that a
-// sibling's placement already started stays where it is. A hog near the
-// end of its slice runs on processor 0 of a 2-PE node when a 2-process
-// ring job is added on processors 0 and 1: the first process, its processor busy, goes to
-// the idle processor 1, whose schedule() picks its sibling there; that one,
-// already running, must not then also preempt the hog on processor 0 (it
-// did: one process held by both processors, and a processor left holding a
-// process that ran elsewhere, which stalled a whole run).
+// under STORM) has its processes join the node's run queue one after the
+// other, as the kernel creates them. A hog near the end of its slice runs
+// on processor 0 of a 2-PE node when a 2-process ring job is added on
+// processors 0 and 1: the first process, its processor busy, takes the
+// idle processor 1, and the second then preempts the hog. When all of
+// them were in the run queue at once, processor 1's schedule() picked the
+// second, which as it was then woken also preempted the hog: one process
+// held by two processors, and later a processor left holding a process
+// that ran elsewhere, which stalled a whole run.
 func TestLinuxAddedJobPlacedOnce(t *testing.T) {
 	m := model.Machine{Nodes: 1, PEsPerNode: 2}
 	hog := model.App{}

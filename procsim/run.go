@@ -78,8 +78,15 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 			}
 		}
 	}
+	wakeOneByOne := s.linux() && s.cfg.Kind == SB
 	for _, pi := range j.procs {
 		s.startPhase(&s.procs[pi])
+		if wakeOneByOne {
+			// Not in the run queue until woken below, one after the other
+			// as the kernel creates them: a processor that schedules
+			// meanwhile does not see the ones still to come.
+			s.procs[pi].blocked = true
+		}
 	}
 	if s.linux() {
 		// The processes running alone there so far now share their
@@ -90,7 +97,8 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 	}
 	if !s.cfg.Kind.strobed() || s.cfg.Kind != GS {
 		for _, pi := range j.procs {
-			if s.linux() && s.cfg.Kind == SB {
+			if wakeOneByOne {
+				s.procs[pi].blocked = false
 				s.wake(&s.procs[pi]) // a new process preempts as a woken one does
 				continue
 			}

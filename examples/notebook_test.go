@@ -309,6 +309,7 @@ type runStats struct {
 	tool      string // GangsimTool
 	inGrid    bool   // a run of the experiment's grid
 	policy    string
+	machine   string // as the run's manifest names it: its NODESxPES, or the workload's processors
 	load      float64
 	seed      uint64
 	jobs      int64
@@ -373,9 +374,13 @@ func expectedStats(t *testing.T, f *pipelines.Finished, tau model.Time, inGrid b
 	}
 	w := f.Run.Workload
 	s := metrics.Summarize(o, w.Source.Lublin.Procs, tau)
+	machine := f.Run.Replay.Machine
+	if machine == "" {
+		machine = strconv.Itoa(w.Source.Lublin.Procs)
+	}
 	return runStats{
 		file: filepath.Join(f.Dir, pipelines.OutcomesFile), tool: pipelines.SweepTool, inGrid: inGrid,
-		policy: f.Run.Replay.Policy, load: w.Load.Target, seed: w.Seed, jobs: w.Source.Lublin.Jobs,
+		policy: f.Run.Replay.Policy, machine: machine, load: w.Load.Target, seed: w.Seed, jobs: w.Source.Lublin.Jobs,
 		estimates: w.Estimates.Mode, compress: w.Compress, tau: tau, completed: s.Jobs,
 		values: map[string]float64{
 			"response_s_mean": s.Response.Mean, "response_s_median": s.Response.Median,
@@ -545,7 +550,7 @@ func checkRuns(t *testing.T, rows []map[string]any, want map[string]runStats) {
 			{"file", str(t, row, "file"), w.file},
 			{"tool", str(t, row, "tool"), w.tool},
 			{"policy", str(t, row, "policy"), w.policy},
-			{"machine", str(t, row, "machine"), "32"},
+			{"machine", str(t, row, "machine"), w.machine},
 			{"load", num(t, row, "load"), w.load},
 			{"seed", num(t, row, "seed"), float64(w.seed)},
 			{"jobs", num(t, row, "jobs"), float64(w.jobs)},

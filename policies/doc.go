@@ -36,7 +36,7 @@
 //     scheduling pass (under pyss's order, after the arrivals of the same
 //     instant); with one pass per instant, that pass runs them all.
 //
-//     On issue 17's five-job case (TestConservativeReplanFiveJobs) the rules
+//     On a five-job case (TestConservativeReplanFiveJobs) the rules
 //     differ: repeat starts job 3 at 60 s and job 5 at 160 s, single job 3
 //     at 90 s and job 5 at 50 s.
 //

@@ -4,9 +4,11 @@ PKGS := ./...
 BIN := bin
 
 # make run: the policies compared (one word each, e.g. POLICIES="easy
-# conservative"), the hardware model that charges time sharing, and where
-# the outputs go.
-POLICIES ?= easy gs:mpl=1,backfill=easy,alloc=dhc gs:mpl=6,backfill=easy,alloc=dhc sb:mpl=6,backfill=easy,alloc=dhc fcs:mpl=6,backfill=easy,alloc=dhc
+# conservative"; gs, sb and fcs alone are the thesis' set-up: MPL 6, EASY
+# in front, DHC, replay --list-policies), the names the figure gives them,
+# the hardware model that charges time sharing, and where the outputs go.
+POLICIES ?= easy gs:mpl=1 gs sb fcs
+LABELS ?= easy=EASY gs:mpl=1=batch gs=GS sb=SB fcs=FCS
 HW ?= crescendo
 # The thesis' 32 processors of Crescendo: 16 nodes of 2 PEs (6.4.1, Table 1.1).
 MACHINE ?= 16x2
@@ -51,7 +53,8 @@ build:
 # batch is gs at MPL 1 with EASY and DHC; plain easy beside it), a table
 # comparing them ($(OUT)/summary.md, shown on the terminal without its
 # manifest, which stays in the file) and the CDF of their response times
-# ($(OUT)/responses.png).
+# ($(OUT)/responses.png, 16 x 10 cm at 300 dpi, its series named by
+# LABELS).
 RUN_COLUMNS := utilization,makespan_s,wait_s_mean,response_s_mean,response_s_median,ts_bsld_mean
 run: build
 	@mkdir -p $(OUT)
@@ -59,16 +62,18 @@ run: build
 	@for p in $(POLICIES); do echo "$(BIN)/replay --policy $$p --hw $(HW) --machine $(MACHINE) $(OUT)/workload.parquet -o $(OUT)/$$p.parquet"; \
 		$(BIN)/replay --policy $$p --hw $(HW) --machine $(MACHINE) $(OUT)/workload.parquet -o $(OUT)/$$p.parquet -q || exit 1; done
 	$(BIN)/analyze -q --by policy --columns $(RUN_COLUMNS) $(foreach p,$(POLICIES),$(OUT)/$(p).parquet) -o $(OUT)/summary.md
-	$(BIN)/analyze -q --plot cdf --metric response --by policy --logx $(foreach p,$(POLICIES),$(OUT)/$(p).parquet) -o $(OUT)/responses.png
+	$(BIN)/analyze -q --plot cdf --metric response --by policy --logx --dpi 300 --title "Response times, the thesis' workload at 74% load" $(foreach l,$(LABELS),--label $(l)) $(foreach p,$(POLICIES),$(OUT)/$(p).parquet) -o $(OUT)/responses.png
 	@echo; sed '/^<!-- gangsim manifest/,/^-->/d' $(OUT)/summary.md
 	@echo "table: $(OUT)/summary.md (with its manifest); figure: $(OUT)/responses.png"
 
 # The test suite. CI (.ci/run) runs these same checks (format, vet, every
 # test) and differs in two ways: it installs Node.js and DuckDB's npm
-# package and Debian's slurm-wlm and munge, and sets GANGSIM_REQUIRE_DUCKDB=1,
+# package, Debian's python3-pandas and python3-matplotlib, slurm-wlm and
+# munge, and sets GANGSIM_REQUIRE_DUCKDB=1, GANGSIM_REQUIRE_PYTHON=1,
 # GANGSIM_REQUIRE_SLURM=1 and GANGSIM_REQUIRE_SHARED=1 (failing at once
-# without ../shared or GANGSIM_SHARED), so the DuckDB, Slurm and shared-log
-# tests must run there (here they skip when those are missing); and after make test it reruns
+# without ../shared or GANGSIM_SHARED), so the DuckDB, notebook, Slurm and
+# shared-log tests must run there (here they skip when those are missing);
+# and after make test it reruns
 # the packages that start goroutines under the race detector, go test
 # -race -short -count=1 ./internal/fileio ./internal/cli ./pipelines
 # ./cmd/replay ./cmd/genwork ./cmd/analyze; and last it fuzzes whole

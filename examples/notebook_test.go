@@ -1,7 +1,6 @@
 package examples
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,94 +16,38 @@ import (
 
 	"github.com/gangsim/gangsim/columnar"
 	"github.com/gangsim/gangsim/internal/fileio"
+	"github.com/gangsim/gangsim/internal/notebook"
 	"github.com/gangsim/gangsim/metrics"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/pipelines"
+	"github.com/gangsim/gangsim/policies"
 	"github.com/gangsim/gangsim/repro"
 )
 
 // notebookFile is the notebook under test, relative to this package.
 const notebookFile = "fig-6.12.ipynb"
 
-// notebook is the part of an nbformat 4 document the tests read.
-type notebook struct {
-	NBFormat      int `json:"nbformat"`
-	NBFormatMinor int `json:"nbformat_minor"`
-	Metadata      struct {
-		Kernelspec *struct {
-			Name     string `json:"name"`
-			Language string `json:"language"`
-		} `json:"kernelspec"`
-	} `json:"metadata"`
-	Cells []notebookCell `json:"cells"`
-}
-
-type notebookCell struct {
-	Type           string            `json:"cell_type"`
-	ID             string            `json:"id"`
-	Source         json.RawMessage   `json:"source"` // a string or a list of lines
-	Outputs        []json.RawMessage `json:"outputs"`
-	ExecutionCount *int              `json:"execution_count"`
-}
-
-// text is the cell's source as one string.
-func (c *notebookCell) text() (string, error) {
-	var s string
-	if err := json.Unmarshal(c.Source, &s); err == nil {
-		return s, nil
-	}
-	var lines []string
-	if err := json.Unmarshal(c.Source, &lines); err != nil {
-		return "", fmt.Errorf("cell %q: source is neither a string nor a list of strings", c.ID)
-	}
-	return strings.Join(lines, ""), nil
-}
-
-// readNotebook parses a notebook and returns it with the sources of its
+// readNotebook parses the notebook and returns it with the sources of its
 // code cells.
-func readNotebook(t *testing.T, path string) (*notebook, []string) {
+func readNotebook(t *testing.T, path string) (*notebook.Notebook, []string) {
 	t.Helper()
-	b, err := os.ReadFile(path)
+	nb, code, err := notebook.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var nb notebook
-	if err := json.Unmarshal(b, &nb); err != nil {
-		t.Fatalf("%s is not JSON: %v", path, err)
-	}
-	var code []string
-	for i := range nb.Cells {
-		src, err := nb.Cells[i].text()
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		if nb.Cells[i].Type == "code" {
-			code = append(code, src)
-		}
-	}
-	return &nb, code
+	return nb, code
 }
 
-// sqlConstant matches the notebook's SQL string constants, NAME_SQL = """...""".
-var sqlConstant = regexp.MustCompile(`(?ms)^([A-Z][A-Z0-9_]*_SQL) = r?"""(.*?)"""`)
-
-// notebookSQL returns the notebook's SQL constants by name.
-func notebookSQL(code []string) map[string]string {
-	out := map[string]string{}
-	for _, src := range code {
-		for _, m := range sqlConstant.FindAllStringSubmatch(src, -1) {
-			out[m[1]] = m[2]
-		}
-	}
-	return out
-}
+// conSQL matches the notebook's queries whose results it reads.
+var conSQL = regexp.MustCompile(`con\.sql\(([^)]*)\)`)
 
 // TestNotebookFormat checks that the notebook is a valid nbformat 4
 // document for a Python 3 kernel, committed either clean (no outputs, no
 // execution counts) or fully executed without errors, that its first cell
-// says how to get the data and what to install, that it keeps its SQL in
-// the constants and views TestNotebookOnRuns runs, and, when python3 is
-// installed, that every code cell parses as Python.
+// says how to get the data (today's experiment: the thesis preset on 16x2
+// Crescendo) and what to install, that it keeps its SQL in the constants
+// and views the tests run and reads every result as SELECT * FROM a view,
+// and, when python3 is installed, that every code cell parses as Python.
 func TestNotebookFormat(t *testing.T) {
 	nb, code := readNotebook(t, notebookFile)
 	if nb.NBFormat != 4 || nb.NBFormatMinor < 4 {
@@ -116,9 +59,9 @@ func TestNotebookFormat(t *testing.T) {
 	if len(nb.Cells) == 0 || nb.Cells[0].Type != "markdown" {
 		t.Fatal("the first cell must be Markdown saying what the notebook does")
 	}
-	intro, _ := nb.Cells[0].text()
-	for _, want := range []string{"make figures", "genwork lublin", "replay --policy", "pip install duckdb pandas matplotlib",
-		"GANGSIM_CACHE", ".cache/gangsim"} {
+	intro, _ := nb.Cells[0].Text()
+	for _, want := range []string{"make figures", "genwork lublin --preset thesis", "replay --policy", "--hw crescendo",
+		"--machine 16x2", "pip install duckdb pandas matplotlib", "GANGSIM_CACHE", ".cache/gangsim", "also"} {
 		if !strings.Contains(intro, want) {
 			t.Errorf("the first cell does not mention %q", want)
 		}
@@ -156,15 +99,17 @@ func TestNotebookFormat(t *testing.T) {
 			"or executed from top to bottom", executed, clean)
 	}
 
-	sql := notebookSQL(code)
-	for _, name := range []string{"RUNS_SQL", "RUN_STATS_SQL", "FIGURE_SQL"} {
-		if strings.TrimSpace(sql[name]) == "" {
-			t.Errorf("no %s = \"\"\"...\"\"\" constant in a code cell", name)
+	sql := notebook.SQL(code)
+	for _, v := range notebook.Views {
+		if strings.TrimSpace(sql[v[1]]) == "" {
+			t.Errorf("no %s = \"\"\"...\"\"\" constant in a code cell", v[1])
 		}
 	}
 	for name, want := range map[string][]string{
-		"RUNS_SQL":      {"parquet_kv_metadata(", "gangsim.header"},
-		"RUN_STATS_SQL": {"read_parquet(", "filename = true"},
+		"RUNS_SQL":      {"parquet_kv_metadata(", "gangsim.header", "'preset'", "'hw'", "'machine'"},
+		"GRID_SQL":      {"getvariable('experiment')", "'also'", "list_sort(", "'labels'"},
+		"RUN_STATS_SQL": {"read_parquet(", "filename = true", "ts_bsld_rt10s"},
+		"FIGURE_SQL":    {"JOIN grid", "label"},
 	} {
 		for _, w := range want {
 			if !strings.Contains(sql[name], w) {
@@ -172,15 +117,22 @@ func TestNotebookFormat(t *testing.T) {
 			}
 		}
 	}
-	// The views and the table TestNotebookOnRuns gives the queries must be
-	// the ones the notebook makes.
+	// The views the tests give the queries must be the ones the notebook
+	// makes, and it must read every result from one of them.
 	all := strings.Join(code, "\n")
-	for _, want := range []string{
-		`CREATE VIEW runs AS {RUNS_SQL}`, `CREATE VIEW run_stats AS {RUN_STATS_SQL}`, `con.register("grid", grid)`,
-		`con.sql(FIGURE_SQL)`, `"GANGSIM_CACHE"`, `"GANGSIM_EXPERIMENT"`, `"GANGSIM_RESULTS"`,
-	} {
+	for _, v := range notebook.Views {
+		if want := "CREATE VIEW " + v[0] + " AS {" + v[1] + "}"; !strings.Contains(all, want) {
+			t.Errorf("the notebook's code has no %s", want)
+		}
+	}
+	for _, want := range []string{`SET VARIABLE experiment`, `"GANGSIM_CACHE"`, `"GANGSIM_EXPERIMENT"`, `"GANGSIM_RESULTS"`} {
 		if !strings.Contains(all, want) {
 			t.Errorf("the notebook's code has no %s", want)
+		}
+	}
+	for _, m := range conSQL.FindAllStringSubmatch(all, -1) {
+		if !regexp.MustCompile(`^"SELECT \* FROM \w+"$`).MatchString(m[1]) {
+			t.Errorf("the notebook reads con.sql(%s): read every result as \"SELECT * FROM view\"", m[1])
 		}
 	}
 
@@ -203,118 +155,40 @@ func TestNotebookFormat(t *testing.T) {
 // GANGSIM_REQUIRE_DUCKDB is set (as CI sets it).
 func duckDB(t *testing.T) (node, dir string) {
 	t.Helper()
-	dir, _ = filepath.Abs(filepath.Join("..", "conformance", "duckdb"))
-	node, err := exec.LookPath("node")
-	_, modErr := os.Stat(filepath.Join(dir, "node_modules", "@duckdb", "node-api"))
-	if err != nil || modErr != nil {
+	root, _ := filepath.Abs("..")
+	node, dir, err := notebook.DuckDB(root)
+	if err != nil {
 		if os.Getenv("GANGSIM_REQUIRE_DUCKDB") != "" {
-			t.Fatalf("DuckDB required but not runnable (node: %v; module: %v); run npm install in %s", err, modErr, dir)
+			t.Fatalf("DuckDB required but not runnable: %v", err)
 		}
-		t.Skipf("Node.js or @duckdb/node-api not installed (npm install in %s); skipping the notebook's queries", dir)
+		t.Skipf("%v; skipping the notebook's queries", err)
 	}
 	return node, dir
 }
 
-// queryRows are query.mjs's output: each named query's rows.
-type queryRows map[string][]map[string]any
-
 // runQueries runs named SQL texts in order with query.mjs against dir,
 // each one a view for the next, and returns their rows.
-func runQueries(t *testing.T, node, script, dir string, queries [][2]string) (queryRows, error) {
+func runQueries(t *testing.T, node, duckDir, dir string, queries [][2]string) (notebook.Rows, error) {
 	t.Helper()
-	tmp := t.TempDir()
-	args := []string{script, dir}
-	for i, q := range queries {
-		f := filepath.Join(tmp, fmt.Sprintf("%d-%s.sql", i, q[0]))
-		if err := os.WriteFile(f, []byte(q[1]), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		args = append(args, q[0]+"="+f)
-	}
-	cmd := exec.Command(node, args...)
-	cmd.Dir = dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("%v: %s", err, strings.TrimSpace(stderr.String()))
-	}
-	var rows queryRows
-	if err := json.Unmarshal(stdout.Bytes(), &rows); err != nil {
-		return nil, fmt.Errorf("query.mjs output: %w", err)
-	}
-	return rows, nil
+	return notebook.Query(node, duckDir, dir, nil, queries)
 }
 
-// miniExperiment writes a small copy of experiments/frachtenberg/fig-6.12.json
-// into dir: the same base run with 200 jobs, policies fcfs and easy, loads
-// 0.6 and 0.9 and seeds 1 and 2 (8 runs), and no claims (they name loads
-// it does not have). It returns the file's path.
-func miniExperiment(t *testing.T, dir string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "experiments", "frachtenberg", "fig-6.12.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var e map[string]any
-	if err := d.Decode(&e); err != nil {
-		t.Fatal(err)
-	}
-	// The experiment's workload (the thesis preset, 1000 jobs selected for
-	// the thesis' statistics) is replaced by 200 plain Lublin jobs of the
-	// same machine, transforms and time compression: the notebook's
-	// queries care for the runs' shape, not their statistics.
-	run, ok := e["run"].(map[string]any)
-	if !ok {
-		t.Fatal("fig-6.12.json: no run")
-	}
-	run["workload"] = map[string]any{
-		"source":    map[string]any{"lublin": map[string]any{"jobs": 200, "procs": 32}},
-		"estimates": map[string]any{"mode": "loose"},
-		"load":      map[string]any{"target": 0.74},
-		"compress":  100,
-		"seed":      1,
-	}
-	values := map[string][]any{"policy": {"fcfs", "easy"}, "load": {0.6, 0.9}, "seed": {1, 2}}
-	grid, _ := e["grid"].([]any)
-	for _, a := range grid {
-		axis := a.(map[string]any)
-		v, ok := values[axis["name"].(string)]
-		if !ok {
-			t.Fatalf("fig-6.12.json: unexpected grid axis %v", axis["name"])
-		}
-		axis["values"] = v
-	}
-	if len(grid) != len(values) {
-		t.Fatalf("fig-6.12.json: %d grid axes, want policy, load and seed", len(grid))
-	}
-	delete(e, "claims")
-	delete(e, "also") // the process-level policies' extra runs: the grid above is the whole sweep
-	out, err := json.MarshalIndent(e, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, "fig-6.12.json")
-	if err := os.WriteFile(path, out, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
+// studyFile is the small experiment TestNotebookOnRuns gives the notebook:
+// the thesis preset on 16x2 Crescendo, EASY and GS (a policy whose
+// parameters the grid orders otherwise than the manifests) at two loads
+// and two seeds, SB in an also grid at one seed, each labelled.
+const studyFile = "testdata/notebook-study.json"
 
 // runStats are a run's parameters and the per-run statistics the
 // notebook computes, here from package metrics.
 type runStats struct {
 	file      string // its outcomes.parquet
 	tool      string // GangsimTool
-	inGrid    bool   // a run of the experiment's grid
-	policy    string
-	machine   string // as the run's manifest names it: its NODESxPES, or the workload's processors
+	inGrid    bool   // a run of the experiment's grids
+	policy    string // canonical
+	label     string // the experiment's name for it
 	load      float64
 	seed      uint64
-	jobs      int64
-	estimates string
-	compress  float64
 	tau       model.Time
 	completed int
 	// values holds the mean and median response time (seconds) and
@@ -365,23 +239,22 @@ func writeAsPipe(t *testing.T, f *pipelines.Finished, path string) {
 }
 
 // expectedStats computes a finished run's statistics with metrics.Summarize,
-// as gangsim's fig-6.12 analysis does.
-func expectedStats(t *testing.T, f *pipelines.Finished, tau model.Time, inGrid bool) runStats {
+// as gangsim's analysis does.
+func expectedStats(t *testing.T, f *pipelines.Finished, tau model.Time, inGrid bool, labels map[string]string) runStats {
 	t.Helper()
 	o, _, err := f.Outcomes()
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := f.Run.Workload
-	s := metrics.Summarize(o, w.Source.Lublin.Procs, tau)
-	machine := f.Run.Replay.Machine
-	if machine == "" {
-		machine = strconv.Itoa(w.Source.Lublin.Procs)
+	spec, err := policies.ParseSpec(f.Run.Replay.Policy)
+	if err != nil {
+		t.Fatal(err)
 	}
+	w := f.Run.Workload
+	s := metrics.Summarize(o, 32, tau)
 	return runStats{
 		file: filepath.Join(f.Dir, pipelines.OutcomesFile), tool: pipelines.SweepTool, inGrid: inGrid,
-		policy: f.Run.Replay.Policy, machine: machine, load: w.Load.Target, seed: w.Seed, jobs: w.Source.Lublin.Jobs,
-		estimates: w.Estimates.Mode, compress: w.Compress, tau: tau, completed: s.Jobs,
+		policy: spec.String(), label: labels[f.Run.Replay.Policy], load: w.Load.Target, seed: w.Seed, tau: tau, completed: s.Jobs,
 		values: map[string]float64{
 			"response_s_mean": s.Response.Mean, "response_s_median": s.Response.Median,
 			"ts_bsld_mean": s.TimeSharingBoundedSlowdown.Mean, "ts_bsld_median": s.TimeSharingBoundedSlowdown.Median,
@@ -399,33 +272,38 @@ func agree(a, b, rel float64) bool {
 // integer microseconds; sums in another order), a few ulps, far below it.
 const relTol = 1e-9
 
-// TestNotebookOnRuns makes real runs with gangsim's own code (a small
-// fig-6.12 sweep in a temporary run cache, 2 policies x 2 loads x 2 seeds
-// of 200 jobs, plus one run outside the grid), runs the notebook's SQL on
-// them with DuckDB (conformance/duckdb/query.mjs) and checks every row:
-// one per run with the policy, load and seed parsed from the metadata, the
-// per-run statistics and the per-(policy, load) means over seeds equal to
-// those computed with package metrics and to gangsim's own analysis.
-// When Python has duckdb, pandas, matplotlib and nbconvert it then
-// executes the whole notebook on the same runs.
+// TestNotebookOnRuns makes real runs with gangsim's own code (the small
+// experiment studyFile, in a temporary run cache, plus one run outside its
+// grids written as a genwork | replay -o pipe writes it), runs the
+// notebook's SQL on them verbatim with DuckDB (conformance/duckdb/query.mjs)
+// and checks every row: one per run with the policy (canonical), machine,
+// hardware, preset, load and seed parsed from the metadata; the grids'
+// runs with their labels; the per-run statistics and the per-(policy,
+// load) means over seeds equal to those computed with package metrics and
+// to gangsim's own analysis. Then it runs the notebook's Python cells on
+// those results (package notebook: python3 with pandas and matplotlib) and
+// checks what they print. (The experiment itself, fig-6.12 as committed,
+// is checked the same way after experiments' TestResultsUpToDate has made
+// its runs: TestNotebookOnFig612 there.)
 func TestNotebookOnRuns(t *testing.T) {
 	node, duckDir := duckDB(t)
 	_, code := readNotebook(t, notebookFile)
-	sql := notebookSQL(code)
+	sql := notebook.SQL(code)
 
 	tmp := t.TempDir()
 	cacheDir := filepath.Join(tmp, "cache")
-	expFile := miniExperiment(t, tmp)
+	expFile, _ := filepath.Abs(studyFile)
 	e, sha, err := pipelines.LoadExperiment(expFile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sweep := &pipelines.Sweep{Cache: &pipelines.Cache{Dir: cacheDir}}
-	rep, err := e.Reproduce(sweep, "fig-6.12.json", sha)
+	rep, err := e.Reproduce(sweep, studyFile, sha)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := rep.Write(filepath.Join(tmp, "results")); err != nil {
+	resultsDir := filepath.Join(tmp, "results")
+	if _, err := rep.Write(resultsDir); err != nil {
 		t.Fatal(err)
 	}
 	runs, _, err := e.Runs()
@@ -436,15 +314,16 @@ func TestNotebookOnRuns(t *testing.T) {
 	if tau != 100*model.Millisecond {
 		t.Fatalf("the experiment's tau is %v, the notebook says 0.1 s", tau)
 	}
+	labels := e.Analysis.Labels["policy"]
 
-	// One run of the same workload outside the grid (load 0.75, seed 2),
-	// written where and as a pipe "genwork lublin ... | replay -o" would
-	// write it: in a directory of its own name, by the tool "replay" with
-	// its own seed (1) beside the workload's. The runs query must list it
-	// with the workload's seed; the figure must leave it out.
+	// One run of the same workload outside the grids (EASY at load 0.65,
+	// seed 2), written where and as a pipe "genwork lublin ... | replay -o"
+	// would write it: in a directory of its own name, by the tool "replay"
+	// with its own seed (1) beside the workload's. The runs query must
+	// list it with the workload's seed; the figure must leave it out.
 	extraDocs, extraPoints, err := pipelines.Expand(e.Run, []pipelines.Axis{
 		{Name: "policy", Set: "replay.policy", Values: []json.RawMessage{json.RawMessage(`"easy"`)}},
-		{Name: "load", Set: "workload.load.target", Values: []json.RawMessage{json.RawMessage(`0.75`)}},
+		{Name: "load", Set: "workload.load.target", Values: []json.RawMessage{json.RawMessage(`0.65`)}},
 		{Name: "seed", Set: "workload.seed", Values: []json.RawMessage{json.RawMessage(`2`)}},
 	})
 	if err != nil {
@@ -459,41 +338,36 @@ func TestNotebookOnRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pipeDir := filepath.Join(cacheDir, "runs", "pipe", "easy-0.75-2")
+	pipeDir := filepath.Join(cacheDir, "runs", "pipe", "easy-0.65-2")
 	writeAsPipe(t, extra[0], filepath.Join(pipeDir, pipelines.OutcomesFile))
 
 	want := map[string]runStats{} // by run name: the cache key, or the pipe's directory
 	for _, f := range rep.Runs {
-		want[f.Key] = expectedStats(t, f, tau, true)
+		want[f.Key] = expectedStats(t, f, tau, true, labels)
 	}
-	pipe := expectedStats(t, extra[0], tau, false)
+	pipe := expectedStats(t, extra[0], tau, false, labels)
 	pipe.file, pipe.tool = filepath.Join(pipeDir, pipelines.OutcomesFile), "replay"
 	want[filepath.Base(pipeDir)] = pipe
-	if len(want) != 9 {
-		t.Fatalf("%d distinct runs, want 9", len(want))
+	if len(want) != 11 {
+		t.Fatalf("%d distinct runs, want 11", len(want))
 	}
 
-	// The grid table, as the notebook's grid cell builds it from the
-	// experiment file.
-	var grid []string
-	for _, r := range runs {
-		w := r.Workload
-		grid = append(grid, fmt.Sprintf("('%s', '%s'::DOUBLE, %d, %d, '%s', '%s'::DOUBLE)", r.Replay.Policy,
-			strconv.FormatFloat(w.Load.Target, 'g', -1, 64), w.Seed, w.Source.Lublin.Jobs, w.Estimates.Mode,
-			strconv.FormatFloat(w.Compress, 'g', -1, 64)))
-	}
-	gridSQL := "SELECT * FROM (VALUES " + strings.Join(grid, ", ") +
-		") AS grid(policy, load, seed, jobs, estimates, compress)"
-
-	rows, err := runQueries(t, node, filepath.Join(duckDir, "query.mjs"), cacheDir, [][2]string{
-		{"grid", gridSQL}, {"runs", sql["RUNS_SQL"]}, {"run_stats", sql["RUN_STATS_SQL"]}, {"figure", sql["FIGURE_SQL"]},
-	})
+	rows, err := notebook.RunViews(node, duckDir, cacheDir, expFile, sql)
 	if err != nil {
 		t.Fatalf("the notebook's SQL fails in DuckDB: %v", err)
 	}
-
 	t.Run("runs", func(t *testing.T) {
 		checkRuns(t, rows["runs"], want)
+	})
+	t.Run("grid", func(t *testing.T) {
+		if n := len(rows["grid"]); n != len(runs) {
+			t.Errorf("GRID_SQL gives %d runs, the experiment %d", n, len(runs))
+		}
+		for _, row := range rows["grid"] {
+			if str(t, row, "policy") == "gs:backfill=easy,mpl=6" && str(t, row, "label") != "GS" {
+				t.Errorf("GS's row %v", row)
+			}
+		}
 	})
 	t.Run("run_stats", func(t *testing.T) {
 		checkRunStats(t, rows["run_stats"], want)
@@ -501,13 +375,41 @@ func TestNotebookOnRuns(t *testing.T) {
 	t.Run("figure", func(t *testing.T) {
 		checkFigure(t, rows["figure"], want, rep)
 	})
-	t.Run("execute", func(t *testing.T) {
-		executeNotebook(t, map[string]string{
+	t.Run("cells", func(t *testing.T) {
+		printed := runCells(t, rows, map[string]string{
 			"GANGSIM_CACHE":      cacheDir,
 			"GANGSIM_EXPERIMENT": expFile,
-			"GANGSIM_RESULTS":    filepath.Join(tmp, "results", "frachtenberg", "fig-6.12.csv"),
+			"GANGSIM_RESULTS":    filepath.Join(resultsDir, "study", "notebook.csv"),
 		})
+		for _, want := range []string{"11 outcome files", "11 runs", "notebook-study.json: 10 runs in its grids, policies EASY, GS, SB",
+			"10 of the grids' 10 runs found", "points compared with notebook.csv", "largest relative difference"} {
+			if !strings.Contains(printed, want) {
+				t.Errorf("the notebook's cells did not print %q:\n%s", want, printed)
+			}
+		}
 	})
+}
+
+// runCells runs the notebook's Python cells on rows (package notebook),
+// and returns what they printed; it skips when there is no python3 with
+// pandas and matplotlib, unless GANGSIM_REQUIRE_PYTHON is set (as CI sets
+// it).
+func runCells(t *testing.T, rows notebook.Rows, env map[string]string) string {
+	t.Helper()
+	python, err := notebook.Python()
+	if err != nil {
+		if os.Getenv("GANGSIM_REQUIRE_PYTHON") != "" {
+			t.Fatalf("the notebook's Python cells required but not runnable: %v", err)
+		}
+		t.Skipf("%v: the notebook's Python cells are not run", err)
+	}
+	nbPath, _ := filepath.Abs(notebookFile)
+	printed, err := notebook.RunCells(python, nbPath, rows, t.TempDir(), env, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the notebook's cells printed:\n%s", printed)
+	return printed
 }
 
 // str and num read a column of a query.mjs row, failing the test
@@ -550,12 +452,13 @@ func checkRuns(t *testing.T, rows []map[string]any, want map[string]runStats) {
 			{"file", str(t, row, "file"), w.file},
 			{"tool", str(t, row, "tool"), w.tool},
 			{"policy", str(t, row, "policy"), w.policy},
-			{"machine", str(t, row, "machine"), w.machine},
+			{"machine", str(t, row, "machine"), "16x2"},
+			{"hw", str(t, row, "hw"), "crescendo"},
+			{"preset", str(t, row, "preset"), "thesis"},
 			{"load", num(t, row, "load"), w.load},
 			{"seed", num(t, row, "seed"), float64(w.seed)},
-			{"jobs", num(t, row, "jobs"), float64(w.jobs)},
-			{"estimates", str(t, row, "estimates"), w.estimates},
-			{"compress", num(t, row, "compress"), w.compress},
+			{"jobs", num(t, row, "jobs"), 1000.0},
+			{"compress", num(t, row, "compress"), 100.0},
 			{"tau_s", num(t, row, "tau_s"), w.tau.Seconds()},
 		} {
 			if c.got != c.want {
@@ -587,11 +490,14 @@ func checkRunStats(t *testing.T, rows []map[string]any, want map[string]runStats
 	}
 }
 
+// checkFigure compares FIGURE_SQL's points with the means over seeds from
+// package metrics, and with gangsim's own analysis where it averaged every
+// seed (its averaged coordinate a/n with a = n).
 func checkFigure(t *testing.T, rows []map[string]any, want map[string]runStats, rep *pipelines.Reproduction) {
-	// The means over seeds of the grid's runs, from package metrics.
 	type point struct {
-		runs int
-		sums map[string]float64
+		label string
+		runs  int
+		sums  map[string]float64
 	}
 	points := map[string]*point{}
 	for _, w := range want {
@@ -600,7 +506,7 @@ func checkFigure(t *testing.T, rows []map[string]any, want map[string]runStats, 
 		}
 		p := points[w.point()]
 		if p == nil {
-			p = &point{sums: map[string]float64{}}
+			p = &point{label: w.label, sums: map[string]float64{}}
 			points[w.point()] = p
 		}
 		p.runs++
@@ -609,16 +515,20 @@ func checkFigure(t *testing.T, rows []map[string]any, want map[string]runStats, 
 		}
 	}
 	if len(rows) != len(points) {
-		t.Errorf("FIGURE_SQL gives %d rows, want one per policy and load of the grid: %d", len(rows), len(points))
+		t.Errorf("FIGURE_SQL gives %d rows, want one per policy and load of the grids: %d", len(rows), len(points))
 	}
 	cols := []string{"response_s_mean", "ts_bsld_mean", "response_s_median", "ts_bsld_median"}
+	compared := 0
 	for _, row := range rows {
-		policy, load := str(t, row, "policy"), num(t, row, "load")
+		policy, label, load := str(t, row, "policy"), str(t, row, "label"), num(t, row, "load")
 		name := fmt.Sprintf("%s %v", policy, load)
 		p, ok := points[name]
 		if !ok {
-			t.Errorf("FIGURE_SQL has a point %s outside the grid", name)
+			t.Errorf("FIGURE_SQL has a point %s outside the grids", name)
 			continue
+		}
+		if label != p.label {
+			t.Errorf("%s: label %q, want %q", name, label, p.label)
 		}
 		if r, s := num(t, row, "runs"), num(t, row, "seeds"); r != float64(p.runs) || s != float64(p.runs) {
 			t.Errorf("%s: %v runs of %v seeds, want %d of %d", name, r, s, p.runs, p.runs)
@@ -628,79 +538,28 @@ func checkFigure(t *testing.T, rows []map[string]any, want map[string]runStats, 
 			if !agree(got, mean, relTol) {
 				t.Errorf("%s: %s = %v, the mean over seeds from metrics is %v", name, col, got, mean)
 			}
-			// gangsim's own fig-6.12 analysis of the same runs.
+			// gangsim's own analysis of the same runs, where it averaged
+			// every seed.
 			i := slices.IndexFunc(rep.Item.Rows, func(r2 repro.Row) bool {
-				return r2.Coord("policy") == policy && r2.Coord("load") == strconv.FormatFloat(load, 'g', -1, 64) &&
-					r2.Coord("metric") == col
+				l, err := strconv.ParseFloat(r2.Coord("load"), 64)
+				return r2.Coord("policy") == label && err == nil && l == load && r2.Coord("metric") == col
 			})
 			if i < 0 {
-				t.Errorf("%s: gangsim's item has no %s row", name, col)
-			} else if g := rep.Item.Rows[i].Gangsim; !agree(got, g, relTol) {
+				t.Errorf("%s: gangsim's item has no %s row for %s", name, col, label)
+				continue
+			}
+			r2 := rep.Item.Rows[i]
+			if r2.Coord("averaged") != fmt.Sprintf("%d/%d", p.runs, p.runs) {
+				continue // gangsim left saturated runs out of its mean
+			}
+			compared++
+			if g := r2.Gangsim; !agree(got, g, relTol) {
 				t.Errorf("%s: %s = %v, gangsim's analysis gives %v", name, col, got, g)
 			}
 		}
 	}
-}
-
-// executeNotebook runs the whole notebook with nbconvert, with env added to
-// the environment (the notebook's settings), when python3 has the packages
-// it needs, and checks that it ran to the end and compared every point
-// with gangsim's CSV.
-func executeNotebook(t *testing.T, env map[string]string) {
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 not found: the notebook itself is not executed")
-	}
-	if out, err := exec.Command(python, "-c", "import duckdb, pandas, matplotlib, nbconvert").CombinedOutput(); err != nil {
-		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-		t.Skipf("%s lacks a package the notebook needs (%s); pip install duckdb pandas matplotlib nbconvert ipykernel "+
-			"to execute it here: the notebook itself is not executed, only its SQL", python, lines[len(lines)-1])
-	}
-	nbPath, _ := filepath.Abs(notebookFile)
-	outDir := t.TempDir()
-	cmd := exec.Command(python, "-m", "nbconvert", "--to", "notebook", "--execute",
-		"--ExecutePreprocessor.timeout=300", "--output-dir", outDir, nbPath)
-	cmd.Env = append(os.Environ(), "MPLBACKEND=Agg")
-	for k, v := range env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("executing the notebook: %v\n%s", err, out)
-	}
-	b, err := os.ReadFile(filepath.Join(outDir, notebookFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var done struct {
-		Cells []struct {
-			Outputs []struct {
-				Type string `json:"output_type"`
-				Text any    `json:"text"` // a string or a list of lines
-			} `json:"outputs"`
-		} `json:"cells"`
-	}
-	if err := json.Unmarshal(b, &done); err != nil {
-		t.Fatal(err)
-	}
-	var printed strings.Builder
-	for _, c := range done.Cells {
-		for _, o := range c.Outputs {
-			switch x := o.Text.(type) {
-			case string:
-				printed.WriteString(x)
-			case []any:
-				for _, l := range x {
-					fmt.Fprint(&printed, l)
-				}
-			}
-		}
-	}
-	t.Logf("the notebook printed:\n%s", printed.String())
-	for _, want := range []string{"9 runs", "8 of the grid's 8 runs found", "4 of 4 points compared with fig-6.12.csv",
-		"largest relative difference"} {
-		if !strings.Contains(printed.String(), want) {
-			t.Errorf("the executed notebook did not print %q", want)
-		}
+	if compared == 0 {
+		t.Error("no point of the figure compared with gangsim's analysis")
 	}
 }
 
@@ -759,7 +618,7 @@ func TestManifestSQL(t *testing.T) {
 	want := rd.Header().Clone().Lines
 	rd.Close()
 
-	rows, err := runQueries(t, node, filepath.Join(duckDir, "query.mjs"), tmp, [][2]string{{"manifest", string(sql)}})
+	rows, err := runQueries(t, node, duckDir, tmp, [][2]string{{"manifest", string(sql)}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,8 @@ import (
 // the one that made the committed files, and make figures keeps a file's
 // lines while its numbers stay (repro.KeepOrReplace).
 // Figures (PNG) are not compared: their pixels may differ across
-// platforms.
+// platforms. On the same runs it checks the example notebook
+// (checkNotebook).
 func TestResultsUpToDate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reruns every experiment")
@@ -44,7 +45,8 @@ func TestResultsUpToDate(t *testing.T) {
 	if err != nil || len(specs) == 0 {
 		t.Fatalf("no experiment files: %v", err)
 	}
-	sweep := &pipelines.Sweep{Cache: &pipelines.Cache{Dir: t.TempDir()}}
+	cacheDir := t.TempDir()
+	sweep := &pipelines.Sweep{Cache: &pipelines.Cache{Dir: cacheDir}}
 	for _, spec := range specs {
 		rel, _ := filepath.Rel(root, spec) // the name make figures records
 		e, sha, err := pipelines.LoadExperiment(spec)
@@ -96,6 +98,12 @@ func TestResultsUpToDate(t *testing.T) {
 			t.Errorf("results/%s is made by no experiment or hardware model: remove it", rel)
 		}
 	}
+
+	// The example notebook on fig-6.12's runs, as they are in the cache.
+	t.Run("notebook", func(t *testing.T) {
+		checkNotebook(t, root, cacheDir, filepath.Join(root, "experiments", "frachtenberg", "fig-6.12.json"),
+			filepath.Join(results, "frachtenberg", "fig-6.12.csv"))
+	})
 
 	var report bytes.Buffer
 	if _, err := repro.ReportDir(&report, results, nil); err != nil {

@@ -132,10 +132,14 @@ type Analysis struct {
 	// ReplicaCounts are the numbers of replicas a "saturation-check"
 	// votes with; empty means 1 and all of them.
 	ReplicaCounts []int `json:"replica_counts,omitempty"`
-	// Labels names grid values in the rows and figure of a "jobs" or
-	// "filler" analysis: per axis, a value's text (a string without its
-	// quotes, other JSON as written) to its name, e.g. {"policy":
-	// {"gs:mpl=1": "FCFS"}}. Paper values and claims use the names.
+	// Labels names grid values in the rows and figure of any analysis:
+	// per axis, a value's text (a string without its quotes, other JSON as
+	// written) to its name, e.g. {"policy": {"gs:mpl=1": "batch"}}, the
+	// names a paper prints in its tables and legends. Paper values and
+	// claims may give either a value or its name. Except in kinds jobs and
+	// filler, the x and replicas axes take no labels (their values are
+	// numbers on an axis, or averaged over). Two values of an axis may not
+	// share a name.
 	Labels map[string]map[string]string `json:"labels,omitempty"`
 	// Panels is the grid axis a "jobs" figure draws a panel per value of.
 	Panels string `json:"panels,omitempty"`
@@ -182,8 +186,11 @@ func (a *Analysis) validate(axes map[string]bool) error {
 		return errors.New("paired belongs to kind metrics with a series and a replicas axis, without plot.keep_saturated")
 	}
 	static := a.Kind == "jobs" || a.Kind == "filler"
-	if !static && (len(a.Labels) > 0 || a.Panels != "" || a.Optimum != "" || len(a.Baseline) > 0 || a.Length != "" || a.Slack != 0 || a.Plot.Bars) {
-		return fmt.Errorf("labels, panels, optimum, baseline, length, slack and plot.bars belong to kinds jobs and filler, not %q", a.Kind)
+	if !static && (a.Panels != "" || a.Optimum != "" || len(a.Baseline) > 0 || a.Length != "" || a.Slack != 0 || a.Plot.Bars) {
+		return fmt.Errorf("panels, optimum, baseline, length, slack and plot.bars belong to kinds jobs and filler, not %q", a.Kind)
+	}
+	if err := a.validateLabels(axes, static); err != nil {
+		return err
 	}
 	needX := func() error {
 		if a.X == "" {
@@ -259,6 +266,11 @@ type analysisContext struct {
 func (c *analysisContext) analyze() error {
 	if err := c.checkAxes(); err != nil {
 		return err
+	}
+	if k := c.exp.Analysis.Kind; k != "jobs" && k != "filler" {
+		// The static kinds label as they go (their coordinates feed their
+		// figures); the others compute on the values and name them last.
+		defer c.labelRows()
 	}
 	c.outcomes = make([][]model.Outcome, len(c.runs))
 	c.sat = make([]*metrics.Saturation, len(c.runs))
@@ -488,7 +500,7 @@ func (c *analysisContext) metricRows() error {
 				p.title = halfTitle(half)
 			}
 			for _, s := range c.seriesValues() {
-				line := lineData{name: seriesName(a.Series, s)}
+				line := lineData{name: c.seriesName(s)}
 				for _, cl := range cells {
 					if coordOf(cl.coords, "metric") != m || cl.half != half || (a.Series != "" && coordOf(cl.coords, a.Series) != s) {
 						continue
@@ -592,11 +604,13 @@ func (c *analysisContext) seriesValues() []string {
 	return c.values(c.exp.Analysis.Series)
 }
 
-func seriesName(axis, value string) string {
-	if axis == "" {
+// seriesName is a Series value's name in a figure or the notes: its
+// label, "all" without a Series axis.
+func (c *analysisContext) seriesName(value string) string {
+	if c.exp.Analysis.Series == "" {
 		return "all"
 	}
-	return value
+	return c.label(c.exp.Analysis.Series, value)
 }
 
 func coordOf(cs []repro.Coord, name string) string {
@@ -685,7 +699,7 @@ func (c *analysisContext) saturationRows() error {
 			per = append(per, fmt.Sprintf("%s %s: %s", a.Replicas, rep, describeBracket(metrics.SaturationPoint(r.loads, r.sat), r.loads)))
 		}
 		notes = append(notes, fmt.Sprintf("%s: point %s; saturated runs per load %s; each replica alone %s",
-			seriesName(a.Series, s), describeBracket(b, loads), strings.Join(votes, ", "), strings.Join(per, ", ")))
+			c.seriesName(s), describeBracket(b, loads), strings.Join(votes, ", "), strings.Join(per, ", ")))
 	}
 	if len(notes) > 0 {
 		c.item.Notes = strings.TrimSpace(c.item.Notes + " " + strings.Join(notes, ". ") + ".")
@@ -772,7 +786,7 @@ func (c *analysisContext) jobsInSystem() error {
 	for _, sv := range c.seriesValues() {
 		prefix := ""
 		if a.Series != "" {
-			prefix = sv + ": "
+			prefix = c.seriesName(sv) + ": "
 		}
 		// The queue, which the test watches, and the jobs in the system,
 		// which the thesis' Fig. 6.11 plots, each with the rule's marks
@@ -901,7 +915,7 @@ func (c *analysisContext) cdf() error {
 				cs = append(cs, repro.Coord{Name: "half", Value: halfName(h)}, repro.Coord{Name: "statistic", Value: st.name})
 				c.item.Rows = append(c.item.Rows, repro.Row{Coords: cs, Gangsim: st.v})
 			}
-			p.lines = append(p.lines, lineData{name: seriesName(a.Series, s), x: values})
+			p.lines = append(p.lines, lineData{name: c.seriesName(s), x: values})
 		}
 		panels = append(panels, p)
 	}
@@ -934,7 +948,7 @@ func (c *analysisContext) boxes() error {
 	for _, metric := range a.Metrics {
 		p := panel{y: metricLabel(metric), boxes: true}
 		for _, s := range c.seriesValues() {
-			line := lineData{name: seriesName(a.Series, s)}
+			line := lineData{name: c.seriesName(s)}
 			for _, xv := range xs {
 				var values []float64
 				for i, f := range c.runs {

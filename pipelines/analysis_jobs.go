@@ -5,9 +5,11 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/optimum"
@@ -24,11 +26,6 @@ var jobMetricNames = []string{"completion_s", "turnaround_s", "mean_response_s",
 
 // validateStatic checks the fields of the "jobs" and "filler" kinds.
 func (a *Analysis) validateStatic(axes map[string]bool) error {
-	for ax := range a.Labels {
-		if !axes[ax] {
-			return fmt.Errorf("labels for axis %q, which is not in the grid", ax)
-		}
-	}
 	if a.Replicas != "" {
 		return fmt.Errorf("kind %s compares single runs: no replicas axis", a.Kind)
 	}
@@ -70,6 +67,62 @@ func (a *Analysis) validateStatic(axes map[string]bool) error {
 		return fmt.Errorf("length and slack belong to kind filler")
 	}
 	return nil
+}
+
+// validateLabels checks Labels: axes of the grid, no name shared by two
+// values of an axis, and outside the static kinds none for the x and
+// replicas axes.
+func (a *Analysis) validateLabels(axes map[string]bool, static bool) error {
+	for _, ax := range slices.Sorted(maps.Keys(a.Labels)) {
+		if !axes[ax] {
+			return fmt.Errorf("labels for axis %q, which is not in the grid", ax)
+		}
+		if !static && ax != "" && (ax == a.X || ax == a.Replicas) {
+			return fmt.Errorf("labels for axis %q: kind %s draws or averages its values as numbers; label the series or other axes", ax, a.Kind)
+		}
+		named := map[string]string{}
+		for _, v := range slices.Sorted(maps.Keys(a.Labels[ax])) {
+			n := a.Labels[ax][v]
+			if n == "" {
+				return fmt.Errorf("labels for axis %q: value %q has an empty name", ax, v)
+			}
+			if o, ok := named[n]; ok {
+				return fmt.Errorf("labels for axis %q: values %q and %q are both named %q", ax, o, v, n)
+			}
+			named[n] = v
+		}
+	}
+	return nil
+}
+
+// labelRows names the item's coordinates by Labels (kinds other than jobs
+// and filler, which label as they go).
+func (c *analysisContext) labelRows() {
+	for i := range c.item.Rows {
+		for k, co := range c.item.Rows[i].Coords {
+			c.item.Rows[i].Coords[k].Value = c.label(co.Name, co.Value)
+		}
+	}
+}
+
+// labelCoords returns want with every value (and every "|" alternative)
+// that is a labelled value of its axis replaced by its name, so that paper
+// values and claims may give either.
+func (a *Analysis) labelCoords(want map[string]string) map[string]string {
+	if len(a.Labels) == 0 {
+		return want
+	}
+	out := make(map[string]string, len(want))
+	for k, v := range want {
+		alts := strings.Split(v, "|")
+		for i, alt := range alts {
+			if l, ok := a.Labels[k][alt]; ok {
+				alts[i] = l
+			}
+		}
+		out[k] = strings.Join(alts, "|")
+	}
+	return out
 }
 
 // label is the name of an axis's value in rows and figures.
@@ -288,7 +341,10 @@ func (c *analysisContext) staticFigure() error {
 				p.categories = categories
 			}
 			for _, s := range series {
-				name := seriesName(a.Series, s)
+				name := s // labelled already
+				if a.Series == "" {
+					name = "all"
+				}
 				line := lineData{name: name}
 				bar := plots.BarSeries{Name: name, Values: make([]float64, len(categories))}
 				found := false

@@ -80,9 +80,9 @@ func (m *ruleMarks) add(f *plots.Figure) error {
 			thumb = l
 		}
 	}
-	f.Legend.Add("arrivals: first, 5/8, last", v)
+	f.AddLegend("arrivals: first, 5/8, last", v)
 	if thumb != nil {
-		f.Legend.Add("lower quartile, 5/8 to last", thumb)
+		f.AddLegend("lower quartile, 5/8 to last", thumb)
 	}
 	return nil
 }

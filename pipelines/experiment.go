@@ -288,6 +288,7 @@ func (e *Experiment) Reproduce(sweep *Sweep, specName, specSHA string) (*Reprodu
 		return nil, err
 	}
 	for _, c := range e.Claims {
+		c.A, c.B = e.Analysis.labelCoords(c.A), e.Analysis.labelCoords(c.B)
 		it.Claims = append(it.Claims, c.evaluate(it.Rows))
 	}
 	it.Dropped = droppedNotes(done)
@@ -425,8 +426,9 @@ func (r *Reproduction) WriteWith(resultsDir string, override FigureOptions) ([]s
 func (e *Experiment) applyPaper(it *repro.Item) error {
 	for _, p := range e.Paper {
 		matched := 0
+		coords := e.Analysis.labelCoords(p.Coords)
 		for i := range it.Rows {
-			if rowMatches(it.Rows[i], p.Coords) {
+			if rowMatches(it.Rows[i], coords) {
 				it.Rows[i].Paper, it.Rows[i].HasPaper, it.Rows[i].Tolerance = p.Value, true, p.Tolerance
 				matched++
 			}

@@ -253,7 +253,11 @@ func TestExperimentOtherKinds(t *testing.T) {
 func TestExperimentErrors(t *testing.T) {
 	for _, tt := range []struct{ analysis, extra, err string }{
 		{`{"kind": "bars"}`, "", `analysis: unknown kind "bars" (want metrics, saturation, jobs-in-system, cdf, boxes, workload, saturation-check, jobs or filler)`},
-		{`{"kind": "metrics", "metrics": ["jobs"], "labels": {"policy": {"fcfs": "FCFS"}}}`, "", `labels, panels, optimum, baseline, length, slack and plot.bars belong to kinds jobs and filler, not "metrics"`},
+		{`{"kind": "metrics", "metrics": ["jobs"], "panels": "policy"}`, "", `panels, optimum, baseline, length, slack and plot.bars belong to kinds jobs and filler, not "metrics"`},
+		{`{"kind": "metrics", "x": "load", "metrics": ["jobs"], "labels": {"load": {"0.5": "half"}}}`, "", `labels for axis "load": kind metrics draws or averages its values as numbers`},
+		{`{"kind": "cdf", "series": "policy", "replicas": "seed", "metrics": ["wait_s"], "labels": {"seed": {"1": "one"}}}`, "", `labels for axis "seed": kind cdf draws or averages`},
+		{`{"kind": "metrics", "metrics": ["jobs"], "labels": {"policy": {"fcfs": "batch", "easy": "batch"}}}`, "", `labels for axis "policy": values "easy" and "fcfs" are both named "batch"`},
+		{`{"kind": "metrics", "metrics": ["jobs"], "labels": {"policy": {"fcfs": ""}}}`, "", `labels for axis "policy": value "fcfs" has an empty name`},
 		{`{"kind": "jobs", "labels": {"algorithm": {"fcfs": "FCFS"}}}`, "", `labels for axis "algorithm", which is not in the grid`},
 		{`{"kind": "jobs", "replicas": "seed"}`, "", `kind jobs compares single runs: no replicas axis`},
 		{`{"kind": "jobs", "optimum": "optimal"}`, "", `the optimum is a value of the series axis`},
@@ -286,6 +290,69 @@ func TestExperimentErrors(t *testing.T) {
 	}
 	if _, err := e.Reproduce(&Sweep{Cache: &Cache{Dir: t.TempDir()}}, path, sha); err == nil || !strings.Contains(err.Error(), "matches no cell") {
 		t.Errorf("unmatched paper value: %v", err)
+	}
+}
+
+// TestExperimentLabels: labels name the series of every kind of analysis,
+// in the rows, the figure's legend and the notes, while paper values and
+// claims may give a value or its name.
+func TestExperimentLabels(t *testing.T) {
+	cache := &Cache{Dir: t.TempDir()}
+	labels := `, "labels": {"policy": {"fcfs": "FCFS", "easy": "EASY"}}}`
+	for _, tt := range []struct{ analysis, extra string }{
+		{`{"kind": "metrics", "x": "load", "series": "policy", "replicas": "seed", "metrics": ["response_s_mean"]` + labels,
+			`, "paper": [{"coords": {"policy": "easy", "load": "0.5", "metric": "response_s_mean"}, "value": 1, "tolerance": 1e9, "source": "made up"}],
+  "claims": [{"text": "EASY responds faster than FCFS", "kind": "less-everywhere", "a": {"policy": "easy", "metric": "response_s_mean"}, "b": {"policy": "FCFS", "metric": "response_s_mean"}},
+             {"text": "alternatives", "kind": "at-least", "a": {"policy": "easy|fcfs", "metric": "response_s_mean"}, "value": 0}]`},
+		{`{"kind": "saturation", "x": "load", "series": "policy", "replicas": "seed"` + labels, ""},
+		{`{"kind": "cdf", "series": "policy", "metrics": ["wait_s"]` + labels, ""},
+		{`{"kind": "boxes", "x": "load", "series": "policy", "replicas": "seed", "metrics": ["wait_s"]` + labels, ""},
+	} {
+		var e *Experiment
+		path := "x"
+		if strings.Contains(tt.analysis, "cdf") {
+			e, _ = loadFor(t, tt.analysis)
+			e.Grid = e.Grid[:1] // one load and seed: the CDF pools a series' runs
+		} else {
+			var err error
+			path = smallExperiment(t, tt.analysis, tt.extra)
+			if e, _, err = LoadExperiment(path); err != nil {
+				t.Fatalf("%s: %v", tt.analysis, err)
+			}
+		}
+		rep, err := e.Reproduce(&Sweep{Cache: cache}, path, "x")
+		if err != nil {
+			t.Fatalf("%s: %v", e.Analysis.Kind, err)
+		}
+		seen := map[string]bool{}
+		for _, r := range rep.Item.Rows {
+			seen[r.Coord("policy")] = true
+			if e.Analysis.Kind == "metrics" && r.Coord("policy") == "EASY" && r.Coord("load") == "0.5" && !r.HasPaper {
+				t.Errorf("metrics: the paper value given by the policy's value is not applied")
+			}
+		}
+		if !seen["FCFS"] || !seen["EASY"] || seen["fcfs"] || seen["easy"] {
+			t.Errorf("%s: rows' policies %v, want FCFS and EASY", e.Analysis.Kind, seen)
+		}
+		for _, c := range rep.Item.Claims {
+			if !c.Holds {
+				t.Errorf("%s: claim %q: %s", e.Analysis.Kind, c.Text, c.Note)
+			}
+		}
+		if e.Analysis.Kind == "saturation" && (!strings.Contains(rep.Item.Notes, "EASY: point") || strings.Contains(rep.Item.Notes, "easy: point")) {
+			t.Errorf("saturation notes do not name the series: %s", rep.Item.Notes)
+		}
+		if f := rep.Figure; f != nil {
+			var names []string
+			for _, p := range f.panels {
+				for _, l := range p.lines {
+					names = append(names, l.name)
+				}
+			}
+			if !slices.Contains(names, "EASY") || slices.Contains(names, "easy") {
+				t.Errorf("%s: figure's series %v, want the names", e.Analysis.Kind, names)
+			}
+		}
 	}
 }
 

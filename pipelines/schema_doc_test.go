@@ -12,21 +12,22 @@ import (
 	"github.com/gangsim/gangsim/repro"
 )
 
-// schemaRow is a row of the README's experiment schema table: its first
+// schemaRow is a row of the experiment schema table (docs/experiments.md): its first
 // cell (the field or fields it documents) and its whole text.
 type schemaRow struct{ field, text string }
 
 // readmeSchemaRows returns the rows of the table after "Every field
-// (`pipelines.Experiment`" in the README.
+// (`pipelines.Experiment`" in docs/experiments.md, where the README links
+// the schema.
 func readmeSchemaRows(t *testing.T) []schemaRow {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "README.md"))
+	b, err := os.ReadFile(filepath.Join("..", "docs", "experiments.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, after, ok := strings.Cut(string(b), "Every field (`pipelines.Experiment`")
 	if !ok {
-		t.Fatal("README: no experiment schema table (\"Every field (`pipelines.Experiment`\")")
+		t.Fatal("docs/experiments.md: no experiment schema table (\"Every field (`pipelines.Experiment`\")")
 	}
 	var rows []schemaRow
 	inTable := false
@@ -45,7 +46,7 @@ func readmeSchemaRows(t *testing.T) []schemaRow {
 		rows = append(rows, schemaRow{field: cells[1], text: line})
 	}
 	if len(rows) == 0 {
-		t.Fatal("README: the experiment schema table has no rows")
+		t.Fatal("docs/experiments.md: the experiment schema table has no rows")
 	}
 	return rows
 }
@@ -79,11 +80,11 @@ func jsonFields(t reflect.Type) []reflect.StructField {
 // TestREADMESchemaComplete: every JSON field of an experiment (Experiment,
 // the run's workload.Spec and ReplaySpec, Analysis and its PlotSpec, the
 // grid's axes, paper values, claims, figure), at any depth, is named in
-// the README's schema table: in a row of its own ("`analysis.truth`", or
+// the schema table of docs/experiments.md: in a row of its own ("`analysis.truth`", or
 // "`.truth`" in a row of analysis fields), or, for the fields inside one,
 // in the row of the nearest documented field above it (the `run.workload`
 // row names `source`, `trace`, `path`...). A field added to a struct
-// without a word in the README fails here.
+// without a word in the schema table fails here.
 func TestREADMESchemaComplete(t *testing.T) {
 	rows := readmeSchemaRows(t)
 	// rowOf finds the row documenting path, whose last element is name
@@ -128,7 +129,7 @@ func TestREADMESchemaComplete(t *testing.T) {
 				if doc != nil {
 					where = "the row of " + strings.TrimSpace(doc.field)
 				}
-				t.Errorf("README: the experiment schema table does not name %s (in %s)", q, where)
+				t.Errorf("docs/experiments.md: the experiment schema table does not name %s (in %s)", q, where)
 				continue
 			}
 			walk(ft, q, r)
@@ -144,7 +145,7 @@ func TestREADMESchemaComplete(t *testing.T) {
 		}
 		for _, key := range repro.Papers {
 			if !strings.Contains(r.text, "`"+key+"`") {
-				t.Errorf("README: the item row does not name the reserved key %s", key)
+				t.Errorf("docs/experiments.md: the item row does not name the reserved key %s", key)
 			}
 		}
 	}

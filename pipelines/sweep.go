@@ -190,6 +190,9 @@ func (s *Sweep) do(runs []*Run, points []Point) (results []*Finished, errs []err
 			})
 			if err != nil {
 				errs[i] = err
+				if s.Progress != nil {
+					s.Progress.Failed()
+				}
 				return err
 			}
 			b := v.(build)

@@ -54,6 +54,9 @@ type Figure struct {
 	// xCategories are the names on a categorical X axis (at 0, 1, ...):
 	// Draw turns them when they would overlap.
 	xCategories []string
+	// hideLegend leaves the legend out while a Grid draws it once for
+	// all its panels.
+	hideLegend bool
 }
 
 // figureMargin is left blank around a figure, so that nothing touches the
@@ -70,6 +73,13 @@ func newFigure(fr Frame) *Figure {
 	l.ThumbnailWidth = vg.Points(24)
 	l.Padding = vg.Points(2)
 	return &Figure{Plot: newPlot(fr), XLabel: fr.X.Text(), YLabel: fr.Y.Text(), Legend: l, LegendTitle: fr.Legend, scale: 1}
+}
+
+// AddLegend adds an entry to the figure's legend, its thumbnail the
+// composite of thumbs: for plotters a caller adds to Plot (marks, guides),
+// so that the entry is laid out, and shared by a Grid, as the series' are.
+func (f *Figure) AddLegend(name string, thumbs ...plot.Thumbnailer) {
+	f.addLegend(name, thumbs...)
 }
 
 // addLegend adds a legend entry; its thumbnail is the composite of thumbs.
@@ -97,7 +107,7 @@ func (f *Figure) Draw(c draw.Canvas) {
 	var below *legendRows
 	titleSty := f.Legend.TextStyle
 	gap := vg.Length(float64(legendGap) * f.scale)
-	if f.legendEntries > 0 {
+	if f.legendEntries > 0 && !f.hideLegend {
 		r := f.Legend.Rectangle(c)
 		legendWidth = r.Max.X - r.Min.X
 		if f.LegendTitle != "" {
@@ -147,7 +157,7 @@ func (f *Figure) Draw(c draw.Canvas) {
 	switch {
 	case below != nil:
 		below.draw(c, data)
-	case f.legendEntries > 0:
+	case f.legendEntries > 0 && !f.hideLegend:
 		legendArea := c
 		legendArea.Min.X = c.Max.X - legendWidth
 		legendArea.Max.Y = data.Max.Y
@@ -452,7 +462,10 @@ func (f *Figure) turnCategories(c draw.Canvas) {
 
 // Grid lays several figures out as panels of one image, like the (a), (b)
 // sub-figures of the thesis (Figs. 6.9 and 6.13 have two, Fig. 6.12
-// four). Panels are filled row by row; a nil panel is left blank.
+// four). Panels are filled row by row; a nil panel is left blank. When
+// every panel is a Figure with the same legend (the same title and
+// entries, in order), the grid draws that legend once, below the panels
+// and centered, instead of once per panel.
 //
 // Drawing a Figure or a Grid settles its axis ranges and tick labels for
 // the canvas, so one must not be drawn from two goroutines at once.
@@ -478,18 +491,73 @@ func NewGrid(rows, cols int, panels ...Drawer) (*Grid, error) {
 // gridPad is the space between two panels of a Grid.
 const gridPad = 3 * vg.Millimeter
 
-// Draw draws the panels onto c, each in an equal tile.
+// sharedLegend returns the figure whose legend stands for every panel's,
+// or nil when the panels' legends differ (or there is one panel or none).
+func (g *Grid) sharedLegend() *Figure {
+	var first *Figure
+	n := 0
+	for _, p := range g.Panels {
+		if p == nil {
+			continue
+		}
+		f, ok := p.(*Figure)
+		if !ok || f.legendEntries == 0 {
+			return nil
+		}
+		if first == nil {
+			first = f
+		} else if f.LegendTitle != first.LegendTitle || !slices.Equal(f.legendNames, first.legendNames) {
+			return nil
+		}
+		n++
+	}
+	if n < 2 {
+		return nil
+	}
+	return first
+}
+
+// Draw draws the panels onto c, each in an equal tile, and their shared
+// legend, if any, once below them.
 func (g *Grid) Draw(c draw.Canvas) {
 	c.SetColor(color.White)
 	c.Fill(c.Rectangle.Path())
 	if g.Rows <= 0 || g.Cols <= 0 {
 		return
 	}
+	area := c
+	var below *legendRows
+	shared := g.sharedLegend()
+	if shared != nil {
+		// Laid out in the typography of a panel (fitTo on a tile), across
+		// the whole width.
+		tile := draw.Tiles{Rows: g.Rows, Cols: g.Cols, PadX: gridPad, PadY: gridPad}.At(c, 0, 0)
+		restore := shared.fitTo(tile)
+		inner := draw.Crop(c, figureMargin, -figureMargin, figureMargin, -figureMargin)
+		width := inner.Max.X - inner.Min.X
+		below = shared.legendBelow(width)
+		gap := vg.Length(float64(legendGap) * shared.scale)
+		// Room between the entries of a row, where it fits.
+		if n := vg.Length(len(below.columns)); below.titleWidth+n*(below.colWidth+gap) <= width {
+			below.colWidth += gap
+		}
+		restore()
+		area = draw.Crop(c, 0, 0, below.height+gap/2+figureMargin, 0)
+		for _, p := range g.Panels {
+			if f, ok := p.(*Figure); ok {
+				f.hideLegend = true
+				defer func() { f.hideLegend = false }()
+			}
+		}
+	}
 	tiles := draw.Tiles{Rows: g.Rows, Cols: g.Cols, PadX: gridPad, PadY: gridPad}
 	for i, p := range g.Panels {
 		if p == nil || i >= g.Rows*g.Cols {
 			continue
 		}
-		p.Draw(tiles.At(c, i%g.Cols, i/g.Cols))
+		p.Draw(tiles.At(area, i%g.Cols, i/g.Cols))
+	}
+	if below != nil {
+		below.draw(draw.Crop(c, figureMargin, -figureMargin, figureMargin, -figureMargin), c)
 	}
 }

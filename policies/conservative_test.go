@@ -10,7 +10,7 @@ import (
 	"github.com/gangsim/gangsim/swf"
 )
 
-// fiveJobs is issue 17's case on 10 processors: job 1 ends 90 s before its
+// fiveJobs is a case on 10 processors where the two rules differ: job 1 ends 90 s before its
 // estimate, at 10 s. Both replanning rules move job 4 into the freed
 // processors at 10 s. The repeated sweep then moves job 3 from 100 s to 60 s,
 // where job 4 ends, so job 5 (arriving at 20 s) finds nothing before 160 s;

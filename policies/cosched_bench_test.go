@@ -76,7 +76,7 @@ func BenchmarkCoschedThesis(b *testing.B) {
 
 // BenchmarkGangThesis replays the thesis' dynamic workload at 74% load
 // under gang scheduling at job level (MPL 6, 100 ms quantum, EASY in
-// front, Crescendo's switches), from the trace in memory: issue 11's
+// front, Crescendo's switches), from the trace in memory: the target
 // "one replay of the thesis workload under GS in under 50 ms".
 func BenchmarkGangThesis(b *testing.B) {
 	tr := thesisTrace(b, 0.74)

@@ -36,7 +36,7 @@
 //     scheduling pass (under pyss's order, after the arrivals of the same
 //     instant); with one pass per instant, that pass runs them all.
 //
-//     On issue 17's five-job case (TestConservativeReplanFiveJobs) the rules
+//     On a five-job case (TestConservativeReplanFiveJobs) the rules
 //     differ: repeat starts job 3 at 60 s and job 5 at 160 s, single job 3
 //     at 90 s and job 5 at 50 s.
 //
@@ -53,6 +53,12 @@
 // has at most MPL rows. A job's Start is when it leaves the queue for the
 // matrix (the thesis' T_w, "the time the job spends in the queue", 6.4.1,
 // ends there); its row's slot may come later.
+//
+// Defaults. Without parameters gs (and sb, fcs, bcs, pbcs, local, which
+// share its matrix and queue) is the set-up of the thesis' dynamic
+// experiments (6.4.1): MPL 6, a 100 ms quantum, EASY in front (backfill=
+// easy) and DHC placement (alloc=dhc), STORM's mechanics on with a STORM
+// cluster's hardware; DefaultGangConfig and DefaultsDoc say it.
 //
 // Placement (alloc=). First fit (ff, alias firstfit) takes the first row,
 // a new one last, with enough free columns, and its lowest-numbered free
@@ -155,7 +161,7 @@
 // placed in other rows wait for their row's slot, whose switch they count.
 //
 // Backfilling (backfill=). With none the queue is FCFS: a job that cannot
-// be placed blocks those behind it. With easy, the first job that cannot
+// be placed blocks those behind it. With easy (the default), the first job that cannot
 // be placed gets a reservation at the shadow time: matrix jobs are
 // expected to end at their start plus their estimate times the MPL (Zhang
 // et al., as the thesis does in 6.4.1), or at the next instant once that

@@ -24,14 +24,16 @@ type GangConfig struct {
 	Quantum model.Time
 	// Alloc is the placement rule: "ff" (first fit; "firstfit" is the same)
 	// or "dhc" (the buddy blocks of distributed hierarchical control).
-	// Default ff.
+	// Default dhc, STORM's placement in the thesis' dynamic runs
+	// (Frachtenberg 6.4.1).
 	Alloc string
 	// Alternate lets a job also run in other rows' slots where all its
 	// columns are idle (thesis 6.2, footnote 1). Default false.
 	Alternate bool
 	// Backfill is the queue in front of the matrix: "none" (FCFS: a job
 	// that fits nowhere blocks those behind it) or "easy" (EASY
-	// backfilling, reservations from estimates times MPL). Default none.
+	// backfilling, reservations from estimates times MPL, as the thesis'
+	// dynamic runs put it in front of the matrix, 6.4.1). Default easy.
 	Backfill string
 	// Storm is what is modelled of STORM's managers (Storm): its
 	// heartbeats, launch and node managers' strobe rule. Default none;
@@ -39,9 +41,16 @@ type GangConfig struct {
 	Storm Storm
 }
 
-// DefaultGangConfig is GangConfig's defaults.
+// DefaultGangConfig is GangConfig's defaults: the set-up of the thesis'
+// dynamic experiments (Frachtenberg 6.4.1), MPL 6, a 100 ms quantum, EASY
+// backfilling in front of the matrix (estimates times the MPL) and DHC
+// placement, so that plain gs, sb, fcs, bcs, pbcs and local each mean the
+// thesis' configuration of that algorithm. With a STORM cluster's hardware
+// (--hw crescendo) STORM's mechanics come on too (Storm, stormConfig).
+// Batch scheduling on the same machine is gs:mpl=1; the classic
+// variants are named in full: gs:backfill=none,alloc=ff.
 func DefaultGangConfig() GangConfig {
-	return GangConfig{MPL: 6, Quantum: 100 * model.Millisecond, Alloc: allocFirstFit, Backfill: "none"}
+	return GangConfig{MPL: 6, Quantum: 100 * model.Millisecond, Alloc: allocDHC, Backfill: "easy"}
 }
 
 // Validate reports a configuration gang scheduling cannot run.
@@ -67,9 +76,9 @@ const maxMPL = 64
 var gangParams = mergeDocs(stormParams, map[string]string{
 	"mpl":       "multiprogramming level: the matrix's most rows, >= 1 (default 6, thesis 6.4.1; 1 is batch)",
 	"quantum":   "time slice of each row, e.g. 100ms or 2s (default 100ms, thesis 6.4.1)",
-	"alloc":     "placement: ff or firstfit (first fit, default) or dhc (buddy blocks of distributed hierarchical control)",
+	"alloc":     "placement: dhc (buddy blocks of distributed hierarchical control, STORM's; default, thesis 6.4.1) or ff or firstfit (first fit)",
 	"alternate": "true: a job also runs in other rows' slots where all its processors are idle (default false)",
-	"backfill":  "queue in front of the matrix: none (FCFS, default) or easy (reservations from estimates x mpl)",
+	"backfill":  "queue in front of the matrix: easy (EASY backfilling, reservations from estimates x mpl; default, thesis 6.4.1) or none (FCFS: a job that fits nowhere blocks those behind it)",
 })
 
 // resize returns s with n elements, reusing its storage and the elements'

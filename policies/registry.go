@@ -115,7 +115,7 @@ func estimates(p Params) (perfect bool, err error) {
 // UsesEstimates reports whether the policy s names plans with the jobs'
 // estimates (the user's runtime estimates, SWF field 9): EASY and
 // conservative backfilling unless estimates=actual, the time-sharing
-// policies with backfill=easy, and dcs with history=static. A policy that
+// policies unless backfill=none (EASY in front is their default), and dcs with history=static. A policy that
 // does not lets a trace's unusable estimates be counted rather than
 // refused. Unknown policies are taken to use them.
 func UsesEstimates(s Spec) bool {
@@ -125,7 +125,7 @@ func UsesEstimates(s Spec) bool {
 	case "easy", "conservative":
 		return s.Params["estimates"] != "actual"
 	case "gs", "local", "sb", "fcs", "bcs", "pbcs":
-		return s.Params["backfill"] == "easy"
+		return s.Params["backfill"] != "none"
 	case "dcs":
 		return s.Params["history"] == HistoryStatic
 	}
@@ -185,10 +185,23 @@ func Names() []string {
 	return names
 }
 
+// DefaultsDoc says what the time-sharing policies' names mean without
+// parameters; Describe prints it first.
+const DefaultsDoc = `One name, one configuration: without parameters the time-sharing policies
+(gs, sb, fcs, bcs, pbcs, local) run as Frachtenberg's thesis ran them in its
+dynamic experiments (6.4.1): mpl=6, quantum=100ms, EASY backfilling in front
+of the matrix (backfill=easy, reservations from estimates x mpl) and DHC
+placement (alloc=dhc), with STORM's mechanics (storm=on: tick, launch, keep)
+on a STORM cluster's hardware (--hw crescendo and the other qsnet presets).
+Batch scheduling on the same machine is gs:mpl=1; gang scheduling without
+backfilling, first fit, is gs:backfill=none,alloc=ff.
+`
+
 // Describe returns a one-paragraph description of each policy and its
-// parameters, for usage messages.
+// parameters, for usage messages, after DefaultsDoc.
 func Describe() string {
 	var b strings.Builder
+	b.WriteString(DefaultsDoc + "\n")
 	for _, n := range Names() {
 		e := registry[n]
 		fmt.Fprintf(&b, "  %-14s %s\n", n, e.doc)

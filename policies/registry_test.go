@@ -111,7 +111,7 @@ func TestGangAllocAlias(t *testing.T) {
 	if _, err := gangConfig(Params{"alloc": "first"}, Env{}); err == nil || !strings.Contains(err.Error(), "want ff, firstfit or dhc") {
 		t.Errorf("alloc=first: %v", err)
 	}
-	if d := Describe(); !strings.Contains(d, "alloc=placement: ff or firstfit (first fit, default)") {
+	if d := Describe(); !strings.Contains(d, "or ff or firstfit (first fit)") {
 		t.Errorf("Describe does not document the alias:\n%s", d)
 	}
 }
@@ -124,8 +124,9 @@ func TestUsesEstimates(t *testing.T) {
 		want bool
 	}{
 		{"fcfs", false}, {"easy", true}, {"easy:estimates=actual", false}, {"conservative", true},
-		{"conservative:estimates=actual", false}, {"gs", false}, {"gs:backfill=easy", true},
-		{"fcs:mpl=6,backfill=easy", true}, {"sb", false}, {"dcs", false}, {"dcs:history=static", true},
+		{"conservative:estimates=actual", false}, {"gs", true}, {"gs:backfill=easy", true},
+		{"gs:backfill=none", false}, {"fcs:mpl=6,backfill=easy", true}, {"sb", true}, {"sb:backfill=none", false},
+		{"dcs", false}, {"dcs:history=static", true},
 	} {
 		s, err := ParseSpec(tt.spec)
 		if err != nil {

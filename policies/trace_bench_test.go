@@ -17,7 +17,7 @@ import (
 // (parsing and encoding on their own goroutines), under EASY and
 // conservative backfilling, with --compat pyss (conservative then sweeps once
 // per termination) and with gangsim's default engine rules (conservative
-// repeats its sweeps). Issue 17's target: conservative within 3 times EASY
+// repeats its sweeps). The target: conservative within 3 times EASY
 // on every trace. Run it with
 //
 //	go test -run '^$' -bench SharedTraces ./policies

@@ -113,10 +113,12 @@ type options struct {
 	stat         string
 	logX, logY   bool
 	title        string
-	xlabel       string      // --xlabel: X axis title, "" for the label table's
-	ylabel       string      // --ylabel
-	legend       string      // --legend: legend title, "" for the --by names' labels
-	size         *plots.Size // --size; nil for the kind's default
+	xlabel       string       // --xlabel: X axis title, "" for the label table's
+	ylabel       string       // --ylabel
+	legend       string       // --legend: legend title
+	legendSet    bool         // --legend given: "" then means no title
+	labels       seriesLabels // --label: names of series values in figures
+	size         *plots.Size  // --size; nil for the kind's default
 	dpi          int
 	quiet        bool
 	lenient      bool          // --lenient: skip the rows checkOutcome refuses, counted
@@ -163,7 +165,8 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 		title      = fs.String("title", "", "figure title (default: one made from the flags)")
 		xlabel     = fs.String("xlabel", "", "X axis title, with its unit if any, e.g. \"Offered load\" (default: from the label table, see --list-columns)")
 		ylabel     = fs.String("ylabel", "", "Y axis title, with its unit if any, e.g. \"Mean wait (s)\" (default: from the label table)")
-		legend     = fs.String("legend", "", "legend title (default: the labels of the --by names, e.g. Policy)")
+		legend     = fs.String("legend", "", "legend title, \"\" for none (default: the labels of the --by names, e.g. Policy)")
+		labelFlags = fs.StringArray("label", nil, "name a series of a figure: VALUE=NAME, VALUE a value of the --by names as the table prints it (a policy in any parameter order), e.g. --label 'gs:mpl=6,backfill=easy=GS' (repeatable; tables keep the values)")
 		size       = fs.String("size", "", "figure size WIDTHxHEIGHT in in, cm, mm or pt, e.g. 6inx4in (default: 16cmx10cm, twice as wide for two panels)")
 		dpi        = fs.Int("dpi", plots.DefaultDPI, "resolution of a PNG figure in pixels per inch (SVG and PDF are vector formats)")
 		quiet      = fs.BoolP("quiet", "q", false, "print nothing on stderr but errors")
@@ -187,6 +190,12 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 		procs: *procs, saturation: *saturation, timeseries: *timeseries, x: *x, plot: *plot,
 		metric: *metric, stat: *stat, logX: *logX, logY: *logY, title: *title, quiet: *quiet,
 		xlabel: *xlabel, ylabel: *ylabel, legend: *legend, dpi: *dpi, lenient: *lenient,
+		legendSet: fs.Changed("legend"),
+	}
+	for _, l := range *labelFlags {
+		if err := opt.labels.add(l); err != nil {
+			return nil, err
+		}
 	}
 	if *size != "" {
 		sz, err := plots.ParseSize(*size)
@@ -343,6 +352,7 @@ func (o *options) checkMode(fs *pflag.FlagSet) error {
 		{"xlabel", "--plot", plot},
 		{"ylabel", "--plot", plot},
 		{"legend", "--plot", plot},
+		{"label", "--plot", plot},
 		{"size", "--plot", plot},
 		{"dpi", "--plot", plot},
 		{"timeseries", "--saturation and --plot jobs-in-system", wholeRuns},

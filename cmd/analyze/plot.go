@@ -133,9 +133,10 @@ func pooled(jm *jobMetric, cells []*cell) []float64 {
 }
 
 // legendTitle titles the legend of series named by the values of names:
-// --legend, else the names' labels ("Policy", "Offered load").
+// --legend (none when given empty), else the names' labels ("Policy",
+// "Offered load").
 func legendTitle(opt *options, names []string) string {
-	if opt.legend != "" {
+	if opt.legendSet {
 		return opt.legend
 	}
 	labels := make([]string, len(names))
@@ -146,8 +147,100 @@ func legendTitle(opt *options, names []string) string {
 	return strings.Join(labels, ", ")
 }
 
-// entry names a series in a legend whose title says what the values are.
-func entry(values []string) string { return strings.Join(values, ", ") }
+// entry names a series in a legend whose title says what the values are:
+// its --label name, else its values.
+func (o *options) entry(values []string) string { return o.labels.name(values) }
+
+// seriesLabels are the names --label gives series values: VALUE=NAME,
+// split at the last "=" (a policy's parameters hold "=" too).
+type seriesLabels struct {
+	byValue map[string]string // the value as given and its canonical form
+	given   []string          // the values in the order given
+	used    map[string]bool   // given values that named a series
+}
+
+// add parses one --label.
+func (s *seriesLabels) add(flag string) error {
+	i := strings.LastIndexByte(flag, '=')
+	if i <= 0 || i == len(flag)-1 {
+		return cli.Usagef("--label %q: want VALUE=NAME, e.g. 'gs:mpl=6,backfill=easy=GS'", flag)
+	}
+	value, name := flag[:i], flag[i+1:]
+	if s.byValue == nil {
+		s.byValue, s.used = map[string]string{}, map[string]bool{}
+	}
+	for _, v := range []string{value, canonicalValue(value)} {
+		if old, ok := s.byValue[v]; ok && old != name {
+			return cli.Usagef("--label %q: %s is already named %q", flag, value, old)
+		}
+		s.byValue[v] = name
+	}
+	s.given = append(s.given, value)
+	return nil
+}
+
+// name returns the name of a series whose values are values: the --label
+// of them all joined (a whole "easy, 0.7"), else each value's own.
+func (s *seriesLabels) name(values []string) string {
+	whole := strings.Join(values, ", ")
+	if s.byValue == nil {
+		return whole
+	}
+	if n, ok := s.lookup(whole); ok {
+		return n
+	}
+	parts := make([]string, len(values))
+	for i, v := range values {
+		parts[i] = v
+		if n, ok := s.lookup(v); ok {
+			parts[i] = n
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (s *seriesLabels) lookup(v string) (string, bool) {
+	for _, k := range []string{v, canonicalValue(v)} {
+		if n, ok := s.byValue[k]; ok {
+			for _, g := range s.given {
+				if g == k || canonicalValue(g) == canonicalValue(k) {
+					s.used[g] = true
+				}
+			}
+			return n, true
+		}
+	}
+	return "", false
+}
+
+// unused lists the --label values that named no series.
+func (s *seriesLabels) unused() []string {
+	var out []string
+	for _, g := range s.given {
+		if !s.used[g] {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// canonicalValue is a policy string's canonical form, its parameters
+// sorted as manifests record them ("gs:mpl=6,backfill=easy" is
+// "gs:backfill=easy,mpl=6"); any other value as it is.
+func canonicalValue(v string) string {
+	name, params, ok := strings.Cut(v, ":")
+	if !ok || name == "" || strings.ContainsAny(name, " ,=") {
+		return v
+	}
+	kvs := strings.Split(params, ",")
+	for _, kv := range kvs {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			return v
+		}
+	}
+	slices.Sort(kvs)
+	return name + ":" + strings.Join(kvs, ",")
+}
 
 // paramAxis is the axis of a parameter (--x): its label table entry.
 func paramAxis(name string, log bool) plots.Axis {
@@ -187,6 +280,9 @@ func drawPlot(opt *options, runs []*resultRun, cells []*cell, man *model.Manifes
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", opt.output, err)
+	}
+	if u := opt.labels.unused(); len(u) > 0 {
+		say("--label: no series is %s (the series: the values of --by as the table prints them)", strings.Join(u, ", "))
 	}
 	dress(opt, fig)
 	if opt.size != nil {
@@ -242,7 +338,7 @@ func cdfFigure(opt *options, runs []*resultRun, cells []*cell, say func(string, 
 			if len(xs) == 0 {
 				return nil, fmt.Errorf("%s: no completed jobs to draw", label(names, g.keys))
 			}
-			samples = append(samples, plots.Sample{Name: entry(g.keys), Values: xs})
+			samples = append(samples, plots.Sample{Name: opt.entry(g.keys), Values: xs})
 		}
 		fr := plots.Frame{Title: title, X: plots.Axis{Label: tauLabel(jm, runs), Unit: jm.unit, Log: opt.logX},
 			Legend: legendTitle(opt, names)}
@@ -289,7 +385,7 @@ func boxesFigure(opt *options, runs []*resultRun, cells []*cell, say func(string
 		if err != nil {
 			return nil, err
 		}
-		s := plots.BoxSeries{Name: entry(g.keys)}
+		s := plots.BoxSeries{Name: opt.entry(g.keys)}
 		if len(names) == 0 {
 			s.Name = jm.label
 		}
@@ -331,7 +427,7 @@ func metricFigure(opt *options, runs []*resultRun, cells []*cell, say func(strin
 		if err != nil {
 			return nil, err
 		}
-		s := plots.Series{Name: entry(g.keys)}
+		s := plots.Series{Name: opt.entry(g.keys)}
 		if len(names) == 0 {
 			s.Name = axis.Label
 		}
@@ -390,7 +486,7 @@ func barsFigure(opt *options, runs []*resultRun, cells []*cell) (*plots.Figure, 
 	if len(names) < 2 {
 		s := plots.BarSeries{Name: axis.Label}
 		for _, g := range groups {
-			categories = append(categories, strings.Join(g.keys, ", "))
+			categories = append(categories, opt.entry(g.keys))
 			s.Values = append(s.Values, meanColumn(g.cells, opt.metricColumn))
 		}
 		series = append(series, s)
@@ -404,7 +500,7 @@ func barsFigure(opt *options, runs []*resultRun, cells []*cell) (*plots.Figure, 
 		// repeated in every label.
 		catLabel := func(keys []string) string {
 			if last == 1 {
-				return keys[0]
+				return opt.entry(keys[:1])
 			}
 			return label(names[:last], keys[:last])
 		}
@@ -422,7 +518,7 @@ func barsFigure(opt *options, runs []*resultRun, cells []*cell) (*plots.Figure, 
 		slices.SortStableFunc(serKeys, func(a, b string) int { return compareKeys(names[last:], []string{a}, []string{b}) })
 		for i, k := range serKeys {
 			serIndex[k] = i
-			s := plots.BarSeries{Name: k, Values: make([]float64, len(categories))}
+			s := plots.BarSeries{Name: opt.entry([]string{k}), Values: make([]float64, len(categories))}
 			for j := range s.Values {
 				s.Values[j] = math.NaN()
 			}
@@ -457,7 +553,7 @@ func jobsInSystemFigure(opt *options, runs []*resultRun) (*plots.Figure, error) 
 	var end model.Time
 	for _, g := range groups {
 		for _, c := range g.cells {
-			name := entry(g.keys)
+			name := opt.entry(g.keys)
 			if len(g.cells) > 1 {
 				name += " (" + c.run.name + ")"
 			}

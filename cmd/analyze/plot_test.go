@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"flag"
+	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -188,5 +190,114 @@ func TestPlotFormatsAndSize(t *testing.T) {
 	}
 	if _, _, err := analyzeCmd(t, nil, "--size", "6inx4in", run); err == nil {
 		t.Error("--size without --plot accepted")
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite testdata/*.png golden images from the current output")
+
+// TestRelabelledLegendGolden: --label names a figure's series (a policy
+// matched in any parameter order), --legend "" draws the legend without a
+// title, and a figure of two panels (--halves) draws its one legend once.
+// The PNG is compared pixel by pixel with testdata/relabelled_legend.png
+// (go test ./cmd/analyze -run Golden -update rewrites it, after checking
+// the new image by eye).
+func TestRelabelledLegendGolden(t *testing.T) {
+	dir := t.TempDir()
+	up := []model.Param{p("compress", "100"), p("load.target", "0.74")}
+	gs := filepath.Join(dir, "gs.parquet")
+	batch := filepath.Join(dir, "batch.parquet")
+	writeRun(t, gs, runHeader(4, 1, up, []model.Param{p("policy", "gs:backfill=easy,mpl=6"), p("machine", "4")}), easyRun())
+	writeRun(t, batch, runHeader(4, 1, up, []model.Param{p("policy", "gs:mpl=1"), p("machine", "4")}), fcfsRun())
+	args := []string{"--plot", "cdf", "--by", "policy", "--halves", batch, "--size", "16cmx7cm",
+		"--label", "gs:mpl=6,backfill=easy=GS", "--label", "gs:mpl=1=batch", "--legend", "", gs, batch}
+
+	out := filepath.Join(dir, "fig")
+	_, stderr := mustAnalyze(t, nil, append([]string{"-o", out + ".svg"}, args...)...)
+	svg, _ := os.ReadFile(out + ".svg")
+	for _, want := range []string{">GS<", ">batch<"} {
+		if n := strings.Count(string(svg), want); n != 1 {
+			t.Errorf("SVG has %d legend entries %q, want one (one legend for both panels)", n, want)
+		}
+	}
+	for _, bad := range []string{">Policy<", ">gs:", "Policy:"} {
+		if strings.Contains(string(svg), bad) {
+			t.Errorf("SVG holds %q: the legend's title or a raw policy", bad)
+		}
+	}
+	if strings.Contains(stderr, "--label") {
+		t.Errorf("a --label that named a series is reported unused: %s", stderr)
+	}
+
+	mustAnalyze(t, nil, append([]string{"-q", "-o", out + ".png"}, args...)...)
+	got, err := os.ReadFile(out + ".png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "relabelled_legend.png")
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (go test ./cmd/analyze -run Golden -update creates it)", err)
+	}
+	if n, err := pixelsDiffer(got, want); err != nil || n > 0 {
+		keep := filepath.Join(os.TempDir(), "relabelled_legend-got.png")
+		os.WriteFile(keep, got, 0o644)
+		t.Errorf("%s: %d pixels differ (%v); this run's image is %s", golden, n, err, keep)
+	}
+}
+
+// pixelsDiffer counts the pixels in which two PNGs differ (their text
+// chunks, the manifest, may differ).
+func pixelsDiffer(a, b []byte) (int, error) {
+	ia, err := png.Decode(bytes.NewReader(a))
+	if err != nil {
+		return 0, err
+	}
+	ib, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		return 0, err
+	}
+	if ia.Bounds() != ib.Bounds() {
+		return ia.Bounds().Dx() * ia.Bounds().Dy(), fmt.Errorf("size %v, want %v", ia.Bounds(), ib.Bounds())
+	}
+	n := 0
+	for y := ia.Bounds().Min.Y; y < ia.Bounds().Max.Y; y++ {
+		for x := ia.Bounds().Min.X; x < ia.Bounds().Max.X; x++ {
+			if ia.At(x, y) != ib.At(x, y) {
+				n++
+			}
+		}
+	}
+	return n, nil
+}
+
+// TestLabelFlag: --label's errors, and a --label that names no series is
+// said on stderr.
+func TestLabelFlag(t *testing.T) {
+	dir := fixture(t)
+	runs := []string{filepath.Join(dir, "easy1.parquet"), filepath.Join(dir, "fcfs.csv")}
+	out := filepath.Join(t.TempDir(), "f.png")
+	for _, bad := range []string{"GS", "=GS", "easy=", "gs:mpl=6="} {
+		_, _, err := analyzeCmd(t, nil, append([]string{"--plot", "cdf", "--by", "policy", "-o", out, "--label", bad}, runs...)...)
+		if err == nil || !strings.Contains(err.Error(), "want VALUE=NAME") {
+			t.Errorf("--label %q: %v", bad, err)
+		}
+	}
+	_, _, err := analyzeCmd(t, nil, append([]string{"--plot", "cdf", "--by", "policy", "-o", out, "--label", "easy=A", "--label", "easy=B"}, runs...)...)
+	if err == nil || !strings.Contains(err.Error(), `easy is already named "A"`) {
+		t.Errorf("two names for one value: %v", err)
+	}
+	_, _, err = analyzeCmd(t, nil, append([]string{"--by", "policy", "--label", "easy=EASY"}, runs...)...)
+	if err == nil || !strings.Contains(err.Error(), "--label applies to --plot") {
+		t.Errorf("--label on a table: %v", err)
+	}
+	_, stderr := mustAnalyze(t, nil, append([]string{"--plot", "cdf", "--by", "policy", "-o", out, "--label", "easy=EASY", "--label", "gs=GS"}, runs...)...)
+	if !strings.Contains(stderr, "--label: no series is gs") {
+		t.Errorf("an unused --label is not said: %q", stderr)
 	}
 }

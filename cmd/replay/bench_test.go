@@ -34,7 +34,7 @@ func BenchmarkCTCEasy(b *testing.B) {
 	}
 }
 
-// BenchmarkGangLANL is issue 11's end-to-end speed target for gang
+// BenchmarkGangLANL is the end-to-end speed target for gang
 // scheduling: LANL-CM5 (122,055 jobs after cleaning, 1024 processors)
 // under gs with MPL 6, a 1 s quantum, DHC placement and EASY backfilling,
 // from parsing the gzipped SWF to the written per-job Parquet file,

@@ -290,7 +290,49 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 
-	res, err := r.Run(src, outcomes, samples)
+	// What a replay that may take long says before and while it runs:
+	// for a process-level policy, the jobs it cannot coschedule (said even
+	// under -q) and, unless -q, the estimated cost of a long replay; on a
+	// terminal, unless -q, a progress line. A named file is scanned once
+	// first for them (its parse is fast beside such a replay); standard
+	// input is watched as it is read.
+	processLevel := policies.ProcessLevel(spec)
+	showProgress := !*quiet && cli.ProgressOn(stderr)
+	watch := &replayWatch{src: src, next: outcomes, spec: spec}
+	var scan *pipelines.TraceScan
+	if inName != "-" && !in.Streamed() && (showProgress || processLevel) {
+		scan = scanInput(inName, mode, r.Needed(), spec)
+	}
+	if scan != nil {
+		watch.total, watch.span = int64(scan.Jobs), scan.LastSubmit
+	} else if n, ok := src.Header().Int(model.KeyMaxRecords); ok && n > 0 {
+		watch.total = n
+	}
+	if processLevel {
+		switch {
+		case scan == nil:
+			watch.warn = stderr
+		case scan.NoApp > 0:
+			fmt.Fprintf(stderr, "replay: %s: %d of %d jobs have no application attributes: %s\n", spec, scan.NoApp, scan.Jobs, noAppAdvice(spec))
+		}
+		if scan != nil && !*quiet && scan.EstimatedSeconds() >= longReplay.Seconds() {
+			procs := r.Machine.Procs()
+			if procs == 0 {
+				procs = r.Procs
+			}
+			if procs == 0 {
+				procs = src.Header().MaxProcs()
+			}
+			fmt.Fprintf(stderr, "replay: %s\n", costNotice(spec, scan, procs))
+		}
+	}
+	var watched model.OutcomeWriter = watch
+	if outcomes == nil && !showProgress {
+		watched = nil // nothing to write nor to count
+	}
+	status := cli.StartStatus(stderr, showProgress, watch.render)
+	res, err := r.Run(watch, watched, samples)
+	status.Stop()
 	if errors.Is(err, policies.ErrParam) {
 		// Found only once the machine is known (a quantum no longer than
 		// the preset's switch, a preset of the wrong family): still the

@@ -216,7 +216,7 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	progress := cli.NewProgress(stderr, len(all), "runs")
+	progress := cli.NewProgress(stderr, len(all), "runs", "replay sweep", *quiet)
 	var warnMu sync.Mutex // runs are read back on several goroutines
 	sweep := &pipelines.Sweep{Cache: &pipelines.Cache{Dir: *cacheDir}, Workers: *workers, Progress: progress,
 		Warn: func(msg string) {

@@ -1,5 +1,6 @@
 // Runs SQL files with DuckDB against a directory of gangsim outputs and
-// prints their rows as JSON. Usage: node query.mjs DIR NAME=FILE.sql...
+// prints their rows as JSON. Usage: node query.mjs DIR [--set VAR=VALUE]...
+// NAME=FILE.sql...
 //
 // Relative paths in the SQL (e.g. 'runs/*/*/outcomes.parquet') resolve
 // against DIR: DuckDB's file_search_path is set to it, as the example
@@ -9,13 +10,26 @@
 // with every row an object of column name to value: DuckDB's integers as
 // JSON numbers (as strings beyond 2^53), doubles as JSON numbers (NaN and
 // infinities as null), other values as text. Exits 1 with DuckDB's message
-// on stderr if a query fails. Used by examples' TestNotebookSQL.
+// on stderr if a query fails. --set VAR=VALUE sets a DuckDB variable (SET
+// VARIABLE, read with getvariable('VAR')) to the text VALUE before the
+// queries run, as the notebook sets 'experiment'. Used by the notebook's
+// tests (package internal/notebook).
 import { readFileSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
 
-const [dir, ...queries] = process.argv.slice(2);
-if (!dir || queries.length === 0 || queries.some((q) => !/^[A-Za-z_][A-Za-z0-9_]*=./.test(q))) {
-  console.error('usage: node query.mjs DIR NAME=FILE.sql...');
+const [dir, ...rest] = process.argv.slice(2);
+const vars = [];
+const queries = [];
+for (let i = 0; i < rest.length; i++) {
+  if (rest[i] === '--set' && i + 1 < rest.length) {
+    vars.push(rest[++i]);
+  } else {
+    queries.push(rest[i]);
+  }
+}
+const named = /^[A-Za-z_][A-Za-z0-9_]*=/;
+if (!dir || queries.length === 0 || queries.some((q) => !/^[A-Za-z_][A-Za-z0-9_]*=./.test(q)) || vars.some((v) => !named.test(v))) {
+  console.error('usage: node query.mjs DIR [--set VAR=VALUE]... NAME=FILE.sql...');
   process.exit(2);
 }
 const quote = (s) => "'" + s.replaceAll("'", "''") + "'";
@@ -37,6 +51,10 @@ const con = await db.connect();
 const out = {};
 try {
   await con.run(`SET file_search_path = ${quote(dir)}`);
+  for (const v of vars) {
+    const eq = v.indexOf('=');
+    await con.run(`SET VARIABLE ${ident(v.slice(0, eq))} = ${quote(v.slice(eq + 1))}`);
+  }
   for (const q of queries) {
     const eq = q.indexOf('=');
     const name = q.slice(0, eq);

@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gangsim/gangsim/internal/version"
 )
@@ -43,7 +44,7 @@ func TestExit(t *testing.T) {
 
 func TestProgressSilentOffTerminal(t *testing.T) {
 	var b strings.Builder
-	p := NewProgress(&b, 3, "runs")
+	p := NewProgress(&b, 3, "runs", "sweep", false)
 	p.Done(true)
 	p.Done(false)
 	p.Finish()
@@ -52,6 +53,26 @@ func TestProgressSilentOffTerminal(t *testing.T) {
 	}
 	if d, c := p.Counts(); d != 2 || c != 1 {
 		t.Errorf("counts %d %d", d, c)
+	}
+}
+
+// TestProgressLine: the status line says what is done, cached and failed,
+// and the time left from the rate of the units made (not the cached).
+func TestProgressLine(t *testing.T) {
+	p := NewProgress(io.Discard, 10, "runs", "replay sweep", true)
+	p.Done(true)
+	p.Done(false)
+	p.Done(false)
+	p.Failed()
+	got := p.render(4 * time.Second)
+	if want := "replay sweep: 3 of 10 runs done (1 cached, 1 failed), 4s, about 14s left"; got != want {
+		t.Errorf("line %q, want %q", got, want)
+	}
+	for d, want := range map[time.Duration]string{850 * time.Millisecond: "850ms", 42 * time.Second: "42s",
+		185 * time.Second: "3m05s", 72 * time.Minute: "1h12m"} {
+		if got := Elapsed(d); got != want {
+			t.Errorf("Elapsed(%v) = %q, want %q", d, got, want)
+		}
 	}
 }
 

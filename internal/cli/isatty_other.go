@@ -5,3 +5,6 @@ package cli
 // isTerminal is false where gangsim cannot ask: binary output is then
 // written even to a console.
 func isTerminal(fd uintptr) bool { return false }
+
+// terminalWidth is 0 (unknown) where gangsim cannot ask.
+func terminalWidth(fd uintptr) int { return 0 }

@@ -3,31 +3,143 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"time"
 )
 
-// Progress draws a one-line progress bar on a terminal: "[#####.....] 5/10
-// runs (2 cached) 0:12". On anything else it stays silent, so logs and pipes
-// get only the final summary the command prints. Its methods are safe for
+// ProgressOn reports whether progress may be drawn on w: w is a terminal,
+// the environment is not CI's (CI set) and the terminal is not dumb. A
+// command also keeps it off under -q.
+func ProgressOn(w io.Writer) bool {
+	return IsTerminal(w) && os.Getenv("CI") == "" && os.Getenv("TERM") != "dumb"
+}
+
+// progressEvery is how often a status line is redrawn, and how long a
+// command runs before the first: GANGSIM_PROGRESS_INTERVAL (a Go duration,
+// for tests) or one second, so that a command done within a second prints
+// nothing.
+func progressEvery() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("GANGSIM_PROGRESS_INTERVAL")); err == nil && d > 0 {
+		return d
+	}
+	return time.Second
+}
+
+// StatusLine redraws one line of text in place on a terminal, every
+// interval from the first on, with what render returns; on anything else
+// it draws nothing. Stop clears the line. Its methods are safe for
 // concurrent use.
-type Progress struct {
+type StatusLine struct {
 	w       io.Writer
-	on      bool
-	what    string
-	total   int
-	done    int
-	cached  int
+	render  func(elapsed time.Duration) string
 	started time.Time
 	mu      sync.Mutex
 	drawn   bool
+	stopped bool
+	stop    chan struct{}
+	done    chan struct{}
 }
 
-// NewProgress returns a progress bar for total units of what ("runs")
-// written to w, drawn only if w is a terminal.
-func NewProgress(w io.Writer, total int, what string) *Progress {
-	return &Progress{w: w, on: IsTerminal(w), what: what, total: total, started: time.Now()}
+// StartStatus starts redrawing render's line on w when on is true (see
+// ProgressOn); the first line comes after an interval.
+func StartStatus(w io.Writer, on bool, render func(elapsed time.Duration) string) *StatusLine {
+	s := &StatusLine{w: w, render: render, started: time.Now()}
+	if !on {
+		s.stopped = true
+		return s
+	}
+	s.stop, s.done = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(s.done)
+		t := time.NewTicker(progressEvery())
+		defer t.Stop()
+		for {
+			select {
+			case <-s.stop:
+				return
+			case <-t.C:
+				s.Draw()
+			}
+		}
+	}()
+	return s
+}
+
+// Draw redraws the line now (a drawn line is kept to the terminal's width,
+// so that it never wraps).
+func (s *StatusLine) Draw() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopped {
+		return
+	}
+	text := s.render(time.Since(s.started))
+	if f, ok := s.w.(*os.File); ok {
+		if cols := terminalWidth(f.Fd()); cols > 1 && len(text) >= cols {
+			text = text[:cols-1]
+		}
+	}
+	fmt.Fprintf(s.w, "\r%s\x1b[K", text)
+	s.drawn = true
+}
+
+// Stop ends the redrawing and clears the line, if one was drawn, so that
+// what the command prints next starts on a clean line.
+func (s *StatusLine) Stop() {
+	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		return
+	}
+	s.stopped = true
+	if s.drawn {
+		fmt.Fprint(s.w, "\r\x1b[K")
+		s.drawn = false
+	}
+	s.mu.Unlock()
+	close(s.stop)
+	<-s.done
+}
+
+// Progress counts the units of a batch of work ("runs") and draws a status
+// line of them on a terminal: "replay sweep: 312 of 1300 runs done (40
+// cached, 0 failed), 2m31s, about 8m left". On anything else, or when
+// made quiet, it stays silent, so logs and pipes get only the summary the
+// command prints. Its methods are safe for concurrent use.
+type Progress struct {
+	prefix, what         string
+	total                int
+	mu                   sync.Mutex
+	done, cached, failed int
+	line                 *StatusLine
+}
+
+// NewProgress returns the progress of total units of what ("runs"), drawn
+// on w if ProgressOn(w) and not quiet, each line starting with prefix
+// ("replay sweep").
+func NewProgress(w io.Writer, total int, what, prefix string, quiet bool) *Progress {
+	p := &Progress{prefix: prefix, what: what, total: total}
+	p.line = StartStatus(w, !quiet && ProgressOn(w), p.render)
+	return p
+}
+
+func (p *Progress) render(elapsed time.Duration) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var b strings.Builder
+	if p.prefix != "" {
+		b.WriteString(p.prefix + ": ")
+	}
+	fmt.Fprintf(&b, "%d of %d %s done (%d cached, %d failed), %s", p.done, p.total, p.what, p.cached, p.failed, Elapsed(elapsed))
+	// Time left from the rate of the units made now: cached ones cost
+	// nothing.
+	if made := p.done - p.cached; made > 0 && p.done < p.total {
+		left := time.Duration(float64(elapsed) / float64(made) * float64(p.total-p.done))
+		b.WriteString(", about " + Elapsed(left) + " left")
+	}
+	return b.String()
 }
 
 // Done records one finished unit; cached says it was found already done.
@@ -38,37 +150,38 @@ func (p *Progress) Done(cached bool) {
 	if cached {
 		p.cached++
 	}
-	p.draw()
 }
 
-func (p *Progress) draw() {
-	if !p.on {
-		return
-	}
-	const width = 30
-	filled := 0
-	if p.total > 0 {
-		filled = width * p.done / p.total
-	}
-	el := time.Since(p.started).Round(time.Second)
-	fmt.Fprintf(p.w, "\r[%s%s] %d/%d %s (%d cached) %v ", strings.Repeat("#", filled),
-		strings.Repeat(".", width-filled), p.done, p.total, p.what, p.cached, el)
-	p.drawn = true
-}
-
-// Finish ends the bar's line, if it drew one.
-func (p *Progress) Finish() {
+// Failed records a unit that failed.
+func (p *Progress) Failed() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.drawn {
-		fmt.Fprintln(p.w)
-		p.drawn = false
-	}
+	p.failed++
 }
+
+// Finish clears the status line, if one was drawn; the progress draws no
+// more.
+func (p *Progress) Finish() { p.line.Stop() }
 
 // Counts returns the units done so far and how many of them were cached.
 func (p *Progress) Counts() (done, cached int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.done, p.cached
+}
+
+// Elapsed formats a duration for a person: "850ms", "42s", "3m05s",
+// "1h12m".
+func Elapsed(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return d.Round(10 * time.Millisecond).String()
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Round(time.Second)/time.Second))
+	case d < time.Hour:
+		d = d.Round(time.Second)
+		return fmt.Sprintf("%dm%02ds", int(d/time.Minute), int(d%time.Minute/time.Second))
+	}
+	d = d.Round(time.Minute)
+	return fmt.Sprintf("%dh%02dm", int(d/time.Hour), int(d%time.Hour/time.Minute))
 }

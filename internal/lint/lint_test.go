@@ -3,6 +3,8 @@ package lint
 import (
 	"bytes"
 	"go/format"
+	"image"
+	_ "image/png"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -177,7 +179,7 @@ func TestMakeRunShowsNoManifest(t *testing.T) {
 		t.Fatalf("make run: %v\n%s%s", err, stdout.Bytes(), stderr.Bytes())
 	}
 	shown := stdout.String()
-	for _, p := range []string{"| policy |", "| gs:alloc=dhc,backfill=easy,mpl=1 |", "| gs:alloc=dhc,backfill=easy,mpl=6 |", "| sb:alloc=dhc,backfill=easy,mpl=6 |", "| fcs:alloc=dhc,backfill=easy,mpl=6 |"} {
+	for _, p := range []string{"| policy |", "| easy |", "| gs:mpl=1 |", "| gs |", "| sb |", "| fcs |"} {
 		if !strings.Contains(shown, p) {
 			t.Errorf("make run shows no comparison table with %q:\n%s", p, shown)
 		}
@@ -201,7 +203,21 @@ func TestMakeRunShowsNoManifest(t *testing.T) {
 	if err != nil || !strings.Contains(string(file), "GangsimTool: analyze") || !strings.Contains(string(file), "| policy |") {
 		t.Errorf("out/summary.md lacks the table or its manifest (%v):\n%s", err, file)
 	}
-	if _, err := os.Stat(filepath.Join(out, "responses.png")); err != nil {
-		t.Errorf("no figure: %v", err)
+	// The figure at print size (16 x 10 cm at 300 dpi), its series named.
+	png, err := os.ReadFile(filepath.Join(out, "responses.png"))
+	if err != nil {
+		t.Fatalf("no figure: %v", err)
 	}
+	if cfg, err := pngConfig(png); err != nil || cfg.Width != 1890 || cfg.Height != 1181 {
+		t.Errorf("out/responses.png is %dx%d px (%v), want 1890x1181: 16 x 10 cm at 300 dpi", cfg.Width, cfg.Height, err)
+	}
+	if l := "label=[easy=EASY,gs:mpl=1=batch,gs=GS,sb=SB,fcs=FCS]"; !bytes.Contains(png, []byte(l)) {
+		t.Errorf("out/responses.png's manifest does not record %q: its series are not named", l)
+	}
+}
+
+// pngConfig decodes a PNG's size.
+func pngConfig(b []byte) (image.Config, error) {
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(b))
+	return cfg, err
 }

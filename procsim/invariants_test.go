@@ -83,6 +83,22 @@ func (s *Sim) checkFanout(j *job, p *proc) error {
 				j.id, p.idx, p.iter, p.phase, p.inTail, passed, x, recv, sent, fo.sent[x])
 		}
 	}
+	if p.idx == 0 && !j.frozen {
+		// The earliest arrival still to come, receiver by receiver.
+		want := model.Never
+		for x := range fo.n {
+			for g := fo.lo; g < fo.sent[x]; g++ {
+				for y := range fo.n {
+					if k := fo.key(&fo.gens[g-fo.lo].rec[x], x, y); (x != y || fo.bcs) && !s.arrived(k) {
+						want = min(want, k.at)
+					}
+				}
+			}
+		}
+		if got := s.fanNext(fo); got != want {
+			return fmt.Errorf("job %d: its next arrival is %v, receiver by receiver %v", j.id, got, want)
+		}
+	}
 	if g := p.need - 1; p.phase == phWait && g >= fo.lo && fo.posted(g) {
 		if w, want := fo.wait(y, g), fo.scan(y, g); w != want {
 			return fmt.Errorf("job %d: process %d waits for call %d until %+v, the scan says %+v", j.id, p.idx, g, w, want)

@@ -158,12 +158,51 @@ func (pr *program) receives(i, r int, out []int) []int {
 // iterations whatever the runtime.
 func (pr *program) fit(work, lat model.Time) (iters int, end model.Time) {
 	n, rounds := pr.procs, pr.rounds
-	from := make([][][]int, n) // per process, per round
-	for i := range n {
-		from[i] = make([][]int, rounds)
-		for r := range rounds {
-			from[i][r] = pr.receives(i, r, nil)
+	a2a := pr.pattern == model.PatternAllToAll
+	var from [][][]int // per process, per round (all-to-all: every other)
+	if !a2a {
+		from = make([][][]int, n)
+		for i := range n {
+			from[i] = make([][]int, rounds)
+			for r := range rounds {
+				from[i][r] = pr.receives(i, r, nil)
+			}
 		}
+	}
+	// recvMax returns the latest arrival among the messages process i
+	// receives in round r, from t on, with arrivals a (by sender): under
+	// all-to-all the latest of the others', from the two latest (top).
+	var top [][2]int
+	rank := func(a [][]model.Time) {
+		if !a2a {
+			return
+		}
+		top = top[:0]
+		for r := range rounds {
+			b := [2]int{-1, -1}
+			for f := range n {
+				switch v := a[f][r]; {
+				case b[0] < 0 || v > a[b[0]][r]:
+					b[0], b[1] = f, b[0]
+				case b[1] < 0 || v > a[b[1]][r]:
+					b[1] = f
+				}
+			}
+			top = append(top, b)
+		}
+	}
+	recvMax := func(i, r int, t model.Time, a [][]model.Time) model.Time {
+		if a2a {
+			f := top[r][0]
+			if f == i {
+				f = top[r][1]
+			}
+			return max(t, a[f][r])
+		}
+		for _, f := range from[i][r] {
+			t = max(t, a[f][r])
+		}
+		return t
 	}
 	x := make([]model.Time, n)   // x(k): iteration k's computation over
 	nic := make([]model.Time, n) // n: when each process's NIC is free
@@ -178,11 +217,10 @@ func (pr *program) fit(work, lat model.Time) (iters int, end model.Time) {
 	}
 	// waitFor returns when process i has every message of a call whose
 	// arrivals are a, from t on.
+	// (rank must have ranked a.)
 	waitFor := func(i int, t model.Time, a [][]model.Time) model.Time {
 		for r := range rounds {
-			for _, f := range from[i][r] {
-				t = max(t, a[f][r])
-			}
+			t = recvMax(i, r, t, a)
 		}
 		return t
 	}
@@ -216,12 +254,9 @@ func (pr *program) fit(work, lat model.Time) (iters int, end model.Time) {
 					arr[i][r] = max(t[i], nic[i]) + lat
 					nic[i] = arr[i][r]
 				}
+				rank(arr)
 				for i := range n {
-					v := t[i]
-					for _, f := range from[i][r] {
-						v = max(v, arr[f][r])
-					}
-					t2[i] = v
+					t2[i] = recvMax(i, r, t[i], arr)
 				}
 				t, t2 = t2, t
 			}
@@ -237,11 +272,16 @@ func (pr *program) fit(work, lat model.Time) (iters int, end model.Time) {
 					nic[i] = s
 				}
 			}
-			for i := range n {
-				t[i] = x[i]
-				if k > 0 {
+			if k > 0 {
+				rank(prev)
+				for i := range n {
 					t[i] = waitFor(i, x[i], prev) // w_i(k)
 				}
+			} else {
+				copy(t, x)
+			}
+			rank(arr)
+			for i := range n {
 				e = max(e, waitFor(i, t[i], arr))
 			}
 			prev, arr = arr, prev

@@ -148,7 +148,13 @@
 // (spinning or blocked) gets one event, at the arrival of the last message
 // its wait needs, once all of them are on their way. The order of
 // same-time events, and so every outcome, is the one of a simulation in
-// which every arrival is an event. Events made stale (a preempted
+// which every arrival is an event. An all-to-all round's messages all
+// leave their sender's NIC at once and take consecutive sequence numbers:
+// they are kept as one record per sender and call, from which a
+// receiver's wait finds the last message it needs in O(1) (the latest of
+// the call's two latest records that is not its own; fanout.go), so that
+// a replay's work grows linearly with job size, not with the p(p-1)
+// messages of a round. Events made stale (a preempted
 // process's computation end, a spin its message cut short, a wake-up whose
 // messages were re-timed) are taken out of the queue instead of being
 // popped and ignored. The queue is indexed (a timer slot per process and

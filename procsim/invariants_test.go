@@ -37,6 +37,11 @@ func (s *Sim) check() error {
 			// partner), the steps its position in its program says it has
 			// passed, the messages it has received, and those its partner's
 			// position says it has sent.
+			if fo := j.fo; fo != nil {
+				if err := s.checkFanout(j, p); err != nil {
+					return err
+				}
+			}
 			for sl := range p.rs {
 				s.collect(&p.rs[sl]) // the messages that have arrived by now
 				q := senders[pi][sl]
@@ -57,6 +62,46 @@ func (s *Sim) check() error {
 		}
 		if s.cpus[ci].busy > max(s.now, s.cpus[ci].skipEnd) {
 			return fmt.Errorf("processor %d busy %v of %v", ci, s.cpus[ci].busy, s.now)
+		}
+	}
+	return nil
+}
+
+// checkFanout checks process p of all-to-all job j as check does a
+// receive slot's process, sender by sender, and that the message p's wait
+// ends with is the latest of the record-by-record scan.
+func (s *Sim) checkFanout(j *job, p *proc) error {
+	fo, y := j.fo, int(p.idx)
+	for x := range fo.n {
+		if x == y && !fo.bcs {
+			continue
+		}
+		q := &s.procs[j.procs[x]]
+		recv, sent := fo.received(x, y, s.arrived), s.sent(q, 0)
+		if passed := s.passed(p, fo.slot(x, y)); passed > recv || recv > sent || fo.sent[x] != sent {
+			return fmt.Errorf("job %d: process %d (iteration %d, phase %d, tail %v) passed %d steps of process %d's messages, received %d, was sent %d (%d posted)",
+				j.id, p.idx, p.iter, p.phase, p.inTail, passed, x, recv, sent, fo.sent[x])
+		}
+	}
+	if p.idx == 0 && !j.frozen {
+		// The earliest arrival still to come, receiver by receiver.
+		want := model.Never
+		for x := range fo.n {
+			for g := fo.lo; g < fo.sent[x]; g++ {
+				for y := range fo.n {
+					if k := fo.key(&fo.gens[g-fo.lo].rec[x], x, y); (x != y || fo.bcs) && !s.arrived(k) {
+						want = min(want, k.at)
+					}
+				}
+			}
+		}
+		if got := s.fanNext(fo); got != want {
+			return fmt.Errorf("job %d: its next arrival is %v, receiver by receiver %v", j.id, got, want)
+		}
+	}
+	if g := p.need - 1; p.phase == phWait && g >= fo.lo && fo.posted(g) {
+		if w, want := fo.wait(y, g), fo.scan(y, g); w != want {
+			return fmt.Errorf("job %d: process %d waits for call %d until %+v, the scan says %+v", j.id, p.idx, g, w, want)
 		}
 	}
 	return nil
@@ -98,6 +143,9 @@ func (s *Sim) senders(j *job) map[int32][]int32 {
 	}
 	fan := j.prog.fan
 	for i, qi := range j.procs {
+		if j.fo != nil {
+			break // checked by checkFanout
+		}
 		for r := range j.prog.rounds {
 			for k, d := range j.sendTo(i, r) {
 				out[d][r*fan+k] = qi

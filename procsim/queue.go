@@ -144,6 +144,16 @@ func (q *eventQueue) newSeq() uint64 {
 	return q.seq - 1
 }
 
+// reserve reserves the next k sequence numbers, as k calls of newSeq
+// would, and returns the first.
+func (q *eventQueue) reserve(k uint64) uint64 {
+	if k > maxSeq-q.seq {
+		panic("procsim: event sequence numbers exhausted")
+	}
+	q.seq += k
+	return q.seq - k
+}
+
 // bucket is the bucket of an event at at: the number of its time's bits
 // up to the highest that differs from last's.
 func (q *eventQueue) bucket(at model.Time) int {

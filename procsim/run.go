@@ -32,6 +32,12 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 		}
 		slots++ // the call's own completion (see sendRound)
 	}
+	if j.prog.pattern == model.PatternAllToAll && j.prog.rounds > 0 {
+		// One record per sender and call instead of p-1 receive slots per
+		// process (fanout.go).
+		j.fo = newFanout(len(cpus), s.buffered())
+		slots = 0
+	}
 	if s.cfg.Costs != nil {
 		j.lat, _ = s.cfg.Costs.Message(j.prog.nic, max(s.cfg.Contexts, 1))
 	}
@@ -71,6 +77,9 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 	// for all its sends.
 	var dsts []int
 	for i := range cpus {
+		if j.fo != nil {
+			break // its partners follow from its rank
+		}
 		for r := range j.prog.rounds {
 			dsts = j.prog.sends(i, r, dsts)
 			for _, d := range dsts {
@@ -329,7 +338,7 @@ func (s *Sim) freeze(j *job) {
 		p := &s.procs[pi]
 		p.wakeKey = 0
 		s.q.cancel(s.wakeSlot(pi))
-		for sl := range p.rs {
+		for sl := range p.rs { // none under a fanout
 			s.collect(&p.rs[sl])
 			for _, m := range p.rs[sl].in {
 				j.held = append(j.held, heldMsg{dst: pi, slot: sl, left: m.at - s.now})
@@ -337,6 +346,9 @@ func (s *Sim) freeze(j *job) {
 			p.rs[sl].in = p.rs[sl].in[:0]
 		}
 		p.nicFree = max(p.nicFree-s.now, 0) // its NIC stops with it
+	}
+	if j.fo != nil {
+		j.fo.hold(s.now)
 	}
 }
 
@@ -350,6 +362,14 @@ func (s *Sim) thaw(j *job, from model.Time) {
 		s.deliver(j, h.dst, h.slot, from+h.left)
 	}
 	j.held = j.held[:0]
+	if fo := j.fo; fo != nil {
+		// Each held message arrives after the time it had left, and no
+		// earlier than the one before it in its receive slot.
+		s.msgs += int64(fo.retime(s.now, func(_ int, r *frec, prev model.Time) model.Time {
+			return max(from+r.left, prev)
+		}, s.q.reserve))
+		s.armAll(j)
+	}
 }
 
 // Run processes the events up to until (those at until included), and
@@ -402,6 +422,9 @@ func (s *Sim) Next() model.Time {
 					next = min(next, in[0].at)
 				}
 			}
+		}
+		if j.fo != nil && !j.frozen {
+			next = min(next, s.fanNext(j.fo))
 		}
 	}
 	return next

@@ -148,6 +148,9 @@ func (s *Sim) finish(p *proc) {
 
 // awaited is the range of receive slots p's wait needs p.need messages in.
 func (s *Sim) awaited(p *proc) (lo, hi int) {
+	if p.job.fo != nil {
+		return 0, 0 // no receive slots: its fanout's records
+	}
 	if p.waitAll {
 		return 0, len(p.rs)
 	}
@@ -156,6 +159,13 @@ func (s *Sim) awaited(p *proc) (lo, hi int) {
 
 // satisfied reports whether the messages p waits for have arrived.
 func (s *Sim) satisfied(p *proc) bool {
+	if fo := p.job.fo; fo != nil {
+		g := p.need - 1 // the call whose messages it waits for (and, blocking, the ones before)
+		if g < fo.lo {
+			return true
+		}
+		return fo.posted(g) && s.arrived(fo.wait(int(p.idx), g))
+	}
 	lo, hi := s.awaited(p)
 	awaited := p.rs[lo:hi]
 	for i := range awaited {
@@ -203,9 +213,19 @@ func (s *Sim) collect(rs *recvSlot) {
 // is on its way. The event does what that message's arrival did when every
 // arrival was an event.
 func (s *Sim) armWait(p *proc, pi int32) {
-	lo, hi := s.awaited(p)
 	var last msg
 	found := false
+	if fo := p.job.fo; fo != nil {
+		g := p.need - 1
+		if g < fo.lo || !fo.posted(g) {
+			return // received, or not all sent yet: the last send arms the wake-up
+		}
+		if last = fo.wait(int(p.idx), g); last.at == model.Never || s.arrived(last) {
+			return // held (its job switched out), or received
+		}
+		found = true
+	}
+	lo, hi := s.awaited(p)
 	for sl := lo; sl < hi; sl++ {
 		i := p.need - p.rs[sl].recv - 1 // the message it needs, among those in flight
 		if i < 0 {
@@ -387,6 +407,17 @@ func (s *Sim) sendRound(p *proc, r int) {
 	// The k-th message of a round arrives in its receiver's k-th receive
 	// slot of the round (a ring's message to the right is the receiver's
 	// from the left, and so on): calls match per partner.
+	if fo := j.fo; fo != nil {
+		// One record for the round's messages to every partner (and a
+		// buffered call's own completion), their sequence numbers a block.
+		fo.drop(s.now)
+		g, complete := fo.post(int(p.idx), at, s.q.reserve(fo.span))
+		s.msgs += int64(fo.span)
+		if complete {
+			s.armCall(j, g)
+		}
+		return
+	}
 	fan := j.prog.fan
 	for k, d := range j.sendTo(int(p.idx), r) {
 		s.deliver(j, d, r*fan+k, at)

@@ -244,7 +244,8 @@ type job struct {
 	id       int
 	prog     *program
 	procs    []int32
-	to       []int32 // the receivers of each process's messages in each round (sendTo)
+	to       []int32 // the receivers of each process's messages in each round (sendTo; not kept for all-to-all)
+	fo       *fanout // all-to-all: its messages, a record per sender and call (fanout.go); nil: in the receive slots
 	prio     bool
 	lat      model.Time        // a round's messages' one-way time (Config.Costs with Config.Contexts)
 	left     int               // processes not done

@@ -45,6 +45,8 @@ func TestAloneRunsDedicated(t *testing.T) {
 		{Granularity: 7 * model.Millisecond, Pattern: model.PatternBarrier, Comm: model.CommBlocking},
 		{Granularity: 3 * model.Millisecond, Pattern: model.PatternRing, Comm: model.CommNonBlocking, MessageBytes: 1 << 20},
 		{ProcCompute: []model.Time{6000, 6000, 3000, 3000}, Pattern: model.PatternRing, Comm: model.CommBlocking},
+		{Granularity: 4 * model.Millisecond, Pattern: model.PatternAllToAll, Comm: model.CommNonBlocking, Imbalance: 1, MessageBytes: 1 << 16},
+		{ProcCompute: []model.Time{6000, 3000, 6000, 1000}, Pattern: model.PatternAllToAll, Comm: model.CommBlocking, MessageBytes: 2048},
 	}
 	for _, kind := range []Kind{GS, Local, SB, FCS, BCS, PBCS} {
 		for ai, app := range apps {

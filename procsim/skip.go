@@ -120,6 +120,25 @@ func (s *Sim) state(j *job, k int, vec []int64) []int64 {
 			}
 		}
 	}
+	if fo := j.fo; fo != nil {
+		// Between instants every receiver has received as many of a
+		// sender's messages, and the sender's last arrives at the same
+		// time in every slot it feeds: once per sender says as much as
+		// once per receive slot.
+		for x := range fo.n {
+			vec = append(vec, int64(fo.received(x, (x+1)%fo.n, s.arrived)-k), rel(fo.last[x]))
+		}
+		for x := range fo.n {
+			at := len(vec)
+			vec = append(vec, 0)
+			for g := fo.lo; g < fo.sent[x]; g++ {
+				if r := &fo.gens[g-fo.lo].rec[x]; r.at > s.now {
+					vec = append(vec, rel(r.at))
+				}
+			}
+			vec[at] = int64(len(vec) - at - 1) // how many in flight
+		}
+	}
 	return vec
 }
 
@@ -315,6 +334,21 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 		}
 	}
 	s.moved, s.movedN = moved, counts
+	if fo := j.fo; fo != nil {
+		// As the receive slots would have it: dk more messages received in
+		// each, the last arrival moved on if it is not past, and each
+		// message in flight dt later, no earlier than that one.
+		fo.shift(dk)
+		for x := range fo.last {
+			if fo.last[x] >= s.now {
+				fo.last[x] += dt
+			}
+		}
+		s.msgs += int64(fo.retime(s.now, func(_ int, r *frec, prev model.Time) model.Time {
+			return max(r.at+dt, prev)
+		}, s.q.reserve))
+		s.armAll(j)
+	}
 	k, off := 0, 0
 	for _, pi := range j.procs {
 		for sl := range s.procs[pi].rs {

@@ -139,3 +139,33 @@ func TestCacheKeySharedDir(t *testing.T) {
 		t.Errorf("a missing shared trace: %v", err)
 	}
 }
+
+// TestCacheKeyPolicyOrder: a policy's parameters in another order name the
+// same policy, so the run has one key (one directory in the cache): an
+// experiment whose axis sets a parameter ("replay.policy:mpl" writes
+// "gs:alloc=dhc,backfill=easy,mpl=6") and one that names the policy
+// ("gs:mpl=6,backfill=easy,alloc=dhc") share their runs, and a notebook
+// that reads the cache by canonical policy, load and seed finds each run
+// once. Another value is another run.
+func TestCacheKeyPolicyOrder(t *testing.T) {
+	key := func(policy string) string {
+		t.Helper()
+		run, err := ParseRun([]byte(fmt.Sprintf(`{"workload": {"preset": "thesis", "seed": 3},
+			"replay": {"policy": %q, "hw": "crescendo", "machine": "16x2"}}`, policy)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := run.Key()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	a, b := key("gs:mpl=6,backfill=easy,alloc=dhc"), key("gs:alloc=dhc,backfill=easy,mpl=6")
+	if a != b {
+		t.Errorf("one policy, two keys: %s and %s", a, b)
+	}
+	if c := key("gs:alloc=dhc,backfill=easy,mpl=5"); c == a {
+		t.Errorf("mpl=5 and mpl=6 share the key %s", c)
+	}
+}

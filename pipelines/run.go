@@ -122,10 +122,15 @@ func (r *Run) Validate() error {
 }
 
 // Canonical returns r's canonical JSON: the workload with every default
-// written out, compact, so that two descriptions of the same run are the
-// same bytes.
+// written out and the policy's parameters in canonical order
+// (policies.Spec.String: "gs:mpl=6,backfill=easy" and
+// "gs:backfill=easy,mpl=6" are one policy), compact, so that two
+// descriptions of the same run are the same bytes, one run in the cache.
 func (r *Run) Canonical() []byte {
 	c := Run{Workload: r.Workload.Resolved(), Replay: r.Replay}
+	if spec, err := policies.ParseSpec(r.Replay.Policy); err == nil {
+		c.Replay.Policy = spec.String()
+	}
 	b, err := json.Marshal(c)
 	if err != nil {
 		panic(fmt.Sprintf("pipelines: run description does not marshal: %v", err))

@@ -197,6 +197,7 @@ type Gang struct {
 	switchEnd model.Time
 	sliced    bool
 	cyc       cycle
+	spare     cycle      // the cycle planned before cyc: its storage, reused
 	order     []*row     // the rows in round-robin order at the last change
 	synced    model.Time // time sync last brought the round robin to
 	dirty     bool       // the matrix changed since the duties were set
@@ -206,6 +207,14 @@ type Gang struct {
 	switching float64    // share of time spent switching in the cycle, for samples
 	rr        roundRobin // how the round robin's time is accounted
 	stamp     uint64     // the last stamp mark gave
+
+	// What replanDuties needs to replan only the jobs a change touches:
+	// whether cyc is a plan the jobs' duties follow (replanned), the rows
+	// it was planned over, and whether the change restarted the slot
+	// (settle: the served row emptied).
+	replanned bool
+	planRows  []*row
+	restarted bool
 
 	// STORM's mechanics (GangConfig.Storm): the jobs being launched, by
 	// the time their processes start, and the timers of the next launch
@@ -220,7 +229,7 @@ type Gang struct {
 	leadBuf, onBuf      []sim.Window
 	leadMarks, cycMarks []mark
 	allBuf, runBuf      []*gangJob
-	endBuf, stillBuf    []*gangJob
+	stillBuf            []*gangJob
 	ends                []ending
 	cols                columns
 
@@ -294,6 +303,7 @@ type cycle struct {
 	// sets are the steady cycle's except where the node managers' Keep
 	// rule carries over what runs now.
 	lead   []slotPlan
+	end    []*gangJob // the jobs running as the base slot ends (lead[0]'s predecessor)
 	origin model.Time // the start of the first row's slot that ends the lead
 	slots  []slotPlan // slot i serves row i; slot 0's predecessor is the last
 }
@@ -563,6 +573,8 @@ type gangJob struct {
 	seq  uint64 // placement order: ties are broken by it
 
 	stamp      uint64     // set-membership marker (see Gang.mark)
+	touched    bool       // its duty may differ from the last plan's (replanDuties)
+	planPage   model.Time // its page when it was last planned
 	inEnd      bool       // runs at the end of the current slot (as planned)
 	lead       [2]uint64  // bit k-1: runs in the planned lead's slot k
 	cyc        uint64     // bit i: runs in slot i of the planned cycle
@@ -839,7 +851,8 @@ func (p *Gang) settle() bool {
 	now := p.e.Now()
 	p.pageCosts()
 	if len(p.m.rows) == 0 {
-		p.cur, p.cyc, p.order, p.switching = nil, cycle{}, nil, 0
+		p.cur, p.order, p.switching = nil, nil, 0
+		p.cyc.lead, p.cyc.slots = p.cyc.lead[:0], p.cyc.slots[:0]
 		return false
 	}
 	goesOn := p.cur != nil && p.m.index(p.cur) >= 0
@@ -853,6 +866,7 @@ func (p *Gang) settle() bool {
 		for _, g := range p.cur.jobs {
 			if !g.on && !used.overlapsJob(g.cols) {
 				g.on, g.onFrom = true, max(now, p.switchEnd)
+				g.touched = true // runs in the current slot, which the last plan did not have it do
 				used.addJob(g.cols)
 			}
 			goesOn = goesOn || g.on
@@ -868,6 +882,7 @@ func (p *Gang) settle() bool {
 			return false
 		}
 		p.enter(&sl, nil, now)
+		p.restarted = true
 		for _, g := range sl.run {
 			if g.fresh {
 				g.switchedAt = model.Never // a first start, not a switch
@@ -880,12 +895,26 @@ func (p *Gang) settle() bool {
 
 // replanDuties settles the current slot, plans the cycle that follows
 // from the matrix, and gives every job its duty and rate.
+//
+// Only the jobs whose duty the change may have altered are planned again:
+// those whose part in some slot from now on differs from the last plan's
+// (touchChanged), those settle has join the current slot, those placed now
+// and those whose paging changed; every other job's duty from now on is the
+// one in force (Duty.SameFrom would say so), and planning it would leave it
+// alone. After a change of the rows or of the slots' times every job is
+// planned.
 func (p *Gang) replanDuties() {
+	p.restarted = false
+	replanned := p.replanned
+	p.replanned = false
 	if !p.settle() {
 		return
 	}
 	q := p.cfg.Quantum
 	rows := len(p.m.rows)
+	// The last plan is kept in spare, for touchChanged; the new one reuses
+	// the storage of the one before.
+	p.cyc, p.spare = p.spare, p.cyc
 
 	// The cycle after the current slot: the lead, slot by slot from the
 	// current slot as it ends, then the rows round robin, slot i serving
@@ -895,8 +924,8 @@ func (p *Gang) replanDuties() {
 	// Keep, what runs in a slot depends on what ran before it, and the
 	// lead runs a whole cycle on before the steady one takes over.
 	ci := p.m.index(p.cur)
-	p.endBuf = append(p.endBuf[:0], p.running()...)
-	cend := p.endBuf
+	p.cyc.end = append(p.cyc.end[:0], p.running()...)
+	cend := p.cyc.end
 	p.cyc.base, p.cyc.ci = p.slotStart, ci
 	minFirst := 2
 	if p.cfg.Storm.Keep {
@@ -951,6 +980,10 @@ func (p *Gang) replanDuties() {
 	if rows > 1 {
 		p.switching = float64(total) / float64(model.Time(rows)*q)
 	}
+	full := !replanned || p.restarted || !slices.Equal(p.planRows, p.m.rows) || (p.slotStart-p.spare.base)%q != 0
+	if !full {
+		p.touchChanged(&p.spare)
+	}
 	all := p.all()
 	for _, g := range all {
 		g.inEnd, g.lead, g.cyc = false, [2]uint64{}, 0
@@ -969,7 +1002,72 @@ func (p *Gang) replanDuties() {
 		}
 	}
 	for _, g := range all {
-		p.plan(g, rows)
+		if full || g.touched || g.fresh || g.page != g.planPage {
+			p.plan(g)
+		} else if checkReplan {
+			p.checkSame(g)
+		}
+		g.touched = false
+	}
+	p.replanned = !p.aborted
+	p.planRows = append(p.planRows[:0], p.m.rows...)
+}
+
+// checkReplan makes replanDuties check that every job it does not plan
+// again would keep its duty if it were (tests set it).
+var checkReplan = false
+
+// checkSame panics unless g's duty as planned now is the one in force from
+// now on.
+func (p *Gang) checkSame(g *gangJob) {
+	if d, _ := p.dutyOf(g); !d.SameFrom(g.duty, p.e.Now()) {
+		panic(fmt.Sprintf("policies: job %d left out of the replan at %v: its duty %+v would be %+v", g.j.In.ID, p.e.Now(), g.duty, d))
+	}
+}
+
+// touchChanged marks (gangJob.touched) the jobs whose part in some slot
+// from the current one's end on differs between the cycle just planned and
+// old, the last plan, over the same rows and on the same grid of slots:
+// those that run in a slot in one plan and not in the other, and those
+// that run in a slot whose switch costs differently. Slot by slot up to
+// where both plans repeat their cycle, then a whole cycle: from there on
+// they are the same. A job's part in a slot depends only on whether it
+// runs there, whether it ran in the slot before and the switch's cost
+// (with its paging, which replanDuties compares itself); whether it runs
+// as the current slot ends differs from the last plan only for the jobs
+// settle had join it, which it marks.
+func (p *Gang) touchChanged(old *cycle) {
+	q := p.cfg.Quantum
+	shift := int((p.slotStart - old.base) / q) // old's slots from the current one
+	n := len(p.cyc.slots)
+	last := max(len(p.cyc.lead)+1, len(old.lead)+1-shift, 1) + n - 1
+	for k := 1; k <= last; k++ {
+		nsl, _, _ := p.cyc.at(k, q)
+		osl, _, _ := old.at(k+shift, q)
+		if nsl.cost != osl.cost {
+			for _, g := range nsl.run {
+				g.touched = true
+			}
+			for _, g := range osl.run {
+				g.touched = true
+			}
+			continue
+		}
+		if slices.Equal(nsl.run, osl.run) {
+			continue
+		}
+		stamp := p.mark(osl.run)
+		for _, g := range nsl.run {
+			if g.stamp != stamp {
+				g.touched = true
+			}
+		}
+		stamp = p.mark(nsl.run)
+		for _, g := range osl.run {
+			if g.stamp != stamp {
+				g.touched = true
+			}
+		}
 	}
 }
 
@@ -1107,9 +1205,8 @@ func (p *Gang) nextRow() *row {
 
 // plan gives g its duty, rate and switch marks from the current slot and
 // the planned cycle.
-func (p *Gang) plan(g *gangJob, rows int) {
+func (p *Gang) plan(g *gangJob) {
 	now := p.e.Now()
-	q := p.cfg.Quantum
 	g.account(now)
 	if r := commRate(&g.j.In.App, g.j.Size, p.env.Hardware.Costs, netContexts(p.cfg)); r != g.rate {
 		if r == 0 {
@@ -1120,9 +1217,26 @@ func (p *Gang) plan(g *gangJob, rows int) {
 		g.rate = r
 	}
 	p.setRate(g)
+	g.planPage = g.page
 	// The duty and marks are built in scratch buffers; most changes of the
 	// matrix leave most jobs' duties as they were (expressed from another
 	// origin), and those are left alone.
+	d, ms := p.dutyOf(g)
+	if d.SameFrom(g.duty, now) {
+		return // its duty and switches from now on are those in force
+	}
+	d.Lead, d.On = slices.Clone(d.Lead), slices.Clone(d.On)
+	ms.lead, ms.cyc = slices.Clone(ms.lead), slices.Clone(ms.cyc)
+	g.plan, g.duty = ms, d
+	p.e.SetDuty(g.j, d)
+}
+
+// dutyOf is g's duty and switch marks from the current slot and the
+// planned cycle, in the policy's scratch buffers (valid until the next
+// call).
+func (p *Gang) dutyOf(g *gangJob) (sim.Duty, marks) {
+	now := p.e.Now()
+	q := p.cfg.Quantum
 	lead, on := p.leadBuf[:0], p.onBuf[:0]
 	ms := marks{lead: p.leadMarks[:0], cyc: p.cycMarks[:0]}
 	add := func(ws []sim.Window, from, to model.Time) []sim.Window {
@@ -1184,14 +1298,8 @@ func (p *Gang) plan(g *gangJob, rows int) {
 			d = sim.AlwaysOnFrom(lead[0].From)
 		}
 	}
-	if d.SameFrom(g.duty, now) {
-		return // its duty and switches from now on are those in force
-	}
-	d.Lead, d.On = slices.Clone(d.Lead), slices.Clone(d.On)
-	ms.lead, ms.cyc = slices.Clone(ms.lead), slices.Clone(ms.cyc)
 	ms.origin, ms.period = d.Origin, d.Period
-	g.plan, g.duty = ms, d
-	p.e.SetDuty(g.j, d)
+	return d, ms
 }
 
 // ReportOutcome implements sim.Reporter: the switches the job went through

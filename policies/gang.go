@@ -230,8 +230,9 @@ type Gang struct {
 	leadMarks, cycMarks []mark
 	allBuf, runBuf      []*gangJob
 	stillBuf            []*gangJob
-	ends                []ending
+	byEnd               []*gangJob // the matrix's jobs by byEndOrder
 	cols                columns
+	switches            map[switchKey]model.Time // the hardware model's gang switches computed so far
 
 	maxPage  model.Time // the longest paging of a job in the matrix (pageCosts)
 	gangLoss model.Time // added to every charged gang switch (CoschedConfig.GangLoss)
@@ -436,6 +437,9 @@ func (p *Gang) Complete(j *sim.Job) {
 	p.rr.removed(g)
 	delete(p.jobs, j)
 	p.m.remove(g)
+	if i, ok := slices.BinarySearchFunc(p.byEnd, g, byEndOrder); ok {
+		p.byEnd = slices.Delete(p.byEnd, i, i+1)
+	}
 	g.on = false
 	p.dirty, p.changed, p.left = true, true, true
 }
@@ -525,23 +529,15 @@ func (p *Gang) scheduleEASY() {
 // matrix (it is wider than the machine: the engine rejects those).
 func (p *Gang) project(need int, pin []int) (shadow model.Time, ok bool) {
 	p.scratch.copyFrom(p.m)
-	ends := p.ends[:0]
-	defer func() { p.ends = ends }()
-	for ri, rw := range p.m.rows {
-		for _, g := range rw.jobs {
-			ends = append(ends, ending{p.expectedEnd(g.j.Start, g.j), ri, g})
-		}
-	}
-	// Vacate the jobs in order of expected end (placement order on ties), a
-	// time at once, until the head fits: a heap gives them in that order
-	// without sorting the ones after.
-	h := endings(ends)
-	h.heapify()
-	for len(h) > 0 {
-		at := h[0].at
-		for len(h) > 0 && h[0].at == at { // all that end at the same time
-			p.scratch.vacateJob(h[0].row, h[0].g.cols)
-			h.pop()
+	// Vacate the jobs in order of expected end, a time at once (those
+	// overdue all at the next instant), until the head fits: byEnd has
+	// them in that order.
+	now := p.e.Now()
+	for i := 0; i < len(p.byEnd); {
+		at := expectedEnd(p.byEnd[i].endsBy, now)
+		for ; i < len(p.byEnd) && expectedEnd(p.byEnd[i].endsBy, now) == at; i++ {
+			g := p.byEnd[i]
+			p.scratch.vacateJob(p.m.index(g.row), g.cols)
 		}
 		if p.scratch.fits(need, pin) {
 			return at, true
@@ -550,11 +546,13 @@ func (p *Gang) project(need int, pin []int) (shadow model.Time, ok bool) {
 	return model.Never, false
 }
 
-// ending is a matrix job expected to end at a time, for project.
-type ending struct {
-	at  model.Time
-	row int
-	g   *gangJob
+// byEndOrder orders matrix jobs by the end the scheduler expects, then
+// placement.
+func byEndOrder(a, b *gangJob) int {
+	if a.endsBy != b.endsBy {
+		return cmp.Compare(a.endsBy, b.endsBy)
+	}
+	return cmp.Compare(a.seq, b.seq)
 }
 
 // expectedEnd is when the scheduler expects j, started (or starting) at
@@ -571,6 +569,9 @@ type gangJob struct {
 	cols jobColumns
 	need int
 	seq  uint64 // placement order: ties are broken by it
+	// endsBy is when the scheduler expects it to end: its estimate times
+	// the MPL after its start (Gang.expectedEnd).
+	endsBy model.Time
 
 	stamp      uint64     // set-membership marker (see Gang.mark)
 	touched    bool       // its duty may differ from the last plan's (replanDuties)
@@ -595,6 +596,9 @@ type gangJob struct {
 	loss     model.Time // their cost
 
 	page model.Time // what a switch into a slot costs it beyond the gang switch: paging (Gang.pageCosts)
+
+	comm     float64 // its share of time communicating with commRows jobs sharing the network (occupancy)
+	commRows int
 }
 
 // marks are the switches that switch a job in under its current duty:
@@ -661,6 +665,9 @@ func (p *Gang) start(j *sim.Job, pl placement) {
 		switchedAt: model.Never, counted: model.Never, rate: sim.FullRate, given: sim.FullRate}
 	g.ready = p.cfg.Storm.launchReady(now, p.cfg.Quantum, p.nodes(j), p.env.Hardware.Costs)
 	p.m.place(g, pl)
+	g.endsBy = now + j.Estimate*model.Time(p.cfg.MPL)
+	i, _ := slices.BinarySearchFunc(p.byEnd, g, byEndOrder)
+	p.byEnd = slices.Insert(p.byEnd, i, g)
 	p.jobs[j] = g
 	p.e.Start(j)
 	p.rr.placed(g)
@@ -785,6 +792,20 @@ func (p *Gang) runSet(run []*gangJob, rw *row, prev []*gangJob) []*gangJob {
 	if len(p.m.rows) < 2 || !keep && !alt {
 		return run
 	}
+	if !alt {
+		// The jobs of prev run together, on columns of their own: a job
+		// kept cannot hold a column of another, and only rw's columns
+		// are to be checked (not a copy of the machine's).
+		if checkReplan {
+			checkDisjoint(prev)
+		}
+		for _, g := range prev {
+			if g.row != rw && !rw.taken.overlapsJob(g.cols) {
+				run = append(run, g)
+			}
+		}
+		return run
+	}
 	used := append(p.cols[:0], rw.taken...)
 	defer func() { p.cols = used }()
 	if keep {
@@ -809,6 +830,20 @@ func (p *Gang) runSet(run []*gangJob, rw *row, prev []*gangJob) []*gangJob {
 	return run
 }
 
+// checkDisjoint panics if two of the jobs of set share a column.
+func checkDisjoint(set []*gangJob) {
+	var all columns
+	for _, g := range set {
+		if n := g.cols.lo + len(g.cols.w); len(all) < n {
+			all = append(all, make(columns, n-len(all))...)
+		}
+		if all.overlapsJob(g.cols) {
+			panic(fmt.Sprintf("policies: job %d runs on a column of another job running with it", g.j.In.ID))
+		}
+		all.addJob(g.cols)
+	}
+}
+
 // switchCost is the cost of the switch from a slot running prev to one
 // running next with rows rows in use: nothing if next runs only jobs that
 // already run, or only jobs starting for the first time on an idle machine;
@@ -825,8 +860,24 @@ func (p *Gang) switchCost(prev, next []*gangJob, rows int, firstStarts bool) mod
 	if !in || !p.env.Hardware.Charged() {
 		return 0
 	}
-	return p.env.Hardware.Costs.Switch(hwmodel.SwitchState{Nodes: p.env.Machine.Nodes, Jobs: rows,
-		Occupancy: p.occupancy(prev, rows)}) + p.gangLoss
+	occ := p.occupancy(prev, rows)
+	k := switchKey{rows, math.Float64bits(occ)}
+	c, ok := p.switches[k]
+	if !ok {
+		if len(p.switches) >= 1<<12 || p.switches == nil {
+			p.switches = make(map[switchKey]model.Time)
+		}
+		c = p.env.Hardware.Costs.Switch(hwmodel.SwitchState{Nodes: p.env.Machine.Nodes, Jobs: rows, Occupancy: occ})
+		p.switches[k] = c
+	}
+	return c + p.gangLoss
+}
+
+// switchKey is what a gang switch's cost depends on in a run: the rows in
+// use and the occupancy (its bits).
+type switchKey struct {
+	rows int
+	occ  uint64
 }
 
 // occupancy estimates the share of the NIC buffers in use when a slot
@@ -836,8 +887,11 @@ func (p *Gang) switchCost(prev, next []*gangJob, rows int, firstStarts bool) mod
 func (p *Gang) occupancy(prev []*gangJob, rows int) float64 {
 	var sum float64
 	for _, g := range prev {
-		_, comm := commShares(&g.j.In.App, g.j.Size, p.env.Hardware.Costs, rows)
-		sum += float64(g.need) * comm
+		if g.commRows != rows {
+			_, g.comm = commShares(&g.j.In.App, g.j.Size, p.env.Hardware.Costs, rows)
+			g.commRows = rows
+		}
+		sum += float64(g.need) * g.comm
 	}
 	return sum / float64(p.m.cols)
 }

@@ -230,9 +230,13 @@ type Gang struct {
 	leadMarks, cycMarks []mark
 	allBuf, runBuf      []*gangJob
 	stillBuf            []*gangJob
-	byEnd               []*gangJob // the matrix's jobs by byEndOrder
-	cols                columns
-	switches            map[switchKey]model.Time // the hardware model's gang switches computed so far
+	// onList holds every job that runs in the current slot (on), and
+	// perhaps jobs that have left since.
+	onList   []*gangJob
+	sized    int        // the jobs in the matrix with a memory size (pageCosts)
+	byEnd    []*gangJob // the matrix's jobs by byEndOrder
+	cols     columns
+	switches map[switchKey]model.Time // the hardware model's gang switches computed so far
 
 	maxPage  model.Time // the longest paging of a job in the matrix (pageCosts)
 	gangLoss model.Time // added to every charged gang switch (CoschedConfig.GangLoss)
@@ -437,6 +441,9 @@ func (p *Gang) Complete(j *sim.Job) {
 	p.rr.removed(g)
 	delete(p.jobs, j)
 	p.m.remove(g)
+	if g.j.In.App.MemPerProcKB > 0 {
+		p.sized--
+	}
 	if i, ok := slices.BinarySearchFunc(p.byEnd, g, byEndOrder); ok {
 		p.byEnd = slices.Delete(p.byEnd, i, i+1)
 	}
@@ -665,6 +672,9 @@ func (p *Gang) start(j *sim.Job, pl placement) {
 		switchedAt: model.Never, counted: model.Never, rate: sim.FullRate, given: sim.FullRate}
 	g.ready = p.cfg.Storm.launchReady(now, p.cfg.Quantum, p.nodes(j), p.env.Hardware.Costs)
 	p.m.place(g, pl)
+	if j.In.App.MemPerProcKB > 0 {
+		p.sized++
+	}
 	g.endsBy = now + j.Estimate*model.Time(p.cfg.MPL)
 	i, _ := slices.BinarySearchFunc(p.byEnd, g, byEndOrder)
 	p.byEnd = slices.Insert(p.byEnd, i, g)
@@ -732,7 +742,7 @@ func (p *Gang) enter(sl, prev *slotPlan, at model.Time) {
 	if prev != nil {
 		stamp = p.mark(prev.run)
 	} else {
-		stamp = p.mark(p.running())
+		stamp = p.mark(p.onList)
 	}
 	// A job that runs on into the new slot while it is still being
 	// switched in (the slot starts at a change during its switch, or at
@@ -749,7 +759,9 @@ func (p *Gang) enter(sl, prev *slotPlan, at model.Time) {
 	}
 	p.stillBuf = still
 	switching := p.mark(still)
-	for _, g := range p.all() {
+	// Only the jobs running are switched out: a job that does not run has
+	// no switch under way (switchedAt is Never).
+	for _, g := range p.onList {
 		if g.stamp != switching {
 			if g.on && g.switchedAt != model.Never && g.switchedAt >= g.ready && g.switchedAt < at && g.onFrom > at {
 				g.loss -= g.onFrom - at // cut short (a switch before its launch was not counted)
@@ -776,6 +788,7 @@ func (p *Gang) enter(sl, prev *slotPlan, at model.Time) {
 			}
 		}
 	}
+	p.onList = append(p.onList[:0], sl.run...)
 	p.cur, p.slotStart, p.switchEnd = sl.row, at, at+sl.cost
 }
 
@@ -921,6 +934,7 @@ func (p *Gang) settle() bool {
 			if !g.on && !used.overlapsJob(g.cols) {
 				g.on, g.onFrom = true, max(now, p.switchEnd)
 				g.touched = true // runs in the current slot, which the last plan did not have it do
+				p.onList = append(p.onList, g)
 				used.addJob(g.cols)
 			}
 			goesOn = goesOn || g.on
@@ -1161,6 +1175,10 @@ func (p *Gang) checkCost(c model.Time) bool {
 // a memory size (model.App.MemPerProcKB) need none and page nothing.
 // maxPage is the largest.
 func (p *Gang) pageCosts() {
+	if p.sized == 0 {
+		p.maxPage = 0 // every job's page is 0: only sized jobs page
+		return
+	}
 	all := p.all()
 	for _, g := range all {
 		g.page = 0

@@ -1053,32 +1053,94 @@ func (p *Gang) replanDuties() {
 		p.touchChanged(&p.spare)
 	}
 	all := p.all()
-	for _, g := range all {
-		g.inEnd, g.lead, g.cyc = false, [2]uint64{}, 0
+	if checkReplan {
+		p.checkSlotsOf(all, cend)
 	}
-	for _, g := range cend {
-		g.inEnd = true
-	}
-	for k, sl := range p.cyc.lead {
-		for _, g := range sl.run {
-			g.lead[k>>6] |= 1 << (k & 63)
+	if full {
+		for _, g := range all {
+			g.inEnd, g.lead, g.cyc = false, [2]uint64{}, 0
 		}
-	}
-	for i, sl := range p.cyc.slots {
-		for _, g := range sl.run {
-			g.cyc |= 1 << i
+		for _, g := range cend {
+			g.inEnd = true
+		}
+		for k, sl := range p.cyc.lead {
+			for _, g := range sl.run {
+				g.lead[k>>6] |= 1 << (k & 63)
+			}
+		}
+		for i, sl := range p.cyc.slots {
+			for _, g := range sl.run {
+				g.cyc |= 1 << i
+			}
 		}
 	}
 	for _, g := range all {
 		if full || g.touched || g.fresh || g.page != g.planPage {
+			if !full {
+				p.slotsOf(g)
+			}
 			p.plan(g)
 		} else if checkReplan {
+			p.slotsOf(g)
 			p.checkSame(g)
 		}
 		g.touched = false
 	}
 	p.replanned = !p.aborted
 	p.planRows = append(p.planRows[:0], p.m.rows...)
+}
+
+// slotsOf sets g's inEnd, lead and cyc from the cycle planned: it runs in
+// a slot of its row, and in another's if the slot keeps it or takes it as
+// an alternate (after the row's own jobs in the slot's run set).
+func (p *Gang) slotsOf(g *gangJob) {
+	in := func(sl *slotPlan) bool {
+		return sl.row == g.row || slices.Contains(sl.run[len(sl.row.jobs):], g)
+	}
+	g.inEnd, g.lead, g.cyc = g.on, [2]uint64{}, 0 // cend is the jobs running
+	for k := range p.cyc.lead {
+		if in(&p.cyc.lead[k]) {
+			g.lead[k>>6] |= 1 << (k & 63)
+		}
+	}
+	for i := range p.cyc.slots {
+		if in(&p.cyc.slots[i]) {
+			g.cyc |= 1 << i
+		}
+	}
+}
+
+// checkSlotsOf panics unless slotsOf gives every job of all the slots the
+// run sets of the cycle planned have it in (cend: the jobs running).
+func (p *Gang) checkSlotsOf(all, cend []*gangJob) {
+	type bits struct {
+		end  bool
+		lead [2]uint64
+		cyc  uint64
+	}
+	want := map[*gangJob]*bits{}
+	for _, g := range all {
+		want[g] = &bits{}
+	}
+	for _, g := range cend {
+		want[g].end = true
+	}
+	for k, sl := range p.cyc.lead {
+		for _, g := range sl.run {
+			want[g].lead[k>>6] |= 1 << (k & 63)
+		}
+	}
+	for i, sl := range p.cyc.slots {
+		for _, g := range sl.run {
+			want[g].cyc |= 1 << i
+		}
+	}
+	for _, g := range all {
+		p.slotsOf(g)
+		if w := want[g]; g.inEnd != w.end || g.lead != w.lead || g.cyc != w.cyc {
+			panic(fmt.Sprintf("policies: job %d's slots: %v %x %x, the run sets say %v %x %x", g.j.In.ID, g.inEnd, g.lead, g.cyc, w.end, w.lead, w.cyc))
+		}
+	}
 }
 
 // checkReplan makes replanDuties check that every job it does not plan

@@ -170,7 +170,8 @@ func (c GangConfig) checkSwitch(env Env) error {
 // communication allows with the jobs time-sharing the network. The round
 // robin is not stepped: from the matrix, the engine is given each job's
 // Duty (when in the cycle it runs) and computes its completion directly;
-// the policy recomputes duties only when the matrix changes. The package
+// the policy recomputes duties only when the matrix changes, and only
+// those of the jobs the change touches (replanDuties). The package
 // documentation ("Gang scheduling") states the rules: placement,
 // repacking, alternative scheduling, when a switch is charged and what it
 // costs, settling at changes, backfilling, and the communication model's

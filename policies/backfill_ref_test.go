@@ -244,6 +244,13 @@ func gangEASYScan(p *Gang) {
 	}
 }
 
+// ending is a matrix job expected to end at a time, for projectSorted.
+type ending struct {
+	at  model.Time
+	row int
+	g   *gangJob
+}
+
 // projectSorted is Gang.project as it was before the heap: it sorts every
 // matrix job by expected end.
 func projectSorted(p *Gang, need int, pin []int) (shadow model.Time, ok bool) {

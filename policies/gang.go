@@ -170,7 +170,8 @@ func (c GangConfig) checkSwitch(env Env) error {
 // communication allows with the jobs time-sharing the network. The round
 // robin is not stepped: from the matrix, the engine is given each job's
 // Duty (when in the cycle it runs) and computes its completion directly;
-// the policy recomputes duties only when the matrix changes. The package
+// the policy recomputes duties only when the matrix changes, and only
+// those of the jobs the change touches (replanDuties). The package
 // documentation ("Gang scheduling") states the rules: placement,
 // repacking, alternative scheduling, when a switch is charged and what it
 // costs, settling at changes, backfilling, and the communication model's
@@ -197,6 +198,7 @@ type Gang struct {
 	switchEnd model.Time
 	sliced    bool
 	cyc       cycle
+	spare     cycle      // the cycle planned before cyc: its storage, reused
 	order     []*row     // the rows in round-robin order at the last change
 	synced    model.Time // time sync last brought the round robin to
 	dirty     bool       // the matrix changed since the duties were set
@@ -206,6 +208,14 @@ type Gang struct {
 	switching float64    // share of time spent switching in the cycle, for samples
 	rr        roundRobin // how the round robin's time is accounted
 	stamp     uint64     // the last stamp mark gave
+
+	// What replanDuties needs to replan only the jobs a change touches:
+	// whether cyc is a plan the jobs' duties follow (replanned), the rows
+	// it was planned over, and whether the change restarted the slot
+	// (settle: the served row emptied).
+	replanned bool
+	planRows  []*row
+	restarted bool
 
 	// STORM's mechanics (GangConfig.Storm): the jobs being launched, by
 	// the time their processes start, and the timers of the next launch
@@ -220,9 +230,14 @@ type Gang struct {
 	leadBuf, onBuf      []sim.Window
 	leadMarks, cycMarks []mark
 	allBuf, runBuf      []*gangJob
-	endBuf, stillBuf    []*gangJob
-	ends                []ending
-	cols                columns
+	stillBuf            []*gangJob
+	// onList holds every job that runs in the current slot (on), and
+	// perhaps jobs that have left since.
+	onList   []*gangJob
+	sized    int        // the jobs in the matrix with a memory size (pageCosts)
+	byEnd    []*gangJob // the matrix's jobs by byEndOrder
+	cols     columns
+	switches map[switchKey]model.Time // the hardware model's gang switches computed so far
 
 	maxPage  model.Time // the longest paging of a job in the matrix (pageCosts)
 	gangLoss model.Time // added to every charged gang switch (CoschedConfig.GangLoss)
@@ -294,6 +309,7 @@ type cycle struct {
 	// sets are the steady cycle's except where the node managers' Keep
 	// rule carries over what runs now.
 	lead   []slotPlan
+	end    []*gangJob // the jobs running as the base slot ends (lead[0]'s predecessor)
 	origin model.Time // the start of the first row's slot that ends the lead
 	slots  []slotPlan // slot i serves row i; slot 0's predecessor is the last
 }
@@ -426,6 +442,12 @@ func (p *Gang) Complete(j *sim.Job) {
 	p.rr.removed(g)
 	delete(p.jobs, j)
 	p.m.remove(g)
+	if g.j.In.App.MemPerProcKB > 0 {
+		p.sized--
+	}
+	if i, ok := slices.BinarySearchFunc(p.byEnd, g, byEndOrder); ok {
+		p.byEnd = slices.Delete(p.byEnd, i, i+1)
+	}
 	g.on = false
 	p.dirty, p.changed, p.left = true, true, true
 }
@@ -515,23 +537,15 @@ func (p *Gang) scheduleEASY() {
 // matrix (it is wider than the machine: the engine rejects those).
 func (p *Gang) project(need int, pin []int) (shadow model.Time, ok bool) {
 	p.scratch.copyFrom(p.m)
-	ends := p.ends[:0]
-	defer func() { p.ends = ends }()
-	for ri, rw := range p.m.rows {
-		for _, g := range rw.jobs {
-			ends = append(ends, ending{p.expectedEnd(g.j.Start, g.j), ri, g})
-		}
-	}
-	// Vacate the jobs in order of expected end (placement order on ties), a
-	// time at once, until the head fits: a heap gives them in that order
-	// without sorting the ones after.
-	h := endings(ends)
-	h.heapify()
-	for len(h) > 0 {
-		at := h[0].at
-		for len(h) > 0 && h[0].at == at { // all that end at the same time
-			p.scratch.vacateJob(h[0].row, h[0].g.cols)
-			h.pop()
+	// Vacate the jobs in order of expected end, a time at once (those
+	// overdue all at the next instant), until the head fits: byEnd has
+	// them in that order.
+	now := p.e.Now()
+	for i := 0; i < len(p.byEnd); {
+		at := expectedEnd(p.byEnd[i].endsBy, now)
+		for ; i < len(p.byEnd) && expectedEnd(p.byEnd[i].endsBy, now) == at; i++ {
+			g := p.byEnd[i]
+			p.scratch.vacateJob(p.m.index(g.row), g.cols)
 		}
 		if p.scratch.fits(need, pin) {
 			return at, true
@@ -540,11 +554,13 @@ func (p *Gang) project(need int, pin []int) (shadow model.Time, ok bool) {
 	return model.Never, false
 }
 
-// ending is a matrix job expected to end at a time, for project.
-type ending struct {
-	at  model.Time
-	row int
-	g   *gangJob
+// byEndOrder orders matrix jobs by the end the scheduler expects, then
+// placement.
+func byEndOrder(a, b *gangJob) int {
+	if a.endsBy != b.endsBy {
+		return cmp.Compare(a.endsBy, b.endsBy)
+	}
+	return cmp.Compare(a.seq, b.seq)
 }
 
 // expectedEnd is when the scheduler expects j, started (or starting) at
@@ -561,8 +577,13 @@ type gangJob struct {
 	cols jobColumns
 	need int
 	seq  uint64 // placement order: ties are broken by it
+	// endsBy is when the scheduler expects it to end: its estimate times
+	// the MPL after its start (Gang.expectedEnd).
+	endsBy model.Time
 
 	stamp      uint64     // set-membership marker (see Gang.mark)
+	touched    bool       // its duty may differ from the last plan's (replanDuties)
+	planPage   model.Time // its page when it was last planned
 	inEnd      bool       // runs at the end of the current slot (as planned)
 	lead       [2]uint64  // bit k-1: runs in the planned lead's slot k
 	cyc        uint64     // bit i: runs in slot i of the planned cycle
@@ -583,6 +604,9 @@ type gangJob struct {
 	loss     model.Time // their cost
 
 	page model.Time // what a switch into a slot costs it beyond the gang switch: paging (Gang.pageCosts)
+
+	comm     float64 // its share of time communicating with commRows jobs sharing the network (occupancy)
+	commRows int
 }
 
 // marks are the switches that switch a job in under its current duty:
@@ -649,6 +673,12 @@ func (p *Gang) start(j *sim.Job, pl placement) {
 		switchedAt: model.Never, counted: model.Never, rate: sim.FullRate, given: sim.FullRate}
 	g.ready = p.cfg.Storm.launchReady(now, p.cfg.Quantum, p.nodes(j), p.env.Hardware.Costs)
 	p.m.place(g, pl)
+	if j.In.App.MemPerProcKB > 0 {
+		p.sized++
+	}
+	g.endsBy = now + j.Estimate*model.Time(p.cfg.MPL)
+	i, _ := slices.BinarySearchFunc(p.byEnd, g, byEndOrder)
+	p.byEnd = slices.Insert(p.byEnd, i, g)
 	p.jobs[j] = g
 	p.e.Start(j)
 	p.rr.placed(g)
@@ -713,7 +743,7 @@ func (p *Gang) enter(sl, prev *slotPlan, at model.Time) {
 	if prev != nil {
 		stamp = p.mark(prev.run)
 	} else {
-		stamp = p.mark(p.running())
+		stamp = p.mark(p.onList)
 	}
 	// A job that runs on into the new slot while it is still being
 	// switched in (the slot starts at a change during its switch, or at
@@ -730,7 +760,9 @@ func (p *Gang) enter(sl, prev *slotPlan, at model.Time) {
 	}
 	p.stillBuf = still
 	switching := p.mark(still)
-	for _, g := range p.all() {
+	// Only the jobs running are switched out: a job that does not run has
+	// no switch under way (switchedAt is Never).
+	for _, g := range p.onList {
 		if g.stamp != switching {
 			if g.on && g.switchedAt != model.Never && g.switchedAt >= g.ready && g.switchedAt < at && g.onFrom > at {
 				g.loss -= g.onFrom - at // cut short (a switch before its launch was not counted)
@@ -757,6 +789,7 @@ func (p *Gang) enter(sl, prev *slotPlan, at model.Time) {
 			}
 		}
 	}
+	p.onList = append(p.onList[:0], sl.run...)
 	p.cur, p.slotStart, p.switchEnd = sl.row, at, at+sl.cost
 }
 
@@ -771,6 +804,20 @@ func (p *Gang) runSet(run []*gangJob, rw *row, prev []*gangJob) []*gangJob {
 	keep := p.cfg.Storm.Keep && len(prev) > 0
 	alt := p.cfg.Alternate
 	if len(p.m.rows) < 2 || !keep && !alt {
+		return run
+	}
+	if !alt {
+		// The jobs of prev run together, on columns of their own: a job
+		// kept cannot hold a column of another, and only rw's columns
+		// are to be checked (not a copy of the machine's).
+		if checkReplan {
+			checkDisjoint(prev)
+		}
+		for _, g := range prev {
+			if g.row != rw && !rw.taken.overlapsJob(g.cols) {
+				run = append(run, g)
+			}
+		}
 		return run
 	}
 	used := append(p.cols[:0], rw.taken...)
@@ -797,6 +844,20 @@ func (p *Gang) runSet(run []*gangJob, rw *row, prev []*gangJob) []*gangJob {
 	return run
 }
 
+// checkDisjoint panics if two of the jobs of set share a column.
+func checkDisjoint(set []*gangJob) {
+	var all columns
+	for _, g := range set {
+		if n := g.cols.lo + len(g.cols.w); len(all) < n {
+			all = append(all, make(columns, n-len(all))...)
+		}
+		if all.overlapsJob(g.cols) {
+			panic(fmt.Sprintf("policies: job %d runs on a column of another job running with it", g.j.In.ID))
+		}
+		all.addJob(g.cols)
+	}
+}
+
 // switchCost is the cost of the switch from a slot running prev to one
 // running next with rows rows in use: nothing if next runs only jobs that
 // already run, or only jobs starting for the first time on an idle machine;
@@ -813,8 +874,24 @@ func (p *Gang) switchCost(prev, next []*gangJob, rows int, firstStarts bool) mod
 	if !in || !p.env.Hardware.Charged() {
 		return 0
 	}
-	return p.env.Hardware.Costs.Switch(hwmodel.SwitchState{Nodes: p.env.Machine.Nodes, Jobs: rows,
-		Occupancy: p.occupancy(prev, rows)}) + p.gangLoss
+	occ := p.occupancy(prev, rows)
+	k := switchKey{rows, math.Float64bits(occ)}
+	c, ok := p.switches[k]
+	if !ok {
+		if len(p.switches) >= 1<<12 || p.switches == nil {
+			p.switches = make(map[switchKey]model.Time)
+		}
+		c = p.env.Hardware.Costs.Switch(hwmodel.SwitchState{Nodes: p.env.Machine.Nodes, Jobs: rows, Occupancy: occ})
+		p.switches[k] = c
+	}
+	return c + p.gangLoss
+}
+
+// switchKey is what a gang switch's cost depends on in a run: the rows in
+// use and the occupancy (its bits).
+type switchKey struct {
+	rows int
+	occ  uint64
 }
 
 // occupancy estimates the share of the NIC buffers in use when a slot
@@ -824,8 +901,11 @@ func (p *Gang) switchCost(prev, next []*gangJob, rows int, firstStarts bool) mod
 func (p *Gang) occupancy(prev []*gangJob, rows int) float64 {
 	var sum float64
 	for _, g := range prev {
-		_, comm := commShares(&g.j.In.App, g.j.Size, p.env.Hardware.Costs, rows)
-		sum += float64(g.need) * comm
+		if g.commRows != rows {
+			_, g.comm = commShares(&g.j.In.App, g.j.Size, p.env.Hardware.Costs, rows)
+			g.commRows = rows
+		}
+		sum += float64(g.need) * g.comm
 	}
 	return sum / float64(p.m.cols)
 }
@@ -839,7 +919,8 @@ func (p *Gang) settle() bool {
 	now := p.e.Now()
 	p.pageCosts()
 	if len(p.m.rows) == 0 {
-		p.cur, p.cyc, p.order, p.switching = nil, cycle{}, nil, 0
+		p.cur, p.order, p.switching = nil, nil, 0
+		p.cyc.lead, p.cyc.slots = p.cyc.lead[:0], p.cyc.slots[:0]
 		return false
 	}
 	goesOn := p.cur != nil && p.m.index(p.cur) >= 0
@@ -853,6 +934,8 @@ func (p *Gang) settle() bool {
 		for _, g := range p.cur.jobs {
 			if !g.on && !used.overlapsJob(g.cols) {
 				g.on, g.onFrom = true, max(now, p.switchEnd)
+				g.touched = true // runs in the current slot, which the last plan did not have it do
+				p.onList = append(p.onList, g)
 				used.addJob(g.cols)
 			}
 			goesOn = goesOn || g.on
@@ -868,6 +951,7 @@ func (p *Gang) settle() bool {
 			return false
 		}
 		p.enter(&sl, nil, now)
+		p.restarted = true
 		for _, g := range sl.run {
 			if g.fresh {
 				g.switchedAt = model.Never // a first start, not a switch
@@ -880,12 +964,26 @@ func (p *Gang) settle() bool {
 
 // replanDuties settles the current slot, plans the cycle that follows
 // from the matrix, and gives every job its duty and rate.
+//
+// Only the jobs whose duty the change may have altered are planned again:
+// those whose part in some slot from now on differs from the last plan's
+// (touchChanged), those settle has join the current slot, those placed now
+// and those whose paging changed; every other job's duty from now on is the
+// one in force (Duty.SameFrom would say so), and planning it would leave it
+// alone. After a change of the rows or of the slots' times every job is
+// planned.
 func (p *Gang) replanDuties() {
+	p.restarted = false
+	replanned := p.replanned
+	p.replanned = false
 	if !p.settle() {
 		return
 	}
 	q := p.cfg.Quantum
 	rows := len(p.m.rows)
+	// The last plan is kept in spare, for touchChanged; the new one reuses
+	// the storage of the one before.
+	p.cyc, p.spare = p.spare, p.cyc
 
 	// The cycle after the current slot: the lead, slot by slot from the
 	// current slot as it ends, then the rows round robin, slot i serving
@@ -895,8 +993,8 @@ func (p *Gang) replanDuties() {
 	// Keep, what runs in a slot depends on what ran before it, and the
 	// lead runs a whole cycle on before the steady one takes over.
 	ci := p.m.index(p.cur)
-	p.endBuf = append(p.endBuf[:0], p.running()...)
-	cend := p.endBuf
+	p.cyc.end = append(p.cyc.end[:0], p.running()...)
+	cend := p.cyc.end
 	p.cyc.base, p.cyc.ci = p.slotStart, ci
 	minFirst := 2
 	if p.cfg.Storm.Keep {
@@ -951,25 +1049,156 @@ func (p *Gang) replanDuties() {
 	if rows > 1 {
 		p.switching = float64(total) / float64(model.Time(rows)*q)
 	}
+	full := !replanned || p.restarted || !slices.Equal(p.planRows, p.m.rows) || (p.slotStart-p.spare.base)%q != 0
+	if !full {
+		p.touchChanged(&p.spare)
+	}
 	all := p.all()
+	if checkReplan {
+		p.checkSlotsOf(all, cend)
+	}
+	if full {
+		for _, g := range all {
+			g.inEnd, g.lead, g.cyc = false, [2]uint64{}, 0
+		}
+		for _, g := range cend {
+			g.inEnd = true
+		}
+		for k, sl := range p.cyc.lead {
+			for _, g := range sl.run {
+				g.lead[k>>6] |= 1 << (k & 63)
+			}
+		}
+		for i, sl := range p.cyc.slots {
+			for _, g := range sl.run {
+				g.cyc |= 1 << i
+			}
+		}
+	}
 	for _, g := range all {
-		g.inEnd, g.lead, g.cyc = false, [2]uint64{}, 0
+		if full || g.touched || g.fresh || g.page != g.planPage {
+			if !full {
+				p.slotsOf(g)
+			}
+			p.plan(g)
+		} else if checkReplan {
+			p.slotsOf(g)
+			p.checkSame(g)
+		}
+		g.touched = false
+	}
+	p.replanned = !p.aborted
+	p.planRows = append(p.planRows[:0], p.m.rows...)
+}
+
+// slotsOf sets g's inEnd, lead and cyc from the cycle planned: it runs in
+// a slot of its row, and in another's if the slot keeps it or takes it as
+// an alternate (after the row's own jobs in the slot's run set).
+func (p *Gang) slotsOf(g *gangJob) {
+	in := func(sl *slotPlan) bool {
+		return sl.row == g.row || slices.Contains(sl.run[len(sl.row.jobs):], g)
+	}
+	g.inEnd, g.lead, g.cyc = g.on, [2]uint64{}, 0 // cend is the jobs running
+	for k := range p.cyc.lead {
+		if in(&p.cyc.lead[k]) {
+			g.lead[k>>6] |= 1 << (k & 63)
+		}
+	}
+	for i := range p.cyc.slots {
+		if in(&p.cyc.slots[i]) {
+			g.cyc |= 1 << i
+		}
+	}
+}
+
+// checkSlotsOf panics unless slotsOf gives every job of all the slots the
+// run sets of the cycle planned have it in (cend: the jobs running).
+func (p *Gang) checkSlotsOf(all, cend []*gangJob) {
+	type bits struct {
+		end  bool
+		lead [2]uint64
+		cyc  uint64
+	}
+	want := map[*gangJob]*bits{}
+	for _, g := range all {
+		want[g] = &bits{}
 	}
 	for _, g := range cend {
-		g.inEnd = true
+		want[g].end = true
 	}
 	for k, sl := range p.cyc.lead {
 		for _, g := range sl.run {
-			g.lead[k>>6] |= 1 << (k & 63)
+			want[g].lead[k>>6] |= 1 << (k & 63)
 		}
 	}
 	for i, sl := range p.cyc.slots {
 		for _, g := range sl.run {
-			g.cyc |= 1 << i
+			want[g].cyc |= 1 << i
 		}
 	}
 	for _, g := range all {
-		p.plan(g, rows)
+		p.slotsOf(g)
+		if w := want[g]; g.inEnd != w.end || g.lead != w.lead || g.cyc != w.cyc {
+			panic(fmt.Sprintf("policies: job %d's slots: %v %x %x, the run sets say %v %x %x", g.j.In.ID, g.inEnd, g.lead, g.cyc, w.end, w.lead, w.cyc))
+		}
+	}
+}
+
+// checkReplan makes replanDuties check that every job it does not plan
+// again would keep its duty if it were (tests set it).
+var checkReplan = false
+
+// checkSame panics unless g's duty as planned now is the one in force from
+// now on.
+func (p *Gang) checkSame(g *gangJob) {
+	if d, _ := p.dutyOf(g); !d.SameFrom(g.duty, p.e.Now()) {
+		panic(fmt.Sprintf("policies: job %d left out of the replan at %v: its duty %+v would be %+v", g.j.In.ID, p.e.Now(), g.duty, d))
+	}
+}
+
+// touchChanged marks (gangJob.touched) the jobs whose part in some slot
+// from the current one's end on differs between the cycle just planned and
+// old, the last plan, over the same rows and on the same grid of slots:
+// those that run in a slot in one plan and not in the other, and those
+// that run in a slot whose switch costs differently. Slot by slot up to
+// where both plans repeat their cycle, then a whole cycle: from there on
+// they are the same. A job's part in a slot depends only on whether it
+// runs there, whether it ran in the slot before and the switch's cost
+// (with its paging, which replanDuties compares itself); whether it runs
+// as the current slot ends differs from the last plan only for the jobs
+// settle had join it, which it marks.
+func (p *Gang) touchChanged(old *cycle) {
+	q := p.cfg.Quantum
+	shift := int((p.slotStart - old.base) / q) // old's slots from the current one
+	n := len(p.cyc.slots)
+	last := max(len(p.cyc.lead)+1, len(old.lead)+1-shift, 1) + n - 1
+	for k := 1; k <= last; k++ {
+		nsl, _, _ := p.cyc.at(k, q)
+		osl, _, _ := old.at(k+shift, q)
+		if nsl.cost != osl.cost {
+			for _, g := range nsl.run {
+				g.touched = true
+			}
+			for _, g := range osl.run {
+				g.touched = true
+			}
+			continue
+		}
+		if slices.Equal(nsl.run, osl.run) {
+			continue
+		}
+		stamp := p.mark(osl.run)
+		for _, g := range nsl.run {
+			if g.stamp != stamp {
+				g.touched = true
+			}
+		}
+		stamp = p.mark(nsl.run)
+		for _, g := range osl.run {
+			if g.stamp != stamp {
+				g.touched = true
+			}
+		}
 	}
 }
 
@@ -1009,6 +1238,10 @@ func (p *Gang) checkCost(c model.Time) bool {
 // a memory size (model.App.MemPerProcKB) need none and page nothing.
 // maxPage is the largest.
 func (p *Gang) pageCosts() {
+	if p.sized == 0 {
+		p.maxPage = 0 // every job's page is 0: only sized jobs page
+		return
+	}
 	all := p.all()
 	for _, g := range all {
 		g.page = 0
@@ -1107,9 +1340,8 @@ func (p *Gang) nextRow() *row {
 
 // plan gives g its duty, rate and switch marks from the current slot and
 // the planned cycle.
-func (p *Gang) plan(g *gangJob, rows int) {
+func (p *Gang) plan(g *gangJob) {
 	now := p.e.Now()
-	q := p.cfg.Quantum
 	g.account(now)
 	if r := commRate(&g.j.In.App, g.j.Size, p.env.Hardware.Costs, netContexts(p.cfg)); r != g.rate {
 		if r == 0 {
@@ -1120,9 +1352,26 @@ func (p *Gang) plan(g *gangJob, rows int) {
 		g.rate = r
 	}
 	p.setRate(g)
+	g.planPage = g.page
 	// The duty and marks are built in scratch buffers; most changes of the
 	// matrix leave most jobs' duties as they were (expressed from another
 	// origin), and those are left alone.
+	d, ms := p.dutyOf(g)
+	if d.SameFrom(g.duty, now) {
+		return // its duty and switches from now on are those in force
+	}
+	d.Lead, d.On = slices.Clone(d.Lead), slices.Clone(d.On)
+	ms.lead, ms.cyc = slices.Clone(ms.lead), slices.Clone(ms.cyc)
+	g.plan, g.duty = ms, d
+	p.e.SetDuty(g.j, d)
+}
+
+// dutyOf is g's duty and switch marks from the current slot and the
+// planned cycle, in the policy's scratch buffers (valid until the next
+// call).
+func (p *Gang) dutyOf(g *gangJob) (sim.Duty, marks) {
+	now := p.e.Now()
+	q := p.cfg.Quantum
 	lead, on := p.leadBuf[:0], p.onBuf[:0]
 	ms := marks{lead: p.leadMarks[:0], cyc: p.cycMarks[:0]}
 	add := func(ws []sim.Window, from, to model.Time) []sim.Window {
@@ -1184,14 +1433,8 @@ func (p *Gang) plan(g *gangJob, rows int) {
 			d = sim.AlwaysOnFrom(lead[0].From)
 		}
 	}
-	if d.SameFrom(g.duty, now) {
-		return // its duty and switches from now on are those in force
-	}
-	d.Lead, d.On = slices.Clone(d.Lead), slices.Clone(d.On)
-	ms.lead, ms.cyc = slices.Clone(ms.lead), slices.Clone(ms.cyc)
 	ms.origin, ms.period = d.Origin, d.Period
-	g.plan, g.duty = ms, d
-	p.e.SetDuty(g.j, d)
+	return d, ms
 }
 
 // ReportOutcome implements sim.Reporter: the switches the job went through

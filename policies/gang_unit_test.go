@@ -335,6 +335,7 @@ func TestGangEnterSwitches(t *testing.T) {
 	for _, g := range []*gangJob{g2, g3} {
 		g.on, g.switchedAt, g.onFrom, g.loss = true, at0, at0+cost, cost
 	}
+	p.onList = []*gangJob{g2, g3} // the jobs running, as enter leaves them
 	g1.switchedAt = model.Never
 	// At 10.02 s a new slot of row 0 starts, with a 10 ms switch.
 	at := at0 + 20*model.Millisecond

@@ -169,7 +169,8 @@ func (m *matrix) leastLoaded(size, need int) (start, load int) {
 		below = len(m.rows)
 	}
 	var planes [7]uint64 // counts up to 64 rows (maxMPL)
-	for wi := 0; wi*64 < m.cols; wi++ {
+	// Once a block no row takes is found, none further right beats it.
+	for wi := 0; wi*64 < m.cols && below > 0; wi++ {
 		valid := starts
 		if last := m.cols - need - wi*64; last < 63 { // block starts beyond it do not hold need
 			if last < 0 {

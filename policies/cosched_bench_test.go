@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -98,6 +99,45 @@ func BenchmarkGangThesis(b *testing.B) {
 		}
 		if err := sim.New(sim.Config{Machine: env.Machine}, pol).Run(model.NewSliceReader(tr), nil, nil); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCoschedScale replays the thesis' dynamic workload at 74% load
+// (1000 jobs of at most 32 processes) under FCS, BCS and PBCS (MPL 6, EASY
+// in front, DHC, Crescendo) on flat machines of 1,024, 32,768 and 131,072
+// processors: the same jobs and work, only idle processors added. A
+// strobe costs the processors and processes it can change, so the CPU
+// per replay stays within 1.5x of the 1,024-processor figure at every
+// size (the target of the README's speed table).
+func BenchmarkCoschedScale(b *testing.B) {
+	tr := thesisTrace(b, 0.74)
+	p, err := presets.Get("crescendo")
+	if err != nil {
+		b.Fatal(err)
+	}
+	costs, err := p.Costs("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range []string{"fcs", "bcs", "pbcs"} {
+		for _, procs := range []int{1024, 32768, 131072} {
+			b.Run(fmt.Sprintf("%s/procs=%d", name, procs), func(b *testing.B) {
+				env := Env{Machine: model.FlatMachine(procs), Hardware: Hardware{Costs: costs, Preset: "crescendo"}, Rand: rand.New(rand.NewPCG(1, 0))}
+				spec, err := ParseSpec(name + ":mpl=6,backfill=easy,alloc=dhc")
+				if err != nil {
+					b.Fatal(err)
+				}
+				for b.Loop() {
+					pol, err := New(spec, env)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if err := sim.New(sim.Config{Machine: env.Machine}, pol).Run(model.NewSliceReader(tr), nil, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 		}
 	}
 }

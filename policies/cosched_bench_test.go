@@ -1,8 +1,11 @@
 package policies
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gangsim/gangsim/hwmodel/presets"
 	"github.com/gangsim/gangsim/model"
@@ -100,4 +103,55 @@ func BenchmarkGangThesis(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkCoschedScale replays the thesis' dynamic workload at 74% load
+// (1000 jobs of at most 32 processes) under FCS, BCS and PBCS (MPL 6, EASY
+// in front, DHC, Crescendo) on flat machines of 1,024, 32,768 and 131,072
+// processors: the same jobs and work, only idle processors added. A
+// strobe costs the processors and processes it can change, so the CPU
+// per replay (cpu-s/op) stays within 1.5x of the 1,024-processor figure
+// at every size (the target of the README's speed table).
+func BenchmarkCoschedScale(b *testing.B) {
+	tr := thesisTrace(b, 0.74)
+	p, err := presets.Get("crescendo")
+	if err != nil {
+		b.Fatal(err)
+	}
+	costs, err := p.Costs("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range []string{"fcs", "bcs", "pbcs"} {
+		for _, procs := range []int{1024, 32768, 131072} {
+			b.Run(fmt.Sprintf("%s/procs=%d", name, procs), func(b *testing.B) {
+				env := Env{Machine: model.FlatMachine(procs), Hardware: Hardware{Costs: costs, Preset: "crescendo"}, Rand: rand.New(rand.NewPCG(1, 0))}
+				spec, err := ParseSpec(name + ":mpl=6,backfill=easy,alloc=dhc")
+				if err != nil {
+					b.Fatal(err)
+				}
+				cpu := processCPU()
+				for b.Loop() {
+					pol, err := New(spec, env)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if err := sim.New(sim.Config{Machine: env.Machine}, pol).Run(model.NewSliceReader(tr), nil, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric((processCPU()-cpu).Seconds()/float64(b.N), "cpu-s/op")
+			})
+		}
+	}
+}
+
+// processCPU is the CPU the process has used so far, user and system: on
+// a shared machine a better measure than the wall time.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

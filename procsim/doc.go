@@ -174,8 +174,11 @@
 // A job whose processes all run without competition (the owners of a
 // gang slot) settles into a periodic pattern; once its state at the start
 // of an iteration repeats one of its last four exactly (periods of one to
-// four iterations), the simulator moves it forward by whole periods up to
-// the next moment anything else could happen, without simulating those
-// iterations (checked against the iteration-by-iteration simulation in
-// TestSkipEqualsIterations, and at every strobe in TestSkipLockstep).
+// four iterations; under BCS and PBCS at the same phase of the
+// micro-timeslice, so that a period is whole micro-timeslices and the
+// transfers meet the same boundaries), the simulator moves it forward by
+// whole periods up to the next moment anything else could happen, without
+// simulating those iterations (checked against the iteration-by-iteration
+// simulation in TestSkipEqualsIterations, and at every strobe in
+// TestSkipLockstep).
 package procsim

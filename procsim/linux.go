@@ -125,7 +125,11 @@ func (s *Sim) migrate(pi int32, to int) {
 	p := &s.procs[pi]
 	from := &s.cpus[p.cpu]
 	from.residents = slices.DeleteFunc(from.residents, func(x int32) bool { return x == pi })
+	if len(from.residents) == 0 {
+		s.occ.remove(int(p.cpu))
+	}
 	s.cpus[to].residents = append(s.cpus[to].residents, pi)
+	s.occ.add(to)
 	p.cpu = int32(to)
 }
 

@@ -72,6 +72,7 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 		}
 		j.procs = append(j.procs, pi)
 		s.cpus[c].residents = append(s.cpus[c].residents, pi)
+		s.occ.add(c)
 	}
 	// Who receives each process's messages in each round (sendTo), once
 	// for all its sends.
@@ -174,6 +175,9 @@ func (s *Sim) RemoveJob(id int) {
 			s.nodeUse[s.node(ci)] -= m
 		}
 		c.residents = slices.DeleteFunc(c.residents, func(x int32) bool { return x == pi })
+		if len(c.residents) == 0 {
+			s.occ.remove(ci)
+		}
 		lo, hi := s.nodeCPUs(ci) // it may have run on any of them
 		for cj := lo; cj < hi; cj++ {
 			if s.cpus[cj].last == pi {
@@ -209,15 +213,15 @@ func (s *Sim) SetOwners(on []Owner) {
 		return
 	}
 	s.era++
-	if len(s.next) != len(s.cpus) {
-		s.next = make([]owner, len(s.cpus))
-	}
-	next := s.next
-	for i := range next {
-		next[i] = owner{-1, s.now}
-	}
 	s.strobes++
-	s.inSlot = s.inSlot[:0]
+	// Only the processors that had an owner or get one can change: the
+	// others are idle or run what the local scheduler gave them, and this
+	// strobe costs them nothing.
+	prev := s.inSlot
+	s.inSlot, s.prevSlot = s.prevSlot[:0], prev
+	for _, ci := range s.owned {
+		s.strobing.add(int(ci))
+	}
 	for _, o := range on {
 		ji, ok := s.byID[o.Job]
 		if !ok || s.jobs[ji].done {
@@ -229,12 +233,19 @@ func (s *Sim) SetOwners(on []Owner) {
 			s.inSlot = append(s.inSlot, ji)
 		}
 		j.slotFrom = o.From
+		from := max(o.From, s.now)
 		for _, pi := range j.procs {
-			next[s.procs[pi].cpu] = owner{pi, max(o.From, s.now)}
+			c := &s.cpus[s.procs[pi].cpu]
+			c.nextAt, c.nextP, c.nextFrom = s.strobes, pi, from
+			s.strobing.add(int(c.id))
 		}
 	}
-	// Jobs leaving the slot.
-	for _, j := range s.jobs {
+	// Jobs leaving the slot: only the jobs the previous call named can own
+	// processors (RemoveJob takes a removed job's away, and a job added
+	// since in its place owns none), taken in the order of s.jobs.
+	slices.Sort(prev)
+	for _, ji := range prev {
+		j := s.jobs[ji]
 		if j == nil || j.done {
 			continue
 		}
@@ -257,9 +268,15 @@ func (s *Sim) SetOwners(on []Owner) {
 			}
 		}
 	}
-	for ci := range s.cpus {
+	owned := s.owned[:0]
+	for ci := s.strobing.next(0); ci >= 0; ci = s.strobing.next(ci + 1) {
+		s.strobing.remove(ci)
 		c := &s.cpus[ci]
-		n := next[ci]
+		n := owner{-1, s.now}
+		if c.nextAt == s.strobes {
+			n = owner{c.nextP, c.nextFrom}
+			owned = append(owned, int32(ci))
+		}
 		if n.p == c.owner {
 			continue
 		}
@@ -299,6 +316,7 @@ func (s *Sim) SetOwners(on []Owner) {
 		}
 		s.dispatch(ci)
 	}
+	s.owned = owned
 	for _, ji := range s.inSlot {
 		if j := s.jobs[ji]; j.frozen {
 			s.thaw(j, max(j.slotFrom, s.now))
@@ -307,7 +325,8 @@ func (s *Sim) SetOwners(on []Owner) {
 	if s.linux() {
 		// A process the node manager claimed its processor for, or no
 		// longer does, goes on running: the kernel's charging follows.
-		for ci := range s.cpus {
+		// A processor without residents runs nothing.
+		for ci := s.occ.next(0); ci >= 0; ci = s.occ.next(ci + 1) {
 			s.rebase(ci)
 		}
 	}
@@ -324,7 +343,7 @@ func (s *Sim) EndSlot() {
 		return
 	}
 	s.era++
-	for ci := range s.cpus {
+	for _, ci := range s.owned {
 		if o := s.cpus[ci].owner; o >= 0 && s.now >= s.cpus[ci].ownerFrom {
 			s.classify(&s.procs[o])
 		}

@@ -303,6 +303,11 @@ type cpu struct {
 	tickPhase model.Time // SchedLinux: its first timer tick (they come HZ times a second)
 	busy      model.Time // time it ran a process (computing or spinning)
 	skipEnd   model.Time // a skip accounted its busy time up to here ahead of time
+	// The owner the SetOwners call under way names (valid while nextAt is
+	// that call's number, Sim.strobes; otherwise none).
+	nextAt   uint64
+	nextP    int32
+	nextFrom model.Time
 }
 
 // Sim is a process-level simulation. It is driven from outside: jobs are
@@ -329,9 +334,12 @@ type Sim struct {
 	era        uint64              // counts the external actions (jobs added or removed, strobes)
 	moved      []msg               // scratch of skip: the messages in flight it re-times
 	movedN     []int               // scratch of skip: how many of them per receive slot
-	next       []owner             // scratch of SetOwners: each processor's next owner
-	inSlot     []int32             // scratch of SetOwners: the jobs named, in order
-	strobes    uint64              // counts the calls of SetOwners (job.inSlot)
+	inSlot     []int32             // the jobs the last SetOwners named, in order: the only ones that may own processors
+	prevSlot   []int32             // scratch of SetOwners: the jobs the call before named
+	owned      []int32             // the processors the last SetOwners gave an owner, ascending (RemoveJob may have cleared some since)
+	occ        cpuSet              // the processors with residents
+	strobing   cpuSet              // scratch of SetOwners: the processors whose owner may change
+	strobes    uint64              // counts the calls of SetOwners (job.inSlot, cpu.nextAt)
 	mem        hwmodel.MemoryCosts // the node memory and paging of Config.Costs; nil: no paging
 	nodeUse    []int64             // the memory the processes on each node need, in bytes
 }
@@ -341,7 +349,8 @@ func New(cfg Config) *Sim {
 	if err := cfg.Validate(); err != nil {
 		panic(err.Error())
 	}
-	s := &Sim{cfg: cfg, q: newEventQueue(), cpus: make([]cpu, cfg.Machine.Procs()), byID: map[int]int32{}}
+	n := cfg.Machine.Procs()
+	s := &Sim{cfg: cfg, q: newEventQueue(), cpus: make([]cpu, n), byID: map[int]int32{}, occ: newCPUSet(n), strobing: newCPUSet(n)}
 	if m, ok := hwmodel.Memory(cfg.Costs); ok {
 		s.mem, s.nodeUse = m, make([]int64, cfg.Machine.Nodes)
 	}

@@ -17,7 +17,8 @@ import (
 // every start of an iteration of its process 0, the simulator writes the
 // job's state relative to that moment (each process's iteration, phase,
 // computation left, spin so far, messages received, its processor's
-// switch, the messages in flight); when it equals one of the last few
+// switch, the messages in flight; under BCS and PBCS, the phase of the
+// micro-timeslice); when it equals one of the last few
 // (snapHistory-1) snapshots, the job is periodic, and the simulator moves
 // it forward by as many whole periods as end before the bound (and before
 // any process reaches its last iteration): its iterations, counts and
@@ -57,8 +58,8 @@ type procMeasures struct {
 // skippable reports whether job j runs undisturbed on its processors now:
 // nothing else may run there until the next external action.
 func (s *Sim) skippable(j *job) bool {
-	if s.cfg.NoSkip || s.buffered() {
-		return false // BCS: the micro-timeslices' phase matters
+	if s.cfg.NoSkip {
+		return false
 	}
 	for _, pi := range j.procs {
 		p := &s.procs[pi]
@@ -77,6 +78,13 @@ func (s *Sim) skippable(j *job) bool {
 // state writes job j's state relative to now into vec.
 func (s *Sim) state(j *job, k int, vec []int64) []int64 {
 	vec = vec[:0]
+	if s.buffered() {
+		// BCS times every transfer by the micro-timeslices' boundaries
+		// (bcsTransfer): two states are the same only at the same phase of
+		// the micro-timeslice, so that a period is whole micro-timeslices
+		// and the job moved forward by periods meets the same boundaries.
+		vec = append(vec, int64(s.now%s.cfg.MicroSlice))
+	}
 	rel := func(t model.Time) int64 { // 0: past; else 1 + how far ahead (now included)
 		if t < s.now {
 			return 0

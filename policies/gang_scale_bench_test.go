@@ -2,7 +2,6 @@ package policies_test
 
 import (
 	"fmt"
-	"syscall"
 	"testing"
 	"time"
 
@@ -76,11 +75,11 @@ func benchGangVsEASY(b *testing.B, trace *model.Trace) {
 			b.Fatal(err)
 		}
 		r := pipelines.Replay{Policy: spec, Hardware: "crescendo"}
-		start := cpuTime(b)
+		start := cpuTime()
 		if _, err := r.Run(model.NewSliceReader(trace), discardOutcomes{}, nil); err != nil {
 			b.Fatal(err)
 		}
-		return cpuTime(b) - start
+		return cpuTime() - start
 	}
 	b.ReportAllocs()
 	var easy, gs time.Duration
@@ -92,13 +91,4 @@ func benchGangVsEASY(b *testing.B, trace *model.Trace) {
 	b.ReportMetric(easy.Seconds()/n, "easy-cpu-s")
 	b.ReportMetric(gs.Seconds()/n, "gs-cpu-s")
 	b.ReportMetric(gs.Seconds()/easy.Seconds(), "gs/easy")
-}
-
-// cpuTime is the CPU time the process has used so far (user and system).
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -61,6 +61,11 @@ func (s *Sim) skippable(j *job) bool {
 	if s.cfg.NoSkip {
 		return false
 	}
+	if j.fo != nil && j.fo.bcs {
+		// A buffered all-to-all's records are not re-timed (fanout.retime):
+		// such a job is simulated call by call.
+		return false
+	}
 	for _, pi := range j.procs {
 		p := &s.procs[pi]
 		c := &s.cpus[p.cpu]

@@ -52,18 +52,8 @@ func BenchmarkCoschedWindows(b *testing.B) {
 // with the thesis' attributes and time / 100, into memory.
 func windowTrace(b *testing.B, path string, skip int) *model.Trace {
 	b.Helper()
-	spec := workload.Spec{Source: workload.Source{Trace: &workload.TraceSource{Path: path, Skip: skip, Jobs: 120}},
-		Attributes: &workload.Attributes{Pattern: "ring", Comm: "blocking"}, Compress: 100, Seed: 1}
-	r, err := spec.Open(nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer r.Close()
-	t, err := model.ReadAll(r)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return t
+	return specTrace(b, workload.Spec{Source: workload.Source{Trace: &workload.TraceSource{Path: path, Skip: skip, Jobs: 120}},
+		Attributes: &workload.Attributes{Pattern: "ring", Comm: "blocking"}, Compress: 100, Seed: 1})
 }
 
 // cpuTime is the CPU the process has used so far, user and system.

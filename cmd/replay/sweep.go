@@ -162,7 +162,10 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		name, sha string
 		e         *pipelines.Experiment
 		runs      []*pipelines.Run
+		key       string               // the item's key (pipelines.ItemKey)
+		stamp     *pipelines.ItemStamp // set when its files are up to date
 	}
+	cache := &pipelines.Cache{Dir: *cacheDir}
 	var exps []loaded
 	var all []*pipelines.Run
 	byItem := map[string]string{} // the experiment file that makes each item
@@ -181,8 +184,7 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		byItem[e.Item] = name
 		runs, _, _ := e.Runs() // LoadExperiment checked them
-		all = append(all, runs...)
-		exps = append(exps, loaded{name, sha, e, runs})
+		exps = append(exps, loaded{name: name, sha: sha, e: e, runs: runs})
 	}
 	if *slurm {
 		s, err := newSlurm(*cacheDir, *slurmDir, *replayBin)
@@ -216,9 +218,25 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	// An item whose files were written from the same experiment, runs
+	// and options, and are still as written, is not made again: its runs
+	// are not even read back (pipelines.ItemStamp).
+	for i := range exps {
+		x := &exps[i]
+		key, err := pipelines.ItemKey(x.e.Item, x.sha, x.runs, figures)
+		if err != nil {
+			return err
+		}
+		x.key = key
+		if st, ok := cache.ItemUpToDate(*results, x.e.Item, key); ok {
+			x.stamp = st
+			continue
+		}
+		all = append(all, x.runs...)
+	}
 	progress := cli.NewProgress(stderr, len(all), "runs", "replay sweep", *quiet)
 	var warnMu sync.Mutex // runs are read back on several goroutines
-	sweep := &pipelines.Sweep{Cache: &pipelines.Cache{Dir: *cacheDir}, Workers: *workers, Progress: progress,
+	sweep := &pipelines.Sweep{Cache: cache, Workers: *workers, Progress: progress,
 		Warn: func(msg string) {
 			warnMu.Lock()
 			defer warnMu.Unlock()
@@ -231,24 +249,33 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		sweep.Progress = nil
 	}
 	for _, x := range exps {
-		rep, err := x.e.Reproduce(sweep, x.name, x.sha)
-		if err != nil {
+		st, made := x.stamp, "up to date"
+		if st == nil {
+			rep, err := x.e.Reproduce(sweep, x.name, x.sha)
+			if err != nil {
+				progress.Finish()
+				return err
+			}
+			paths, err := rep.WriteWith(*results, figures)
+			if err != nil {
+				return err
+			}
 			progress.Finish()
-			return err
+			st = &pipelines.ItemStamp{Key: x.key, Item: x.e.Item, Runs: len(rep.Runs), Dropped: rep.Item.Dropped}
+			st.CellsWithin, st.CellsCompared, st.ClaimsHolding, st.Claims = rep.Item.Check()
+			if err := cache.StampItem(*results, *st, paths); err != nil {
+				fmt.Fprintf(stderr, "replay sweep: %s: warning: no stamp recorded, the next sweep makes the item again: %v\n", x.e.Item, err)
+			}
+			made = fmt.Sprintf("%d cached", rep.Cached)
 		}
-		if _, err := rep.WriteWith(*results, figures); err != nil {
-			return err
-		}
-		progress.Finish()
 		// Nothing lost silently: jobs cleaning dropped are said even
 		// under -q, one line per distinct drop (the item's notes too).
-		for _, d := range rep.Item.Dropped {
-			fmt.Fprintf(stderr, "replay sweep: %s: %s\n", rep.Item.Key(), d)
+		for _, d := range st.Dropped {
+			fmt.Fprintf(stderr, "replay sweep: %s: %s\n", x.e.Item, d)
 		}
 		if !*quiet {
-			rw, rn, ch, cn := rep.Item.Check()
-			fmt.Fprintf(stderr, "replay sweep: %s: %d runs (%d cached); cells within tolerance %d/%d, claims holding %d/%d -> %s\n",
-				rep.Item.Key(), len(rep.Runs), rep.Cached, rw, rn, ch, cn, filepath.Join(*results, rep.Item.Key()+".csv"))
+			fmt.Fprintf(stderr, "replay sweep: %s: %d runs (%s); cells within tolerance %d/%d, claims holding %d/%d -> %s\n",
+				x.e.Item, st.Runs, made, st.CellsWithin, st.CellsCompared, st.ClaimsHolding, st.Claims, filepath.Join(*results, x.e.Item+".csv"))
 		}
 	}
 	return nil

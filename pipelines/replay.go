@@ -24,7 +24,7 @@ type Compat string
 // Compatibility modes.
 const (
 	CompatNone Compat = ""     // gangsim's own defaults
-	CompatPyss Compat = "pyss" // pyss: ../shared/oracle/SEMANTICS.md
+	CompatPyss Compat = "pyss" // pyss: docs/engine.md, "The pyss rules"
 )
 
 // Cleaning names a normalization preset applied to the trace before it is

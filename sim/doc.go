@@ -22,7 +22,7 @@
 //     the arrivals, then the terminations in creation order (the order the
 //     jobs started): the other completions, and the deferred passes of the
 //     completions at the estimate; then timers. See
-//     ../shared/oracle/SEMANTICS.md section 2.
+//     docs/engine.md, "The pyss rules", rule 2.
 //
 // After events, the engine asks the policy for a scheduling pass. The Passes
 // rule says how often: PassPerTime (default) runs one pass once every event

@@ -116,5 +116,5 @@
 // a documented order and counted per rule in a Report. A Normalizer
 // applies them to any model.JobReader as a stream; Normalize applies them
 // to a model.Trace in memory. PyssOptions reproduces the cleaning done
-// before the pyss oracle runs (shared oracle SEMANTICS.md, section 1).
+// before the pyss oracle runs (docs/engine.md, "The pyss rules", rule 1).
 package swf

@@ -137,7 +137,7 @@ func DefaultOptions() Options {
 }
 
 // PyssOptions returns the cleaning applied before the pyss oracle runs
-// (shared oracle SEMANTICS.md section 1, clean_swf.py with its defaults) for
+// (docs/engine.md, "The pyss rules", rule 1) for
 // a machine of machineProcs processors (0: the header's MaxProcs): times
 // truncated to whole seconds; dropped in this order: submit < 0, size <= 0,
 // size > machine, run time <= 0; a missing or non-positive estimate set to

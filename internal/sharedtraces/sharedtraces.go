@@ -59,7 +59,7 @@ func Trace(tb testing.TB, name string) string {
 }
 
 // Oracle returns the path of a file in the shared oracle directory, e.g.
-// "SEMANTICS.md" or "KTH-SP2-1996-2.1-cln.easy.jobs.csv.gz", skipping the
+// "metrics.csv" or "KTH-SP2-1996-2.1-cln.easy.jobs.csv.gz", skipping the
 // test when it is absent.
 func Oracle(tb testing.TB, name string) string {
 	tb.Helper()

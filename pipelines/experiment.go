@@ -99,6 +99,16 @@ type FigureOptions struct {
 	Formats []plots.Format
 }
 
+// Key is o as stable text, for keys (ItemKey): two options that save a
+// figure alike have the same key.
+func (o FigureOptions) Key() string {
+	k := fmt.Sprintf("dpi=%d formats=%v", o.DPI, o.Formats)
+	if o.Size != nil {
+		k += fmt.Sprintf(" size=%v", *o.Size)
+	}
+	return k
+}
+
 // Over returns o with the fields set in override replacing its own:
 // make figures' options over an experiment's.
 func (o FigureOptions) Over(override FigureOptions) FigureOptions {

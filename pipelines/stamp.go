@@ -49,16 +49,12 @@ type StampedFile struct {
 // ItemKey is the digest of everything an item's files are made from: the
 // item, its experiment file's SHA-256, its runs' keys in the order the
 // item reads them (each covering the code, the run and its input files),
-// the tool's version and code, and the figure options that override the
-// experiment's (make figures' size, resolution and formats).
-func ItemKey(item, specSHA string, runs []*Run, figures FigureOptions) (string, error) {
+// the tool's version and code, and the options it is saved with (the
+// figure options that override the experiment's, as stable text).
+func ItemKey(item, specSHA string, runs []*Run, options string) (string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "gangsim item\nitem %s\nspec %s\nversion %s\ncode %s\n",
-		item, specSHA, version.Version, codeIdentity())
-	if s := figures.Size; s != nil {
-		fmt.Fprintf(h, "size %v\n", *s)
-	}
-	fmt.Fprintf(h, "dpi %d\nformats %v\n", figures.DPI, figures.Formats)
+	fmt.Fprintf(h, "gangsim item\nitem %s\nspec %s\nversion %s\ncode %s\noptions %q\n",
+		item, specSHA, version.Version, codeIdentity(), options)
 	for _, r := range runs {
 		k, err := r.Key()
 		if err != nil {

@@ -25,7 +25,7 @@ func TestItemKeyCoversEveryInput(t *testing.T) {
 	}
 	a, b := run("fcfs"), run("easy")
 	key := func(spec string, runs []*Run, o FigureOptions) string {
-		k, err := ItemKey("p/i", spec, runs, o)
+		k, err := ItemKey("p/i", spec, runs, o.Key())
 		if err != nil {
 			t.Fatal(err)
 		}

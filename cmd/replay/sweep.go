@@ -223,7 +223,7 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	// are not even read back (pipelines.ItemStamp).
 	for i := range exps {
 		x := &exps[i]
-		key, err := pipelines.ItemKey(x.e.Item, x.sha, x.runs, figures)
+		key, err := pipelines.ItemKey(x.e.Item, x.sha, x.runs, figures.Key())
 		if err != nil {
 			return err
 		}

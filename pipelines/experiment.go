@@ -200,7 +200,7 @@ func (e *Experiment) Runs() ([]*Run, []Point, error) {
 	}
 	seen := map[string]bool{}
 	for _, p := range points {
-		seen[describePoint(p)] = true
+		seen[p.Describe()] = true
 	}
 	for k, g := range e.Also {
 		if len(g) != len(e.Grid) {
@@ -216,17 +216,17 @@ func (e *Experiment) Runs() ([]*Run, []Point, error) {
 			return nil, nil, fmt.Errorf("also[%d]: %w", k, err)
 		}
 		for _, pt := range p {
-			if seen[describePoint(pt)] {
-				return nil, nil, fmt.Errorf("also[%d]: point %s is already in the grid", k, describePoint(pt))
+			if seen[pt.Describe()] {
+				return nil, nil, fmt.Errorf("also[%d]: point %s is already in the grid", k, pt.Describe())
 			}
-			seen[describePoint(pt)] = true
+			seen[pt.Describe()] = true
 		}
 		docs, points = append(docs, d...), append(points, p...)
 	}
 	runs := make([]*Run, len(docs))
 	for i, d := range docs {
 		if runs[i], err = ParseRun(d); err != nil {
-			return nil, nil, fmt.Errorf("run %d (%s): %w", i+1, describePoint(points[i]), err)
+			return nil, nil, fmt.Errorf("run %d (%s): %w", i+1, points[i].Describe(), err)
 		}
 	}
 	return runs, points, nil
@@ -359,7 +359,7 @@ func describeRuns(points, all []Point) string {
 	case len(points) == len(all):
 		return fmt.Sprintf("every run (%d)", len(all))
 	case len(points) == 1:
-		return describePoint(points[0])
+		return points[0].Describe()
 	}
 	constant := func(ps []Point, axis string) bool {
 		for _, p := range ps[1:] {
@@ -378,7 +378,7 @@ func describeRuns(points, all []Point) string {
 	if len(shared) == 0 {
 		names := make([]string, len(points))
 		for i, p := range points {
-			names[i] = describePoint(p)
+			names[i] = p.Describe()
 		}
 		return strings.Join(names, "; ")
 	}

@@ -739,14 +739,14 @@ func TestSweepDrops(t *testing.T) {
 	for _, f := range rep.Runs {
 		clean := f.Point.Text("clean")
 		if (clean == "default") != (len(f.Info.Dropped) == 1) || f.Info.Dropped == nil {
-			t.Errorf("%s: RunInfo.Dropped %q", describePoint(f.Point), f.Info.Dropped)
+			t.Errorf("%s: RunInfo.Dropped %q", f.Point.Describe(), f.Info.Dropped)
 		}
 		_, h, err := f.Outcomes()
 		if err != nil {
 			t.Fatal(err)
 		}
 		if v, ok := h.Get(swf.KeyDropped); ok != (clean == "default") || ok && v != "no-runtime 6" {
-			t.Errorf("%s: outcomes manifest %s = %q, %v", describePoint(f.Point), swf.KeyDropped, v, ok)
+			t.Errorf("%s: outcomes manifest %s = %q, %v", f.Point.Describe(), swf.KeyDropped, v, ok)
 		}
 	}
 	// The workload step's cleaning (a window of the log, cleaned before it

@@ -14,7 +14,6 @@ import (
 	"sync"
 
 	"github.com/gangsim/gangsim/columnar"
-	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/policies"
 	"golang.org/x/sync/errgroup"
@@ -29,7 +28,7 @@ type Sweep struct {
 	// Workers is the number of runs in parallel; 0 means GOMAXPROCS.
 	Workers int
 	// Progress, when not nil, is told of every finished run.
-	Progress *cli.Progress
+	Progress Progress
 	// Warn, when not nil, is told of a cached run whose files did not read
 	// back, and which was made again.
 	Warn func(msg string)
@@ -98,6 +97,14 @@ func (s *Sweep) prefetched(key string) (built bool, err error) {
 	return built, nil
 }
 
+// Progress is told of a sweep's runs as they end (the commands draw it on
+// the terminal). Its methods are called from the sweep's workers.
+type Progress interface {
+	Done(cached bool) // a run ended; cached: it was found in the cache
+	Failed()          // a run failed
+	Finish()          // the sweep's Do or Prefetch has returned
+}
+
 // Finished is a run of a sweep that is done, now or earlier.
 type Finished struct {
 	Run    *Run
@@ -130,7 +137,7 @@ func (s *Sweep) Do(runs []*Run, points []Point) ([]*Finished, error) {
 		}
 		e := &RunError{Index: i, Err: err}
 		if points != nil {
-			e.Label = describePoint(points[i])
+			e.Label = points[i].Describe()
 		}
 		return nil, e
 	}
@@ -261,9 +268,9 @@ func ReadRuns(r io.Reader, name string) ([]*Run, error) {
 	return runs, nil
 }
 
-// describePoint names a grid point as "policy=easy, load=0.9" (a string
-// value without its JSON quotes), or "no grid".
-func describePoint(p Point) string {
+// Describe names a grid point as "policy=easy, load=0.9" (a string value
+// without its JSON quotes), or "no grid".
+func (p Point) Describe() string {
 	if len(p) == 0 {
 		return "no grid"
 	}

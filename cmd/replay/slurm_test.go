@@ -17,6 +17,7 @@ import (
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/pipelines"
 	"github.com/gangsim/gangsim/workload"
+	"github.com/gangsim/gangsim/pipelines/slurm"
 )
 
 // slurmSmall is an experiment of eight quick runs (300 Lublin jobs each).
@@ -89,7 +90,7 @@ func TestSlurmSweep(t *testing.T) {
 			t.Fatal(err)
 		}
 		runs, points, _ := e.Runs()
-		sr, err := pipelines.SlurmRuns(e.Item, runs, points)
+		sr, err := slurm.SlurmRuns(e.Item, runs, points)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,7 +145,7 @@ func TestSlurmSweep(t *testing.T) {
 	}
 	slurmOut(t, "scancel", task)
 	r := <-first
-	var se *pipelines.SlurmError
+	var se *slurm.SlurmError
 	if !errors.As(r.err, &se) || len(se.Failed) != 1 {
 		t.Fatalf("first sweep: %v, want one failed task\n%s", r.err, r.stderr)
 	}
@@ -467,7 +468,7 @@ exit 0
 	// leaves them out.
 	e, _, _ := pipelines.LoadExperiment(exp)
 	runs, points, _ := e.Runs()
-	sr, _ := pipelines.SlurmRuns(e.Item, runs, points)
+	sr, _ := slurm.SlurmRuns(e.Item, runs, points)
 	s, err := newSlurm(cache, "", self)
 	if err != nil {
 		t.Fatal(err)

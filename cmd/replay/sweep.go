@@ -17,6 +17,7 @@ import (
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/pipelines"
+	"github.com/gangsim/gangsim/pipelines/slurm"
 	"github.com/gangsim/gangsim/workload"
 )
 
@@ -65,7 +66,7 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		results    = fs.StringP("results", "o", "results", "results directory: items go to DIR/<paper>/<item>.csv|png")
 		cacheDir   = fs.String("cache", filepath.Join(".cache", "gangsim"), "run cache directory")
 		workers    = fs.IntP("jobs", "j", 0, "runs in parallel (default: the number of cores)")
-		slurm      = fs.Bool("slurm", false, "run the runs missing from the cache as a Slurm job array, then build the items")
+		useSlurm   = fs.Bool("slurm", false, "run the runs missing from the cache as a Slurm job array, then build the items")
 		slurmDir   = fs.String("slurm-dir", "", "shared directory for the job arrays' run descriptions, scripts and logs (default: CACHE/slurm)")
 		partition  = fs.String("slurm-partition", "", "Slurm partition (sbatch --partition)")
 		timeLimit  = fs.String("slurm-time", "", "time limit of each array task (sbatch --time), e.g. 30 or 2:00:00")
@@ -73,7 +74,7 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		slurmOpts  = fs.StringArray("slurm-opt", nil, "a further sbatch option as on an #SBATCH line, e.g. --slurm-opt=--mem=2G (repeatable; not those gangsim sets: --array, --output, --error, --chdir...)")
 		chunk      = fs.Int("slurm-chunk", 0, "runs per array task (default: 1, or more to stay within the site's MaxArraySize)")
 		replayBin  = fs.String("slurm-replay", "", "replay binary the array tasks execute, on the compute nodes (default: this one)")
-		poll       = fs.String("slurm-poll", pipelines.DefaultPoll.String(), "time between two looks at the array tasks while waiting: "+workload.DurationSyntax)
+		poll       = fs.String("slurm-poll", slurm.DefaultPoll.String(), "time between two looks at the array tasks while waiting: "+workload.DurationSyntax)
 		noWait     = fs.Bool("no-wait", false, "with --slurm: submit, print the job ID and return")
 		dryRun     = fs.Bool("dry-run", false, "with --slurm: write the job array's files, print the batch script and the sbatch command, submit nothing")
 		printRuns  = fs.Bool("print-runs", false, "print the expanded run descriptions as JSON lines and exit")
@@ -91,7 +92,7 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if !*slurm {
+	if !*useSlurm {
 		for _, name := range []string{"slurm-dir", "slurm-partition", "slurm-time", "slurm-account", "slurm-opt", "slurm-chunk", "slurm-replay", "slurm-poll", "no-wait", "dry-run"} {
 			if fs.Changed(name) {
 				return cli.Usagef("--%s needs --slurm", name)
@@ -101,7 +102,7 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if *noWait && *dryRun {
 		return cli.Usagef("--no-wait and --dry-run exclude each other")
 	}
-	pollEvery := pipelines.DefaultPoll
+	pollEvery := slurm.DefaultPoll
 	if fs.Changed("slurm-poll") {
 		d, err := workload.ParseDuration(*poll)
 		if err != nil {
@@ -115,7 +116,7 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if *chunk < 0 {
 		return cli.Usagef("--slurm-chunk %d: want a positive number of runs per task", *chunk)
 	}
-	if err := pipelines.CheckOptions(*slurmOpts); err != nil {
+	if err := slurm.CheckOptions(*slurmOpts); err != nil {
 		return cli.Usagef("--slurm-opt: %v", err)
 	}
 	if *expectCode != "" && *runFile == "" {
@@ -125,7 +126,7 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return cli.Usagef("--labels needs --run")
 	}
 	if *runFile != "" {
-		if fs.NArg() > 0 || *slurm || *printRuns {
+		if fs.NArg() > 0 || *useSlurm || *printRuns {
 			return cli.Usagef("--run takes no experiment files, --slurm or --print-runs")
 		}
 		if *expectCode != "" && *expectCode != version.Code() {
@@ -184,7 +185,7 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		all = append(all, runs...)
 		exps = append(exps, loaded{name, sha, e, runs})
 	}
-	if *slurm {
+	if *useSlurm {
 		s, err := newSlurm(*cacheDir, *slurmDir, *replayBin)
 		if err != nil {
 			return err
@@ -193,13 +194,13 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if !*quiet {
 			s.Log = stderr
 		}
-		var all []pipelines.SlurmRun
+		var all []slurm.SlurmRun
 		for _, x := range exps {
 			runs, points, err := x.e.Runs()
 			if err != nil {
 				return err
 			}
-			sr, err := pipelines.SlurmRuns(x.e.Item, runs, points)
+			sr, err := slurm.SlurmRuns(x.e.Item, runs, points)
 			if err != nil {
 				return err
 			}
@@ -336,7 +337,7 @@ func readRuns(name string) ([]*pipelines.Run, error) {
 // newSlurm sets up the Slurm backend: absolute paths for the run cache, the
 // submissions directory (default CACHE/slurm), the replay binary (default
 // this one) and the working directory, as the compute nodes need them.
-func newSlurm(cacheDir, slurmDir, replayBin string) (*pipelines.Slurm, error) {
+func newSlurm(cacheDir, slurmDir, replayBin string) (*slurm.Slurm, error) {
 	cache, err := filepath.Abs(cacheDir)
 	if err != nil {
 		return nil, err
@@ -362,7 +363,7 @@ func newSlurm(cacheDir, slurmDir, replayBin string) (*pipelines.Slurm, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &pipelines.Slurm{Cache: &pipelines.Cache{Dir: cache}, Dir: slurmDir, Replay: replayBin, Workdir: wd}, nil
+	return &slurm.Slurm{Cache: &pipelines.Cache{Dir: cache}, Dir: slurmDir, Replay: replayBin, Workdir: wd}, nil
 }
 
 type slurmMode int
@@ -378,14 +379,14 @@ const (
 // unless mode says otherwise, waits for it and for the earlier jobs. It
 // reports whether every run is in the cache now, ready for the items to be
 // built.
-func sweepOnSlurm(s *pipelines.Slurm, runs []pipelines.SlurmRun, mode slurmMode, stdout, stderr io.Writer, quiet bool) (bool, error) {
+func sweepOnSlurm(s *slurm.Slurm, runs []slurm.SlurmRun, mode slurmMode, stdout, stderr io.Writer, quiet bool) (bool, error) {
 	say := func(format string, args ...any) {
 		if !quiet {
 			fmt.Fprintf(stderr, "replay sweep: "+format+"\n", args...)
 		}
 	}
 	if mode != slurmDryRun {
-		if err := pipelines.CheckSbatch(); err != nil {
+		if err := slurm.CheckSbatch(); err != nil {
 			return false, err
 		}
 	}
@@ -468,12 +469,12 @@ func sweepOnSlurm(s *pipelines.Slurm, runs []pipelines.SlurmRun, mode slurmMode,
 // withFlag names the flag that sets a directory the Slurm sweep cannot
 // write.
 func withFlag(err error) error {
-	var de *pipelines.DirError
+	var de *slurm.DirError
 	if !errors.As(err, &de) {
 		return err
 	}
 	flag := "--cache"
-	if de.Dir == pipelines.SubmissionDir {
+	if de.Dir == slurm.SubmissionDir {
 		flag = "--slurm-dir, by default CACHE/slurm"
 	}
 	return fmt.Errorf("%w (%s: it must be writable here and by the compute nodes, at the same path)", err, flag)
@@ -487,7 +488,7 @@ func plural(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
-func readScript(sub *pipelines.Submission) string {
+func readScript(sub *slurm.Submission) string {
 	b, err := os.ReadFile(sub.Script())
 	if err != nil {
 		return "# " + err.Error() + "\n"

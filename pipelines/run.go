@@ -186,6 +186,10 @@ func (r *Run) InputFiles() []InputFile {
 	return files
 }
 
+// SHA256 is the lower-case hex SHA-256 of the file's bytes, as the run's
+// key digests them.
+func (in InputFile) SHA256() (string, error) { return fileDigest(in.Path) }
+
 // fileDigest is the lower-case hex SHA-256 of a file's bytes; a path
 // under ../shared is read where GANGSIM_SHARED says.
 func fileDigest(path string) (string, error) {

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/gangsim/gangsim/columnar"
+	"github.com/gangsim/gangsim/metrics"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/policies"
 	"golang.org/x/sync/errgroup"
@@ -95,6 +96,29 @@ func (s *Sweep) prefetched(key string) (built bool, err error) {
 	built = s.fresh[key]
 	delete(s.fresh, key)
 	return built, nil
+}
+
+// ReadOutcomes returns run f's per-job outcomes, which the sweep keeps for
+// the items after this one that read the same run (up to a bound: see
+// runMemo). The slice is shared: callers must not change it. A nil sweep
+// reads them every time.
+func (s *Sweep) ReadOutcomes(f *Finished) ([]model.Outcome, error) {
+	return s.memoOf().outcomesOf(f)
+}
+
+// Saturation returns run f's saturation decision (metrics.Saturated over
+// its jobs' arrival period, from its time series), made once per sweep; o
+// are the run's outcomes.
+func (s *Sweep) Saturation(f *Finished, o []model.Outcome) (metrics.Saturation, error) {
+	return s.memoOf().saturationOf(f, o)
+}
+
+// memoOf is the sweep's memo, nil for a nil sweep.
+func (s *Sweep) memoOf() *runMemo {
+	if s == nil {
+		return nil
+	}
+	return &s.memo
 }
 
 // Progress is told of a sweep's runs as they end (the commands draw it on

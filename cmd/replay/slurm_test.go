@@ -16,8 +16,9 @@ import (
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/pipelines"
-	"github.com/gangsim/gangsim/workload"
+	"github.com/gangsim/gangsim/pipelines/analysis"
 	"github.com/gangsim/gangsim/pipelines/slurm"
+	"github.com/gangsim/gangsim/workload"
 )
 
 // slurmSmall is an experiment of eight quick runs (300 Lublin jobs each).
@@ -85,7 +86,7 @@ func TestSlurmSweep(t *testing.T) {
 	keys := map[string]string{} // label -> key
 	var order []string
 	for _, name := range []string{small, heavy} {
-		e, _, err := pipelines.LoadExperiment(name)
+		e, _, err := analysis.LoadExperiment(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -466,7 +467,7 @@ exit 0
 
 	// A job submitted earlier still runs 3 of the missing runs: the dry run
 	// leaves them out.
-	e, _, _ := pipelines.LoadExperiment(exp)
+	e, _, _ := analysis.LoadExperiment(exp)
 	runs, points, _ := e.Runs()
 	sr, _ := slurm.SlurmRuns(e.Item, runs, points)
 	s, err := newSlurm(cache, "", self)
@@ -508,7 +509,7 @@ func TestSweepRunLabels(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.swf")
 	os.WriteFile(bad, []byte("1 0 x\n"), 0o644)
-	e, _, err := pipelines.LoadExperiment(writeFile(t, dir, "small.json", slurmSmall))
+	e, _, err := analysis.LoadExperiment(writeFile(t, dir, "small.json", slurmSmall))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -606,7 +607,7 @@ func TestSweepSlurmErrors(t *testing.T) {
 // TestSlurmChunkingExperiment keeps the README's chunking measurement
 // true to its experiment: 200 runs.
 func TestSlurmChunkingExperiment(t *testing.T) {
-	e, _, err := pipelines.LoadExperiment(filepath.Join("..", "..", "conformance", "slurm", "chunking.json"))
+	e, _, err := analysis.LoadExperiment(filepath.Join("..", "..", "conformance", "slurm", "chunking.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/pipelines"
+	"github.com/gangsim/gangsim/pipelines/analysis"
 	"github.com/gangsim/gangsim/pipelines/slurm"
 	"github.com/gangsim/gangsim/workload"
 )
@@ -145,7 +146,7 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	if *printRuns {
 		for _, name := range fs.Args() {
-			e, _, err := pipelines.LoadExperiment(name)
+			e, _, err := analysis.LoadExperiment(name)
 			if err != nil {
 				return err
 			}
@@ -161,14 +162,14 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	type loaded struct {
 		name, sha string
-		e         *pipelines.Experiment
+		e         *analysis.Experiment
 		runs      []*pipelines.Run
 	}
 	var exps []loaded
 	var all []*pipelines.Run
 	byItem := map[string]string{} // the experiment file that makes each item
 	for _, name := range fs.Args() {
-		e, sha, err := pipelines.LoadExperiment(name)
+		e, sha, err := analysis.LoadExperiment(name)
 		if err != nil {
 			return err
 		}
@@ -500,12 +501,12 @@ func readScript(sub *slurm.Submission) string {
 // (replay sweep's and replay hw items'); the function returned resolves
 // them once fs is parsed, a bad value a usage error. own prefixes the
 // defaults in the flags' help ("each experiment's own, else ").
-func figureFlags(fs *pflag.FlagSet, own string) func() (pipelines.FigureOptions, error) {
+func figureFlags(fs *pflag.FlagSet, own string) func() (analysis.FigureOptions, error) {
 	size := fs.String("figure-size", "", "save every figure at WIDTHxHEIGHT, e.g. 6inx4in (default: "+own+"16cmx10cm)")
 	dpi := fs.Int("figure-dpi", 0, "PNG resolution of every figure in pixels per inch (default: "+own+"96)")
 	formats := fs.String("figure-formats", "", "comma-separated formats of every figure: png, svg, pdf (default: "+own+"png)")
-	return func() (pipelines.FigureOptions, error) {
-		spec := pipelines.FigureSpec{Size: *size, DPI: *dpi}
+	return func() (analysis.FigureOptions, error) {
+		spec := analysis.FigureSpec{Size: *size, DPI: *dpi}
 		if *formats != "" {
 			spec.Formats = strings.Split(*formats, ",")
 		}

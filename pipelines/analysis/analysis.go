@@ -1,4 +1,4 @@
-package pipelines
+package analysis
 
 import (
 	"cmp"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/gangsim/gangsim/metrics"
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/pipelines"
 	"github.com/gangsim/gangsim/plots"
 	"github.com/gangsim/gangsim/repro"
 	"github.com/gangsim/gangsim/workload"
@@ -253,14 +254,14 @@ func (a *Analysis) validate(axes map[string]bool) error {
 // analysisContext holds one analysis in progress.
 type analysisContext struct {
 	exp    *Experiment
-	runs   []*Finished
+	runs   []*pipelines.Finished
 	tau    model.Time
 	item   *repro.Item
 	figure *Drawing
 
 	outcomes [][]model.Outcome // per run, loaded on demand
 	sat      []*metrics.Saturation
-	memo     *runMemo // the sweep's: what earlier items read
+	sweep    *pipelines.Sweep // reads the runs back, keeping them for later items
 }
 
 func (c *analysisContext) analyze() error {
@@ -321,7 +322,7 @@ func (c *analysisContext) analyze() error {
 // load returns run i's outcomes.
 func (c *analysisContext) load(i int) ([]model.Outcome, error) {
 	if c.outcomes[i] == nil {
-		o, err := c.memo.outcomesOf(c.runs[i])
+		o, err := c.sweep.ReadOutcomes(c.runs[i])
 		if err != nil {
 			return nil, err
 		}
@@ -337,7 +338,7 @@ func (c *analysisContext) saturation(i int) (*metrics.Saturation, error) {
 		if err != nil {
 			return nil, err
 		}
-		v, err := c.memo.saturationOf(c.runs[i], o)
+		v, err := c.sweep.Saturation(c.runs[i], o)
 		if err != nil {
 			return nil, err
 		}
@@ -936,7 +937,7 @@ func jobValues(m metrics.JobMetrics, metric string) []float64 {
 	case "ts_bsld":
 		return m.TimeSharingBoundedSlowdown
 	}
-	panic(fmt.Sprintf("pipelines: unknown per-job metric %q", metric))
+	panic(fmt.Sprintf("analysis: unknown per-job metric %q", metric))
 }
 
 // boxes gives the percentiles of per-job metrics per X and Series value,
@@ -1129,7 +1130,7 @@ func (c *analysisContext) preload(keep, judge bool) error {
 				o := c.outcomes[i]
 				if o == nil {
 					var err error
-					if o, err = c.memo.outcomesOf(c.runs[i]); err != nil {
+					if o, err = c.sweep.ReadOutcomes(c.runs[i]); err != nil {
 						errs[i] = err
 						continue
 					}
@@ -1140,7 +1141,7 @@ func (c *analysisContext) preload(keep, judge bool) error {
 				if !judge || c.sat[i] != nil {
 					continue
 				}
-				v, err := c.memo.saturationOf(c.runs[i], o)
+				v, err := c.sweep.Saturation(c.runs[i], o)
 				if err != nil {
 					errs[i] = err
 					continue

@@ -50,7 +50,7 @@ type ReplaySpec struct {
 	Clean string `json:"clean,omitempty"`
 	// SamplePeriod samples the time series at this period instead of at
 	// every change.
-	SamplePeriod workload.Duration `json:"sample_period,omitempty"`
+	SamplePeriod model.Duration `json:"sample_period,omitempty"`
 	// Hardware is the hardware cost model charged under time sharing: a
 	// preset name or a preset file; empty charges nothing. Mechanism is its
 	// family's variant (empty: the first).

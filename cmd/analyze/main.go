@@ -35,7 +35,6 @@ import (
 	"github.com/gangsim/gangsim/metrics"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/plots"
-	"github.com/gangsim/gangsim/workload"
 )
 
 func main() {
@@ -148,7 +147,7 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 		allCols    = fs.Bool("all", false, "print every metric column (--columns all)")
 		listCols   = fs.Bool("list-columns", false, "list the metric columns and exit")
 		by         = fs.String("by", "", "group runs by these comma-separated names: manifest parameters (policy, load.target...), run, half")
-		tau        = fs.String("tau", "", "short-job bound of the bounded slowdowns: "+workload.DurationSyntax+" (default: 10s, or 10s/F for a workload compressed by F)")
+		tau        = fs.String("tau", "", "short-job bound of the bounded slowdowns: "+model.DurationSyntax+" (default: 10s, or 10s/F for a workload compressed by F)")
 		confidence = fs.Float64("confidence", 0.95, "confidence level of the intervals across the runs of a group")
 		halves     = fs.String("halves", "", "split every run into the thesis' short and long halves by runtime in this FCFS run (adds the grouping name \"half\")")
 		trim       = fs.String("trim", "", "drop fractions HEAD,TAIL of every run's jobs by submit order (warm-up and drain), e.g. 0.05,0.05")
@@ -262,11 +261,11 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 		opt.by = append(opt.by, keyHalf)
 	}
 	if *tau != "" {
-		d, err := workload.ParseDuration(*tau)
+		d, err := model.ParseDuration(*tau)
 		if err != nil {
 			return nil, cli.Usagef("--tau: %v", err)
 		}
-		if opt.tau = d.Time(); opt.tau <= 0 {
+		if opt.tau = d; opt.tau <= 0 {
 			return nil, cli.Usagef("--tau %q: want a positive duration", *tau)
 		}
 	}

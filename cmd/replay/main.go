@@ -26,7 +26,6 @@ import (
 	"github.com/gangsim/gangsim/pipelines"
 	"github.com/gangsim/gangsim/policies"
 	"github.com/gangsim/gangsim/sim"
-	"github.com/gangsim/gangsim/workload"
 )
 
 func main() { cli.Main("replay", run) }
@@ -83,10 +82,10 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		seed         = fs.Uint64("seed", 1, "random seed of the policies that draw (local, sb), recorded in the manifest")
 		hw           = fs.String("hw", "", "charge time sharing with a hardware cost model: a preset (replay hw list) or an edited preset FILE.json (default: switches are free)")
 		mechanism    = fs.String("mechanism", "", "the preset family's switching mechanism (replay hw kinds; default: the family's first), e.g. division, switching-full, voluntary")
-		tauFlag      = fs.String("tau", "", "short-job bound of the summary's bounded slowdown: "+workload.DurationSyntax+" (default: 10s, or 10s / F for a workload genwork compressed by F)")
+		tauFlag      = fs.String("tau", "", "short-job bound of the summary's bounded slowdown: "+model.DurationSyntax+" (default: 10s, or 10s / F for a workload genwork compressed by F)")
 		quiet        = fs.BoolP("quiet", "q", false, "do not print the summary (what cleaning dropped is still said, on one line)")
 	)
-	fs.Lookup("sample-period").Usage = "sample the time series every period of simulated time, " + workload.DurationSyntax + ", instead of at every change"
+	fs.Lookup("sample-period").Usage = "sample the time series every period of simulated time, " + model.DurationSyntax + ", instead of at every change"
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
@@ -160,11 +159,11 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if *series == "" {
 			return cli.Usagef("--sample-period samples the time series: it needs --timeseries FILE")
 		}
-		d, err := workload.ParseDuration(*period)
+		d, err := model.ParseDuration(*period)
 		if err != nil || d <= 0 {
-			return cli.Usagef("--sample-period %q: want a positive duration: %s", *period, workload.DurationSyntax)
+			return cli.Usagef("--sample-period %q: want a positive duration: %s", *period, model.DurationSyntax)
 		}
-		r.SamplePeriod = d.Time()
+		r.SamplePeriod = d
 	}
 	outName := *output
 	if outName == "" && !cli.IsTerminal(stdout) {
@@ -434,14 +433,14 @@ func paramValue(ps []model.Param, name string) string {
 // none does).
 func summaryTau(flag string, h *model.Header) (model.Time, error) {
 	if flag != "" {
-		d, err := workload.ParseDuration(flag)
+		d, err := model.ParseDuration(flag)
 		if err != nil {
 			return 0, cli.Usagef("--tau: %v", err)
 		}
 		if d <= 0 {
 			return 0, cli.Usagef("--tau %q: want a positive duration", flag)
 		}
-		return d.Time(), nil
+		return d, nil
 	}
 	f, err := model.CompressionOf(h)
 	if err != nil {

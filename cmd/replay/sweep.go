@@ -16,10 +16,10 @@ import (
 
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/internal/version"
+	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/pipelines"
 	"github.com/gangsim/gangsim/pipelines/analysis"
 	"github.com/gangsim/gangsim/pipelines/slurm"
-	"github.com/gangsim/gangsim/workload"
 )
 
 const sweepSynopsis = `usage: replay sweep [flags] EXPERIMENT.json...
@@ -75,7 +75,7 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		slurmOpts  = fs.StringArray("slurm-opt", nil, "a further sbatch option as on an #SBATCH line, e.g. --slurm-opt=--mem=2G (repeatable; not those gangsim sets: --array, --output, --error, --chdir...)")
 		chunk      = fs.Int("slurm-chunk", 0, "runs per array task (default: 1, or more to stay within the site's MaxArraySize)")
 		replayBin  = fs.String("slurm-replay", "", "replay binary the array tasks execute, on the compute nodes (default: this one)")
-		poll       = fs.String("slurm-poll", slurm.DefaultPoll.String(), "time between two looks at the array tasks while waiting: "+workload.DurationSyntax)
+		poll       = fs.String("slurm-poll", slurm.DefaultPoll.String(), "time between two looks at the array tasks while waiting: "+model.DurationSyntax)
 		noWait     = fs.Bool("no-wait", false, "with --slurm: submit, print the job ID and return")
 		dryRun     = fs.Bool("dry-run", false, "with --slurm: write the job array's files, print the batch script and the sbatch command, submit nothing")
 		printRuns  = fs.Bool("print-runs", false, "print the expanded run descriptions as JSON lines and exit")
@@ -105,14 +105,14 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	pollEvery := slurm.DefaultPoll
 	if fs.Changed("slurm-poll") {
-		d, err := workload.ParseDuration(*poll)
+		d, err := model.ParseDuration(*poll)
 		if err != nil {
 			return cli.Usagef("--slurm-poll: %v", err)
 		}
 		if d <= 0 {
 			return cli.Usagef("--slurm-poll %q: want a positive duration", *poll)
 		}
-		pollEvery = time.Duration(d.Time()) * time.Microsecond
+		pollEvery = time.Duration(d) * time.Microsecond
 	}
 	if *chunk < 0 {
 		return cli.Usagef("--slurm-chunk %d: want a positive number of runs per task", *chunk)

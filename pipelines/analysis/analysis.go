@@ -126,8 +126,8 @@ type Analysis struct {
 	Paired bool `json:"paired,omitempty"`
 	// Tau is the bounded slowdowns' short-job bound; 0 is 10 s divided by
 	// the workload's time compression.
-	Tau  workload.Duration `json:"tau,omitempty"`
-	Plot PlotSpec          `json:"plot,omitempty"`
+	Tau  model.Duration `json:"tau,omitempty"`
+	Plot PlotSpec       `json:"plot,omitempty"`
 	// Truth is the known saturation load of a "saturation-check".
 	Truth float64 `json:"truth,omitempty"`
 	// ReplicaCounts are the numbers of replicas a "saturation-check"

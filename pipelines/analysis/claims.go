@@ -63,41 +63,68 @@ type ClaimSpec struct {
 	Unsaturated bool              `json:"unsaturated,omitempty"`
 }
 
+// claimKind is a kind of claim: what its spec must give, and its check.
+type claimKind struct {
+	name string
+	// needs says what valid requires, for the error when it fails:
+	// "claim %q: kind NAME needs NEEDS".
+	needs string
+	valid func(c *ClaimSpec) bool
+	// check judges the claim on the rows and says why, in a note.
+	check func(c *ClaimSpec, rs claimRows) (bool, string)
+}
+
+// Checks of what a kind's spec gives.
+func hasA(c *ClaimSpec) bool       { return len(c.A) > 0 }
+func hasAB(c *ClaimSpec) bool      { return len(c.A) > 0 && len(c.B) > 0 }
+func hasAOver(c *ClaimSpec) bool   { return len(c.A) > 0 && c.Over != "" }
+func boundsAB(c *ClaimSpec) bool   { return hasAB(c) && c.Value <= c.Max }
+func windowA(c *ClaimSpec) bool    { return hasA(c) && c.Value < c.Max }
+func linearSpec(c *ClaimSpec) bool { return hasAOver(c) && c.Value > 0 }
+
+// claimKinds are the kinds of claim, in the order the error for an
+// unknown kind lists them (ClaimSpec's comment says what each holds).
+var claimKinds = []claimKind{
+	{"less", "rows a and b", hasAB, checkLess},
+	{"less-everywhere", "rows a and b", hasAB, checkLessEverywhere},
+	{"ratio-at-least", "rows a and b", hasAB, checkRatioAtLeast},
+	{"linear", "rows a, a coordinate over and a minimum R^2 value", linearSpec, checkLinear},
+	{"less-all", "rows a and b", hasAB, checkLessAll},
+	{"at-most", "rows a", hasA, checkAtMost},
+	{"at-least", "rows a", hasA, checkAtLeast},
+	{"in-window", "rows a and a window value < max", windowA, checkInWindow},
+	{"ratio-between", "rows a and b and bounds value <= max", boundsAB, checkRatioBetween},
+	{"increasing", "rows a and a coordinate over", hasAOver, checkMonotone},
+	{"decreasing", "rows a and a coordinate over", hasAOver, checkMonotone},
+	{"spread-at-most", "rows a", hasA, checkSpread},
+	{"least", "rows a and b", hasAB, checkLeast},
+}
+
+// claimKindOf returns the kind called name.
+func claimKindOf(name string) (claimKind, bool) {
+	for _, k := range claimKinds {
+		if k.name == name {
+			return k, true
+		}
+	}
+	return claimKind{}, false
+}
+
 func (c *ClaimSpec) validate() error {
 	if c.Text == "" {
 		return fmt.Errorf("claim without text")
 	}
-	switch c.Kind {
-	case "less", "less-everywhere", "ratio-at-least", "less-all":
-		if len(c.A) == 0 || len(c.B) == 0 {
-			return fmt.Errorf("claim %q: kind %s needs rows a and b", c.Text, c.Kind)
+	k, ok := claimKindOf(c.Kind)
+	if !ok {
+		names := make([]string, len(claimKinds))
+		for i, k := range claimKinds {
+			names[i] = k.name
 		}
-	case "ratio-between":
-		if len(c.A) == 0 || len(c.B) == 0 || !(c.Value <= c.Max) {
-			return fmt.Errorf("claim %q: kind ratio-between needs rows a and b and bounds value <= max", c.Text)
-		}
-	case "in-window":
-		if len(c.A) == 0 || !(c.Value < c.Max) {
-			return fmt.Errorf("claim %q: kind in-window needs rows a and a window value < max", c.Text)
-		}
-	case "at-most", "at-least", "spread-at-most":
-		if len(c.A) == 0 {
-			return fmt.Errorf("claim %q: kind %s needs rows a", c.Text, c.Kind)
-		}
-	case "least":
-		if len(c.A) == 0 || len(c.B) == 0 {
-			return fmt.Errorf("claim %q: kind least needs rows a and b", c.Text)
-		}
-	case "increasing", "decreasing":
-		if len(c.A) == 0 || c.Over == "" {
-			return fmt.Errorf("claim %q: kind %s needs rows a and a coordinate over", c.Text, c.Kind)
-		}
-	case "linear":
-		if len(c.A) == 0 || c.Over == "" || c.Value <= 0 {
-			return fmt.Errorf("claim %q: kind linear needs rows a, a coordinate over and a minimum R^2 value", c.Text)
-		}
-	default:
-		return fmt.Errorf("claim %q: unknown kind %q (want less, less-everywhere, ratio-at-least, linear, less-all, at-most, at-least, in-window, ratio-between, increasing, decreasing, spread-at-most or least)", c.Text, c.Kind)
+		return fmt.Errorf("claim %q: unknown kind %q (want %s or %s)", c.Text, c.Kind,
+			strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+	}
+	if !k.valid(c) {
+		return fmt.Errorf("claim %q: kind %s needs %s", c.Text, c.Kind, k.needs)
 	}
 	return nil
 }
@@ -108,190 +135,249 @@ func (c *ClaimSpec) evaluate(rows []repro.Row) repro.Claim {
 }
 
 func (c *ClaimSpec) check(rows []repro.Row) (bool, string) {
-	match := func(want map[string]string) []repro.Row {
-		var out []repro.Row
-		for _, r := range rows {
-			if claimMatches(r, want) && (!c.Unsaturated || unsaturated(r)) {
-				out = append(out, r)
-			}
-		}
-		return out
+	k, ok := claimKindOf(c.Kind)
+	if !ok {
+		return false, "unknown kind"
 	}
-	one := func(want map[string]string) (repro.Row, error) {
-		m := match(want)
-		if len(m) != 1 {
-			return repro.Row{}, fmt.Errorf("%d rows match %v, want 1", len(m), want)
+	return k.check(c, claimRows{rows: rows, unsaturated: c.Unsaturated})
+}
+
+// claimRows are the rows a claim is checked on.
+type claimRows struct {
+	rows        []repro.Row
+	unsaturated bool // only the rows not saturated by majority
+}
+
+// match returns the rows that have every coordinate of want.
+func (rs claimRows) match(want map[string]string) []repro.Row {
+	var out []repro.Row
+	for _, r := range rs.rows {
+		if claimMatches(r, want) && (!rs.unsaturated || unsaturated(r)) {
+			out = append(out, r)
 		}
-		return m[0], nil
 	}
-	v := repro.FormatValue
-	switch c.Kind {
-	case "less", "ratio-at-least", "ratio-between":
-		a, err := one(c.A)
-		if err != nil {
-			return false, err.Error()
-		}
-		b, err := one(c.B)
-		if err != nil {
-			return false, err.Error()
-		}
-		if c.Kind == "less" {
-			return a.Gangsim < b.Gangsim, fmt.Sprintf("%s < %s", v(a.Gangsim), v(b.Gangsim))
-		}
-		r := a.Gangsim / b.Gangsim
-		if c.Kind == "ratio-between" {
-			return c.Value <= r && r <= c.Max, fmt.Sprintf("ratio %s (%s to %s)", v(r), v(c.Value), v(c.Max))
-		}
-		return r >= c.Value, fmt.Sprintf("ratio %s (at least %s)", v(r), v(c.Value))
-	case "less-all":
-		as, bs := match(c.A), match(c.B)
-		if len(as) == 0 || len(bs) == 0 {
-			return false, fmt.Sprintf("%d rows match a, %d match b", len(as), len(bs))
-		}
-		hi, lo := slices.MaxFunc(as, byValue), slices.MinFunc(bs, byValue)
-		return hi.Gangsim < lo.Gangsim, fmt.Sprintf("largest of a %s (%s) vs smallest of b %s (%s)",
-			v(hi.Gangsim), describeRow(hi, nil), v(lo.Gangsim), describeRow(lo, nil))
-	case "at-most":
-		as := match(c.A)
-		if len(as) == 0 {
-			return false, "no rows match a"
-		}
-		hi := slices.MaxFunc(as, byValue)
-		return hi.Gangsim <= c.Value, fmt.Sprintf("largest %s (%s), at most %s", v(hi.Gangsim), describeRow(hi, nil), v(c.Value))
-	case "at-least":
-		as := match(c.A)
-		if len(as) == 0 {
-			return false, "no rows match a"
-		}
-		lo := slices.MinFunc(as, byValue)
-		return lo.Gangsim >= c.Value, fmt.Sprintf("smallest %s (%s), at least %s", v(lo.Gangsim), describeRow(lo, nil), v(c.Value))
-	case "in-window":
-		as := match(c.A)
-		if len(as) == 0 {
-			return false, "no rows match a"
-		}
-		var out []string
-		for _, a := range as {
-			if !(a.Gangsim >= c.Value && a.Gangsim < c.Max) {
-				out = append(out, fmt.Sprintf("%s: %s", describeRow(a, nil), v(a.Gangsim)))
-			}
-		}
-		lo, hi := slices.MinFunc(as, byValue), slices.MaxFunc(as, byValue)
-		note := fmt.Sprintf("%d rows from %s to %s, window [%s, %s)", len(as), v(lo.Gangsim), v(hi.Gangsim), v(c.Value), v(c.Max))
-		if len(out) > 0 {
-			note += fmt.Sprintf("; %d outside: %s", len(out), strings.Join(out, "; "))
-		}
-		return len(out) == 0, note
-	case "spread-at-most":
-		as := match(c.A)
-		if len(as) < 2 {
-			return false, fmt.Sprintf("%d rows match a, want at least 2", len(as))
-		}
-		hi, lo := slices.MaxFunc(as, byValue), slices.MinFunc(as, byValue)
-		return hi.Gangsim-lo.Gangsim <= c.Value, fmt.Sprintf("from %s to %s over %d rows: spread %s (at most %s)",
-			v(lo.Gangsim), v(hi.Gangsim), len(as), v(hi.Gangsim-lo.Gangsim), v(c.Value))
-	case "increasing", "decreasing":
-		as := match(c.A)
-		if len(as) < 2 {
-			return false, fmt.Sprintf("%d rows match a, want at least 2", len(as))
-		}
-		xs := make([]float64, len(as))
-		for i, a := range as {
-			x, err := strconv.ParseFloat(a.Coord(c.Over), 64)
-			if err != nil {
-				return false, fmt.Sprintf("coordinate %s = %q is not a number", c.Over, a.Coord(c.Over))
-			}
-			xs[i] = x
-		}
-		idx := make([]int, len(as))
-		for i := range idx {
-			idx[i] = i
-		}
-		slices.SortStableFunc(idx, func(i, j int) int { return cmp.Compare(xs[i], xs[j]) })
-		var seq []string
-		ok := true
-		for k, i := range idx {
-			seq = append(seq, fmt.Sprintf("%s: %s", repro.FormatValue(xs[i]), v(as[i].Gangsim)))
-			if k > 0 {
-				prev := as[idx[k-1]].Gangsim
-				ok = ok && (c.Kind == "increasing" && as[i].Gangsim-prev > c.Value || c.Kind == "decreasing" && prev-as[i].Gangsim > c.Value)
-			}
-		}
-		step := ""
-		if c.Value > 0 {
-			step = fmt.Sprintf(" (steps of more than %s)", v(c.Value))
-		}
-		return ok, fmt.Sprintf("%s by %s%s: %s", c.Kind, c.Over, step, strings.Join(seq, ", "))
-	case "least":
-		a, err := one(c.A)
-		if err != nil {
-			return false, err.Error()
-		}
-		others, beaten := 0, []string{}
-		for _, b := range match(c.B) {
-			if slices.Equal(b.Coords, a.Coords) {
-				continue
-			}
-			others++
-			if !(a.Gangsim < b.Gangsim) {
-				beaten = append(beaten, fmt.Sprintf("%s: %s", describeRow(b, nil), v(b.Gangsim)))
-			}
-		}
-		if others == 0 {
-			return false, fmt.Sprintf("no other rows match %v", c.B)
-		}
-		if len(beaten) > 0 {
-			return false, fmt.Sprintf("%s is not below %d of %d others: %s", v(a.Gangsim), len(beaten), others, strings.Join(beaten, "; "))
-		}
-		return true, fmt.Sprintf("%s, below all %d others", v(a.Gangsim), others)
-	case "less-everywhere":
-		as := match(c.A)
-		pairs, worst := 0, math.Inf(-1)
-		var failed []string
-		for _, a := range as {
-			want := map[string]string{}
-			for _, co := range a.Coords {
-				if _, inA := c.A[co.Name]; !inA && !slices.Contains(c.Except, co.Name) && !countCoord(co.Name) {
-					want[co.Name] = co.Value
-				}
-			}
-			for k, val := range c.B {
-				want[k] = val
-			}
-			bs := match(want)
-			if len(bs) != 1 {
-				continue
-			}
-			pairs++
-			worst = max(worst, a.Gangsim-bs[0].Gangsim)
-			if !(a.Gangsim < bs[0].Gangsim) {
-				failed = append(failed, fmt.Sprintf("%s: %s vs %s", describeRow(a, c.A), v(a.Gangsim), v(bs[0].Gangsim)))
-			}
-		}
-		if pairs == 0 {
-			return false, "no pairs of rows to compare"
-		}
-		if len(failed) > 0 {
-			return false, fmt.Sprintf("%d of %d pairs fail: %s", len(failed), pairs, strings.Join(failed, "; "))
-		}
-		return true, fmt.Sprintf("%d of %d pairs hold; largest difference %s", pairs, pairs, v(worst))
-	case "linear":
-		as := match(c.A)
-		var xs, ys []float64
-		for _, a := range as {
-			x, err := strconv.ParseFloat(a.Coord(c.Over), 64)
-			if err != nil {
-				return false, fmt.Sprintf("coordinate %s = %q is not a number", c.Over, a.Coord(c.Over))
-			}
-			xs, ys = append(xs, x), append(ys, a.Gangsim)
-		}
-		if len(xs) < 3 {
-			return false, fmt.Sprintf("too few points to fit a line: %d of at least 3", len(xs))
-		}
-		r2, slope := linearFit(xs, ys)
-		return r2 >= c.Value, fmt.Sprintf("R^2 %s over %d points (at least %s), slope %s", v(r2), len(xs), v(c.Value), v(slope))
+	return out
+}
+
+// one returns the one row that matches want.
+func (rs claimRows) one(want map[string]string) (repro.Row, error) {
+	m := rs.match(want)
+	if len(m) != 1 {
+		return repro.Row{}, fmt.Errorf("%d rows match %v, want 1", len(m), want)
 	}
-	return false, "unknown kind"
+	return m[0], nil
+}
+
+// pair returns the one row of a and the one row of b.
+func (rs claimRows) pair(c *ClaimSpec) (a, b repro.Row, err error) {
+	if a, err = rs.one(c.A); err != nil {
+		return a, b, err
+	}
+	b, err = rs.one(c.B)
+	return a, b, err
+}
+
+// fv formats a value in a claim's note.
+var fv = repro.FormatValue
+
+func checkLess(c *ClaimSpec, rs claimRows) (bool, string) {
+	a, b, err := rs.pair(c)
+	if err != nil {
+		return false, err.Error()
+	}
+	return a.Gangsim < b.Gangsim, fmt.Sprintf("%s < %s", fv(a.Gangsim), fv(b.Gangsim))
+}
+
+func checkRatioAtLeast(c *ClaimSpec, rs claimRows) (bool, string) {
+	a, b, err := rs.pair(c)
+	if err != nil {
+		return false, err.Error()
+	}
+	r := a.Gangsim / b.Gangsim
+	return r >= c.Value, fmt.Sprintf("ratio %s (at least %s)", fv(r), fv(c.Value))
+}
+
+func checkRatioBetween(c *ClaimSpec, rs claimRows) (bool, string) {
+	a, b, err := rs.pair(c)
+	if err != nil {
+		return false, err.Error()
+	}
+	r := a.Gangsim / b.Gangsim
+	return c.Value <= r && r <= c.Max, fmt.Sprintf("ratio %s (%s to %s)", fv(r), fv(c.Value), fv(c.Max))
+}
+
+func checkLessAll(c *ClaimSpec, rs claimRows) (bool, string) {
+	as, bs := rs.match(c.A), rs.match(c.B)
+	if len(as) == 0 || len(bs) == 0 {
+		return false, fmt.Sprintf("%d rows match a, %d match b", len(as), len(bs))
+	}
+	hi, lo := slices.MaxFunc(as, byValue), slices.MinFunc(bs, byValue)
+	return hi.Gangsim < lo.Gangsim, fmt.Sprintf("largest of a %s (%s) vs smallest of b %s (%s)",
+		fv(hi.Gangsim), describeRow(hi, nil), fv(lo.Gangsim), describeRow(lo, nil))
+}
+
+func checkAtMost(c *ClaimSpec, rs claimRows) (bool, string) {
+	as := rs.match(c.A)
+	if len(as) == 0 {
+		return false, "no rows match a"
+	}
+	hi := slices.MaxFunc(as, byValue)
+	return hi.Gangsim <= c.Value, fmt.Sprintf("largest %s (%s), at most %s", fv(hi.Gangsim), describeRow(hi, nil), fv(c.Value))
+}
+
+func checkAtLeast(c *ClaimSpec, rs claimRows) (bool, string) {
+	as := rs.match(c.A)
+	if len(as) == 0 {
+		return false, "no rows match a"
+	}
+	lo := slices.MinFunc(as, byValue)
+	return lo.Gangsim >= c.Value, fmt.Sprintf("smallest %s (%s), at least %s", fv(lo.Gangsim), describeRow(lo, nil), fv(c.Value))
+}
+
+func checkInWindow(c *ClaimSpec, rs claimRows) (bool, string) {
+	as := rs.match(c.A)
+	if len(as) == 0 {
+		return false, "no rows match a"
+	}
+	var out []string
+	for _, a := range as {
+		if !(a.Gangsim >= c.Value && a.Gangsim < c.Max) {
+			out = append(out, fmt.Sprintf("%s: %s", describeRow(a, nil), fv(a.Gangsim)))
+		}
+	}
+	lo, hi := slices.MinFunc(as, byValue), slices.MaxFunc(as, byValue)
+	note := fmt.Sprintf("%d rows from %s to %s, window [%s, %s)", len(as), fv(lo.Gangsim), fv(hi.Gangsim), fv(c.Value), fv(c.Max))
+	if len(out) > 0 {
+		note += fmt.Sprintf("; %d outside: %s", len(out), strings.Join(out, "; "))
+	}
+	return len(out) == 0, note
+}
+
+func checkSpread(c *ClaimSpec, rs claimRows) (bool, string) {
+	as := rs.match(c.A)
+	if len(as) < 2 {
+		return false, fmt.Sprintf("%d rows match a, want at least 2", len(as))
+	}
+	hi, lo := slices.MaxFunc(as, byValue), slices.MinFunc(as, byValue)
+	return hi.Gangsim-lo.Gangsim <= c.Value, fmt.Sprintf("from %s to %s over %d rows: spread %s (at most %s)",
+		fv(lo.Gangsim), fv(hi.Gangsim), len(as), fv(hi.Gangsim-lo.Gangsim), fv(c.Value))
+}
+
+// overValues returns the Over coordinate of rows as numbers.
+func overValues(c *ClaimSpec, rows []repro.Row) ([]float64, error) {
+	xs := make([]float64, len(rows))
+	for i, a := range rows {
+		x, err := strconv.ParseFloat(a.Coord(c.Over), 64)
+		if err != nil {
+			return nil, fmt.Errorf("coordinate %s = %q is not a number", c.Over, a.Coord(c.Over))
+		}
+		xs[i] = x
+	}
+	return xs, nil
+}
+
+// checkMonotone checks "increasing" and "decreasing".
+func checkMonotone(c *ClaimSpec, rs claimRows) (bool, string) {
+	as := rs.match(c.A)
+	if len(as) < 2 {
+		return false, fmt.Sprintf("%d rows match a, want at least 2", len(as))
+	}
+	xs, err := overValues(c, as)
+	if err != nil {
+		return false, err.Error()
+	}
+	idx := make([]int, len(as))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(i, j int) int { return cmp.Compare(xs[i], xs[j]) })
+	var seq []string
+	ok := true
+	for k, i := range idx {
+		seq = append(seq, fmt.Sprintf("%s: %s", repro.FormatValue(xs[i]), fv(as[i].Gangsim)))
+		if k > 0 {
+			prev := as[idx[k-1]].Gangsim
+			ok = ok && (c.Kind == "increasing" && as[i].Gangsim-prev > c.Value || c.Kind == "decreasing" && prev-as[i].Gangsim > c.Value)
+		}
+	}
+	step := ""
+	if c.Value > 0 {
+		step = fmt.Sprintf(" (steps of more than %s)", fv(c.Value))
+	}
+	return ok, fmt.Sprintf("%s by %s%s: %s", c.Kind, c.Over, step, strings.Join(seq, ", "))
+}
+
+func checkLeast(c *ClaimSpec, rs claimRows) (bool, string) {
+	a, err := rs.one(c.A)
+	if err != nil {
+		return false, err.Error()
+	}
+	others, beaten := 0, []string{}
+	for _, b := range rs.match(c.B) {
+		if slices.Equal(b.Coords, a.Coords) {
+			continue
+		}
+		others++
+		if !(a.Gangsim < b.Gangsim) {
+			beaten = append(beaten, fmt.Sprintf("%s: %s", describeRow(b, nil), fv(b.Gangsim)))
+		}
+	}
+	if others == 0 {
+		return false, fmt.Sprintf("no other rows match %v", c.B)
+	}
+	if len(beaten) > 0 {
+		return false, fmt.Sprintf("%s is not below %d of %d others: %s", fv(a.Gangsim), len(beaten), others, strings.Join(beaten, "; "))
+	}
+	return true, fmt.Sprintf("%s, below all %d others", fv(a.Gangsim), others)
+}
+
+func checkLessEverywhere(c *ClaimSpec, rs claimRows) (bool, string) {
+	pairs, worst := 0, math.Inf(-1)
+	var failed []string
+	for _, a := range rs.match(c.A) {
+		want := map[string]string{}
+		for _, co := range a.Coords {
+			if _, inA := c.A[co.Name]; !inA && !slices.Contains(c.Except, co.Name) && !countCoord(co.Name) {
+				want[co.Name] = co.Value
+			}
+		}
+		for k, val := range c.B {
+			want[k] = val
+		}
+		bs := rs.match(want)
+		if len(bs) != 1 {
+			continue
+		}
+		pairs++
+		worst = max(worst, a.Gangsim-bs[0].Gangsim)
+		if !(a.Gangsim < bs[0].Gangsim) {
+			failed = append(failed, fmt.Sprintf("%s: %s vs %s", describeRow(a, c.A), fv(a.Gangsim), fv(bs[0].Gangsim)))
+		}
+	}
+	if pairs == 0 {
+		return false, "no pairs of rows to compare"
+	}
+	if len(failed) > 0 {
+		return false, fmt.Sprintf("%d of %d pairs fail: %s", len(failed), pairs, strings.Join(failed, "; "))
+	}
+	return true, fmt.Sprintf("%d of %d pairs hold; largest difference %s", pairs, pairs, fv(worst))
+}
+
+func checkLinear(c *ClaimSpec, rs claimRows) (bool, string) {
+	as := rs.match(c.A)
+	xs, err := overValues(c, as)
+	if err != nil {
+		return false, err.Error()
+	}
+	ys := make([]float64, len(as))
+	for i, a := range as {
+		ys[i] = a.Gangsim
+	}
+	if len(xs) < 3 {
+		return false, fmt.Sprintf("too few points to fit a line: %d of at least 3", len(xs))
+	}
+	r2, slope := linearFit(xs, ys)
+	return r2 >= c.Value, fmt.Sprintf("R^2 %s over %d points (at least %s), slope %s", fv(r2), len(xs), fv(c.Value), fv(slope))
 }
 
 // claimMatches reports whether r has every coordinate of want, each a

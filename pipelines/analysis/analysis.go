@@ -186,69 +186,135 @@ func (a *Analysis) validate(axes map[string]bool) error {
 	if a.Paired && (a.Kind != "metrics" || a.Series == "" || a.Replicas == "" || a.Plot.KeepSaturated) {
 		return errors.New("paired belongs to kind metrics with a series and a replicas axis, without plot.keep_saturated")
 	}
-	static := a.Kind == "jobs" || a.Kind == "filler"
+	kind, known := analysisKindOf(a.Kind)
+	static := known && kind.static
 	if !static && (a.Panels != "" || a.Optimum != "" || len(a.Baseline) > 0 || a.Length != "" || a.Slack != 0 || a.Plot.Bars) {
 		return fmt.Errorf("panels, optimum, baseline, length, slack and plot.bars belong to kinds jobs and filler, not %q", a.Kind)
 	}
 	if err := a.validateLabels(axes, static); err != nil {
 		return err
 	}
-	needX := func() error {
-		if a.X == "" {
-			return fmt.Errorf("kind %q needs an x axis", a.Kind)
+	if !known {
+		names := make([]string, len(analysisKinds))
+		for i, k := range analysisKinds {
+			names[i] = k.name
 		}
+		return fmt.Errorf("unknown kind %q (want %s or %s)", a.Kind, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+	}
+	if kind.needsX && a.X == "" {
+		return fmt.Errorf("kind %q needs an x axis", a.Kind)
+	}
+	if kind.validate == nil {
 		return nil
 	}
-	switch a.Kind {
-	case "metrics":
-		if len(a.Metrics) == 0 {
-			return fmt.Errorf("kind metrics needs metrics (any of %s)", strings.Join(metrics.RunColumns(), ", "))
+	return kind.validate(a, axes)
+}
+
+// analysisKind is a kind of analysis: what it checks of its spec and of
+// the grid, and how it makes the runs into rows.
+type analysisKind struct {
+	name string
+	// static marks the static workloads' kinds (jobs, filler), which take
+	// panels, optimum, baseline, length, slack and plot.bars, and label
+	// their rows as they go.
+	static   bool
+	needsX   bool                                          // the kind needs an x axis
+	validate func(a *Analysis, axes map[string]bool) error // the rest of the spec; nil: nothing more
+	// axes checks the grid: every axis but those the kind draws, groups
+	// or averages over must have one value (analysisContext.singleValued).
+	axes func(c *analysisContext) error
+	unit func(a *Analysis) string       // the item's unit
+	run  func(c *analysisContext) error // makes the rows and the figure
+}
+
+// analysisKinds are the kinds of analysis, in the order the error for an
+// unknown kind lists them (Analysis's comment says what each makes).
+var analysisKinds = []analysisKind{
+	{name: "metrics", validate: validateMetrics, axes: metricsAxes, unit: metricsUnit, run: preloaded(true, true, (*analysisContext).metricRows)},
+	{name: "saturation", needsX: true, axes: saturationAxes, unit: is("offered load"), run: preloaded(false, true, (*analysisContext).saturationRows)},
+	{name: "jobs-in-system", needsX: true, axes: jobsInSystemAxes, unit: is("as the quantity says"), run: (*analysisContext).jobsInSystem},
+	{name: "cdf", validate: validateCDF, axes: cdfAxes, unit: cdfUnit, run: preloaded(true, false, (*analysisContext).cdf)},
+	{name: "boxes", needsX: true, validate: validateBoxes, axes: boxesAxes, unit: metricsUnit, run: preloaded(true, false, (*analysisContext).boxes)},
+	{name: "workload", unit: is("as the quantity says"), run: (*analysisContext).workloadRows},
+	{name: "saturation-check", needsX: true, validate: validateSaturationCheck,
+		unit: is("offered load (share of non-monotone sweeps and blocks: as named)"), run: (*analysisContext).saturationCheck},
+	{name: "jobs", static: true, validate: (*Analysis).validateStatic, axes: jobsAxes,
+		unit: is("s (slowdown_pct: percent)"), run: (*analysisContext).jobRows},
+	{name: "filler", static: true, validate: (*Analysis).validateStatic, axes: fillerAxes,
+		unit: is("s (filler_share: ratio; prioritized_slowdown_pct: percent)"), run: (*analysisContext).fillerRows},
+}
+
+// is is a unit that does not depend on the analysis.
+func is(unit string) func(*Analysis) string { return func(*Analysis) string { return unit } }
+
+// metricsUnit is the unit of the analysis' metrics.
+func metricsUnit(a *Analysis) string { return metricUnit(a.Metrics) }
+
+// cdfUnit is the unit of the CDF's metric.
+func cdfUnit(a *Analysis) string { return metricLabel(a.Metrics[0]).Unit }
+
+// analysisKindOf returns the kind called name.
+func analysisKindOf(name string) (analysisKind, bool) {
+	for _, k := range analysisKinds {
+		if k.name == name {
+			return k, true
 		}
-		for _, m := range a.Metrics {
-			if !slices.Contains(metrics.RunColumns(), m) {
-				return fmt.Errorf("unknown metric %q (want one of %s)", m, strings.Join(metrics.RunColumns(), ", "))
-			}
-		}
-		return nil
-	case "saturation", "jobs-in-system":
-		return needX()
-	case "cdf":
-		if len(a.Metrics) != 1 || !slices.Contains(jobMetrics, a.Metrics[0]) {
-			return fmt.Errorf("kind cdf needs one per-job metric (one of %s)", strings.Join(jobMetrics, ", "))
-		}
-		return nil
-	case "boxes":
-		if err := needX(); err != nil {
-			return err
-		}
-		if len(a.Metrics) == 0 {
-			return fmt.Errorf("kind boxes needs per-job metrics (any of %s)", strings.Join(jobMetrics, ", "))
-		}
-		for _, m := range a.Metrics {
-			if !slices.Contains(jobMetrics, m) {
-				return fmt.Errorf("kind boxes: unknown per-job metric %q (want one of %s)", m, strings.Join(jobMetrics, ", "))
-			}
-		}
-		return nil
-	case "workload":
-		return nil
-	case "saturation-check":
-		if err := needX(); err != nil {
-			return err
-		}
-		if a.Replicas == "" || !(a.Truth > 0) {
-			return errors.New("kind saturation-check needs a replicas axis and the true saturation load (truth > 0)")
-		}
-		for _, m := range a.ReplicaCounts {
-			if m < 1 {
-				return fmt.Errorf("replica count %d: want at least 1", m)
-			}
-		}
-		return nil
-	case "jobs", "filler":
-		return a.validateStatic(axes)
 	}
-	return fmt.Errorf("unknown kind %q (want metrics, saturation, jobs-in-system, cdf, boxes, workload, saturation-check, jobs or filler)", a.Kind)
+	return analysisKind{}, false
+}
+
+// preloaded is run after reading every run back first (preload: keep their
+// outcomes, judge their saturation).
+func preloaded(keep, judge bool, run func(c *analysisContext) error) func(c *analysisContext) error {
+	return func(c *analysisContext) error {
+		if err := c.preload(keep, judge); err != nil {
+			return err
+		}
+		return run(c)
+	}
+}
+
+func validateMetrics(a *Analysis, _ map[string]bool) error {
+	if len(a.Metrics) == 0 {
+		return fmt.Errorf("kind metrics needs metrics (any of %s)", strings.Join(metrics.RunColumns(), ", "))
+	}
+	for _, m := range a.Metrics {
+		if !slices.Contains(metrics.RunColumns(), m) {
+			return fmt.Errorf("unknown metric %q (want one of %s)", m, strings.Join(metrics.RunColumns(), ", "))
+		}
+	}
+	return nil
+}
+
+func validateCDF(a *Analysis, _ map[string]bool) error {
+	if len(a.Metrics) != 1 || !slices.Contains(jobMetrics, a.Metrics[0]) {
+		return fmt.Errorf("kind cdf needs one per-job metric (one of %s)", strings.Join(jobMetrics, ", "))
+	}
+	return nil
+}
+
+func validateBoxes(a *Analysis, _ map[string]bool) error {
+	if len(a.Metrics) == 0 {
+		return fmt.Errorf("kind boxes needs per-job metrics (any of %s)", strings.Join(jobMetrics, ", "))
+	}
+	for _, m := range a.Metrics {
+		if !slices.Contains(jobMetrics, m) {
+			return fmt.Errorf("kind boxes: unknown per-job metric %q (want one of %s)", m, strings.Join(jobMetrics, ", "))
+		}
+	}
+	return nil
+}
+
+func validateSaturationCheck(a *Analysis, _ map[string]bool) error {
+	if a.Replicas == "" || !(a.Truth > 0) {
+		return errors.New("kind saturation-check needs a replicas axis and the true saturation load (truth > 0)")
+	}
+	for _, m := range a.ReplicaCounts {
+		if m < 1 {
+			return fmt.Errorf("replica count %d: want at least 1", m)
+		}
+	}
+	return nil
 }
 
 // analysisContext holds one analysis in progress.
@@ -268,55 +334,20 @@ func (c *analysisContext) analyze() error {
 	if err := c.checkAxes(); err != nil {
 		return err
 	}
-	if k := c.exp.Analysis.Kind; k != "jobs" && k != "filler" {
+	a := &c.exp.Analysis
+	kind, ok := analysisKindOf(a.Kind)
+	if !ok {
+		return fmt.Errorf("unknown analysis kind %q", a.Kind)
+	}
+	if !kind.static {
 		// The static kinds label as they go (their coordinates feed their
 		// figures); the others compute on the values and name them last.
 		defer c.labelRows()
 	}
 	c.outcomes = make([][]model.Outcome, len(c.runs))
 	c.sat = make([]*metrics.Saturation, len(c.runs))
-	switch a := &c.exp.Analysis; a.Kind {
-	case "metrics":
-		c.item.Unit = metricUnit(a.Metrics)
-		if err := c.preload(true, true); err != nil {
-			return err
-		}
-		return c.metricRows()
-	case "saturation":
-		c.item.Unit = "offered load"
-		if err := c.preload(false, true); err != nil {
-			return err
-		}
-		return c.saturationRows()
-	case "jobs-in-system":
-		c.item.Unit = "as the quantity says"
-		return c.jobsInSystem()
-	case "cdf":
-		c.item.Unit = metricLabel(a.Metrics[0]).Unit
-		if err := c.preload(true, false); err != nil {
-			return err
-		}
-		return c.cdf()
-	case "boxes":
-		c.item.Unit = metricUnit(a.Metrics)
-		if err := c.preload(true, false); err != nil {
-			return err
-		}
-		return c.boxes()
-	case "workload":
-		c.item.Unit = "as the quantity says"
-		return c.workloadRows()
-	case "saturation-check":
-		c.item.Unit = "offered load (share of non-monotone sweeps and blocks: as named)"
-		return c.saturationCheck()
-	case "jobs":
-		c.item.Unit = "s (slowdown_pct: percent)"
-		return c.jobRows()
-	case "filler":
-		c.item.Unit = "s (filler_share: ratio; prioritized_slowdown_pct: percent)"
-		return c.fillerRows()
-	}
-	return fmt.Errorf("unknown analysis kind %q", c.exp.Analysis.Kind)
+	c.item.Unit = kind.unit(a)
+	return kind.run(c)
 }
 
 // load returns run i's outcomes.
@@ -736,34 +767,55 @@ func (c *analysisContext) replicaValues() []string {
 // Reproduce call it before any run is made (a CDF over a second policy
 // fails at once, not after its runs).
 func (c *analysisContext) checkAxes() error {
-	a := &c.exp.Analysis
-	switch a.Kind {
-	case "metrics":
-		if a.X == "" {
-			return nil // rows only: every grid point is a row
-		}
-		return c.singleValued("the figure draws the metric against x, a line per series", a.X, a.Series, a.Replicas)
-	case "saturation":
-		return c.singleValued("saturation sweeps the x axis per series and replica", a.X, a.Series, a.Replicas)
-	case "jobs-in-system":
-		return c.singleValued(fmt.Sprintf("jobs-in-system draws one line per %s value (a panel per series)", a.X), a.X, a.Series)
-	case "cdf":
-		return c.singleValued("the CDF pools the replicas of each series", a.Series, a.Replicas)
-	case "boxes":
-		return c.singleValued("the boxes pool the replicas of each x and series value", a.X, a.Series, a.Replicas)
-	case "jobs":
-		if a.X == "" {
-			return nil // rows only
-		}
-		except := []string{a.X, a.Series, a.Panels}
-		for ax := range a.Baseline {
-			except = append(except, ax)
-		}
-		return c.singleValued("the figure draws each metric against x, a bar or line per series, a panel per panels value", except...)
-	case "filler":
-		return c.singleValued("a filler search varies the machine size and the filler length", a.X, a.Length)
+	if k, ok := analysisKindOf(c.exp.Analysis.Kind); ok && k.axes != nil {
+		return k.axes(c)
 	}
 	return nil
+}
+
+func metricsAxes(c *analysisContext) error {
+	a := &c.exp.Analysis
+	if a.X == "" {
+		return nil // rows only: every grid point is a row
+	}
+	return c.singleValued("the figure draws the metric against x, a line per series", a.X, a.Series, a.Replicas)
+}
+
+func saturationAxes(c *analysisContext) error {
+	a := &c.exp.Analysis
+	return c.singleValued("saturation sweeps the x axis per series and replica", a.X, a.Series, a.Replicas)
+}
+
+func jobsInSystemAxes(c *analysisContext) error {
+	a := &c.exp.Analysis
+	return c.singleValued(fmt.Sprintf("jobs-in-system draws one line per %s value (a panel per series)", a.X), a.X, a.Series)
+}
+
+func cdfAxes(c *analysisContext) error {
+	a := &c.exp.Analysis
+	return c.singleValued("the CDF pools the replicas of each series", a.Series, a.Replicas)
+}
+
+func boxesAxes(c *analysisContext) error {
+	a := &c.exp.Analysis
+	return c.singleValued("the boxes pool the replicas of each x and series value", a.X, a.Series, a.Replicas)
+}
+
+func jobsAxes(c *analysisContext) error {
+	a := &c.exp.Analysis
+	if a.X == "" {
+		return nil // rows only
+	}
+	except := []string{a.X, a.Series, a.Panels}
+	for ax := range a.Baseline {
+		except = append(except, ax)
+	}
+	return c.singleValued("the figure draws each metric against x, a bar or line per series, a panel per panels value", except...)
+}
+
+func fillerAxes(c *analysisContext) error {
+	a := &c.exp.Analysis
+	return c.singleValued("a filler search varies the machine size and the filler length", a.X, a.Length)
 }
 
 // singleValued checks that every grid axis but the given ones has one

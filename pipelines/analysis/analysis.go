@@ -1215,10 +1215,31 @@ func (c *analysisContext) preload(keep, judge bool) error {
 // saturationCheck measures the saturation test's error against the known
 // saturation load.
 func (c *analysisContext) saturationCheck() error {
-	a := &c.exp.Analysis
 	if err := c.judgeAll(); err != nil {
 		return err
 	}
+	cells, err := c.checkCells()
+	if err != nil {
+		return err
+	}
+	var notes []string
+	for _, cell := range cells {
+		note, err := c.checkCellRows(cell)
+		if err != nil {
+			return err
+		}
+		notes = append(notes, note)
+	}
+	if len(notes) > 0 {
+		c.item.Notes = strings.TrimSpace(c.item.Notes + " " + strings.Join(notes, ". ") + ".")
+	}
+	return nil
+}
+
+// checkCells groups the runs of a saturation check by the values of the
+// axes other than X and Replicas, in the order met.
+func (c *analysisContext) checkCells() ([]*checkCell, error) {
+	a := &c.exp.Analysis
 	var cells []*checkCell
 	index := map[string]*checkCell{}
 	for i, f := range c.runs {
@@ -1240,11 +1261,11 @@ func (c *analysisContext) saturationCheck() error {
 		}
 		x, err := strconv.ParseFloat(f.Point.Text(a.X), 64)
 		if err != nil {
-			return fmt.Errorf("x axis %q value %q is not a number", a.X, f.Point.Text(a.X))
+			return nil, fmt.Errorf("x axis %q value %q is not a number", a.X, f.Point.Text(a.X))
 		}
 		d, err := c.saturation(i)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		rep := f.Point.Text(a.Replicas)
 		if _, ok := cell.loads[rep]; !ok {
@@ -1253,137 +1274,123 @@ func (c *analysisContext) saturationCheck() error {
 		cell.loads[rep] = append(cell.loads[rep], x)
 		cell.sat[rep] = append(cell.sat[rep], d.Saturated)
 	}
-	var notes []string
-	for _, cell := range cells {
-		n := len(cell.replicas)
-		counts := a.ReplicaCounts
-		if len(counts) == 0 {
-			counts = []int{1, n}
-		}
-		loads := cell.loads[cell.replicas[0]]
-		for _, rep := range cell.replicas {
-			if !slices.Equal(cell.loads[rep], loads) {
-				return fmt.Errorf("replica %s has other loads than replica %s", rep, cell.replicas[0])
-			}
-		}
-		order := make([]int, len(loads)) // load indices, lowest load first
-		for k := range order {
-			order[k] = k
-		}
-		slices.SortFunc(order, func(i, j int) int { return cmp.Compare(loads[i], loads[j]) })
-		lo, hi := repro.FormatValue(loads[order[0]]), repro.FormatValue(loads[order[len(order)-1]])
-		var votes []string
-		for _, k := range order {
-			v := 0
-			for _, rep := range cell.replicas {
-				if cell.sat[rep][k] {
-					v++
-				}
-			}
-			votes = append(votes, fmt.Sprintf("%s: %d", repro.FormatValue(loads[k]), v))
-		}
-		summary := []string{fmt.Sprintf("saturated runs per load (of %d) %s", n, strings.Join(votes, ", "))}
-		for _, m := range counts {
-			if m > n {
-				return fmt.Errorf("replica count %d exceeds the %d replicas", m, n)
-			}
-			var points []float64
-			nonMonotone, below, above := 0, 0, 0
-			var beyond []string               // single replicas beyond the grid
-			called := make([]int, len(loads)) // blocks that called each load saturated
-			for b := 0; b+m <= n; b += m {
-				block := cell.replicas[b : b+m]
-				decisions := make([]bool, len(loads))
-				for k := range loads {
-					v := 0
-					for _, rep := range block {
-						if cell.sat[rep][k] {
-							v++
-						}
-					}
-					decisions[k] = metrics.MajoritySaturated(v, m)
-					if decisions[k] {
-						called[k]++
-					}
-				}
-				br := metrics.SaturationPoint(loads, decisions)
-				p := br.Point
-				switch {
-				case math.IsNaN(p):
-					p = loads[order[0]]
-					below++
-					if m == 1 {
-						beyond = append(beyond, fmt.Sprintf("%s %s <%s", a.Replicas, block[0], lo))
-					}
-				case math.IsInf(br.Above, 1):
-					above++
-					if m == 1 {
-						beyond = append(beyond, fmt.Sprintf("%s %s >%s", a.Replicas, block[0], hi))
-					}
-				}
-				points = append(points, p)
-				if !br.Monotone {
-					nonMonotone++
-				}
-			}
-			var sum, sumErr, maxErr float64
-			for _, p := range points {
-				sum += p
-				sumErr += math.Abs(p - a.Truth)
-				maxErr = max(maxErr, math.Abs(p-a.Truth))
-			}
-			k := float64(len(points))
-			row := func(load, stat string, v float64) {
-				cs := append(slices.Clone(cell.coords), repro.Coord{Name: "replicas", Value: strconv.Itoa(m)},
-					repro.Coord{Name: a.X, Value: load}, repro.Coord{Name: "statistic", Value: stat})
-				c.item.Rows = append(c.item.Rows, repro.Row{Coords: cs, Gangsim: v})
-			}
-			for _, st := range []struct {
-				name string
-				v    float64
-			}{
-				{"point_mean", sum / k}, {"abs_error_mean", sumErr / k}, {"abs_error_max", maxErr},
-				{"censored_share", float64(below+above) / k}, {"non_monotone_share", float64(nonMonotone) / k}, {"blocks", k},
-			} {
-				row("all", st.name, st.v)
-			}
-			for _, i := range order {
-				x, v := loads[i], float64(called[i])/k
-				switch {
-				case math.Abs(x-a.Truth) <= 1e-9*math.Max(1, math.Abs(a.Truth)):
-					row(repro.FormatValue(x), "saturated_rate", v)
-				case x < a.Truth:
-					row(repro.FormatValue(x), "false_positive_rate", v)
-				default:
-					row(repro.FormatValue(x), "false_negative_rate", 1-v)
-				}
-			}
-			s := fmt.Sprintf("%d: mean %s, largest error %s", m, repro.FormatValue(sum/k), repro.FormatValue(maxErr))
-			if below+above > 0 {
-				var parts []string
-				if above > 0 {
-					parts = append(parts, fmt.Sprintf("%d above %s", above, hi))
-				}
-				if below > 0 {
-					parts = append(parts, fmt.Sprintf("%d below %s", below, lo))
-				}
-				s = fmt.Sprintf("%d: mean %s and largest error at least %s (%d of %d points beyond the grid, counted at its edge: %s",
-					m, repro.FormatValue(sum/k), repro.FormatValue(maxErr), below+above, len(points), strings.Join(parts, ", "))
-				if len(beyond) > 0 {
-					s += "; " + strings.Join(beyond, ", ")
-				}
-				s += ")"
-			}
-			summary = append(summary, s)
-		}
-		var where []string
-		for _, cd := range cell.coords {
-			where = append(where, cd.Name+" "+cd.Value)
-		}
-		notes = append(notes, fmt.Sprintf("%s: %s; points by replicas voting %s", strings.Join(where, ", "), summary[0], strings.Join(summary[1:], "; ")))
+	return cells, nil
+}
+
+// checkCellRows adds a cell's rows for each replica count, and returns its
+// note: the saturated runs per load, then per replica count the points'
+// mean and largest error and those beyond the grid.
+func (c *analysisContext) checkCellRows(cell *checkCell) (string, error) {
+	a := &c.exp.Analysis
+	n := len(cell.replicas)
+	counts := a.ReplicaCounts
+	if len(counts) == 0 {
+		counts = []int{1, n}
 	}
-	if len(notes) > 0 {
-		c.item.Notes = strings.TrimSpace(c.item.Notes + " " + strings.Join(notes, ". ") + ".")
+	loads := cell.loads[cell.replicas[0]]
+	sat := make([][]bool, n)
+	for r, rep := range cell.replicas {
+		if !slices.Equal(cell.loads[rep], loads) {
+			return "", fmt.Errorf("replica %s has other loads than replica %s", rep, cell.replicas[0])
+		}
+		sat[r] = cell.sat[rep]
 	}
-	return nil
+	order := make([]int, len(loads)) // load indices, lowest load first
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortFunc(order, func(i, j int) int { return cmp.Compare(loads[i], loads[j]) })
+	var votes []string
+	for _, k := range order {
+		v := 0
+		for r := range sat {
+			if sat[r][k] {
+				v++
+			}
+		}
+		votes = append(votes, fmt.Sprintf("%s: %d", repro.FormatValue(loads[k]), v))
+	}
+	summary := []string{fmt.Sprintf("saturated runs per load (of %d) %s", n, strings.Join(votes, ", "))}
+	for _, m := range counts {
+		if m > n {
+			return "", fmt.Errorf("replica count %d exceeds the %d replicas", m, n)
+		}
+		bv := metrics.VoteBlocks(loads, sat, m)
+		c.checkRows(cell, m, loads, order, bv)
+		summary = append(summary, c.checkSummary(cell, m, loads, order, bv))
+	}
+	var where []string
+	for _, cd := range cell.coords {
+		where = append(where, cd.Name+" "+cd.Value)
+	}
+	return fmt.Sprintf("%s: %s; points by replicas voting %s", strings.Join(where, ", "), summary[0], strings.Join(summary[1:], "; ")), nil
+}
+
+// checkRows adds the rows of a cell's blocks of m replicas: the points'
+// statistics (x "all"), and per load the blocks' error rate there.
+func (c *analysisContext) checkRows(cell *checkCell, m int, loads []float64, order []int, bv metrics.BlockVotes) {
+	a := &c.exp.Analysis
+	row := func(load, stat string, v float64) {
+		cs := append(slices.Clone(cell.coords), repro.Coord{Name: "replicas", Value: strconv.Itoa(m)},
+			repro.Coord{Name: a.X, Value: load}, repro.Coord{Name: "statistic", Value: stat})
+		c.item.Rows = append(c.item.Rows, repro.Row{Coords: cs, Gangsim: v})
+	}
+	mean, absMean, absMax := bv.Errors(a.Truth)
+	below, above := bv.CensoredCounts()
+	k := float64(len(bv.Points))
+	for _, st := range []struct {
+		name string
+		v    float64
+	}{
+		{"point_mean", mean}, {"abs_error_mean", absMean}, {"abs_error_max", absMax},
+		{"censored_share", float64(below+above) / k}, {"non_monotone_share", float64(bv.NonMonotone) / k}, {"blocks", k},
+	} {
+		row("all", st.name, st.v)
+	}
+	for _, i := range order {
+		x, v := loads[i], float64(bv.Called[i])/k
+		switch {
+		case math.Abs(x-a.Truth) <= 1e-9*math.Max(1, math.Abs(a.Truth)):
+			row(repro.FormatValue(x), "saturated_rate", v)
+		case x < a.Truth:
+			row(repro.FormatValue(x), "false_positive_rate", v)
+		default:
+			row(repro.FormatValue(x), "false_negative_rate", 1-v)
+		}
+	}
+}
+
+// checkSummary says of a cell's blocks of m replicas their points' mean
+// and largest error, and which are beyond the grid (naming the single
+// replicas, m = 1).
+func (c *analysisContext) checkSummary(cell *checkCell, m int, loads []float64, order []int, bv metrics.BlockVotes) string {
+	a := &c.exp.Analysis
+	mean, _, absMax := bv.Errors(a.Truth)
+	below, above := bv.CensoredCounts()
+	if below+above == 0 {
+		return fmt.Sprintf("%d: mean %s, largest error %s", m, repro.FormatValue(mean), repro.FormatValue(absMax))
+	}
+	lo, hi := repro.FormatValue(loads[order[0]]), repro.FormatValue(loads[order[len(order)-1]])
+	var parts []string
+	if above > 0 {
+		parts = append(parts, fmt.Sprintf("%d above %s", above, hi))
+	}
+	if below > 0 {
+		parts = append(parts, fmt.Sprintf("%d below %s", below, lo))
+	}
+	s := fmt.Sprintf("%d: mean %s and largest error at least %s (%d of %d points beyond the grid, counted at its edge: %s",
+		m, repro.FormatValue(mean), repro.FormatValue(absMax), below+above, len(bv.Points), strings.Join(parts, ", "))
+	if m == 1 {
+		var beyond []string // single replicas beyond the grid
+		for b, side := range bv.Censored {
+			switch side {
+			case -1:
+				beyond = append(beyond, fmt.Sprintf("%s %s <%s", a.Replicas, cell.replicas[b], lo))
+			case 1:
+				beyond = append(beyond, fmt.Sprintf("%s %s >%s", a.Replicas, cell.replicas[b], hi))
+			}
+		}
+		s += "; " + strings.Join(beyond, ", ")
+	}
+	return s + ")"
 }

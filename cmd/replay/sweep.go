@@ -62,165 +62,247 @@ Examples:
   replay sweep --run run.json --out-dir /tmp/run1`
 
 func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := cli.NewFlagSet("replay sweep", sweepSynopsis, stderr)
-	var (
-		results    = fs.StringP("results", "o", "results", "results directory: items go to DIR/<paper>/<item>.csv|png")
-		cacheDir   = fs.String("cache", filepath.Join(".cache", "gangsim"), "run cache directory")
-		workers    = fs.IntP("jobs", "j", 0, "runs in parallel (default: the number of cores)")
-		useSlurm   = fs.Bool("slurm", false, "run the runs missing from the cache as a Slurm job array, then build the items")
-		slurmDir   = fs.String("slurm-dir", "", "shared directory for the job arrays' run descriptions, scripts and logs (default: CACHE/slurm)")
-		partition  = fs.String("slurm-partition", "", "Slurm partition (sbatch --partition)")
-		timeLimit  = fs.String("slurm-time", "", "time limit of each array task (sbatch --time), e.g. 30 or 2:00:00")
-		account    = fs.String("slurm-account", "", "Slurm account to charge (sbatch --account)")
-		slurmOpts  = fs.StringArray("slurm-opt", nil, "a further sbatch option as on an #SBATCH line, e.g. --slurm-opt=--mem=2G (repeatable; not those gangsim sets: --array, --output, --error, --chdir...)")
-		chunk      = fs.Int("slurm-chunk", 0, "runs per array task (default: 1, or more to stay within the site's MaxArraySize)")
-		replayBin  = fs.String("slurm-replay", "", "replay binary the array tasks execute, on the compute nodes (default: this one)")
-		poll       = fs.String("slurm-poll", slurm.DefaultPoll.String(), "time between two looks at the array tasks while waiting: "+model.DurationSyntax)
-		noWait     = fs.Bool("no-wait", false, "with --slurm: submit, print the job ID and return")
-		dryRun     = fs.Bool("dry-run", false, "with --slurm: write the job array's files, print the batch script and the sbatch command, submit nothing")
-		printRuns  = fs.Bool("print-runs", false, "print the expanded run descriptions as JSON lines and exit")
-		runFile    = fs.String("run", "", "execute the run descriptions (JSON, one or more) in FILE into the run cache, or into --out-dir")
-		outDir     = fs.String("out-dir", "", "directory for --run's files (one run)")
-		labelFile  = fs.String("labels", "", "with --run: FILE names the runs in messages, a line each (Slurm array tasks pass their grid points)")
-		expectCode = fs.String("expect-code", "", "with --run: fail unless this replay runs the code CODE (--version's code line; Slurm array tasks pass the submitter's, which the run cache's keys hold)")
-		quiet      = fs.BoolP("quiet", "q", false, "print nothing but errors")
-		figOpts    = figureFlags(fs, "each experiment's own, else ")
-	)
-	if err := cli.Parse(fs, args); err != nil {
-		return err
-	}
-	figures, err := figOpts()
+	o, err := parseSweepFlags(args, stderr)
 	if err != nil {
 		return err
 	}
-	if !*useSlurm {
+	if err := o.validate(); err != nil {
+		return err
+	}
+	switch {
+	case o.runFile != "":
+		return o.executeRuns(stdout)
+	case o.printRuns:
+		return printRuns(o.files, stdout)
+	}
+	exps, err := loadExperiments(o.files)
+	if err != nil {
+		return err
+	}
+	if o.useSlurm {
+		if finished, err := o.slurmFirst(exps, stdout, stderr); err != nil || !finished {
+			return err
+		}
+	}
+	return o.sweep(exps, stderr)
+}
+
+// sweepOptions are replay sweep's flags and experiment files.
+type sweepOptions struct {
+	fs                                     *pflag.FlagSet
+	files                                  []string // the experiment files
+	results, cacheDir                      string
+	workers, chunk                         int
+	useSlurm, noWait, dryRun, printRuns    bool
+	slurmDir, partition, timeLimit         string
+	account, replayBin, poll               string
+	slurmOpts                              []string
+	runFile, outDir, labelFile, expectCode string
+	quiet                                  bool
+	figures                                analysis.FigureOptions
+	pollEvery                              time.Duration // --slurm-poll's
+}
+
+// parseSweepFlags reads replay sweep's command line.
+func parseSweepFlags(args []string, stderr io.Writer) (*sweepOptions, error) {
+	o := &sweepOptions{fs: cli.NewFlagSet("replay sweep", sweepSynopsis, stderr)}
+	fs := o.fs
+	fs.StringVarP(&o.results, "results", "o", "results", "results directory: items go to DIR/<paper>/<item>.csv|png")
+	fs.StringVar(&o.cacheDir, "cache", filepath.Join(".cache", "gangsim"), "run cache directory")
+	fs.IntVarP(&o.workers, "jobs", "j", 0, "runs in parallel (default: the number of cores)")
+	fs.BoolVar(&o.useSlurm, "slurm", false, "run the runs missing from the cache as a Slurm job array, then build the items")
+	fs.StringVar(&o.slurmDir, "slurm-dir", "", "shared directory for the job arrays' run descriptions, scripts and logs (default: CACHE/slurm)")
+	fs.StringVar(&o.partition, "slurm-partition", "", "Slurm partition (sbatch --partition)")
+	fs.StringVar(&o.timeLimit, "slurm-time", "", "time limit of each array task (sbatch --time), e.g. 30 or 2:00:00")
+	fs.StringVar(&o.account, "slurm-account", "", "Slurm account to charge (sbatch --account)")
+	fs.StringArrayVar(&o.slurmOpts, "slurm-opt", nil, "a further sbatch option as on an #SBATCH line, e.g. --slurm-opt=--mem=2G (repeatable; not those gangsim sets: --array, --output, --error, --chdir...)")
+	fs.IntVar(&o.chunk, "slurm-chunk", 0, "runs per array task (default: 1, or more to stay within the site's MaxArraySize)")
+	fs.StringVar(&o.replayBin, "slurm-replay", "", "replay binary the array tasks execute, on the compute nodes (default: this one)")
+	fs.StringVar(&o.poll, "slurm-poll", slurm.DefaultPoll.String(), "time between two looks at the array tasks while waiting: "+model.DurationSyntax)
+	fs.BoolVar(&o.noWait, "no-wait", false, "with --slurm: submit, print the job ID and return")
+	fs.BoolVar(&o.dryRun, "dry-run", false, "with --slurm: write the job array's files, print the batch script and the sbatch command, submit nothing")
+	fs.BoolVar(&o.printRuns, "print-runs", false, "print the expanded run descriptions as JSON lines and exit")
+	fs.StringVar(&o.runFile, "run", "", "execute the run descriptions (JSON, one or more) in FILE into the run cache, or into --out-dir")
+	fs.StringVar(&o.outDir, "out-dir", "", "directory for --run's files (one run)")
+	fs.StringVar(&o.labelFile, "labels", "", "with --run: FILE names the runs in messages, a line each (Slurm array tasks pass their grid points)")
+	fs.StringVar(&o.expectCode, "expect-code", "", "with --run: fail unless this replay runs the code CODE (--version's code line; Slurm array tasks pass the submitter's, which the run cache's keys hold)")
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print nothing but errors")
+	figOpts := figureFlags(fs, "each experiment's own, else ")
+	if err := cli.Parse(fs, args); err != nil {
+		return nil, err
+	}
+	var err error
+	if o.figures, err = figOpts(); err != nil {
+		return nil, err
+	}
+	o.files = fs.Args()
+	return o, nil
+}
+
+// validate refuses flags that do not go together, and reads --slurm-poll.
+func (o *sweepOptions) validate() error {
+	if err := o.validateSlurm(); err != nil {
+		return err
+	}
+	if o.expectCode != "" && o.runFile == "" {
+		return cli.Usagef("--expect-code needs --run")
+	}
+	if o.labelFile != "" && o.runFile == "" {
+		return cli.Usagef("--labels needs --run")
+	}
+	if o.runFile != "" {
+		if len(o.files) > 0 || o.useSlurm || o.printRuns {
+			return cli.Usagef("--run takes no experiment files, --slurm or --print-runs")
+		}
+		return nil
+	}
+	if o.outDir != "" {
+		return cli.Usagef("--out-dir needs --run")
+	}
+	if len(o.files) == 0 {
+		return cli.Usagef("no experiment files given")
+	}
+	return nil
+}
+
+// validateSlurm checks the Slurm flags.
+func (o *sweepOptions) validateSlurm() error {
+	if !o.useSlurm {
 		for _, name := range []string{"slurm-dir", "slurm-partition", "slurm-time", "slurm-account", "slurm-opt", "slurm-chunk", "slurm-replay", "slurm-poll", "no-wait", "dry-run"} {
-			if fs.Changed(name) {
+			if o.fs.Changed(name) {
 				return cli.Usagef("--%s needs --slurm", name)
 			}
 		}
 	}
-	if *noWait && *dryRun {
+	if o.noWait && o.dryRun {
 		return cli.Usagef("--no-wait and --dry-run exclude each other")
 	}
-	pollEvery := slurm.DefaultPoll
-	if fs.Changed("slurm-poll") {
-		d, err := model.ParseDuration(*poll)
+	o.pollEvery = slurm.DefaultPoll
+	if o.fs.Changed("slurm-poll") {
+		d, err := model.ParseDuration(o.poll)
 		if err != nil {
 			return cli.Usagef("--slurm-poll: %v", err)
 		}
 		if d <= 0 {
-			return cli.Usagef("--slurm-poll %q: want a positive duration", *poll)
+			return cli.Usagef("--slurm-poll %q: want a positive duration", o.poll)
 		}
-		pollEvery = time.Duration(d) * time.Microsecond
+		o.pollEvery = time.Duration(d) * time.Microsecond
 	}
-	if *chunk < 0 {
-		return cli.Usagef("--slurm-chunk %d: want a positive number of runs per task", *chunk)
+	if o.chunk < 0 {
+		return cli.Usagef("--slurm-chunk %d: want a positive number of runs per task", o.chunk)
 	}
-	if err := slurm.CheckOptions(*slurmOpts); err != nil {
+	if err := slurm.CheckOptions(o.slurmOpts); err != nil {
 		return cli.Usagef("--slurm-opt: %v", err)
 	}
-	if *expectCode != "" && *runFile == "" {
-		return cli.Usagef("--expect-code needs --run")
+	return nil
+}
+
+// executeRuns is --run: the run descriptions of a file executed into the
+// run cache, or one of them into --out-dir.
+func (o *sweepOptions) executeRuns(stdout io.Writer) error {
+	if o.expectCode != "" && o.expectCode != version.Code() {
+		return fmt.Errorf("this replay runs code %s (replay --version), not %s as the submitter's: the array tasks must run a replay built from the same sources with the same Go toolchain (--slurm-replay), or their runs would be cached under other keys", version.Code(), o.expectCode)
 	}
-	if *labelFile != "" && *runFile == "" {
-		return cli.Usagef("--labels needs --run")
+	if o.outDir != "" {
+		return runOne(o.runFile, o.outDir, stdout)
 	}
-	if *runFile != "" {
-		if fs.NArg() > 0 || *useSlurm || *printRuns {
-			return cli.Usagef("--run takes no experiment files, --slurm or --print-runs")
-		}
-		if *expectCode != "" && *expectCode != version.Code() {
-			return fmt.Errorf("this replay runs code %s (replay --version), not %s as the submitter's: the array tasks must run a replay built from the same sources with the same Go toolchain (--slurm-replay), or their runs would be cached under other keys", version.Code(), *expectCode)
-		}
-		if *outDir != "" {
-			return runOne(*runFile, *outDir, stdout)
-		}
-		return runIntoCache(*runFile, *labelFile, *cacheDir, *workers, stdout)
-	}
-	if *outDir != "" {
-		return cli.Usagef("--out-dir needs --run")
-	}
-	if fs.NArg() == 0 {
-		return cli.Usagef("no experiment files given")
-	}
-	if *printRuns {
-		for _, name := range fs.Args() {
-			e, _, err := analysis.LoadExperiment(name)
-			if err != nil {
-				return err
-			}
-			runs, _, err := e.Runs()
-			if err != nil {
-				return err
-			}
-			for _, r := range runs {
-				fmt.Fprintf(stdout, "%s\n", r.Canonical())
-			}
-		}
-		return nil
-	}
-	type loaded struct {
-		name, sha string
-		e         *analysis.Experiment
-		runs      []*pipelines.Run
-	}
-	var exps []loaded
-	var all []*pipelines.Run
-	byItem := map[string]string{} // the experiment file that makes each item
-	for _, name := range fs.Args() {
-		e, sha, err := analysis.LoadExperiment(name)
+	return runIntoCache(o.runFile, o.labelFile, o.cacheDir, o.workers, stdout)
+}
+
+// printRuns is --print-runs: every run of the experiments, as JSON lines.
+func printRuns(files []string, stdout io.Writer) error {
+	for _, name := range files {
+		e, _, err := analysis.LoadExperiment(name)
 		if err != nil {
 			return err
+		}
+		runs, _, err := e.Runs()
+		if err != nil {
+			return err
+		}
+		for _, r := range runs {
+			fmt.Fprintf(stdout, "%s\n", r.Canonical())
+		}
+	}
+	return nil
+}
+
+// loadedExperiment is an experiment file read, with its runs.
+type loadedExperiment struct {
+	name, sha string
+	e         *analysis.Experiment
+	runs      []*pipelines.Run
+}
+
+// loadExperiments reads the experiment files, refusing two that make the
+// same item.
+func loadExperiments(files []string) ([]loadedExperiment, error) {
+	var exps []loadedExperiment
+	byItem := map[string]string{} // the experiment file that makes each item
+	for _, name := range files {
+		e, sha, err := analysis.LoadExperiment(name)
+		if err != nil {
+			return nil, err
 		}
 		// Two experiments of one item would write the same files, the
 		// second silently replacing the first's.
 		if other, dup := byItem[e.Item]; dup {
 			if other == name {
-				return cli.Usagef("%s is given twice: give each experiment once", name)
+				return nil, cli.Usagef("%s is given twice: give each experiment once", name)
 			}
-			return cli.Usagef("%s and %s both make item %s (results/%s.csv): the second would overwrite the first's files; give one of them another \"item\"", other, name, e.Item, e.Item)
+			return nil, cli.Usagef("%s and %s both make item %s (results/%s.csv): the second would overwrite the first's files; give one of them another \"item\"", other, name, e.Item, e.Item)
 		}
 		byItem[e.Item] = name
 		runs, _, _ := e.Runs() // LoadExperiment checked them
-		all = append(all, runs...)
-		exps = append(exps, loaded{name, sha, e, runs})
+		exps = append(exps, loadedExperiment{name, sha, e, runs})
 	}
-	if *useSlurm {
-		s, err := newSlurm(*cacheDir, *slurmDir, *replayBin)
+	return exps, nil
+}
+
+// slurmFirst runs the experiments' runs missing from the cache on Slurm;
+// finished reports whether they are all in the cache now (not with
+// --no-wait or --dry-run).
+func (o *sweepOptions) slurmFirst(exps []loadedExperiment, stdout, stderr io.Writer) (finished bool, err error) {
+	s, err := newSlurm(o.cacheDir, o.slurmDir, o.replayBin)
+	if err != nil {
+		return false, err
+	}
+	s.Partition, s.Time, s.Account, s.Options, s.Chunk, s.Poll = o.partition, o.timeLimit, o.account, o.slurmOpts, o.chunk, o.pollEvery
+	if !o.quiet {
+		s.Log = stderr
+	}
+	var all []slurm.SlurmRun
+	for _, x := range exps {
+		runs, points, err := x.e.Runs()
 		if err != nil {
-			return err
+			return false, err
 		}
-		s.Partition, s.Time, s.Account, s.Options, s.Chunk, s.Poll = *partition, *timeLimit, *account, *slurmOpts, *chunk, pollEvery
-		if !*quiet {
-			s.Log = stderr
+		sr, err := slurm.SlurmRuns(x.e.Item, runs, points)
+		if err != nil {
+			return false, err
 		}
-		var all []slurm.SlurmRun
-		for _, x := range exps {
-			runs, points, err := x.e.Runs()
-			if err != nil {
-				return err
-			}
-			sr, err := slurm.SlurmRuns(x.e.Item, runs, points)
-			if err != nil {
-				return err
-			}
-			all = append(all, sr...)
-		}
-		mode := slurmWait
-		switch {
-		case *dryRun:
-			mode = slurmDryRun
-		case *noWait:
-			mode = slurmNoWait
-		}
-		if finished, err := sweepOnSlurm(s, all, mode, stdout, stderr, *quiet); err != nil || !finished {
-			return err
-		}
+		all = append(all, sr...)
 	}
-	progress := cli.NewProgress(stderr, len(all), "runs", "replay sweep", *quiet)
+	mode := slurmWait
+	switch {
+	case o.dryRun:
+		mode = slurmDryRun
+	case o.noWait:
+		mode = slurmNoWait
+	}
+	return sweepOnSlurm(s, all, mode, stdout, stderr, o.quiet)
+}
+
+// sweep makes the experiments' items from their runs, running those the
+// cache lacks on every core, and writes them.
+func (o *sweepOptions) sweep(exps []loadedExperiment, stderr io.Writer) error {
+	var all []*pipelines.Run
+	for _, x := range exps {
+		all = append(all, x.runs...)
+	}
+	progress := cli.NewProgress(stderr, len(all), "runs", "replay sweep", o.quiet)
 	var warnMu sync.Mutex // runs are read back on several goroutines
-	sweep := &pipelines.Sweep{Cache: &pipelines.Cache{Dir: *cacheDir}, Workers: *workers, Progress: progress,
+	sweep := &pipelines.Sweep{Cache: &pipelines.Cache{Dir: o.cacheDir}, Workers: o.workers, Progress: progress,
 		Warn: func(msg string) {
 			warnMu.Lock()
 			defer warnMu.Unlock()
@@ -238,22 +320,26 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			progress.Finish()
 			return err
 		}
-		if _, err := rep.WriteWith(*results, figures); err != nil {
+		if _, err := rep.WriteWith(o.results, o.figures); err != nil {
 			return err
 		}
 		progress.Finish()
-		// Nothing lost silently: jobs cleaning dropped are said even
-		// under -q, one line per distinct drop (the item's notes too).
-		for _, d := range rep.Item.Dropped {
-			fmt.Fprintf(stderr, "replay sweep: %s: %s\n", rep.Item.Key(), d)
-		}
-		if !*quiet {
-			rw, rn, ch, cn := rep.Item.Check()
-			fmt.Fprintf(stderr, "replay sweep: %s: %d runs (%d cached); cells within tolerance %d/%d, claims holding %d/%d -> %s\n",
-				rep.Item.Key(), len(rep.Runs), rep.Cached, rw, rn, ch, cn, filepath.Join(*results, rep.Item.Key()+".csv"))
-		}
+		o.report(rep, stderr)
 	}
 	return nil
+}
+
+// report says what an item dropped (even under -q, one line per distinct
+// drop) and, unless quiet, its runs, cells and claims.
+func (o *sweepOptions) report(rep *analysis.Reproduction, stderr io.Writer) {
+	for _, d := range rep.Item.Dropped {
+		fmt.Fprintf(stderr, "replay sweep: %s: %s\n", rep.Item.Key(), d)
+	}
+	if !o.quiet {
+		rw, rn, ch, cn := rep.Item.Check()
+		fmt.Fprintf(stderr, "replay sweep: %s: %d runs (%d cached); cells within tolerance %d/%d, claims holding %d/%d -> %s\n",
+			rep.Item.Key(), len(rep.Runs), rep.Cached, rw, rn, ch, cn, filepath.Join(o.results, rep.Item.Key()+".csv"))
+	}
 }
 
 // runOne executes one run description into dir.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/gangsim/gangsim/columnar"
 	"github.com/gangsim/gangsim/experiments/mclaughlin"
 	"github.com/gangsim/gangsim/hwmodel/presets"
 	"github.com/gangsim/gangsim/internal/atomicfile"
@@ -326,7 +327,11 @@ func hwCurve(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	params = append(params, k.ManifestParams(p, a)...)
 	man := model.Manifest{Tool: "replay hw", Version: version.Version, Revision: version.RevisionText(), Code: version.Code(), Params: params, Inputs: inputs}
 	var buf bytes.Buffer
-	writeManifestLines(&buf, &man)
+	mw := columnar.NewCSVWriter(&buf)
+	mw.Manifest(&man)
+	if err := mw.Flush(); err != nil {
+		return err
+	}
 	if err := cv.WriteCSV(&buf); err != nil {
 		return err
 	}
@@ -386,15 +391,6 @@ func readInput(name string, stdin io.Reader) ([]byte, error) {
 		return data, nil
 	}
 	return os.ReadFile(name)
-}
-
-// writeManifestLines writes man as "# key: value" lines.
-func writeManifestLines(w io.Writer, man *model.Manifest) {
-	var h model.Header
-	man.Apply(&h)
-	for _, l := range h.Lines {
-		fmt.Fprintf(w, "# %s: %s\n", l.Key, strings.ReplaceAll(l.Value, "\n", " "))
-	}
 }
 
 func hwItems(args []string, stderr io.Writer) error {

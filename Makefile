@@ -75,7 +75,7 @@ run: build
 # shared-log tests must run there (here they skip when those are missing);
 # and after make test it reruns
 # the packages that start goroutines under the race detector, go test
-# -race -short -count=1 ./internal/fileio ./internal/cli ./pipelines
+# -race -short -count=1 ./internal/fileio ./internal/cli ./pipelines/...
 # ./cmd/replay ./cmd/genwork ./cmd/analyze; and last it fuzzes whole
 # replays for a minute, go test -run '^$' -fuzz '^FuzzReplay$' -fuzztime
 # 60s ./cmd/replay, and analyze for half a minute, go test -run '^$' -fuzz
@@ -128,7 +128,7 @@ FUZZ_TARGETS := \
 	./swf:FuzzRoundtrip \
 	./columnar:FuzzCSVReader ./columnar:FuzzArrowReader ./columnar:FuzzParquetReader ./columnar:FuzzSecondsExact \
 	./hwmodel/presets:FuzzLoad \
-	./pipelines:FuzzExperiment \
+	./pipelines/analysis:FuzzExperiment \
 	./workload:FuzzParseSpec
 
 fuzz:

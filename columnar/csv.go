@@ -34,8 +34,7 @@ func (e *ParseError) Unwrap() error { return e.Err }
 // header lines as "# text"), the column names, then one line per row; an
 // empty cell is a null, list cells join their values with ";".
 type csvTable struct {
-	out  io.Writer
-	w    *csv.Writer
+	w    *CSVWriter
 	rec  []string
 	buf  []byte
 	rows int
@@ -46,18 +45,18 @@ type csvTable struct {
 const endPromise = "expected after the rows"
 
 func newCSVTable(out io.Writer, k *kind, h *model.Header) (*csvTable, error) {
-	bw := bufio.NewWriter(out)
-	fmt.Fprintf(bw, "# %s: %s\n", KeySchema, k.schema)
-	fmt.Fprintf(bw, "# %s: %s\n", KeyEnd, endPromise)
-	writeCSVComments(bw, h.Lines)
-	if err := bw.Flush(); err != nil {
+	w := NewCSVWriter(out)
+	w.Comment(model.HeaderLine{Key: KeySchema, Value: k.schema})
+	w.Comment(model.HeaderLine{Key: KeyEnd, Value: endPromise})
+	w.Comments(h.Lines)
+	if err := w.Flush(); err != nil {
 		return nil, err
 	}
-	t := &csvTable{out: out, w: csv.NewWriter(out), rec: make([]string, len(k.cols))}
+	t := &csvTable{w: w, rec: make([]string, len(k.cols))}
 	for i, c := range k.cols {
 		t.rec[i] = c.name
 	}
-	return t, t.w.Write(t.rec)
+	return t, t.w.Record(t.rec)
 }
 
 func (t *csvTable) writeBatch(b *batch) error {
@@ -94,7 +93,7 @@ func (t *csvTable) writeBatch(b *batch) error {
 			}
 			t.rec[c] = string(t.buf)
 		}
-		if err := t.w.Write(t.rec); err != nil {
+		if err := t.w.Record(t.rec); err != nil {
 			return err
 		}
 		t.rows++
@@ -106,28 +105,12 @@ func (t *csvTable) writeBatch(b *batch) error {
 // promised: "# gangsim.end: N rows", so that a reader tells a table cut
 // short, even at a row boundary, from a whole one.
 func (t *csvTable) close(trailer []model.HeaderLine) error {
-	t.w.Flush()
-	if err := t.w.Error(); err != nil {
+	if err := t.w.Flush(); err != nil {
 		return err
 	}
-	bw := bufio.NewWriter(t.out)
-	writeCSVComments(bw, trailer)
-	fmt.Fprintf(bw, "# %s: %d rows\n", KeyEnd, t.rows)
-	return bw.Flush()
-}
-
-// writeCSVComments writes header lines as "# Key: value", "# text" or "#".
-func writeCSVComments(w *bufio.Writer, lines []model.HeaderLine) {
-	for _, l := range lines {
-		switch {
-		case l.Key != "":
-			fmt.Fprintf(w, "# %s: %s\n", l.Key, l.Value)
-		case l.Value == "":
-			w.WriteString("#\n")
-		default:
-			fmt.Fprintf(w, "# %s\n", l.Value)
-		}
-	}
+	t.w.Comments(trailer)
+	t.w.Comment(model.HeaderLine{Key: KeyEnd, Value: fmt.Sprintf("%d rows", t.rows)})
+	return t.w.Flush()
 }
 
 // parseCSVComment parses the text of a "#" line.

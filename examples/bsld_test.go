@@ -15,6 +15,7 @@ import (
 	"github.com/gangsim/gangsim/metrics"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/pipelines"
+	"github.com/gangsim/gangsim/pipelines/analysis"
 	"github.com/gangsim/gangsim/repro"
 )
 
@@ -91,7 +92,7 @@ func TestBoundedSlowdownColumnsMatchTools(t *testing.T) {
            {"name": "load", "set": "workload.load.target", "values": [0.8]}],
   "analysis": {"kind": "metrics", "x": "load", "series": "policy", "metrics": ["bsld_mean", "ts_bsld_mean"]}
 }`), 0o644)
-	e, sha, err := pipelines.LoadExperiment(exp)
+	e, sha, err := analysis.LoadExperiment(exp)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/gangsim/gangsim/metrics"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/pipelines"
+	"github.com/gangsim/gangsim/pipelines/analysis"
 	"github.com/gangsim/gangsim/policies"
 	"github.com/gangsim/gangsim/repro"
 )
@@ -293,7 +294,7 @@ func TestNotebookOnRuns(t *testing.T) {
 	tmp := t.TempDir()
 	cacheDir := filepath.Join(tmp, "cache")
 	expFile, _ := filepath.Abs(studyFile)
-	e, sha, err := pipelines.LoadExperiment(expFile)
+	e, sha, err := analysis.LoadExperiment(expFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -493,7 +494,7 @@ func checkRunStats(t *testing.T, rows []map[string]any, want map[string]runStats
 // checkFigure compares FIGURE_SQL's points with the means over seeds from
 // package metrics, and with gangsim's own analysis where it averaged every
 // seed (its averaged coordinate a/n with a = n).
-func checkFigure(t *testing.T, rows []map[string]any, want map[string]runStats, rep *pipelines.Reproduction) {
+func checkFigure(t *testing.T, rows []map[string]any, want map[string]runStats, rep *analysis.Reproduction) {
 	type point struct {
 		label string
 		runs  int

@@ -1,6 +1,6 @@
 // Package experiments holds gangsim's reproduced experiments as data, one
 // JSON file per item of the papers, experiments/<paper>/<item>.json (see
-// pipelines.Experiment for the format), and the test that the committed
+// pipelines/analysis.Experiment for the format), and the test that the committed
 // results/ are what they and the hardware models produce. `replay sweep`
 // runs them; `make figures` runs them all, writes the hardware models'
 // reproductions and rebuilds results/REPRODUCTION.md.

@@ -10,6 +10,7 @@ import (
 	"github.com/gangsim/gangsim/experiments/mclaughlin"
 	"github.com/gangsim/gangsim/internal/sharedtraces"
 	"github.com/gangsim/gangsim/pipelines"
+	"github.com/gangsim/gangsim/pipelines/analysis"
 	"github.com/gangsim/gangsim/repro"
 	"github.com/gangsim/gangsim/repro/hardware"
 )
@@ -49,7 +50,7 @@ func TestResultsUpToDate(t *testing.T) {
 	sweep := &pipelines.Sweep{Cache: &pipelines.Cache{Dir: cacheDir}}
 	for _, spec := range specs {
 		rel, _ := filepath.Rel(root, spec) // the name make figures records
-		e, sha, err := pipelines.LoadExperiment(spec)
+		e, sha, err := analysis.LoadExperiment(spec)
 		if err != nil {
 			t.Fatal(err)
 		}

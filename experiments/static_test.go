@@ -7,18 +7,18 @@ import (
 	"testing"
 
 	"github.com/gangsim/gangsim/model"
-	"github.com/gangsim/gangsim/pipelines"
+	"github.com/gangsim/gangsim/pipelines/analysis"
 	"github.com/gangsim/gangsim/workload/scenario"
 )
 
 // paperCells returns an experiment's paper values by their coordinates.
-func paperCells(t *testing.T, item string) map[string]pipelines.PaperValue {
+func paperCells(t *testing.T, item string) map[string]analysis.PaperValue {
 	t.Helper()
-	e, _, err := pipelines.LoadExperiment(filepath.Join("frachtenberg", item+".json"))
+	e, _, err := analysis.LoadExperiment(filepath.Join("frachtenberg", item+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cells := map[string]pipelines.PaperValue{}
+	cells := map[string]analysis.PaperValue{}
 	for _, p := range e.Paper {
 		key := fmt.Sprint(p.Coords) // fmt prints maps sorted by key
 		if _, dup := cells[key]; dup {
@@ -36,7 +36,7 @@ func paperCells(t *testing.T, item string) map[string]pipelines.PaperValue {
 // else is.
 func TestStaticPaperValues(t *testing.T) {
 	sec := func(v model.Time) float64 { return math.Round(v.Seconds()*100) / 100 }
-	check := func(item string, cells map[string]pipelines.PaperValue, coords map[string]string, want float64) {
+	check := func(item string, cells map[string]analysis.PaperValue, coords map[string]string, want float64) {
 		t.Helper()
 		p, ok := cells[fmt.Sprint(coords)]
 		if !ok {
@@ -52,7 +52,7 @@ func TestStaticPaperValues(t *testing.T) {
 	t65 := paperCells(t, "table-6.5")
 	for _, name := range []string{"balanced", "imbalanced", "complementing", "mixed"} {
 		var item string
-		var cells map[string]pipelines.PaperValue
+		var cells map[string]analysis.PaperValue
 		for _, r := range scenario.PaperResults(name) {
 			if r.Comm == model.CommNonBlocking {
 				base := map[string]string{"scenario": name, "comm": "non-blocking", "policy": r.Algorithm}
@@ -81,7 +81,7 @@ func TestStaticPaperValues(t *testing.T) {
 			t.Errorf("%s: paper value at %s is not in the thesis' table", item, k)
 		}
 	}
-	for _, left := range []map[string]pipelines.PaperValue{fig, t65} {
+	for _, left := range []map[string]analysis.PaperValue{fig, t65} {
 		for k := range left {
 			t.Errorf("paper value at %s is not in the thesis' tables", k)
 		}

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/gangsim/gangsim/pipelines"
+	"github.com/gangsim/gangsim/pipelines/analysis"
 	"github.com/gangsim/gangsim/workload"
 	"github.com/gangsim/gangsim/workload/lublin"
 )
@@ -40,7 +40,7 @@ func powerOfTwoShare(p lublin.Params, procs int) (share, unbiased float64) {
 // jobs drawn (within 4 standard errors), its tolerance at least 4 binomial
 // standard errors of a workload's parallel jobs.
 func TestThesisWorkloadReferences(t *testing.T) {
-	e, _, err := pipelines.LoadExperiment(filepath.Join("frachtenberg", "workload.json"))
+	e, _, err := analysis.LoadExperiment(filepath.Join("frachtenberg", "workload.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

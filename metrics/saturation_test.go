@@ -374,7 +374,7 @@ func TestMajoritySaturated(t *testing.T) {
 func syntheticJobs(t testing.TB, seed uint64, n, procs int, arrivals string, load float64) []model.Job {
 	t.Helper()
 	spec := workload.Spec{Source: workload.Source{Synthetic: &workload.SyntheticSource{Jobs: int64(n), Procs: procs,
-		Arrivals: arrivals, MeanInterarrival: workload.Duration(691200 * model.Millisecond)}},
+		Arrivals: arrivals, MeanInterarrival: model.Duration(691200 * model.Millisecond)}},
 		Load: &workload.Load{Target: load}, Seed: seed}
 	r, err := spec.Open(nil)
 	if err != nil {

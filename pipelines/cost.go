@@ -8,7 +8,6 @@ import (
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/policies"
 	"github.com/gangsim/gangsim/procsim"
-	"github.com/gangsim/gangsim/workload"
 )
 
 // TraceScan is what one pass over a trace tells before it is replayed:
@@ -32,8 +31,8 @@ type TraceScan struct {
 func ScanTrace(r model.JobReader, spec policies.Spec) (TraceScan, error) {
 	quantum := 100 * model.Millisecond // the policies' default
 	if q, ok := spec.Params["quantum"]; ok {
-		if d, err := workload.ParseDuration(q); err == nil && d > 0 {
-			quantum = d.Time()
+		if d, err := model.ParseDuration(q); err == nil && d > 0 {
+			quantum = d
 		}
 	}
 	var s TraceScan

@@ -50,7 +50,7 @@ type ReplaySpec struct {
 	Clean string `json:"clean,omitempty"`
 	// SamplePeriod samples the time series at this period instead of at
 	// every change.
-	SamplePeriod workload.Duration `json:"sample_period,omitempty"`
+	SamplePeriod model.Duration `json:"sample_period,omitempty"`
 	// Hardware is the hardware cost model charged under time sharing: a
 	// preset name or a preset file; empty charges nothing. Mechanism is its
 	// family's variant (empty: the first).
@@ -185,6 +185,10 @@ func (r *Run) InputFiles() []InputFile {
 	}
 	return files
 }
+
+// SHA256 is the lower-case hex SHA-256 of the file's bytes, as the run's
+// key digests them.
+func (in InputFile) SHA256() (string, error) { return fileDigest(in.Path) }
 
 // fileDigest is the lower-case hex SHA-256 of a file's bytes; a path
 // under ../shared is read where GANGSIM_SHARED says.

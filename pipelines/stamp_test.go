@@ -4,13 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/gangsim/gangsim/plots"
 )
 
 // TestItemKeyCoversEveryInput: an item's key changes with each of what its
 // files are made from (the experiment's digest, a run, the runs' order,
-// the code, the figure options) and with nothing else; a stamp stands only
+// the code, the options) and with nothing else; a stamp stands only
 // under its key and while its files are as written.
 func TestItemKeyCoversEveryInput(t *testing.T) {
 	dir := t.TempDir()
@@ -24,33 +22,30 @@ func TestItemKeyCoversEveryInput(t *testing.T) {
 		return r
 	}
 	a, b := run("fcfs"), run("easy")
-	key := func(spec string, runs []*Run, o FigureOptions) string {
-		k, err := ItemKey("p/i", spec, runs, o.Key())
+	key := func(spec string, runs []*Run, options string) string {
+		k, err := ItemKey("p/i", spec, runs, options)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return k
 	}
-	base := key("s", []*Run{a, b}, FigureOptions{})
-	if again := key("s", []*Run{run("fcfs"), run("easy")}, FigureOptions{}); again != base {
+	base := key("s", []*Run{a, b}, "")
+	if again := key("s", []*Run{run("fcfs"), run("easy")}, ""); again != base {
 		t.Error("the same item has two keys")
 	}
-	size := plots.Size{Width: 100, Height: 50}
 	others := map[string]string{
-		"another spec":     key("t", []*Run{a, b}, FigureOptions{}),
-		"another run":      key("s", []*Run{a, run("conservative")}, FigureOptions{}),
-		"the runs swapped": key("s", []*Run{b, a}, FigureOptions{}),
-		"another size":     key("s", []*Run{a, b}, FigureOptions{Size: &size}),
-		"another dpi":      key("s", []*Run{a, b}, FigureOptions{DPI: 300}),
-		"svg":              key("s", []*Run{a, b}, FigureOptions{Formats: []plots.Format{plots.SVG}}),
+		"another spec":     key("t", []*Run{a, b}, ""),
+		"another run":      key("s", []*Run{a, run("conservative")}, ""),
+		"the runs swapped": key("s", []*Run{b, a}, ""),
+		"other options":    key("s", []*Run{a, b}, "dpi=300"),
 	}
 	func() {
 		defer func(c func() string) { codeIdentity = c }(codeIdentity)
 		codeIdentity = func() string { return "0ther" }
-		others["other code"] = key("s", []*Run{a, b}, FigureOptions{})
+		others["other code"] = key("s", []*Run{a, b}, "")
 	}()
 	os.WriteFile(trace, []byte(keyTrace("41 900 -1 100 8 -1 -1 8 200 -1 1 1 1 -1 1 -1 -1 -1\n")), 0o644)
-	others["an edited trace"] = key("s", []*Run{a, b}, FigureOptions{})
+	others["an edited trace"] = key("s", []*Run{a, b}, "")
 	for what, k := range others {
 		if k == base {
 			t.Errorf("%s: the key is unchanged", what)

@@ -14,7 +14,7 @@ import (
 	"sync"
 
 	"github.com/gangsim/gangsim/columnar"
-	"github.com/gangsim/gangsim/internal/cli"
+	"github.com/gangsim/gangsim/metrics"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/policies"
 	"golang.org/x/sync/errgroup"
@@ -29,7 +29,7 @@ type Sweep struct {
 	// Workers is the number of runs in parallel; 0 means GOMAXPROCS.
 	Workers int
 	// Progress, when not nil, is told of every finished run.
-	Progress *cli.Progress
+	Progress Progress
 	// Warn, when not nil, is told of a cached run whose files did not read
 	// back, and which was made again.
 	Warn func(msg string)
@@ -98,6 +98,37 @@ func (s *Sweep) prefetched(key string) (built bool, err error) {
 	return built, nil
 }
 
+// ReadOutcomes returns run f's per-job outcomes, which the sweep keeps for
+// the items after this one that read the same run (up to a bound: see
+// runMemo). The slice is shared: callers must not change it. A nil sweep
+// reads them every time.
+func (s *Sweep) ReadOutcomes(f *Finished) ([]model.Outcome, error) {
+	return s.memoOf().outcomesOf(f)
+}
+
+// Saturation returns run f's saturation decision (metrics.Saturated over
+// its jobs' arrival period, from its time series), made once per sweep; o
+// are the run's outcomes.
+func (s *Sweep) Saturation(f *Finished, o []model.Outcome) (metrics.Saturation, error) {
+	return s.memoOf().saturationOf(f, o)
+}
+
+// memoOf is the sweep's memo, nil for a nil sweep.
+func (s *Sweep) memoOf() *runMemo {
+	if s == nil {
+		return nil
+	}
+	return &s.memo
+}
+
+// Progress is told of a sweep's runs as they end (the commands draw it on
+// the terminal). Its methods are called from the sweep's workers.
+type Progress interface {
+	Done(cached bool) // a run ended; cached: it was found in the cache
+	Failed()          // a run failed
+	Finish()          // the sweep's Do or Prefetch has returned
+}
+
 // Finished is a run of a sweep that is done, now or earlier.
 type Finished struct {
 	Run    *Run
@@ -130,7 +161,7 @@ func (s *Sweep) Do(runs []*Run, points []Point) ([]*Finished, error) {
 		}
 		e := &RunError{Index: i, Err: err}
 		if points != nil {
-			e.Label = describePoint(points[i])
+			e.Label = points[i].Describe()
 		}
 		return nil, e
 	}
@@ -261,9 +292,9 @@ func ReadRuns(r io.Reader, name string) ([]*Run, error) {
 	return runs, nil
 }
 
-// describePoint names a grid point as "policy=easy, load=0.9" (a string
-// value without its JSON quotes), or "no grid".
-func describePoint(p Point) string {
+// Describe names a grid point as "policy=easy, load=0.9" (a string value
+// without its JSON quotes), or "no grid".
+func (p Point) Describe() string {
 	if len(p) == 0 {
 		return "no grid"
 	}

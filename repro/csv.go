@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gangsim/gangsim/columnar"
 	"github.com/gangsim/gangsim/model"
 )
 
@@ -56,11 +57,8 @@ func WriteCSV(w io.Writer, it *Item, man *model.Manifest) error {
 	if err := it.Validate(); err != nil {
 		return err
 	}
-	bw := bufio.NewWriter(w)
-	meta := func(k, v string) {
-		v = strings.ReplaceAll(v, "\n", " ")
-		fmt.Fprintf(bw, "# %s: %s\n", k, v)
-	}
+	cw := columnar.NewCSVWriter(w)
+	meta := func(k, v string) { cw.Comment(model.HeaderLine{Key: k, Value: v}) }
 	meta(keyItem, it.Key())
 	meta(keyTitle, it.Title)
 	meta(keyUnit, it.Unit)
@@ -81,20 +79,15 @@ func WriteCSV(w io.Writer, it *Item, man *model.Manifest) error {
 		meta(keyClaim, string(b))
 	}
 	if man != nil {
-		var h model.Header
-		man.Apply(&h)
-		for _, l := range h.Lines {
-			meta(l.Key, l.Value)
-		}
+		cw.Manifest(man)
 	}
-	cw := csv.NewWriter(bw)
 	var head []string
 	if len(it.Rows) > 0 {
 		for _, c := range it.Rows[0].Coords {
 			head = append(head, c.Name)
 		}
 	}
-	if err := cw.Write(append(head, valueColumns...)); err != nil {
+	if err := cw.Record(append(head, valueColumns...)); err != nil {
 		return err
 	}
 	rec := make([]string, 0, len(head)+len(valueColumns))
@@ -108,15 +101,11 @@ func WriteCSV(w io.Writer, it *Item, man *model.Manifest) error {
 			paper, tol, within = FormatValue(r.Paper), FormatValue(r.Tolerance), strconv.FormatBool(r.Within())
 		}
 		rec = append(rec, paper, FormatValue(r.Gangsim), tol, within)
-		if err := cw.Write(rec); err != nil {
+		if err := cw.Record(rec); err != nil {
 			return err
 		}
 	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return err
-	}
-	return bw.Flush()
+	return cw.Flush()
 }
 
 // ReadCSV reads an item written by WriteCSV; name is used in errors. Values

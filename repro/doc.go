@@ -12,7 +12,7 @@
 // Report writes results/REPRODUCTION.md from a set of items.
 //
 // The hardware models' reproductions (package repro/hardware, built above
-// hwmodel) and experiment runners (package pipelines) both produce Items
+// hwmodel) and the experiments (package pipelines/analysis) both produce Items
 // and save them with Write, which draws the item's figure with package
 // plots.
 package repro

@@ -98,7 +98,7 @@ type ScenarioSource struct {
 	Tasks    int `json:"tasks,omitempty"`
 	Machines int `json:"machines,omitempty"`
 	// TaskLength is a Calypso task's length; 0 keeps the scenario's.
-	TaskLength Duration `json:"task_length,omitempty"`
+	TaskLength model.Duration `json:"task_length,omitempty"`
 }
 
 // kind names the source that s sets, or "" when none or several are.
@@ -155,7 +155,7 @@ func (s Spec) Resolved() Spec {
 	}
 	if s.Attributes != nil {
 		a := s.Attributes.withDefaults()
-		a.Granularities = append([]Duration(nil), a.Granularities...)
+		a.Granularities = append([]model.Duration(nil), a.Granularities...)
 		r.Attributes = &a
 	}
 	if s.Estimates != nil {

@@ -302,7 +302,7 @@ func TestSpecJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s2.Source.Scenario.TaskLength != Duration(300*s) || s2.Attributes.Granularities[1] != Duration(500*model.Millisecond) {
+	if s2.Source.Scenario.TaskLength != model.Duration(300*s) || s2.Attributes.Granularities[1] != model.Duration(500*model.Millisecond) {
 		t.Errorf("durations: %+v %+v", s2.Source.Scenario, s2.Attributes)
 	}
 	if _, err := ParseSpec(strings.NewReader(`{"source":{"lublin":{"jobs":5}},"sead":1}`)); err == nil {
@@ -402,7 +402,7 @@ func TestScenarioSource(t *testing.T) {
 			t.Errorf("job %d: %+v, want %+v with halved times", i, j, w)
 		}
 	}
-	spec = Spec{Source: Source{Scenario: &ScenarioSource{Name: "calypso", Tasks: 3, Machines: 2, TaskLength: Duration(259 * s)}}}
+	spec = Spec{Source: Source{Scenario: &ScenarioSource{Name: "calypso", Tasks: 3, Machines: 2, TaskLength: model.Duration(259 * s)}}}
 	_, jobs = readAll(t, spec)
 	if len(jobs) != 3 {
 		t.Errorf("calypso 3 on 2: %d jobs", len(jobs))

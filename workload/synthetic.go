@@ -88,7 +88,7 @@ type SyntheticSource struct {
 	// MeanInterarrival is the mean time between arrivals of the Poisson
 	// processes; 0 means DefaultMeanInterarrival. ArrivalsLublin ignores
 	// it (Resolved drops it).
-	MeanInterarrival Duration `json:"mean_interarrival,omitempty"`
+	MeanInterarrival model.Duration `json:"mean_interarrival,omitempty"`
 	// Runtimes is the runtime distribution: RuntimesExponential (the
 	// default when empty) or RuntimesLublin.
 	Runtimes string `json:"runtimes,omitempty"`
@@ -97,7 +97,7 @@ type SyntheticSource struct {
 	// under the Poisson processes' default rate). A Load transform
 	// rescales runtimes anyway. RuntimesLublin ignores it (Resolved drops
 	// it).
-	MeanRuntime Duration `json:"mean_runtime,omitempty"`
+	MeanRuntime model.Duration `json:"mean_runtime,omitempty"`
 }
 
 // StreamRuntimes is the random stream of a SyntheticSource's runtimes
@@ -115,7 +115,7 @@ func (s SyntheticSource) withDefaults() SyntheticSource {
 	case s.Arrivals == ArrivalsLublin:
 		s.MeanInterarrival = 0
 	case s.MeanInterarrival == 0:
-		s.MeanInterarrival = Duration(DefaultMeanInterarrival)
+		s.MeanInterarrival = model.Duration(DefaultMeanInterarrival)
 	}
 	// An empty Runtimes stays empty (exponential), so that the resolved
 	// specs, and the run cache's keys, of workloads made before the choice
@@ -124,7 +124,7 @@ func (s SyntheticSource) withDefaults() SyntheticSource {
 	case s.Runtimes == RuntimesLublin:
 		s.MeanRuntime = 0
 	case s.MeanRuntime == 0 && s.Size > 0 && s.Procs > 0:
-		s.MeanRuntime = Duration(DefaultMeanInterarrival * model.Time(s.Procs/s.Size))
+		s.MeanRuntime = model.Duration(DefaultMeanInterarrival * model.Time(s.Procs/s.Size))
 	}
 	return s
 }

@@ -68,7 +68,7 @@ func TestSyntheticValidate(t *testing.T) {
 // exponential's), and that runtimes do not depend on the arrival process.
 func TestSyntheticJobs(t *testing.T) {
 	const n = 20000
-	base := workload.SyntheticSource{Jobs: n, Procs: 32, Size: 4, MeanInterarrival: workload.Duration(50 * model.Second)}
+	base := workload.SyntheticSource{Jobs: n, Procs: 32, Size: 4, MeanInterarrival: model.Duration(50 * model.Second)}
 	h, jobs := syntheticJobs(t, base, 7)
 	if h.MaxProcs() != 32 || len(jobs) != n {
 		t.Fatalf("MaxProcs %d, %d jobs; want 32 and %d", h.MaxProcs(), len(jobs), n)
@@ -130,7 +130,7 @@ func TestSyntheticLublinRuntimes(t *testing.T) {
 	base := workload.SyntheticSource{Jobs: 2000, Procs: 32, Size: 4, Arrivals: workload.ArrivalsLublin}
 	_, expo := syntheticJobs(t, base, 5)
 	heavy := base
-	heavy.Runtimes, heavy.MeanRuntime = workload.RuntimesLublin, workload.Duration(model.Second)
+	heavy.Runtimes, heavy.MeanRuntime = workload.RuntimesLublin, model.Duration(model.Second)
 	h, jobs := syntheticJobs(t, heavy, 5)
 	r := lublin.NewRuntimes(lublin.CombinedParams(), workload.NewStream(5, workload.StreamRuntimes))
 	for i, j := range jobs {
@@ -157,7 +157,7 @@ func TestSyntheticLublinRuntimes(t *testing.T) {
 // whole days is the Poisson rate.
 func TestSyntheticDailyCycle(t *testing.T) {
 	const n = 200000
-	s := workload.SyntheticSource{Jobs: n, Procs: 8, Arrivals: workload.ArrivalsDaily, MeanInterarrival: workload.Duration(30 * model.Second)}
+	s := workload.SyntheticSource{Jobs: n, Procs: 8, Arrivals: workload.ArrivalsDaily, MeanInterarrival: model.Duration(30 * model.Second)}
 	_, jobs := syntheticJobs(t, s, 3)
 	w := lublin.CombinedParams().DailyWeights()
 	var counts [lublin.Buckets]int

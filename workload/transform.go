@@ -15,10 +15,10 @@ import (
 // three values appropriate for Crescendo: fine-grained (5ms),
 // medium-grained (50ms), and coarse-grained (500ms)" (Frachtenberg, PhD
 // thesis, section 6.4.1).
-var ThesisGranularities = [...]Duration{
-	Duration(5 * model.Millisecond),
-	Duration(50 * model.Millisecond),
-	Duration(500 * model.Millisecond),
+var ThesisGranularities = [...]model.Duration{
+	model.Duration(5 * model.Millisecond),
+	model.Duration(50 * model.Millisecond),
+	model.Duration(500 * model.Millisecond),
 }
 
 // Attributes assigns application attributes (model.App) to every job: a
@@ -37,7 +37,7 @@ type Attributes struct {
 	// Granularities are the per-iteration computation times to choose
 	// from; empty means ThesisGranularities. Granularities are the
 	// application's own and are never scaled or compressed.
-	Granularities []Duration `json:"granularities,omitempty"`
+	Granularities []model.Duration `json:"granularities,omitempty"`
 	// Weights are the relative probabilities of Granularities, one each;
 	// empty means equal probabilities.
 	Weights []float64 `json:"weights,omitempty"`
@@ -146,7 +146,7 @@ func (d *Attributes) apply(j *model.Job, rnd *rand.Rand) {
 // pick returns the index that u, uniform on [0, 1), selects among n items
 // of the given weights (equal when weights is empty): the first i whose
 // cumulative share exceeds u.
-func pick(items []Duration, weights []float64, u float64) int {
+func pick(items []model.Duration, weights []float64, u float64) int {
 	n := len(items)
 	if len(weights) == 0 {
 		return min(int(u*float64(n)), n-1)

@@ -40,7 +40,7 @@ func TestAttributesApply(t *testing.T) {
 		// skips the zero weight, lands in the third (cumulative 4).
 		{"weights", Attributes{Weights: []float64{1, 0, 3}}, 0.3, model.App{Granularity: 500 * ms, Pattern: model.PatternRing, Comm: model.CommBlocking}},
 		{"weights, first", Attributes{Weights: []float64{1, 0, 3}}, 0.2, model.App{Granularity: 5 * ms, Pattern: model.PatternRing, Comm: model.CommBlocking}},
-		{"explicit", Attributes{Granularities: []Duration{Duration(3 * ms)}, Pattern: "all-to-all", Comm: "non-blocking", Imbalance: 0.5, MessageBytes: 4096}, 0.7,
+		{"explicit", Attributes{Granularities: []model.Duration{model.Duration(3 * ms)}, Pattern: "all-to-all", Comm: "non-blocking", Imbalance: 0.5, MessageBytes: 4096}, 0.7,
 			model.App{Granularity: 3 * ms, Pattern: model.PatternAllToAll, Comm: model.CommNonBlocking, Imbalance: 0.5, MessageBytes: 4096, MemPerProcKB: 7}},
 		{"memory", Attributes{MemPerProcKB: 520 << 10}, 0,
 			model.App{Granularity: 5 * ms, Pattern: model.PatternRing, Comm: model.CommBlocking, MemPerProcKB: 520 << 10}},
@@ -94,7 +94,7 @@ func TestAttributesFrequencies(t *testing.T) {
 
 func TestAttributesValidate(t *testing.T) {
 	bad := []Attributes{
-		{Granularities: []Duration{0}},
+		{Granularities: []model.Duration{0}},
 		{Weights: []float64{1, 2}},
 		{Weights: []float64{0, 0, 0}},
 		{Weights: []float64{1, -1, 1}},

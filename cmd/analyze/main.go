@@ -35,7 +35,6 @@ import (
 	"github.com/gangsim/gangsim/metrics"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/plots"
-	"github.com/gangsim/gangsim/workload"
 )
 
 func main() {
@@ -140,6 +139,36 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 }
 
 func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*options, error) {
+	opt, r, err := readFlags(args, stdout, stderr)
+	if err != nil {
+		return nil, err
+	}
+	for _, step := range []func() error{
+		func() error { return opt.resolveLook(r) },
+		func() error { return opt.resolveInputs(stdin) },
+		func() error { return opt.checkMode(r.fs) },
+		func() error { return opt.resolveFormat(r, stdout) },
+		func() error { return opt.resolveGrouping(r) },
+		func() error { return opt.resolveNumbers(r) },
+	} {
+		if err := step(); err != nil {
+			return nil, err
+		}
+	}
+	opt.recordParams(r.fs)
+	return opt, nil
+}
+
+// rawFlags are the flags that options holds resolved, as given.
+type rawFlags struct {
+	fs                                            *pflag.FlagSet
+	format, columns, by, tau, trim, backlog, size *string
+	labelFlags                                    *[]string
+}
+
+// readFlags defines analyze's flags and parses the command line into
+// options, the flags kept as they are, and the rest as given.
+func readFlags(args []string, stdout, stderr io.Writer) (*options, *rawFlags, error) {
 	fs := cli.NewFlagSet("analyze", synopsis, stderr)
 	var (
 		output     = fs.StringP("output", "o", "", "write to FILE: a table as .md, .csv or .json, a figure (--plot) as .png, .svg or .pdf; - for stdout (default: stdout, Markdown on a terminal, else CSV)")
@@ -148,7 +177,7 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 		allCols    = fs.Bool("all", false, "print every metric column (--columns all)")
 		listCols   = fs.Bool("list-columns", false, "list the metric columns and exit")
 		by         = fs.String("by", "", "group runs by these comma-separated names: manifest parameters (policy, load.target...), run, half")
-		tau        = fs.String("tau", "", "short-job bound of the bounded slowdowns: "+workload.DurationSyntax+" (default: 10s, or 10s/F for a workload compressed by F)")
+		tau        = fs.String("tau", "", "short-job bound of the bounded slowdowns: "+model.DurationSyntax+" (default: 10s, or 10s/F for a workload compressed by F)")
 		confidence = fs.Float64("confidence", 0.95, "confidence level of the intervals across the runs of a group")
 		halves     = fs.String("halves", "", "split every run into the thesis' short and long halves by runtime in this FCFS run (adds the grouping name \"half\")")
 		trim       = fs.String("trim", "", "drop fractions HEAD,TAIL of every run's jobs by submit order (warm-up and drain), e.g. 0.05,0.05")
@@ -172,16 +201,17 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 		quiet      = fs.BoolP("quiet", "q", false, "print nothing on stderr but errors")
 		lenient    = fs.Bool("lenient", false, "skip the rows of an outcomes table that cannot be right (a NaN or negative duration, an end before the start or a start before the submission, more processors than the machine, a repeated job number), counted on stderr, instead of failing on the first")
 	)
+	r := &rawFlags{fs: fs, format: format, columns: columns, by: by, tau: tau, trim: trim, backlog: backlog, size: size, labelFlags: labelFlags}
 	if err := cli.Parse(fs, args); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if *listCols {
 		listColumns(stdout)
-		return nil, pflag.ErrHelp
+		return nil, nil, pflag.ErrHelp
 	}
 	if *allCols {
 		if fs.Changed("columns") && *columns != "all" {
-			return nil, cli.Usagef("--all and --columns %s: give one of them", *columns)
+			return nil, nil, cli.Usagef("--all and --columns %s: give one of them", *columns)
 		}
 		*columns = "all"
 	}
@@ -192,24 +222,35 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 		xlabel: *xlabel, ylabel: *ylabel, legend: *legend, dpi: *dpi, lenient: *lenient,
 		legendSet: fs.Changed("legend"),
 	}
-	for _, l := range *labelFlags {
+	return opt, r, nil
+}
+
+// resolveLook reads the figure's labels, size and resolution.
+func (opt *options) resolveLook(r *rawFlags) error {
+	for _, l := range *r.labelFlags {
 		if err := opt.labels.add(l); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if *size != "" {
-		sz, err := plots.ParseSize(*size)
+	if *r.size != "" {
+		sz, err := plots.ParseSize(*r.size)
 		if err != nil {
-			return nil, cli.Usagef("--size: %v", err)
+			return cli.Usagef("--size: %v", err)
 		}
 		opt.size = &sz
 	}
 	if opt.dpi <= 0 {
-		return nil, cli.Usagef("--dpi %d: want a positive resolution, e.g. 300", opt.dpi)
+		return cli.Usagef("--dpi %d: want a positive resolution, e.g. 300", opt.dpi)
 	}
+	return nil
+}
+
+// resolveInputs takes standard input when no file is given, and lets it
+// be read once only.
+func (opt *options) resolveInputs(stdin io.Reader) error {
 	if len(opt.inputs) == 0 {
 		if f, ok := stdin.(*os.File); ok && cli.IsTerminal(f) {
-			return nil, cli.Usagef("no results: give outcome files, or pipe replay's output")
+			return cli.Usagef("no results: give outcome files, or pipe replay's output")
 		}
 		opt.inputs = []string{"-"}
 	}
@@ -219,83 +260,101 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 		}
 	}
 	if opt.stdinInputs > 1 {
-		return nil, cli.Usagef("standard input (-) can be read once only")
+		return cli.Usagef("standard input (-) can be read once only")
 	}
-	if err := opt.checkMode(fs); err != nil {
-		return nil, err
-	}
+	return nil
+}
+
+// resolveFormat decides the table's or the figure's format.
+func (opt *options) resolveFormat(r *rawFlags, stdout io.Writer) error {
 	if opt.plot == "" {
-		f, err := tableFormat(*format, opt.output, stdout)
+		f, err := tableFormat(*r.format, opt.output, stdout)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		opt.format = f
 	} else {
-		f, err := figureFormat(*format, opt.output)
+		f, err := figureFormat(*r.format, opt.output)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		opt.figure = f
-		if err := opt.resolveMetric(fs.Changed("stat")); err != nil {
-			return nil, err
+		if err := opt.resolveMetric(r.fs.Changed("stat")); err != nil {
+			return err
 		}
 	}
+	return nil
+}
+
+// resolveGrouping reads the columns and the grouping names.
+func (opt *options) resolveGrouping(r *rawFlags) error {
 	var err error
-	if opt.columns, err = parseColumns(*columns); err != nil {
-		return nil, err
+	if opt.columns, err = parseColumns(*r.columns); err != nil {
+		return err
 	}
-	if opt.by, err = parseNames("--by", *by); err != nil {
-		return nil, err
+	if opt.by, err = parseNames("--by", *r.by); err != nil {
+		return err
 	}
 	hasHalf := false
 	for _, n := range opt.by {
 		hasHalf = hasHalf || n == keyHalf
 		if n == opt.x && n != "" {
-			return nil, cli.Usagef("%s is both --x and in --by", n)
+			return cli.Usagef("%s is both --x and in --by", n)
 		}
 	}
 	if hasHalf && opt.halves == "" {
-		return nil, cli.Usagef("--by half needs --halves FCFS_RESULTS")
+		return cli.Usagef("--by half needs --halves FCFS_RESULTS")
 	}
 	opt.grouped = len(opt.by) > 0
 	if opt.grouped && opt.halves != "" && !hasHalf {
 		opt.by = append(opt.by, keyHalf)
 	}
-	if *tau != "" {
-		d, err := workload.ParseDuration(*tau)
+	return nil
+}
+
+// resolveNumbers reads tau, the confidence, the trim, the backlog, the
+// machine size and the time series' count.
+func (opt *options) resolveNumbers(r *rawFlags) error {
+	if *r.tau != "" {
+		d, err := model.ParseDuration(*r.tau)
 		if err != nil {
-			return nil, cli.Usagef("--tau: %v", err)
+			return cli.Usagef("--tau: %v", err)
 		}
-		if opt.tau = d.Time(); opt.tau <= 0 {
-			return nil, cli.Usagef("--tau %q: want a positive duration", *tau)
+		if opt.tau = d; opt.tau <= 0 {
+			return cli.Usagef("--tau %q: want a positive duration", *r.tau)
 		}
 	}
 	if !(opt.confidence > 0 && opt.confidence < 1) {
-		return nil, cli.Usagef("--confidence %v: want a level in (0, 1), e.g. 0.95", opt.confidence)
+		return cli.Usagef("--confidence %v: want a level in (0, 1), e.g. 0.95", opt.confidence)
 	}
-	if *trim != "" {
-		head, tail, ok := strings.Cut(*trim, ",")
+	if *r.trim != "" {
+		head, tail, ok := strings.Cut(*r.trim, ",")
 		h, err1 := strconv.ParseFloat(strings.TrimSpace(head), 64)
 		t, err2 := strconv.ParseFloat(strings.TrimSpace(tail), 64)
 		if !ok || err1 != nil || err2 != nil || !(h >= 0 && t >= 0 && h+t < 1) {
-			return nil, cli.Usagef("--trim %q: want HEAD,TAIL fractions, each >= 0 and summing to less than 1, e.g. 0.05,0.05", *trim)
+			return cli.Usagef("--trim %q: want HEAD,TAIL fractions, each >= 0 and summing to less than 1, e.g. 0.05,0.05", *r.trim)
 		}
 		opt.trimHead, opt.trimTail = h, t
 	}
-	switch *backlog {
+	switch *r.backlog {
 	case metrics.BacklogQueued.String():
 		opt.backlog = metrics.BacklogQueued
 	case metrics.BacklogInSystem.String():
 		opt.backlog = metrics.BacklogInSystem
 	default:
-		return nil, cli.Usagef("--backlog %q: want queued or in-system", *backlog)
+		return cli.Usagef("--backlog %q: want queued or in-system", *r.backlog)
 	}
 	if err := cli.CheckProcs("--procs", int64(opt.procs)); err != nil {
-		return nil, err
+		return err
 	}
 	if len(opt.timeseries) > 0 && len(opt.timeseries) != len(opt.inputs) {
-		return nil, cli.Usagef("%d --timeseries files for %d runs: give one per run, in the order of the runs", len(opt.timeseries), len(opt.inputs))
+		return cli.Usagef("%d --timeseries files for %d runs: give one per run, in the order of the runs", len(opt.timeseries), len(opt.inputs))
 	}
+	return nil
+}
+
+// recordParams lists the flags that shape the output, for its manifest.
+func (opt *options) recordParams(fs *pflag.FlagSet) {
 	fs.Visit(func(f *pflag.Flag) {
 		switch f.Name {
 		case "output", "quiet", "tau":
@@ -310,7 +369,6 @@ func parseFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) (*opti
 	if opt.plot != "" && !fs.Changed("metric") {
 		opt.params = append(opt.params, model.Param{Name: "metric", Value: opt.metric})
 	}
-	return opt, nil
 }
 
 // checkMode refuses flags that do not apply to the chosen output.

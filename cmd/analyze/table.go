@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gangsim/gangsim/columnar"
 	"github.com/gangsim/gangsim/internal/atomicfile"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/repro"
@@ -74,7 +75,9 @@ func (t *table) write(name, format string, man *model.Manifest, stdout io.Writer
 	case "md":
 		t.writeMarkdown(bw, man)
 	case "csv":
-		t.writeCSV(bw, man)
+		if err := t.writeCSV(bw, man); err != nil {
+			return err
+		}
 	case "json":
 		if err := t.writeJSON(bw, man); err != nil {
 			return err
@@ -95,37 +98,27 @@ func manifestLines(man *model.Manifest) []model.HeaderLine {
 	return h.Lines
 }
 
-// writeCSV writes "# Key: value" manifest lines, as columnar's CSV does,
-// then the column names and the rows (RFC 4180 quoting).
-func (t *table) writeCSV(w *bufio.Writer, man *model.Manifest) {
-	for _, l := range manifestLines(man) {
-		fmt.Fprintf(w, "# %s: %s\n", l.Key, strings.ReplaceAll(l.Value, "\n", " "))
-	}
+// writeCSV writes the manifest's lines as "# Key: value" comments, then
+// the column names and the rows (columnar.CSVWriter).
+func (t *table) writeCSV(w io.Writer, man *model.Manifest) error {
+	cw := columnar.NewCSVWriter(w)
+	cw.Manifest(man)
 	rec := make([]string, len(t.cols))
 	for i, c := range t.cols {
 		rec[i] = c.name
 	}
-	writeCSVRecord(w, rec)
+	if err := cw.Record(rec); err != nil {
+		return err
+	}
 	for _, r := range t.rows {
 		for i, v := range r {
 			rec[i] = v.text
 		}
-		writeCSVRecord(w, rec)
-	}
-}
-
-func writeCSVRecord(w *bufio.Writer, rec []string) {
-	for i, f := range rec {
-		if i > 0 {
-			w.WriteByte(',')
-		}
-		if strings.ContainsAny(f, ",\"\r\n") || strings.TrimSpace(f) != f {
-			w.WriteString(`"` + strings.ReplaceAll(f, `"`, `""`) + `"`)
-		} else {
-			w.WriteString(f)
+		if err := cw.Record(rec); err != nil {
+			return err
 		}
 	}
-	w.WriteByte('\n')
+	return cw.Flush()
 }
 
 // writeJSON writes {"manifest": {...}, "columns": [...], "rows": [{...}]},

@@ -163,7 +163,7 @@ func addTransformFlags(fs *pflag.FlagSet, attributes, load bool) *transformFlags
 	t := &transformFlags{fs: fs, withAttrs: attributes, withLoad: load}
 	if attributes {
 		t.app = fs.Bool("app", false, "assign application attributes: the thesis' dynamic workload (6.4.1) unless the flags below change them; any of them implies --app")
-		t.granularity = fs.String("granularity", "5ms,50ms,500ms", "computation granularities per BSP iteration to draw from, one per job: each "+workload.DurationSyntax)
+		t.granularity = fs.String("granularity", "5ms,50ms,500ms", "computation granularities per BSP iteration to draw from, one per job: each "+model.DurationSyntax)
 		t.weights = fs.String("granularity-weights", "", "relative probabilities of the granularities (default: equal)")
 		t.pattern = fs.String("pattern", "ring", "communication pattern: none, ring, all-to-all or barrier")
 		t.comm = fs.String("comm", "blocking", "communication calls: blocking or non-blocking")
@@ -199,11 +199,11 @@ func (t *transformFlags) apply(spec *workload.Spec) error {
 				MemPerProcKB: *t.memPerProc}
 			if fs.Changed("granularity") {
 				for _, g := range splitList(*t.granularity) {
-					d, err := workload.ParseDuration(g)
+					d, err := model.ParseDuration(g)
 					if err != nil {
 						return cli.Usagef("--granularity: %v", err)
 					}
-					a.Granularities = append(a.Granularities, d)
+					a.Granularities = append(a.Granularities, model.Duration(d))
 				}
 			}
 			for _, w := range splitList(*t.weights) {
@@ -404,9 +404,9 @@ func runSynthetic(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 		procs    = fs.Int("procs", 32, "machine size, processors")
 		size     = fs.Int("size", 1, "every job's size, processors (must divide --procs)")
 		arrivals = fs.String("arrivals", workload.ArrivalsPoisson, "arrival process: poisson, daily (Poisson with the Lublin model's daily cycle) or lublin (the model's own)")
-		meanGap  = fs.String("mean-interarrival", "", "mean time between arrivals of the Poisson processes, "+workload.DurationSyntax+" (default 100s)")
+		meanGap  = fs.String("mean-interarrival", "", "mean time between arrivals of the Poisson processes, "+model.DurationSyntax+" (default 100s)")
 		runtimes = fs.String("runtimes", workload.RuntimesExponential, "runtime distribution: exponential or lublin (the Lublin model's for --size processors)")
-		meanRun  = fs.String("mean-runtime", "", "mean of the exponential runtimes, "+workload.DurationSyntax+" (default procs/size x 100s; --load rescales it)")
+		meanRun  = fs.String("mean-runtime", "", "mean of the exponential runtimes, "+model.DurationSyntax+" (default procs/size x 100s; --load rescales it)")
 	)
 	tf := addTransformFlags(fs, true, true)
 	of := addOutputFlags(fs)
@@ -425,16 +425,16 @@ func runSynthetic(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 	src := &workload.SyntheticSource{Jobs: *jobs, Procs: *procs, Size: *size, Arrivals: *arrivals, Runtimes: *runtimes}
 	for _, d := range []struct {
 		flag, val string
-		dst       *workload.Duration
+		dst       *model.Duration
 	}{{"mean-interarrival", *meanGap, &src.MeanInterarrival}, {"mean-runtime", *meanRun, &src.MeanRuntime}} {
 		if d.val == "" {
 			continue
 		}
-		v, err := workload.ParseDuration(d.val)
+		v, err := model.ParseDuration(d.val)
 		if err != nil {
 			return cli.Usagef("--%s: %v", d.flag, err)
 		}
-		*d.dst = v
+		*d.dst = model.Duration(v)
 	}
 	spec := &workload.Spec{Source: workload.Source{Synthetic: src}}
 	if err := tf.apply(spec); err != nil {
@@ -663,7 +663,7 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 		comm       = fs.String("comm", "", "communication of the thesis scenarios: blocking (their default) or non-blocking (thesis Table 6.5)")
 		tasks      = fs.Int("tasks", 0, "calypso: number of equal tasks (p); benchmark scenarios (sweep3d, hori*, fm-bandwidth): copies")
 		machines   = fs.Int("machines", 0, "calypso: number of workstations (m); benchmark scenarios: processors per copy; sage-filler, bcs-mpi-bench: processes")
-		taskLength = fs.String("task-length", "", "calypso: each task's sequential run time, "+workload.DurationSyntax+"; sage-filler: the filler's run time (none: SAGE alone); bcs-mpi-bench: the job's")
+		taskLength = fs.String("task-length", "", "calypso: each task's sequential run time, "+model.DurationSyntax+"; sage-filler: the filler's run time (none: SAGE alone); bcs-mpi-bench: the job's")
 	)
 	tf := addTransformFlags(fs, false, false)
 	of := addOutputFlags(fs)
@@ -678,11 +678,11 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	}
 	src := &workload.ScenarioSource{Name: fs.Arg(0), Comm: *comm, Tasks: *tasks, Machines: *machines}
 	if *taskLength != "" {
-		d, err := workload.ParseDuration(*taskLength)
+		d, err := model.ParseDuration(*taskLength)
 		if err != nil {
 			return cli.Usagef("--task-length: %v", err)
 		}
-		src.TaskLength = d
+		src.TaskLength = model.Duration(d)
 	}
 	spec := &workload.Spec{Source: workload.Source{Scenario: src}}
 	if err := tf.apply(spec); err != nil {

@@ -158,7 +158,7 @@ func TestPrintSpec(t *testing.T) {
 	}
 	want := workload.Spec{
 		Source:     workload.Source{Lublin: &workload.LublinSource{Jobs: 300, Procs: 64, Mix: "combined"}},
-		Attributes: &workload.Attributes{Granularities: []workload.Duration{3000, 30000}, Weights: []float64{1, 2}, Pattern: "ring", Comm: "blocking"},
+		Attributes: &workload.Attributes{Granularities: []model.Duration{3000, 30000}, Weights: []float64{1, 2}, Pattern: "ring", Comm: "blocking"},
 		Estimates:  &workload.Estimates{Mode: "loose", MaxFactor: 3},
 		Load:       &workload.Load{Target: 0.6, Scale: "arrivals"},
 		Seed:       9,
@@ -668,7 +668,7 @@ func TestDurationFlagsHelp(t *testing.T) {
 			if i >= 0 {
 				end = strings.Index(stdout[i:], "\n      --")
 			}
-			if end < 0 || !strings.Contains(stdout[i:i+end], workload.DurationSyntax) {
+			if end < 0 || !strings.Contains(stdout[i:i+end], model.DurationSyntax) {
 				t.Errorf("genwork %s %s: help does not state the duration syntax:\n%s", cmd, f, stdout)
 			}
 		}

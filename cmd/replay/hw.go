@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/gangsim/gangsim/columnar"
 	"github.com/gangsim/gangsim/experiments/mclaughlin"
 	"github.com/gangsim/gangsim/hwmodel/presets"
 	"github.com/gangsim/gangsim/internal/atomicfile"
@@ -23,7 +24,6 @@ import (
 	"github.com/gangsim/gangsim/plots"
 	"github.com/gangsim/gangsim/repro"
 	"github.com/gangsim/gangsim/repro/hardware"
-	"github.com/gangsim/gangsim/workload"
 )
 
 const hwSynopsis = `usage: replay hw list
@@ -234,7 +234,7 @@ func hwCurve(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		presetFile = fs.String("preset-file", "", "read the preset from `FILE` (- for stdin), e.g. an edited copy of 'replay hw preset NAME', instead of naming one")
 		output     = fs.StringP("output", "o", "-", "write the CSV to `FILE` (atomically) instead of stdout")
 		variant    = fs.String(presets.ParamVariant, "", "model variant `NAME` (default: the family's first; see replay hw kinds)")
-		refill     = fs.String(presets.ParamRefillPenalty, "", "cache and working-set refill `DURATION` added to every gang switch, "+workload.DurationSyntax+" (default: the preset's refill_penalty_us)")
+		refill     = fs.String(presets.ParamRefillPenalty, "", "cache and working-set refill `DURATION` added to every gang switch, "+model.DurationSyntax+" (default: the preset's refill_penalty_us)")
 		nodes      []int
 		sizes      []int64
 		contexts   []int
@@ -249,7 +249,7 @@ func hwCurve(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	listFlag(fs, &sizes, presets.ParamBytes, "message sizes in `BYTES,...`", parseInt64)
 	listFlag(fs, &contexts, presets.ParamContexts, "communication contexts (jobs) sharing each NIC, `N,...`", strconv.Atoi)
 	listFlag(fs, &occupancy, presets.ParamOccupancy, "fractions, 0 to 1, of the NIC buffers full at a switch, `F,...`", parseFloat)
-	listFlag(fs, &quanta, presets.ParamQuantum, "time quanta (slices), e.g. `50ms,100ms`", parseMicroseconds)
+	listFlag(fs, &quanta, presets.ParamQuantum, "time quanta (slices), e.g. `50ms,100ms`", model.ParseDuration)
 	listFlag(fs, &binary, presets.ParamBinaryBytes, "sizes of the launched binary in `BYTES,...`", parseInt64)
 	listFlag(fs, &cables, presets.ParamCables, "cable lengths in `METERS,...`", parseFloat)
 	listFlag(fs, &packets, presets.ParamPackets, "valid packets in a buffer, `N,...`", strconv.Atoi)
@@ -297,11 +297,11 @@ func hwCurve(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if !k.Takes(presets.ParamRefillPenalty) {
 			return cli.Usagef("curve %s does not take --%s: only the kinds drawn through the cost model do (switch)", k.Name, presets.ParamRefillPenalty)
 		}
-		d, err := workload.ParseDuration(*refill)
+		d, err := model.ParseDuration(*refill)
 		if err != nil {
 			return cli.Usagef("--%s: %v", presets.ParamRefillPenalty, err)
 		}
-		p.RefillPenalty = d.Time()
+		p.RefillPenalty = d
 	}
 	a.Nodes, a.Bytes, a.Contexts, a.Occupancy, a.Quanta = nodes, sizes, contexts, occupancy, quanta
 	a.BinaryBytes, a.Cables, a.Packets, a.Jobs = binary, cables, packets, *jobs
@@ -327,7 +327,11 @@ func hwCurve(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	params = append(params, k.ManifestParams(p, a)...)
 	man := model.Manifest{Tool: "replay hw", Version: version.Version, Revision: version.RevisionText(), Code: version.Code(), Params: params, Inputs: inputs}
 	var buf bytes.Buffer
-	writeManifestLines(&buf, &man)
+	mw := columnar.NewCSVWriter(&buf)
+	mw.Manifest(&man)
+	if err := mw.Flush(); err != nil {
+		return err
+	}
 	if err := cv.WriteCSV(&buf); err != nil {
 		return err
 	}
@@ -376,10 +380,6 @@ func (l *listValue[T]) Type() string   { return "list" }
 
 func parseInt64(s string) (int64, error)   { return strconv.ParseInt(s, 10, 64) }
 func parseFloat(s string) (float64, error) { return strconv.ParseFloat(s, 64) }
-func parseMicroseconds(s string) (model.Time, error) {
-	d, err := workload.ParseDuration(s)
-	return d.Time(), err
-}
 
 // readInput reads a whole file, or stdin for "-".
 func readInput(name string, stdin io.Reader) ([]byte, error) {
@@ -391,15 +391,6 @@ func readInput(name string, stdin io.Reader) ([]byte, error) {
 		return data, nil
 	}
 	return os.ReadFile(name)
-}
-
-// writeManifestLines writes man as "# key: value" lines.
-func writeManifestLines(w io.Writer, man *model.Manifest) {
-	var h model.Header
-	man.Apply(&h)
-	for _, l := range h.Lines {
-		fmt.Fprintf(w, "# %s: %s\n", l.Key, strings.ReplaceAll(l.Value, "\n", " "))
-	}
 }
 
 func hwItems(args []string, stderr io.Writer) error {

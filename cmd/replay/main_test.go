@@ -19,7 +19,6 @@ import (
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/policies"
 	"github.com/gangsim/gangsim/swf"
-	"github.com/gangsim/gangsim/workload"
 )
 
 func replayCmd(t *testing.T, stdin io.Reader, args ...string) (stdout, stderr string, err error) {
@@ -701,7 +700,7 @@ func TestSlurmPollDuration(t *testing.T) {
 		}
 	}
 	stdout, _, _ := replayCmd(t, nil, "sweep", "--help")
-	if i := strings.Index(stdout, "--slurm-poll"); i < 0 || !strings.Contains(stdout[i:], workload.DurationSyntax) {
+	if i := strings.Index(stdout, "--slurm-poll"); i < 0 || !strings.Contains(stdout[i:], model.DurationSyntax) {
 		t.Errorf("--slurm-poll's help does not state the duration syntax:\n%s", stdout)
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/pipelines"
+	"github.com/gangsim/gangsim/pipelines/analysis"
+	"github.com/gangsim/gangsim/pipelines/slurm"
 	"github.com/gangsim/gangsim/workload"
 )
 
@@ -84,12 +86,12 @@ func TestSlurmSweep(t *testing.T) {
 	keys := map[string]string{} // label -> key
 	var order []string
 	for _, name := range []string{small, heavy} {
-		e, _, err := pipelines.LoadExperiment(name)
+		e, _, err := analysis.LoadExperiment(name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		runs, points, _ := e.Runs()
-		sr, err := pipelines.SlurmRuns(e.Item, runs, points)
+		sr, err := slurm.SlurmRuns(e.Item, runs, points)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,7 +146,7 @@ func TestSlurmSweep(t *testing.T) {
 	}
 	slurmOut(t, "scancel", task)
 	r := <-first
-	var se *pipelines.SlurmError
+	var se *slurm.SlurmError
 	if !errors.As(r.err, &se) || len(se.Failed) != 1 {
 		t.Fatalf("first sweep: %v, want one failed task\n%s", r.err, r.stderr)
 	}
@@ -465,9 +467,9 @@ exit 0
 
 	// A job submitted earlier still runs 3 of the missing runs: the dry run
 	// leaves them out.
-	e, _, _ := pipelines.LoadExperiment(exp)
+	e, _, _ := analysis.LoadExperiment(exp)
 	runs, points, _ := e.Runs()
-	sr, _ := pipelines.SlurmRuns(e.Item, runs, points)
+	sr, _ := slurm.SlurmRuns(e.Item, runs, points)
 	s, err := newSlurm(cache, "", self)
 	if err != nil {
 		t.Fatal(err)
@@ -507,7 +509,7 @@ func TestSweepRunLabels(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.swf")
 	os.WriteFile(bad, []byte("1 0 x\n"), 0o644)
-	e, _, err := pipelines.LoadExperiment(writeFile(t, dir, "small.json", slurmSmall))
+	e, _, err := analysis.LoadExperiment(writeFile(t, dir, "small.json", slurmSmall))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -605,7 +607,7 @@ func TestSweepSlurmErrors(t *testing.T) {
 // TestSlurmChunkingExperiment keeps the README's chunking measurement
 // true to its experiment: 200 runs.
 func TestSlurmChunkingExperiment(t *testing.T) {
-	e, _, err := pipelines.LoadExperiment(filepath.Join("..", "..", "conformance", "slurm", "chunking.json"))
+	e, _, err := analysis.LoadExperiment(filepath.Join("..", "..", "conformance", "slurm", "chunking.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

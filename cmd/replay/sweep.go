@@ -16,8 +16,10 @@ import (
 
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/internal/version"
+	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/pipelines"
-	"github.com/gangsim/gangsim/workload"
+	"github.com/gangsim/gangsim/pipelines/analysis"
+	"github.com/gangsim/gangsim/pipelines/slurm"
 )
 
 const sweepSynopsis = `usage: replay sweep [flags] EXPERIMENT.json...
@@ -60,183 +62,262 @@ Examples:
   replay sweep --run run.json --out-dir /tmp/run1`
 
 func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := cli.NewFlagSet("replay sweep", sweepSynopsis, stderr)
-	var (
-		results    = fs.StringP("results", "o", "results", "results directory: items go to DIR/<paper>/<item>.csv|png")
-		cacheDir   = fs.String("cache", filepath.Join(".cache", "gangsim"), "run cache directory")
-		workers    = fs.IntP("jobs", "j", 0, "runs in parallel (default: the number of cores)")
-		slurm      = fs.Bool("slurm", false, "run the runs missing from the cache as a Slurm job array, then build the items")
-		slurmDir   = fs.String("slurm-dir", "", "shared directory for the job arrays' run descriptions, scripts and logs (default: CACHE/slurm)")
-		partition  = fs.String("slurm-partition", "", "Slurm partition (sbatch --partition)")
-		timeLimit  = fs.String("slurm-time", "", "time limit of each array task (sbatch --time), e.g. 30 or 2:00:00")
-		account    = fs.String("slurm-account", "", "Slurm account to charge (sbatch --account)")
-		slurmOpts  = fs.StringArray("slurm-opt", nil, "a further sbatch option as on an #SBATCH line, e.g. --slurm-opt=--mem=2G (repeatable; not those gangsim sets: --array, --output, --error, --chdir...)")
-		chunk      = fs.Int("slurm-chunk", 0, "runs per array task (default: 1, or more to stay within the site's MaxArraySize)")
-		replayBin  = fs.String("slurm-replay", "", "replay binary the array tasks execute, on the compute nodes (default: this one)")
-		poll       = fs.String("slurm-poll", pipelines.DefaultPoll.String(), "time between two looks at the array tasks while waiting: "+workload.DurationSyntax)
-		noWait     = fs.Bool("no-wait", false, "with --slurm: submit, print the job ID and return")
-		dryRun     = fs.Bool("dry-run", false, "with --slurm: write the job array's files, print the batch script and the sbatch command, submit nothing")
-		printRuns  = fs.Bool("print-runs", false, "print the expanded run descriptions as JSON lines and exit")
-		runFile    = fs.String("run", "", "execute the run descriptions (JSON, one or more) in FILE into the run cache, or into --out-dir")
-		outDir     = fs.String("out-dir", "", "directory for --run's files (one run)")
-		labelFile  = fs.String("labels", "", "with --run: FILE names the runs in messages, a line each (Slurm array tasks pass their grid points)")
-		expectCode = fs.String("expect-code", "", "with --run: fail unless this replay runs the code CODE (--version's code line; Slurm array tasks pass the submitter's, which the run cache's keys hold)")
-		quiet      = fs.BoolP("quiet", "q", false, "print nothing but errors")
-		figOpts    = figureFlags(fs, "each experiment's own, else ")
-	)
-	if err := cli.Parse(fs, args); err != nil {
-		return err
-	}
-	figures, err := figOpts()
+	o, err := parseSweepFlags(args, stderr)
 	if err != nil {
 		return err
 	}
-	if !*slurm {
+	if err := o.validate(); err != nil {
+		return err
+	}
+	switch {
+	case o.runFile != "":
+		return o.executeRuns(stdout)
+	case o.printRuns:
+		return printRuns(o.files, stdout)
+	}
+	exps, err := loadExperiments(o.files)
+	if err != nil {
+		return err
+	}
+	if o.useSlurm {
+		if finished, err := o.slurmFirst(exps, stdout, stderr); err != nil || !finished {
+			return err
+		}
+	}
+	return o.sweep(exps, stderr)
+}
+
+// sweepOptions are replay sweep's flags and experiment files.
+type sweepOptions struct {
+	fs                                     *pflag.FlagSet
+	files                                  []string // the experiment files
+	results, cacheDir                      string
+	workers, chunk                         int
+	useSlurm, noWait, dryRun, printRuns    bool
+	slurmDir, partition, timeLimit         string
+	account, replayBin, poll               string
+	slurmOpts                              []string
+	runFile, outDir, labelFile, expectCode string
+	quiet                                  bool
+	figures                                analysis.FigureOptions
+	pollEvery                              time.Duration // --slurm-poll's
+}
+
+// parseSweepFlags reads replay sweep's command line.
+func parseSweepFlags(args []string, stderr io.Writer) (*sweepOptions, error) {
+	o := &sweepOptions{fs: cli.NewFlagSet("replay sweep", sweepSynopsis, stderr)}
+	fs := o.fs
+	fs.StringVarP(&o.results, "results", "o", "results", "results directory: items go to DIR/<paper>/<item>.csv|png")
+	fs.StringVar(&o.cacheDir, "cache", filepath.Join(".cache", "gangsim"), "run cache directory")
+	fs.IntVarP(&o.workers, "jobs", "j", 0, "runs in parallel (default: the number of cores)")
+	fs.BoolVar(&o.useSlurm, "slurm", false, "run the runs missing from the cache as a Slurm job array, then build the items")
+	fs.StringVar(&o.slurmDir, "slurm-dir", "", "shared directory for the job arrays' run descriptions, scripts and logs (default: CACHE/slurm)")
+	fs.StringVar(&o.partition, "slurm-partition", "", "Slurm partition (sbatch --partition)")
+	fs.StringVar(&o.timeLimit, "slurm-time", "", "time limit of each array task (sbatch --time), e.g. 30 or 2:00:00")
+	fs.StringVar(&o.account, "slurm-account", "", "Slurm account to charge (sbatch --account)")
+	fs.StringArrayVar(&o.slurmOpts, "slurm-opt", nil, "a further sbatch option as on an #SBATCH line, e.g. --slurm-opt=--mem=2G (repeatable; not those gangsim sets: --array, --output, --error, --chdir...)")
+	fs.IntVar(&o.chunk, "slurm-chunk", 0, "runs per array task (default: 1, or more to stay within the site's MaxArraySize)")
+	fs.StringVar(&o.replayBin, "slurm-replay", "", "replay binary the array tasks execute, on the compute nodes (default: this one)")
+	fs.StringVar(&o.poll, "slurm-poll", slurm.DefaultPoll.String(), "time between two looks at the array tasks while waiting: "+model.DurationSyntax)
+	fs.BoolVar(&o.noWait, "no-wait", false, "with --slurm: submit, print the job ID and return")
+	fs.BoolVar(&o.dryRun, "dry-run", false, "with --slurm: write the job array's files, print the batch script and the sbatch command, submit nothing")
+	fs.BoolVar(&o.printRuns, "print-runs", false, "print the expanded run descriptions as JSON lines and exit")
+	fs.StringVar(&o.runFile, "run", "", "execute the run descriptions (JSON, one or more) in FILE into the run cache, or into --out-dir")
+	fs.StringVar(&o.outDir, "out-dir", "", "directory for --run's files (one run)")
+	fs.StringVar(&o.labelFile, "labels", "", "with --run: FILE names the runs in messages, a line each (Slurm array tasks pass their grid points)")
+	fs.StringVar(&o.expectCode, "expect-code", "", "with --run: fail unless this replay runs the code CODE (--version's code line; Slurm array tasks pass the submitter's, which the run cache's keys hold)")
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print nothing but errors")
+	figOpts := figureFlags(fs, "each experiment's own, else ")
+	if err := cli.Parse(fs, args); err != nil {
+		return nil, err
+	}
+	var err error
+	if o.figures, err = figOpts(); err != nil {
+		return nil, err
+	}
+	o.files = fs.Args()
+	return o, nil
+}
+
+// validate refuses flags that do not go together, and reads --slurm-poll.
+func (o *sweepOptions) validate() error {
+	if err := o.validateSlurm(); err != nil {
+		return err
+	}
+	if o.expectCode != "" && o.runFile == "" {
+		return cli.Usagef("--expect-code needs --run")
+	}
+	if o.labelFile != "" && o.runFile == "" {
+		return cli.Usagef("--labels needs --run")
+	}
+	if o.runFile != "" {
+		if len(o.files) > 0 || o.useSlurm || o.printRuns {
+			return cli.Usagef("--run takes no experiment files, --slurm or --print-runs")
+		}
+		return nil
+	}
+	if o.outDir != "" {
+		return cli.Usagef("--out-dir needs --run")
+	}
+	if len(o.files) == 0 {
+		return cli.Usagef("no experiment files given")
+	}
+	return nil
+}
+
+// validateSlurm checks the Slurm flags.
+func (o *sweepOptions) validateSlurm() error {
+	if !o.useSlurm {
 		for _, name := range []string{"slurm-dir", "slurm-partition", "slurm-time", "slurm-account", "slurm-opt", "slurm-chunk", "slurm-replay", "slurm-poll", "no-wait", "dry-run"} {
-			if fs.Changed(name) {
+			if o.fs.Changed(name) {
 				return cli.Usagef("--%s needs --slurm", name)
 			}
 		}
 	}
-	if *noWait && *dryRun {
+	if o.noWait && o.dryRun {
 		return cli.Usagef("--no-wait and --dry-run exclude each other")
 	}
-	pollEvery := pipelines.DefaultPoll
-	if fs.Changed("slurm-poll") {
-		d, err := workload.ParseDuration(*poll)
+	o.pollEvery = slurm.DefaultPoll
+	if o.fs.Changed("slurm-poll") {
+		d, err := model.ParseDuration(o.poll)
 		if err != nil {
 			return cli.Usagef("--slurm-poll: %v", err)
 		}
 		if d <= 0 {
-			return cli.Usagef("--slurm-poll %q: want a positive duration", *poll)
+			return cli.Usagef("--slurm-poll %q: want a positive duration", o.poll)
 		}
-		pollEvery = time.Duration(d.Time()) * time.Microsecond
+		o.pollEvery = time.Duration(d) * time.Microsecond
 	}
-	if *chunk < 0 {
-		return cli.Usagef("--slurm-chunk %d: want a positive number of runs per task", *chunk)
+	if o.chunk < 0 {
+		return cli.Usagef("--slurm-chunk %d: want a positive number of runs per task", o.chunk)
 	}
-	if err := pipelines.CheckOptions(*slurmOpts); err != nil {
+	if err := slurm.CheckOptions(o.slurmOpts); err != nil {
 		return cli.Usagef("--slurm-opt: %v", err)
 	}
-	if *expectCode != "" && *runFile == "" {
-		return cli.Usagef("--expect-code needs --run")
+	return nil
+}
+
+// executeRuns is --run: the run descriptions of a file executed into the
+// run cache, or one of them into --out-dir.
+func (o *sweepOptions) executeRuns(stdout io.Writer) error {
+	if o.expectCode != "" && o.expectCode != version.Code() {
+		return fmt.Errorf("this replay runs code %s (replay --version), not %s as the submitter's: the array tasks must run a replay built from the same sources with the same Go toolchain (--slurm-replay), or their runs would be cached under other keys", version.Code(), o.expectCode)
 	}
-	if *labelFile != "" && *runFile == "" {
-		return cli.Usagef("--labels needs --run")
+	if o.outDir != "" {
+		return runOne(o.runFile, o.outDir, stdout)
 	}
-	if *runFile != "" {
-		if fs.NArg() > 0 || *slurm || *printRuns {
-			return cli.Usagef("--run takes no experiment files, --slurm or --print-runs")
-		}
-		if *expectCode != "" && *expectCode != version.Code() {
-			return fmt.Errorf("this replay runs code %s (replay --version), not %s as the submitter's: the array tasks must run a replay built from the same sources with the same Go toolchain (--slurm-replay), or their runs would be cached under other keys", version.Code(), *expectCode)
-		}
-		if *outDir != "" {
-			return runOne(*runFile, *outDir, stdout)
-		}
-		return runIntoCache(*runFile, *labelFile, *cacheDir, *workers, stdout)
-	}
-	if *outDir != "" {
-		return cli.Usagef("--out-dir needs --run")
-	}
-	if fs.NArg() == 0 {
-		return cli.Usagef("no experiment files given")
-	}
-	if *printRuns {
-		for _, name := range fs.Args() {
-			e, _, err := pipelines.LoadExperiment(name)
-			if err != nil {
-				return err
-			}
-			runs, _, err := e.Runs()
-			if err != nil {
-				return err
-			}
-			for _, r := range runs {
-				fmt.Fprintf(stdout, "%s\n", r.Canonical())
-			}
-		}
-		return nil
-	}
-	type loaded struct {
-		name, sha string
-		e         *pipelines.Experiment
-		runs      []*pipelines.Run
-		key       string               // the item's key (pipelines.ItemKey)
-		stamp     *pipelines.ItemStamp // set when its files are up to date
-	}
-	cache := &pipelines.Cache{Dir: *cacheDir}
-	var exps []loaded
-	var all []*pipelines.Run
-	byItem := map[string]string{} // the experiment file that makes each item
-	for _, name := range fs.Args() {
-		e, sha, err := pipelines.LoadExperiment(name)
+	return runIntoCache(o.runFile, o.labelFile, o.cacheDir, o.workers, stdout)
+}
+
+// printRuns is --print-runs: every run of the experiments, as JSON lines.
+func printRuns(files []string, stdout io.Writer) error {
+	for _, name := range files {
+		e, _, err := analysis.LoadExperiment(name)
 		if err != nil {
 			return err
+		}
+		runs, _, err := e.Runs()
+		if err != nil {
+			return err
+		}
+		for _, r := range runs {
+			fmt.Fprintf(stdout, "%s\n", r.Canonical())
+		}
+	}
+	return nil
+}
+
+// loadedExperiment is an experiment file read, with its runs.
+type loadedExperiment struct {
+	name, sha string
+	e         *analysis.Experiment
+	runs      []*pipelines.Run
+}
+
+// loadExperiments reads the experiment files, refusing two that make the
+// same item.
+func loadExperiments(files []string) ([]loadedExperiment, error) {
+	var exps []loadedExperiment
+	byItem := map[string]string{} // the experiment file that makes each item
+	for _, name := range files {
+		e, sha, err := analysis.LoadExperiment(name)
+		if err != nil {
+			return nil, err
 		}
 		// Two experiments of one item would write the same files, the
 		// second silently replacing the first's.
 		if other, dup := byItem[e.Item]; dup {
 			if other == name {
-				return cli.Usagef("%s is given twice: give each experiment once", name)
+				return nil, cli.Usagef("%s is given twice: give each experiment once", name)
 			}
-			return cli.Usagef("%s and %s both make item %s (results/%s.csv): the second would overwrite the first's files; give one of them another \"item\"", other, name, e.Item, e.Item)
+			return nil, cli.Usagef("%s and %s both make item %s (results/%s.csv): the second would overwrite the first's files; give one of them another \"item\"", other, name, e.Item, e.Item)
 		}
 		byItem[e.Item] = name
 		runs, _, _ := e.Runs() // LoadExperiment checked them
-		exps = append(exps, loaded{name: name, sha: sha, e: e, runs: runs})
+		exps = append(exps, loadedExperiment{name, sha, e, runs})
 	}
-	if *slurm {
-		s, err := newSlurm(*cacheDir, *slurmDir, *replayBin)
+	return exps, nil
+}
+
+// slurmFirst runs the experiments' runs missing from the cache on Slurm;
+// finished reports whether they are all in the cache now (not with
+// --no-wait or --dry-run).
+func (o *sweepOptions) slurmFirst(exps []loadedExperiment, stdout, stderr io.Writer) (finished bool, err error) {
+	s, err := newSlurm(o.cacheDir, o.slurmDir, o.replayBin)
+	if err != nil {
+		return false, err
+	}
+	s.Partition, s.Time, s.Account, s.Options, s.Chunk, s.Poll = o.partition, o.timeLimit, o.account, o.slurmOpts, o.chunk, o.pollEvery
+	if !o.quiet {
+		s.Log = stderr
+	}
+	var all []slurm.SlurmRun
+	for _, x := range exps {
+		runs, points, err := x.e.Runs()
+		if err != nil {
+			return false, err
+		}
+		sr, err := slurm.SlurmRuns(x.e.Item, runs, points)
+		if err != nil {
+			return false, err
+		}
+		all = append(all, sr...)
+	}
+	mode := slurmWait
+	switch {
+	case o.dryRun:
+		mode = slurmDryRun
+	case o.noWait:
+		mode = slurmNoWait
+	}
+	return sweepOnSlurm(s, all, mode, stdout, stderr, o.quiet)
+}
+
+// sweep makes the experiments' items from their runs, running those the
+// cache lacks on every core, and writes them. An item whose files were
+// written from the same experiment, runs and options, and are still as
+// written, is not made again: its runs are not even read back
+// (pipelines.ItemStamp).
+func (o *sweepOptions) sweep(exps []loadedExperiment, stderr io.Writer) error {
+	cache := &pipelines.Cache{Dir: o.cacheDir}
+	keys := make([]string, len(exps))
+	stamps := make([]*pipelines.ItemStamp, len(exps))
+	var all []*pipelines.Run
+	for i, x := range exps {
+		key, err := pipelines.ItemKey(x.e.Item, x.sha, x.runs, o.figures.Key())
 		if err != nil {
 			return err
 		}
-		s.Partition, s.Time, s.Account, s.Options, s.Chunk, s.Poll = *partition, *timeLimit, *account, *slurmOpts, *chunk, pollEvery
-		if !*quiet {
-			s.Log = stderr
-		}
-		var all []pipelines.SlurmRun
-		for _, x := range exps {
-			runs, points, err := x.e.Runs()
-			if err != nil {
-				return err
-			}
-			sr, err := pipelines.SlurmRuns(x.e.Item, runs, points)
-			if err != nil {
-				return err
-			}
-			all = append(all, sr...)
-		}
-		mode := slurmWait
-		switch {
-		case *dryRun:
-			mode = slurmDryRun
-		case *noWait:
-			mode = slurmNoWait
-		}
-		if finished, err := sweepOnSlurm(s, all, mode, stdout, stderr, *quiet); err != nil || !finished {
-			return err
-		}
-	}
-	// An item whose files were written from the same experiment, runs
-	// and options, and are still as written, is not made again: its runs
-	// are not even read back (pipelines.ItemStamp).
-	for i := range exps {
-		x := &exps[i]
-		key, err := pipelines.ItemKey(x.e.Item, x.sha, x.runs, figures.Key())
-		if err != nil {
-			return err
-		}
-		x.key = key
-		if st, ok := cache.ItemUpToDate(*results, x.e.Item, key); ok {
-			x.stamp = st
+		keys[i] = key
+		if st, ok := cache.ItemUpToDate(o.results, x.e.Item, key); ok {
+			stamps[i] = st
 			continue
 		}
 		all = append(all, x.runs...)
 	}
-	progress := cli.NewProgress(stderr, len(all), "runs", "replay sweep", *quiet)
+	progress := cli.NewProgress(stderr, len(all), "runs", "replay sweep", o.quiet)
 	var warnMu sync.Mutex // runs are read back on several goroutines
-	sweep := &pipelines.Sweep{Cache: cache, Workers: *workers, Progress: progress,
+	sweep := &pipelines.Sweep{Cache: cache, Workers: o.workers, Progress: progress,
 		Warn: func(msg string) {
 			warnMu.Lock()
 			defer warnMu.Unlock()
@@ -248,37 +329,50 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		sweep.Prefetch(all)
 		sweep.Progress = nil
 	}
-	for _, x := range exps {
-		st, made := x.stamp, "up to date"
+	for i, x := range exps {
+		st, made := stamps[i], "up to date"
 		if st == nil {
-			rep, err := x.e.Reproduce(sweep, x.name, x.sha)
-			if err != nil {
+			var err error
+			if st, made, err = o.make(x, sweep, cache, keys[i], stderr); err != nil {
 				progress.Finish()
 				return err
 			}
-			paths, err := rep.WriteWith(*results, figures)
-			if err != nil {
-				return err
-			}
 			progress.Finish()
-			st = &pipelines.ItemStamp{Key: x.key, Item: x.e.Item, Runs: len(rep.Runs), Dropped: rep.Item.Dropped}
-			st.CellsWithin, st.CellsCompared, st.ClaimsHolding, st.Claims = rep.Item.Check()
-			if err := cache.StampItem(*results, *st, paths); err != nil {
-				fmt.Fprintf(stderr, "replay sweep: %s: warning: no stamp recorded, the next sweep makes the item again: %v\n", x.e.Item, err)
-			}
-			made = fmt.Sprintf("%d cached", rep.Cached)
 		}
-		// Nothing lost silently: jobs cleaning dropped are said even
-		// under -q, one line per distinct drop (the item's notes too).
-		for _, d := range st.Dropped {
-			fmt.Fprintf(stderr, "replay sweep: %s: %s\n", x.e.Item, d)
-		}
-		if !*quiet {
-			fmt.Fprintf(stderr, "replay sweep: %s: %d runs (%s); cells within tolerance %d/%d, claims holding %d/%d -> %s\n",
-				x.e.Item, st.Runs, made, st.CellsWithin, st.CellsCompared, st.ClaimsHolding, st.Claims, filepath.Join(*results, x.e.Item+".csv"))
-		}
+		o.report(st, made, stderr)
 	}
 	return nil
+}
+
+// make makes one item, writes its files and stamps them under key; made
+// says how many of its runs the cache had.
+func (o *sweepOptions) make(x loadedExperiment, sweep *pipelines.Sweep, cache *pipelines.Cache, key string, stderr io.Writer) (*pipelines.ItemStamp, string, error) {
+	rep, err := x.e.Reproduce(sweep, x.name, x.sha)
+	if err != nil {
+		return nil, "", err
+	}
+	paths, err := rep.WriteWith(o.results, o.figures)
+	if err != nil {
+		return nil, "", err
+	}
+	st := &pipelines.ItemStamp{Key: key, Item: x.e.Item, Runs: len(rep.Runs), Dropped: rep.Item.Dropped}
+	st.CellsWithin, st.CellsCompared, st.ClaimsHolding, st.Claims = rep.Item.Check()
+	if err := cache.StampItem(o.results, *st, paths); err != nil {
+		fmt.Fprintf(stderr, "replay sweep: %s: warning: no stamp recorded, the next sweep makes the item again: %v\n", x.e.Item, err)
+	}
+	return st, fmt.Sprintf("%d cached", rep.Cached), nil
+}
+
+// report says what an item dropped (even under -q, one line per distinct
+// drop) and, unless quiet, its runs, cells and claims.
+func (o *sweepOptions) report(st *pipelines.ItemStamp, made string, stderr io.Writer) {
+	for _, d := range st.Dropped {
+		fmt.Fprintf(stderr, "replay sweep: %s: %s\n", st.Item, d)
+	}
+	if !o.quiet {
+		fmt.Fprintf(stderr, "replay sweep: %s: %d runs (%s); cells within tolerance %d/%d, claims holding %d/%d -> %s\n",
+			st.Item, st.Runs, made, st.CellsWithin, st.CellsCompared, st.ClaimsHolding, st.Claims, filepath.Join(o.results, st.Item+".csv"))
+	}
 }
 
 // runOne executes one run description into dir.
@@ -363,7 +457,7 @@ func readRuns(name string) ([]*pipelines.Run, error) {
 // newSlurm sets up the Slurm backend: absolute paths for the run cache, the
 // submissions directory (default CACHE/slurm), the replay binary (default
 // this one) and the working directory, as the compute nodes need them.
-func newSlurm(cacheDir, slurmDir, replayBin string) (*pipelines.Slurm, error) {
+func newSlurm(cacheDir, slurmDir, replayBin string) (*slurm.Slurm, error) {
 	cache, err := filepath.Abs(cacheDir)
 	if err != nil {
 		return nil, err
@@ -389,7 +483,7 @@ func newSlurm(cacheDir, slurmDir, replayBin string) (*pipelines.Slurm, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &pipelines.Slurm{Cache: &pipelines.Cache{Dir: cache}, Dir: slurmDir, Replay: replayBin, Workdir: wd}, nil
+	return &slurm.Slurm{Cache: &pipelines.Cache{Dir: cache}, Dir: slurmDir, Replay: replayBin, Workdir: wd}, nil
 }
 
 type slurmMode int
@@ -405,14 +499,14 @@ const (
 // unless mode says otherwise, waits for it and for the earlier jobs. It
 // reports whether every run is in the cache now, ready for the items to be
 // built.
-func sweepOnSlurm(s *pipelines.Slurm, runs []pipelines.SlurmRun, mode slurmMode, stdout, stderr io.Writer, quiet bool) (bool, error) {
+func sweepOnSlurm(s *slurm.Slurm, runs []slurm.SlurmRun, mode slurmMode, stdout, stderr io.Writer, quiet bool) (bool, error) {
 	say := func(format string, args ...any) {
 		if !quiet {
 			fmt.Fprintf(stderr, "replay sweep: "+format+"\n", args...)
 		}
 	}
 	if mode != slurmDryRun {
-		if err := pipelines.CheckSbatch(); err != nil {
+		if err := slurm.CheckSbatch(); err != nil {
 			return false, err
 		}
 	}
@@ -495,12 +589,12 @@ func sweepOnSlurm(s *pipelines.Slurm, runs []pipelines.SlurmRun, mode slurmMode,
 // withFlag names the flag that sets a directory the Slurm sweep cannot
 // write.
 func withFlag(err error) error {
-	var de *pipelines.DirError
+	var de *slurm.DirError
 	if !errors.As(err, &de) {
 		return err
 	}
 	flag := "--cache"
-	if de.Dir == pipelines.SubmissionDir {
+	if de.Dir == slurm.SubmissionDir {
 		flag = "--slurm-dir, by default CACHE/slurm"
 	}
 	return fmt.Errorf("%w (%s: it must be writable here and by the compute nodes, at the same path)", err, flag)
@@ -514,7 +608,7 @@ func plural(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
-func readScript(sub *pipelines.Submission) string {
+func readScript(sub *slurm.Submission) string {
 	b, err := os.ReadFile(sub.Script())
 	if err != nil {
 		return "# " + err.Error() + "\n"
@@ -526,12 +620,12 @@ func readScript(sub *pipelines.Submission) string {
 // (replay sweep's and replay hw items'); the function returned resolves
 // them once fs is parsed, a bad value a usage error. own prefixes the
 // defaults in the flags' help ("each experiment's own, else ").
-func figureFlags(fs *pflag.FlagSet, own string) func() (pipelines.FigureOptions, error) {
+func figureFlags(fs *pflag.FlagSet, own string) func() (analysis.FigureOptions, error) {
 	size := fs.String("figure-size", "", "save every figure at WIDTHxHEIGHT, e.g. 6inx4in (default: "+own+"16cmx10cm)")
 	dpi := fs.Int("figure-dpi", 0, "PNG resolution of every figure in pixels per inch (default: "+own+"96)")
 	formats := fs.String("figure-formats", "", "comma-separated formats of every figure: png, svg, pdf (default: "+own+"png)")
-	return func() (pipelines.FigureOptions, error) {
-		spec := pipelines.FigureSpec{Size: *size, DPI: *dpi}
+	return func() (analysis.FigureOptions, error) {
+		spec := analysis.FigureSpec{Size: *size, DPI: *dpi}
 		if *formats != "" {
 			spec.Formats = strings.Split(*formats, ",")
 		}

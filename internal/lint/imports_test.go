@@ -1,122 +1,212 @@
 package lint
 
 import (
+	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
 
-// modelPackages are the packages a simulation links: the hardware cost
-// models, the policies and the engine. They must stay importable without
-// the presentation layer.
-var modelPackages = []string{"./hwmodel/...", "./policies", "./sim"}
+// module is the module's path, which the layer table's patterns leave out.
+const module = "github.com/gangsim/gangsim"
 
-// presentation lists the import paths (and their subpackages) that no
-// model package may depend on: the plotting stack and the reproductions,
-// which live above the models (STYLE.md: "models below presentation").
-var presentation = []string{
-	"gonum.org/v1/plot",
-	"github.com/gangsim/gangsim/plots",
-	"github.com/gangsim/gangsim/repro",
+// layer is a row of the layer table (docs/layout.md, "Layers").
+type layer struct {
+	rank     int
+	name     string
+	patterns []string // module-relative ("" is the root) or another module's path; "x/..." is x and below
 }
 
-// forbidden reports whether path is one of presentation or below one.
-func forbidden(path string) bool {
-	for _, p := range presentation {
-		if path == p || strings.HasPrefix(path, p+"/") {
-			return true
+// layerRow matches a row of the layer table: | rank | name | packages |.
+var layerRow = regexp.MustCompile("^\\| *([0-9]+) *\\| *([^|]+?) *\\| *(.+?) *\\|$")
+
+// quoted matches a package pattern in a row, `x` (with an optional
+// remark after it).
+var quoted = regexp.MustCompile("`([^`]+)`")
+
+// readLayers returns the rows of the table under "## Layers" in the
+// layout document, ranks rising.
+func readLayers(doc string) ([]layer, error) {
+	_, after, ok := strings.Cut(doc, "\n## Layers\n")
+	if !ok {
+		return nil, fmt.Errorf("no \"## Layers\" section")
+	}
+	var out []layer
+	for _, line := range strings.Split(after, "\n") {
+		if strings.HasPrefix(line, "## ") {
+			break
+		}
+		m := layerRow.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		rank, _ := strconv.Atoi(m[1])
+		if len(out) > 0 && rank <= out[len(out)-1].rank {
+			return nil, fmt.Errorf("layer %d (%s) after layer %d: ranks must rise", rank, m[2], out[len(out)-1].rank)
+		}
+		l := layer{rank: rank, name: m[2]}
+		for _, q := range quoted.FindAllStringSubmatch(m[3], -1) {
+			p := q[1]
+			if p == "gangsim" {
+				p = ""
+			}
+			l.patterns = append(l.patterns, p)
+		}
+		out = append(out, l)
+	}
+	if len(out) < 2 {
+		return nil, fmt.Errorf("%d layers", len(out))
+	}
+	return out, nil
+}
+
+// matches reports whether pattern names the import path pkg, and how
+// closely (the pattern's length; -1: not at all).
+func matches(pattern, pkg string) int {
+	full := pattern
+	if !strings.Contains(strings.Split(pattern, "/")[0], ".") { // one of the module's
+		full = strings.TrimSuffix(module+"/"+pattern, "/")
+	}
+	if base, ok := strings.CutSuffix(full, "/..."); ok {
+		if pkg == base || strings.HasPrefix(pkg, base+"/") {
+			return len(full)
+		}
+		return -1
+	}
+	if pkg == full {
+		return len(full) + 1 // an exact name over "x/..."
+	}
+	return -1
+}
+
+// layerOf returns the layer that names pkg by its longest pattern, and
+// whether one does.
+func layerOf(layers []layer, pkg string) (layer, bool) {
+	best, found, score := layer{}, false, -1
+	for _, l := range layers {
+		for _, p := range l.patterns {
+			if s := matches(p, pkg); s > score {
+				best, found, score = l, true, s
+			}
 		}
 	}
-	return false
+	return best, found
 }
 
-// importChains returns, for each forbidden package that root reaches in
-// the import graph (package -> its imports), one shortest chain of imports
-// from root to it, as "root -> a -> b", sorted.
-func importChains(graph map[string][]string, root string) []string {
-	prev := map[string]string{root: ""}
-	queue := []string{root}
-	var chains []string
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		if forbidden(p) {
-			chain := []string{p}
-			for q := prev[p]; q != ""; q = prev[q] {
-				chain = append(chain, q)
-			}
-			slices.Reverse(chain)
-			chains = append(chains, strings.Join(chain, " -> "))
-			continue // what lies below it is reached through it
+// upwardImports returns, for the import graph of the module's packages
+// (package -> its imports), every import of a package of a higher layer,
+// every package of the module that no layer names, and every pattern of
+// the module that names no package, sorted.
+func upwardImports(layers []layer, graph map[string][]string) []string {
+	var bad []string
+	used := map[string]bool{}
+	for pkg, imports := range graph {
+		from, ok := layerOf(layers, pkg)
+		if !ok {
+			bad = append(bad, fmt.Sprintf("%s is in no layer: give it one in docs/layout.md", pkg))
+			continue
 		}
-		for _, q := range graph[p] {
-			if _, seen := prev[q]; !seen {
-				prev[q] = p
-				queue = append(queue, q)
+		for _, imp := range imports {
+			to, ok := layerOf(layers, imp)
+			if !ok {
+				continue // the standard library, or another module no layer pins
+			}
+			if to.rank > from.rank {
+				bad = append(bad, fmt.Sprintf("%s (layer %d, %s) imports %s (layer %d, %s), a layer above it", pkg, from.rank, from.name, imp, to.rank, to.name))
+			}
+		}
+		for _, l := range layers {
+			for _, p := range l.patterns {
+				if matches(p, pkg) >= 0 {
+					used[p] = true
+				}
 			}
 		}
 	}
-	slices.Sort(chains)
-	return chains
+	for _, l := range layers {
+		for _, p := range l.patterns {
+			if !strings.Contains(strings.Split(p, "/")[0], ".") && !used[p] {
+				bad = append(bad, fmt.Sprintf("layer %d (%s) names %q, which is no package of the module", l.rank, l.name, p))
+			}
+		}
+	}
+	slices.Sort(bad)
+	return bad
 }
 
-// TestModelsBelowPresentation fails when a model package (hwmodel and its
-// subpackages, policies, sim) depends, directly or not, on gonum/plot or
-// on gangsim's plots or repro packages, naming the chain of imports that
-// brings it in. A cost model must be importable alone; the papers'
-// reproductions live above the models (repro/hardware). Test files are
-// not counted: go list -deps follows the packages' own imports only.
-func TestModelsBelowPresentation(t *testing.T) {
+// TestLayers fails when a package of the module imports a package of a
+// layer above its own (docs/layout.md, "Layers"), when a package is in no
+// layer, or when the table names a package that is gone. Test files are
+// not counted: go list's Imports are the packages' own.
+func TestLayers(t *testing.T) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("go tool not on PATH")
 	}
-	list := func(args ...string) []string {
-		t.Helper()
-		cmd := exec.Command(goTool, append([]string{"list"}, args...)...)
-		cmd.Dir = root(t)
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("go list %s: %v", strings.Join(args, " "), err)
-		}
-		return strings.Split(strings.TrimSpace(string(out)), "\n")
+	r := root(t)
+	doc, err := os.ReadFile(filepath.Join(r, "docs", "layout.md"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	roots := list(modelPackages...)
+	layers, err := readLayers(string(doc))
+	if err != nil {
+		t.Fatalf("docs/layout.md: %v", err)
+	}
+	cmd := exec.Command(goTool, "list", "-f", "{{.ImportPath}}|{{join .Imports \" \"}}", "./...")
+	cmd.Dir = r
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
 	graph := map[string][]string{}
-	for _, line := range list(append([]string{"-deps", "-f", "{{.ImportPath}}|{{join .Imports \" \"}}"}, modelPackages...)...) {
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		pkg, imports, _ := strings.Cut(line, "|")
 		graph[pkg] = strings.Fields(imports)
 	}
-	if len(roots) < 8 || len(graph) < len(roots) {
-		t.Fatalf("go list found %d model packages and %d packages in their graph", len(roots), len(graph))
+	if len(graph) < 30 {
+		t.Fatalf("go list found %d packages", len(graph))
 	}
-	for _, r := range roots {
-		for _, chain := range importChains(graph, r) {
-			t.Errorf("%s depends on the presentation layer: %s", r, chain)
-		}
+	for _, msg := range upwardImports(layers, graph) {
+		t.Error(msg)
 	}
 }
 
-// TestImportChains checks the chain finder on a made-up graph.
-func TestImportChains(t *testing.T) {
+// TestUpwardImports checks the rule on a made-up table and graph.
+func TestUpwardImports(t *testing.T) {
+	layers, err := readLayers("intro\n\n## Layers\n\n| layer | name | packages |\n|---:|---|---|\n" +
+		"| 1 | bottom | `model`, `hwmodel/...` |\n" +
+		"| 2 | middle | `sim`, `gonum.org/v1/plot/...` |\n" +
+		"| 3 | top | `cmd/...`, `hwmodel/tools` (a tool), `gone` |\n\n## Next\n| 4 | not a layer | `x` |\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(layers) != 3 || !slices.Equal(layers[2].patterns, []string{"cmd/...", "hwmodel/tools", "gone"}) {
+		t.Fatalf("layers %+v", layers)
+	}
+	m := func(p string) string { return module + "/" + p }
 	graph := map[string][]string{
-		"m/hwmodel/x":    {"m/model", "m/internal/y"},
-		"m/internal/y":   {"github.com/gangsim/gangsim/repro/hardware", "m/model"},
-		"m/model":        {"fmt"},
-		"m/sim":          {"m/model"},
-		"m/hwmodel/plot": {"gonum.org/v1/plot/vg", "gonum.org/v1/plotter"},
+		m("model"):            {"fmt"},
+		m("hwmodel/qsnet"):    {m("model"), m("hwmodel")},
+		m("hwmodel"):          {m("sim")},                  // up
+		m("hwmodel/tools"):    {m("sim"), m("cmd/replay")}, // its own layer: top
+		m("sim"):              {m("model"), "gonum.org/v1/plot/vg", "golang.org/x/sync/errgroup"},
+		m("cmd/replay"):       {m("sim"), m("hwmodel/qsnet")},
+		m("model/internal/x"): {"gonum.org/v1/plot"}, // in no layer
 	}
-	if got := importChains(graph, "m/sim"); len(got) != 0 {
-		t.Errorf("m/sim: %v", got)
+	want := []string{
+		`github.com/gangsim/gangsim/hwmodel (layer 1, bottom) imports github.com/gangsim/gangsim/sim (layer 2, middle), a layer above it`,
+		`github.com/gangsim/gangsim/model/internal/x is in no layer: give it one in docs/layout.md`,
+		`layer 3 (top) names "gone", which is no package of the module`,
 	}
-	want := []string{"m/hwmodel/x -> m/internal/y -> github.com/gangsim/gangsim/repro/hardware"}
-	if got := importChains(graph, "m/hwmodel/x"); !slices.Equal(got, want) {
-		t.Errorf("m/hwmodel/x: %v, want %v", got, want)
+	if got := upwardImports(layers, graph); !slices.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	// gonum.org/v1/plotter is not below gonum.org/v1/plot.
-	want = []string{"m/hwmodel/plot -> gonum.org/v1/plot/vg"}
-	if got := importChains(graph, "m/hwmodel/plot"); !slices.Equal(got, want) {
-		t.Errorf("m/hwmodel/plot: %v, want %v", got, want)
+	if _, err := readLayers("## Layers\n| 2 | a | `x` |\n| 1 | b | `y` |\n"); err == nil {
+		t.Error("falling ranks read")
 	}
 }

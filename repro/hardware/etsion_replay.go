@@ -49,12 +49,6 @@ func etsionJobs(mechanism string) []int {
 //
 // The figure's values are not in the text; its claims are.
 func EtsionFig6(p presets.Preset) (repro.Item, []model.Param, error) {
-	return etsionFig6(p, p.Name())
-}
-
-// etsionFig6 is EtsionFig6 replayed on hw, the preset's name or the path
-// of its file.
-func etsionFig6(p presets.Preset, hw string) (repro.Item, []model.Param, error) {
 	it := repro.Item{
 		Paper: "etsion",
 		Name:  "fig-6",
@@ -82,7 +76,7 @@ func etsionFig6(p presets.Preset, hw string) (repro.Item, []model.Param, error) 
 		for _, n := range etsionJobs(mech) {
 			for _, size := range myrinet.MessageSizes() {
 				r := replay{scenario: "fm-bandwidth", opts: scenario.Options{Tasks: n, Machines: c.Nodes, MessageBytes: size},
-					policy: gangPolicy(n, myrinet.Fig6Quantum), hw: hw, mechanism: mech}
+					policy: gangPolicy(n, myrinet.Fig6Quantum), preset: p, mechanism: mech}
 				out, err := r.outcomes()
 				if err != nil {
 					return it, nil, err

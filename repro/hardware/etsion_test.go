@@ -112,10 +112,10 @@ func TestEtsionFig6AgainstFormula(t *testing.T) {
 // TestEtsionFig6CatchesModelChanges: a gang switch of about 0.4 s (halt
 // and release five times slower) costs more than the claim allows.
 func TestEtsionFig6CatchesModelChanges(t *testing.T) {
-	p, path := editedPreset(t, "parpar", func(m map[string]any) {
+	p := editedPreset(t, "parpar", func(m map[string]any) {
 		m["protocol_per_node_us"] = 5 * myrinet.ParPar().ProtocolPerNodeMicros
 	})
-	it, _, err := etsionFig6(p, path)
+	it, _, err := EtsionFig6(p)
 	if err != nil {
 		t.Fatal(err)
 	}

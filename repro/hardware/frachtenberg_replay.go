@@ -36,9 +36,9 @@ const storm433Quantum = 50 * model.Millisecond
 
 // sweep3dRun replays copies of SWEEP3D on pes PEs with quantum q and
 // returns the outcomes.
-func sweep3dRun(hw string, copies, pes int, q model.Time) ([]model.Outcome, error) {
+func sweep3dRun(p presets.Preset, copies, pes int, q model.Time) ([]model.Outcome, error) {
 	r := replay{scenario: "sweep3d", opts: scenario.Options{Tasks: copies, Machines: pes},
-		policy: gangPolicy(copies, q), hw: hw}
+		policy: gangPolicy(copies, q), preset: p}
 	return r.outcomes()
 }
 
@@ -70,10 +70,6 @@ const sweep3dNote = "The SWEEP3D stand-in (scenario sweep3d): 3.5 ms compute ste
 // sharing the machine). The figure is missing from the text; its claims
 // are checked.
 func FrachtenbergFig413(p presets.Preset) (repro.Item, []model.Param, error) {
-	return frachtenbergFig413(p, p.Name())
-}
-
-func frachtenbergFig413(p presets.Preset, hw string) (repro.Item, []model.Param, error) {
 	c, ok := p.Cluster.(qsnet.Cluster)
 	if !ok {
 		return repro.Item{}, nil, fmt.Errorf("preset %s is not a qsnet preset", p.Name())
@@ -92,7 +88,7 @@ func frachtenbergFig413(p presets.Preset, hw string) (repro.Item, []model.Param,
 		return it, nil, err
 	}
 	sw := costs.Switch(hwmodel.SwitchState{Nodes: c.Nodes, Jobs: 2})
-	alone, err := sweep3dRun(hw, 1, pes, storm433Quantum)
+	alone, err := sweep3dRun(p, 1, pes, storm433Quantum)
 	if err != nil {
 		return it, nil, err
 	}
@@ -106,7 +102,7 @@ func frachtenbergFig413(p presets.Preset, hw string) (repro.Item, []model.Param,
 			continue
 		}
 		qs = append(qs, q)
-		out, err := sweep3dRun(hw, 2, pes, q)
+		out, err := sweep3dRun(p, 2, pes, q)
 		if err != nil {
 			return it, nil, err
 		}
@@ -166,10 +162,6 @@ func fig414PEs() []int { return []int{1, 2, 4, 8, 16, 32, 64} }
 // 64 PEs of Crescendo with a 50 ms timeslice. The figure is missing from
 // the text; its claim is checked.
 func FrachtenbergFig414(p presets.Preset) (repro.Item, []model.Param, error) {
-	return frachtenbergFig414(p, p.Name())
-}
-
-func frachtenbergFig414(p presets.Preset, hw string) (repro.Item, []model.Param, error) {
 	c, ok := p.Cluster.(qsnet.Cluster)
 	if !ok {
 		return repro.Item{}, nil, fmt.Errorf("preset %s is not a qsnet preset", p.Name())
@@ -187,7 +179,7 @@ func frachtenbergFig414(p presets.Preset, hw string) (repro.Item, []model.Param,
 	runs := 0
 	for _, mpl := range []int{1, 2} {
 		for _, pes := range fig414PEs() {
-			out, err := sweep3dRun(hw, mpl, pes, storm433Quantum)
+			out, err := sweep3dRun(p, mpl, pes, storm433Quantum)
 			if err != nil {
 				return it, nil, err
 			}
@@ -226,10 +218,6 @@ func frachtenbergFig414(p presets.Preset, hw string) (repro.Item, []model.Param,
 // figure is missing from the text; its claims are checked, and the one
 // the job-level model cannot bear out says why.
 func FrachtenbergFig415(p presets.Preset) (repro.Item, []model.Param, error) {
-	return frachtenbergFig415(p, p.Name())
-}
-
-func frachtenbergFig415(p presets.Preset, hw string) (repro.Item, []model.Param, error) {
 	c, ok := p.Cluster.(qsnet.Cluster)
 	if !ok {
 		return repro.Item{}, nil, fmt.Errorf("preset %s is not a qsnet preset", p.Name())
@@ -247,7 +235,7 @@ func frachtenbergFig415(p presets.Preset, hw string) (repro.Item, []model.Param,
 	excess := map[int]float64{}
 	runs := 0
 	for _, mpl := range []int{1, 2, 4, 8} {
-		out, err := sweep3dRun(hw, mpl, pes, storm433Quantum)
+		out, err := sweep3dRun(p, mpl, pes, storm433Quantum)
 		if err != nil {
 			return it, nil, err
 		}

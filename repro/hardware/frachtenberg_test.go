@@ -141,16 +141,16 @@ func TestSweep3DReplaysAgainstFormula(t *testing.T) {
 // scalability claim of Fig. 4.14 breaks when a strobe costs 5 ms more per
 // fat-tree stage.
 func TestSweep3DCatchesModelChanges(t *testing.T) {
-	p, path := editedPreset(t, "crescendo", func(m map[string]any) { m["local_switch_us"] = 1000 })
-	it, _, err := frachtenbergFig413(p, path)
+	p := editedPreset(t, "crescendo", func(m map[string]any) { m["local_switch_us"] = 1000 })
+	it, _, err := FrachtenbergFig413(p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if it.Claims[0].Holds || it.Agrees() {
 		t.Errorf("fig-4.13 agrees with a 1 ms switch: %s", it.Claims[0].Note)
 	}
-	p, path = editedPreset(t, "crescendo", func(m map[string]any) { m["strobe_per_stage_us"] = 5000 })
-	it, _, err = frachtenbergFig414(p, path)
+	p = editedPreset(t, "crescendo", func(m map[string]any) { m["strobe_per_stage_us"] = 5000 })
+	it, _, err = FrachtenbergFig414(p)
 	if err != nil {
 		t.Fatal(err)
 	}

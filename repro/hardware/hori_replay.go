@@ -57,10 +57,6 @@ func formulaSlowdown(overheadMs, quantumMs float64) float64 {
 // (voluntary), each held to the slowdown that the overhead's noise,
 // pm.OverheadTolerance, makes at the cell's quantum.
 func Hori96Fig8(p presets.Preset) (repro.Item, []model.Param, error) {
-	return hori96Fig8(p, p.Name())
-}
-
-func hori96Fig8(p presets.Preset, hw string) (repro.Item, []model.Param, error) {
 	it := repro.Item{
 		Paper: "hori96",
 		Name:  "fig-8",
@@ -83,7 +79,7 @@ func hori96Fig8(p presets.Preset, hw string) (repro.Item, []model.Param, error) 
 			for _, q := range pm.Hori96Quanta() {
 				for _, n := range pm.Hori96Processors() {
 					r := replay{scenario: "hori96-" + prog, opts: scenario.Options{Tasks: horiCopies, Machines: n},
-						policy: gangPolicy(horiCopies, q), hw: hw, mechanism: mech}
+						policy: gangPolicy(horiCopies, q), preset: p, mechanism: mech}
 					out, err := r.outcomes()
 					if err != nil {
 						return it, nil, err
@@ -185,10 +181,6 @@ func hori96Fig8(p presets.Preset, hw string) (repro.Item, []model.Param, error) 
 // bound. The text's statements on the phases of a switch (Fig. 5) are
 // checked on the cost model the replays are charged by.
 func Hori98Fig6(p presets.Preset) (repro.Item, []model.Param, error) {
-	return hori98Fig6(p, p.Name())
-}
-
-func hori98Fig6(p presets.Preset, hw string) (repro.Item, []model.Param, error) {
 	c, ok := p.Cluster.(pm.Cluster)
 	if !ok {
 		return repro.Item{}, nil, fmt.Errorf("preset %s is not a pm preset", p.Name())
@@ -215,7 +207,7 @@ func hori98Fig6(p presets.Preset, hw string) (repro.Item, []model.Param, error) 
 		for _, n := range pm.Fig6Processors() {
 			for _, q := range pm.Fig6Slices() {
 				r := replay{scenario: "hori98-" + app, opts: scenario.Options{Tasks: horiCopies, Machines: n},
-					policy: gangPolicy(horiCopies, q), hw: hw, mechanism: pm.Signal.String()}
+					policy: gangPolicy(horiCopies, q), preset: p, mechanism: pm.Signal.String()}
 				out, err := r.outcomes()
 				if err != nil {
 					return it, nil, err

@@ -155,13 +155,13 @@ func TestHoriItemsCatchModelChanges(t *testing.T) {
 			return Hori96Table5(c)
 		}},
 		{"a binary control tree and slower hops", func() repro.Item {
-			return replayed(t, hori98Fig6, "rwc-pc2", func(m map[string]any) { m["control_fanout"], m["control_hop_us"] = 2, 100 })
+			return replayed(t, Hori98Fig6, "rwc-pc2", func(m map[string]any) { m["control_fanout"], m["control_hop_us"] = 2, 100 })
 		}},
 		{"twice the overhead outside SCore-D", func() repro.Item {
-			return replayed(t, hori98Fig6, "rwc-pc2", func(m map[string]any) { m["quantum_overhead_us"] = 2 * pm.RWCPC2().QuantumOverheadMicros })
+			return replayed(t, Hori98Fig6, "rwc-pc2", func(m map[string]any) { m["quantum_overhead_us"] = 2 * pm.RWCPC2().QuantumOverheadMicros })
 		}},
 		{"a SIGSTOP delay like the yield skew", func() repro.Item {
-			return replayed(t, hori96Fig8, "ss20", func(m map[string]any) { m["stop_delay_max_us"] = pm.SS20().YieldSkewMaxMicros })
+			return replayed(t, Hori96Fig8, "ss20", func(m map[string]any) { m["stop_delay_max_us"] = pm.SS20().YieldSkewMaxMicros })
 		}},
 	} {
 		if it := tc.item(); it.Agrees() {
@@ -171,11 +171,11 @@ func TestHoriItemsCatchModelChanges(t *testing.T) {
 }
 
 // replayed builds a replayed item with build on an edited copy of the
-// named preset, written to a file that the replays load.
-func replayed(t *testing.T, build func(presets.Preset, string) (repro.Item, []model.Param, error), name string, edit func(m map[string]any)) repro.Item {
+// named preset.
+func replayed(t *testing.T, build func(presets.Preset) (repro.Item, []model.Param, error), name string, edit func(m map[string]any)) repro.Item {
 	t.Helper()
-	p, path := editedPreset(t, name, edit)
-	it, _, err := build(p, path)
+	p := editedPreset(t, name, edit)
+	it, _, err := build(p)
 	if err != nil {
 		t.Fatal(err)
 	}

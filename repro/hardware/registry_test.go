@@ -2,8 +2,6 @@ package hardware
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -139,17 +137,13 @@ func mustPreset(t *testing.T, name string) presets.Preset {
 }
 
 // editedPreset returns a copy of the embedded preset called name after
-// edit changed its fields, and the path of the file it was written to.
-func editedPreset(t *testing.T, name string, edit func(m map[string]any)) (presets.Preset, string) {
+// edit changed its fields, loaded from its JSON as a preset file is.
+func editedPreset(t *testing.T, name string, edit func(m map[string]any)) presets.Preset {
 	t.Helper()
 	data := presettest.Edit(t, mustPreset(t, name).JSON, edit)
-	path := filepath.Join(t.TempDir(), name+"-edited.json")
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	p, err := presets.Load(strings.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return p, path
+	return p
 }

@@ -1,4 +1,4 @@
-package pipelines
+package slurm
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gangsim/gangsim/internal/version"
+	"github.com/gangsim/gangsim/pipelines"
 )
 
 // The real Slurm is exercised by cmd/replay's TestSlurmSweep; these tests
@@ -24,7 +25,7 @@ func slurmForTest(t *testing.T) (*Slurm, []SlurmRun) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	s := &Slurm{Cache: &Cache{Dir: filepath.Join(dir, "cache")}, Dir: filepath.Join(dir, "cache", "slurm"),
+	s := &Slurm{Cache: &pipelines.Cache{Dir: filepath.Join(dir, "cache")}, Dir: filepath.Join(dir, "cache", "slurm"),
 		Replay: "/opt/gangsim/bin/replay", Workdir: dir, MaxArray: 1001}
 	return s, sr
 }
@@ -49,16 +50,16 @@ func fakeSlurm(t *testing.T, scripts map[string]string) string {
 
 // cacheRun records key as finished in the cache, as far as Cache.Get can
 // tell.
-func cacheRun(t *testing.T, c *Cache, key string) {
+func cacheRun(t *testing.T, c *pipelines.Cache, key string) {
 	t.Helper()
 	if err := os.MkdirAll(c.Path(key), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	b, _ := json.Marshal(RunInfo{Key: key, Version: version.Version, Dropped: []string{}})
-	if err := os.WriteFile(filepath.Join(c.Path(key), InfoFile), b, 0o644); err != nil {
+	b, _ := json.Marshal(pipelines.RunInfo{Key: key, Version: version.Version, Dropped: []string{}})
+	if err := os.WriteFile(filepath.Join(c.Path(key), pipelines.InfoFile), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{OutcomesFile, TimeSeriesFile} { // a Parquet file's frame
+	for _, name := range []string{pipelines.OutcomesFile, pipelines.TimeSeriesFile} { // a Parquet file's frame
 		if err := os.WriteFile(filepath.Join(c.Path(key), name), []byte("PAR1\x00\x00\x00\x00\x04\x00\x00\x00PAR1"), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -92,7 +93,7 @@ func TestSlurmPrepare(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		runs, err := ReadRuns(f, f.Name())
+		runs, err := pipelines.ReadRuns(f, f.Name())
 		f.Close()
 		if err != nil || len(runs) != len(task) {
 			t.Fatalf("task %d: %d runs, %v", i, len(runs), err)
@@ -520,7 +521,7 @@ func TestSlurmPlanTaskEndingMeanwhile(t *testing.T) {
 	s.Chunk = 4
 	// The runs, built elsewhere, are copied in by squeue, as the task
 	// would write them.
-	stage := &Cache{Dir: filepath.Join(t.TempDir(), "staged")}
+	stage := &pipelines.Cache{Dir: filepath.Join(t.TempDir(), "staged")}
 	for _, r := range sr {
 		cacheRun(t, stage, r.Key)
 	}
@@ -540,4 +541,38 @@ func TestSlurmPlanTaskEndingMeanwhile(t *testing.T) {
 		t.Fatalf("plan with the job ending while it was planned: %d missing, %d cached of %d, %d ended; want none missing",
 			len(plan.Missing), plan.Cached, len(sr), len(plan.Ended))
 	}
+}
+
+// sweepRuns returns four runs of a small Lublin workload (policy fcfs and
+// easy, load 0.5 and 0.9) and their grid points.
+func sweepRuns(t *testing.T) ([]*pipelines.Run, []pipelines.Point) {
+	t.Helper()
+	base := `{
+  "workload": {"source": {"lublin": {"jobs": 300, "procs": 32}}, "estimates": {"mode": "loose"},
+               "load": {"target": 0.6}, "compress": 100, "seed": 3},
+  "replay": {"policy": "fcfs"}
+}`
+	raw := func(vs ...string) []json.RawMessage {
+		out := make([]json.RawMessage, len(vs))
+		for i, v := range vs {
+			out[i] = json.RawMessage(v)
+		}
+		return out
+	}
+	docs, points, err := pipelines.Expand(json.RawMessage(base), []pipelines.Axis{
+		{Name: "policy", Set: "replay.policy", Values: raw(`"fcfs"`, `"easy"`)},
+		{Name: "load", Set: "workload.load.target", Values: raw(`0.5`, `0.9`)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []*pipelines.Run
+	for _, d := range docs {
+		r, err := pipelines.ParseRun(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, r)
+	}
+	return runs, points
 }

@@ -1,4 +1,4 @@
-package pipelines
+package analysis
 
 import (
 	"encoding/json"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/gangsim/gangsim/metrics"
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/pipelines"
 	"github.com/gangsim/gangsim/plots"
 	"github.com/gangsim/gangsim/repro"
 	"github.com/gangsim/gangsim/swf"
@@ -59,13 +60,13 @@ func loadFor(t *testing.T, analysis string) (*Experiment, string) {
 	return e, sha
 }
 
-func reproduce(t *testing.T, path string, cache *Cache) *Reproduction {
+func reproduce(t *testing.T, path string, cache *pipelines.Cache) *Reproduction {
 	t.Helper()
 	e, sha, err := LoadExperiment(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := e.Reproduce(&Sweep{Cache: cache}, path, sha)
+	rep, err := e.Reproduce(&pipelines.Sweep{Cache: cache}, path, sha)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +74,7 @@ func reproduce(t *testing.T, path string, cache *Cache) *Reproduction {
 }
 
 func TestExperimentMetrics(t *testing.T) {
-	cache := &Cache{Dir: t.TempDir()}
+	cache := &pipelines.Cache{Dir: t.TempDir()}
 	path := smallExperiment(t, `{"kind": "metrics", "x": "load", "series": "policy", "replicas": "seed",
     "metrics": ["response_s_mean", "utilization"]}`, `,
   "paper": [{"coords": {"policy": "easy", "load": "0.5", "metric": "utilization"}, "value": 0.5, "tolerance": 0.2, "source": "made up"}],
@@ -88,7 +89,7 @@ func TestExperimentMetrics(t *testing.T) {
 	}
 	// Rows: policy, load, saturated, metric; the value is the mean of the
 	// two seeds' runs, which the test recomputes from the runs.
-	var runs []*Finished
+	var runs []*pipelines.Finished
 	for _, f := range rep.Runs {
 		if f.Point.Text("policy") == "easy" && f.Point.Text("load") == "0.5" {
 			runs = append(runs, f)
@@ -159,7 +160,7 @@ func TestExperimentMetrics(t *testing.T) {
 }
 
 func TestExperimentOtherKinds(t *testing.T) {
-	cache := &Cache{Dir: t.TempDir()}
+	cache := &pipelines.Cache{Dir: t.TempDir()}
 	sat := reproduce(t, smallExperiment(t, `{"kind": "saturation", "x": "load", "series": "policy", "replicas": "seed"}`, ""), cache)
 	if len(sat.Item.Rows) != 2 || sat.Item.Rows[0].Coord("policy") != "fcfs" || sat.Figure != nil {
 		t.Errorf("saturation rows %+v", sat.Item.Rows)
@@ -200,7 +201,7 @@ func TestExperimentOtherKinds(t *testing.T) {
 	}
 	ce.Grid[1].Values = ce.Grid[1].Values[1:] // one load
 	ce.Analysis = Analysis{Kind: "cdf", Series: "policy", Replicas: "seed", Metrics: []string{"wait_s"}, Halves: true}
-	cdf, err := ce.Reproduce(&Sweep{Cache: cache}, "e", sha)
+	cdf, err := ce.Reproduce(&pipelines.Sweep{Cache: cache}, "e", sha)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,16 +233,16 @@ func TestExperimentOtherKinds(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.Analysis = Analysis{Kind: "jobs-in-system", X: "load"}
-	if _, err := e.Reproduce(&Sweep{Cache: cache}, "e", ""); err == nil || !strings.Contains(err.Error(), `axis "policy" has 2 values`) {
+	if _, err := e.Reproduce(&pipelines.Sweep{Cache: cache}, "e", ""); err == nil || !strings.Contains(err.Error(), `axis "policy" has 2 values`) {
 		t.Errorf("jobs-in-system over a grid of policies: %v", err)
 	}
 	e.Analysis = Analysis{Kind: "saturation", X: "load", Series: "policy"}
-	if _, err := e.Reproduce(&Sweep{Cache: cache}, "e", ""); err == nil || !strings.Contains(err.Error(), `axis "seed" has 2 values`) {
+	if _, err := e.Reproduce(&pipelines.Sweep{Cache: cache}, "e", ""); err == nil || !strings.Contains(err.Error(), `axis "seed" has 2 values`) {
 		t.Errorf("jobs-in-system over a grid of policies: %v", err)
 	}
 	e.Analysis = Analysis{Kind: "jobs-in-system", X: "load"}
 	e.Grid = e.Grid[1:2] // loads only
-	jis, err := e.Reproduce(&Sweep{Cache: cache}, "e", "")
+	jis, err := e.Reproduce(&pipelines.Sweep{Cache: cache}, "e", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +289,7 @@ func TestExperimentErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Reproduce(&Sweep{Cache: &Cache{Dir: t.TempDir()}}, path, sha); err == nil || !strings.Contains(err.Error(), "matches no cell") {
+	if _, err := e.Reproduce(&pipelines.Sweep{Cache: &pipelines.Cache{Dir: t.TempDir()}}, path, sha); err == nil || !strings.Contains(err.Error(), "matches no cell") {
 		t.Errorf("unmatched paper value: %v", err)
 	}
 }
@@ -297,7 +298,7 @@ func TestExperimentErrors(t *testing.T) {
 // in the rows, the figure's legend and the notes, while paper values and
 // claims may give a value or its name.
 func TestExperimentLabels(t *testing.T) {
-	cache := &Cache{Dir: t.TempDir()}
+	cache := &pipelines.Cache{Dir: t.TempDir()}
 	labels := `, "labels": {"policy": {"fcfs": "FCFS", "easy": "EASY"}}}`
 	for _, tt := range []struct{ analysis, extra string }{
 		{`{"kind": "metrics", "x": "load", "series": "policy", "replicas": "seed", "metrics": ["response_s_mean"]` + labels,
@@ -320,7 +321,7 @@ func TestExperimentLabels(t *testing.T) {
 				t.Fatalf("%s: %v", tt.analysis, err)
 			}
 		}
-		rep, err := e.Reproduce(&Sweep{Cache: cache}, path, "x")
+		rep, err := e.Reproduce(&pipelines.Sweep{Cache: cache}, path, "x")
 		if err != nil {
 			t.Fatalf("%s: %v", e.Analysis.Kind, err)
 		}
@@ -430,7 +431,7 @@ func TestUserStudy(t *testing.T) {
 	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cache := &Cache{Dir: t.TempDir()}
+	cache := &pipelines.Cache{Dir: t.TempDir()}
 	results := t.TempDir()
 	rep := reproduce(t, path, cache)
 	if rep.Cached != 0 || rep.Item.Key() != "my-study/easy-vs-fcfs" {
@@ -476,7 +477,7 @@ func TestUserStudy(t *testing.T) {
 // TestExampleStudy: the worked example of the README's experiment schema
 // loads and validates (TestResultsUpToDate runs it on the shared logs).
 func TestExampleStudy(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "experiments", "easy-vs-conservative", "*.json"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "experiments", "easy-vs-conservative", "*.json"))
 	if err != nil || len(files) != 2 {
 		t.Fatalf("example study files: %v, %v", files, err)
 	}
@@ -528,7 +529,7 @@ func TestExperimentTau(t *testing.T) {
 // metrics average, and the saturation votes, over the seeds each series
 // has, and the grid's own rows are what they are without it.
 func TestExperimentAlso(t *testing.T) {
-	cache := &Cache{Dir: t.TempDir()}
+	cache := &pipelines.Cache{Dir: t.TempDir()}
 	also := `,
   "also": [[
     {"name": "policy", "set": "replay.policy", "values": ["conservative"]},
@@ -581,7 +582,7 @@ func TestExperimentAlso(t *testing.T) {
 
 // meanResponse is a finished run's mean response time in seconds,
 // recomputed from its outcomes.
-func meanResponse(t *testing.T, f *Finished) float64 {
+func meanResponse(t *testing.T, f *pipelines.Finished) float64 {
 	t.Helper()
 	o, _, err := f.Outcomes()
 	if err != nil {
@@ -600,7 +601,7 @@ func meanResponse(t *testing.T, f *Finished) float64 {
 // the axis floor and counted in the legend; and a figure that cannot be
 // drawn fails naming the item and the panel.
 func TestExperimentLogZeros(t *testing.T) {
-	cache := &Cache{Dir: t.TempDir()}
+	cache := &pipelines.Cache{Dir: t.TempDir()}
 	rep := reproduce(t, smallExperiment(t, `{"kind": "metrics", "x": "load", "series": "policy", "replicas": "seed",
     "metrics": ["wait_s_median", "response_s_mean"], "plot": {"log_y": true}}`, ""), cache)
 	zero := false
@@ -628,7 +629,7 @@ func TestExperimentLogZeros(t *testing.T) {
 
 	e, sha := loadFor(t, `{"kind": "jobs-in-system", "x": "load", "plot": {"log_y": true}}`)
 	e.Grid = e.Grid[1:2] // loads only
-	jis, err := e.Reproduce(&Sweep{Cache: cache}, "e", sha)
+	jis, err := e.Reproduce(&pipelines.Sweep{Cache: cache}, "e", sha)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -648,7 +649,7 @@ func TestExperimentLogZeros(t *testing.T) {
 // the label table, the legend by the label table (metrics.Label), never
 // by a bare axis name such as "hw".
 func TestExperimentAxesHaveLabels(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "experiments", "*", "*.json"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "experiments", "*", "*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("experiments: %v, %v", files, err)
 	}
@@ -697,8 +698,8 @@ func TestAnalysisCheckedBeforeRuns(t *testing.T) {
 		if err := json.Unmarshal([]byte(tt.analysis), &e.Analysis); err != nil {
 			t.Fatal(err)
 		}
-		cache := &Cache{Dir: t.TempDir()}
-		if _, err := e.Reproduce(&Sweep{Cache: cache}, path, sha); err == nil || !strings.Contains(err.Error(), want) {
+		cache := &pipelines.Cache{Dir: t.TempDir()}
+		if _, err := e.Reproduce(&pipelines.Sweep{Cache: cache}, path, sha); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("reproducing %s: %v, want %q", tt.analysis, err, want)
 		}
 		if entries, _ := os.ReadDir(cache.Dir); len(entries) > 0 {
@@ -730,7 +731,7 @@ func TestSweepDrops(t *testing.T) {
            {"name": "clean", "set": "replay.clean", "values": ["default", "none"]},
            {"name": "seed", "set": "workload.seed", "values": [1]}],
   "analysis": {"kind": "metrics", "x": "seed", "series": "policy", "replicas": "clean", "metrics": ["wait_s_mean"]}}`)
-	cache := &Cache{Dir: t.TempDir()}
+	cache := &pipelines.Cache{Dir: t.TempDir()}
 	rep := reproduce(t, path, cache)
 	want := []string{"clean=default (2 runs): replay cleaning default dropped 6 of 30 jobs: no-runtime 6"}
 	if !slices.Equal(rep.Item.Dropped, want) {
@@ -739,14 +740,14 @@ func TestSweepDrops(t *testing.T) {
 	for _, f := range rep.Runs {
 		clean := f.Point.Text("clean")
 		if (clean == "default") != (len(f.Info.Dropped) == 1) || f.Info.Dropped == nil {
-			t.Errorf("%s: RunInfo.Dropped %q", describePoint(f.Point), f.Info.Dropped)
+			t.Errorf("%s: RunInfo.Dropped %q", f.Point.Describe(), f.Info.Dropped)
 		}
 		_, h, err := f.Outcomes()
 		if err != nil {
 			t.Fatal(err)
 		}
 		if v, ok := h.Get(swf.KeyDropped); ok != (clean == "default") || ok && v != "no-runtime 6" {
-			t.Errorf("%s: outcomes manifest %s = %q, %v", describePoint(f.Point), swf.KeyDropped, v, ok)
+			t.Errorf("%s: outcomes manifest %s = %q, %v", f.Point.Describe(), swf.KeyDropped, v, ok)
 		}
 	}
 	// The workload step's cleaning (a window of the log, cleaned before it
@@ -765,7 +766,7 @@ func TestSweepDrops(t *testing.T) {
 	}
 	// A run.json from before drops were recorded is not a finished run.
 	key := rep.Runs[0].Key
-	info := filepath.Join(cache.Path(key), InfoFile)
+	info := filepath.Join(cache.Path(key), pipelines.InfoFile)
 	old, _ := os.ReadFile(info)
 	os.WriteFile(info, []byte(strings.Replace(string(old), `"dropped"`, `"was_dropped"`, 1)), 0o644)
 	if _, ok := cache.Get(key); ok {

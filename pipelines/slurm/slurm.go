@@ -1,4 +1,4 @@
-package pipelines
+package slurm
 
 import (
 	"bytes"
@@ -18,6 +18,7 @@ import (
 	"github.com/gangsim/gangsim/internal/atomicfile"
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/internal/version"
+	"github.com/gangsim/gangsim/pipelines"
 )
 
 // Slurm runs a sweep's runs on a Slurm cluster as one job array: it writes
@@ -34,7 +35,7 @@ type Slurm struct {
 	// Cache is the run cache the array tasks write into. Its directory must
 	// be absolute and on a file system the compute nodes share, at the same
 	// path.
-	Cache *Cache
+	Cache *pipelines.Cache
 	// Dir is the shared directory for submissions: each one is
 	// Dir/sweep-*/ (a dry run's, Dir/dry-run/) with the batch script
 	// (batch.sh), the run descriptions of every array task (tasks/N.json)
@@ -82,14 +83,14 @@ const defaultMaxArraySize = 1001
 // SlurmRun is a run to execute on Slurm: the run, its cache key and a label
 // for messages (the experiment's item and grid point).
 type SlurmRun struct {
-	Run   *Run
+	Run   *pipelines.Run
 	Key   string
 	Label string
 }
 
 // SlurmRuns labels an experiment's runs (as Experiment.Runs returns them)
 // with item and their grid points and computes their keys.
-func SlurmRuns(item string, runs []*Run, points []Point) ([]SlurmRun, error) {
+func SlurmRuns(item string, runs []*pipelines.Run, points []pipelines.Point) ([]SlurmRun, error) {
 	out := make([]SlurmRun, len(runs))
 	for i, r := range runs {
 		key, err := r.Key()
@@ -98,7 +99,7 @@ func SlurmRuns(item string, runs []*Run, points []Point) ([]SlurmRun, error) {
 		}
 		label := item
 		if points != nil && len(points[i]) > 0 {
-			label += " (" + describePoint(points[i]) + ")"
+			label += " (" + points[i].Describe() + ")"
 		}
 		out[i] = SlurmRun{Run: r, Key: key, Label: label}
 	}
@@ -345,7 +346,7 @@ func (s *Slurm) prepare(runs []SlurmRun, dry bool) (*Submission, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("slurm: %s or %s holds white space or %%, which a batch script's #SBATCH line cannot carry", dir, s.Workdir)
 	}
-	sub := &Submission{Dir: dir, Cache: s.Cache.Dir, Version: version.Version, Code: codeIdentity()}
+	sub := &Submission{Dir: dir, Cache: s.Cache.Dir, Version: version.Version, Code: version.Code()}
 	if err := s.writeSubmission(sub, runs, chunk); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
@@ -521,7 +522,7 @@ func (s *Slurm) script(sub *Submission) string {
 	}
 	task := shellQuote(filepath.Join(sub.Dir, tasksDir)+"/") + `"$SLURM_ARRAY_TASK_ID"`
 	fmt.Fprintf(&b, "exec %s sweep --run %s.json --labels %s.labels --cache %s --jobs \"${SLURM_CPUS_PER_TASK:-1}\" --expect-code %s\n",
-		shellQuote(s.Replay), task, task, shellQuote(sub.Cache), shellQuote(codeIdentity()))
+		shellQuote(s.Replay), task, task, shellQuote(sub.Cache), shellQuote(version.Code()))
 	return b.String()
 }
 
@@ -929,7 +930,7 @@ func (p *taskProgress) show(c taskCounts) {
 		return
 	}
 	line := fmt.Sprintf("%s: %s: %s: %d pending, %d running, %d done, %d failed",
-		SweepTool, p.what, count(p.total, "array task"), c.pending, c.running, c.done, c.failed)
+		pipelines.SweepTool, p.what, count(p.total, "array task"), c.pending, c.running, c.done, c.failed)
 	if p.terminal {
 		fmt.Fprintf(p.w, "\r%s ", line)
 	} else {
@@ -943,7 +944,7 @@ func (p *taskProgress) note(msg string) {
 		return
 	}
 	p.finish()
-	fmt.Fprintf(p.w, "%s: %s: %s\n", SweepTool, p.what, msg)
+	fmt.Fprintf(p.w, "%s: %s: %s\n", pipelines.SweepTool, p.what, msg)
 }
 
 func (p *taskProgress) finish() {

@@ -1,4 +1,4 @@
-package pipelines
+package analysis
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/gangsim/gangsim/pipelines"
 )
 
 // FuzzExperiment decodes any bytes as an experiment file, as
@@ -14,7 +16,7 @@ import (
 // Seeds: the experiments of the repository. make fuzz runs it for a
 // minute.
 func FuzzExperiment(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("..", "experiments", "*", "*.json"))
+	files, _ := filepath.Glob(filepath.Join("..", "..", "experiments", "*", "*.json"))
 	for _, name := range files {
 		b, err := os.ReadFile(name)
 		if err != nil {
@@ -37,11 +39,11 @@ func FuzzExperiment(f *testing.F) {
 				t.Errorf("a valid experiment does not expand: %v", err)
 			}
 		}
-		if r, err := ParseRun(data); err == nil {
+		if r, err := pipelines.ParseRun(data); err == nil {
 			if err := r.Validate(); err != nil {
 				t.Errorf("ParseRun returned an invalid run: %v", err)
 			}
-			if _, err := ParseRun([]byte(r.Canonical())); err != nil {
+			if _, err := pipelines.ParseRun([]byte(r.Canonical())); err != nil {
 				t.Errorf("a run's canonical form does not parse: %v", err)
 			}
 		}

@@ -1,4 +1,4 @@
-package pipelines
+package analysis
 
 import (
 	"bytes"
@@ -162,11 +162,11 @@ func (c *analysisContext) completed(i int) ([]model.Outcome, error) {
 	slices.SortFunc(o, func(a, b model.Outcome) int { return int(a.JobID - b.JobID) })
 	for _, x := range o {
 		if !x.Completed() {
-			return nil, fmt.Errorf("run %s: job %d did not complete (%s)", describePoint(c.runs[i].Point), x.JobID, x.Reason)
+			return nil, fmt.Errorf("run %s: job %d did not complete (%s)", c.runs[i].Point.Describe(), x.JobID, x.Reason)
 		}
 	}
 	if len(o) == 0 {
-		return nil, fmt.Errorf("run %s: no jobs", describePoint(c.runs[i].Point))
+		return nil, fmt.Errorf("run %s: no jobs", c.runs[i].Point.Describe())
 	}
 	return o, nil
 }
@@ -277,7 +277,7 @@ func (c *analysisContext) optimumRows() ([]repro.Row, error) {
 		}
 		if !bytes.Equal(groups[k].workload, w) {
 			return nil, fmt.Errorf("optimum: the series %q varies the workload (runs %s and %s): it must vary the policy only",
-				a.Series, describePoint(c.runs[groups[k].run].Point), describePoint(f.Point))
+				a.Series, c.runs[groups[k].run].Point.Describe(), f.Point.Describe())
 		}
 	}
 	var rows []repro.Row
@@ -298,7 +298,7 @@ func (c *analysisContext) optimumRows() ([]repro.Row, error) {
 		}
 		res, err := optimum.Optimize(tr.Jobs, procs)
 		if err != nil {
-			return nil, fmt.Errorf("optimum of %s: %w", describePoint(f.Point), err)
+			return nil, fmt.Errorf("optimum of %s: %w", f.Point.Describe(), err)
 		}
 		for j, e := range res.Completions {
 			rows = append(rows, staticRow(g.coords, strconv.FormatInt(tr.Jobs[j].ID, 10), "completion_s", e.Seconds()))

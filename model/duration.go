@@ -1,40 +1,28 @@
-package workload
+package model
 
 import (
 	"encoding/json"
 	"fmt"
 	"math"
 	"time"
-
-	"github.com/gangsim/gangsim/model"
 )
 
-// Duration is a span of simulated time (integer microseconds, as
-// model.Time) that reads and writes JSON as a Go duration string, "5ms",
-// "1m30s", so that specs stay readable. A JSON number is read as seconds,
-// by the same parser and rules (whole microseconds, not negative, at most
-// model.MaxDurationSeconds).
-type Duration model.Time
+// Duration is a span of simulated time (integer microseconds, as Time)
+// that reads and writes JSON as a Go duration string, "5ms", "1m30s", so
+// that specs and experiments stay readable. A JSON number is read as
+// seconds, by the same parser and rules (ParseDuration: whole
+// microseconds, not negative, at most MaxDurationSeconds).
+type Duration Time
 
-// DurationSyntax describes what ParseDuration accepts (model's).
-const DurationSyntax = model.DurationSyntax
-
-// ParseDuration parses a span of simulated time with model.ParseDuration,
-// the one parser of durations.
-func ParseDuration(s string) (Duration, error) {
-	t, err := model.ParseDuration(s)
-	return Duration(t), err
-}
-
-// Time returns d as model.Time.
-func (d Duration) Time() model.Time { return model.Time(d) }
+// Time returns d as Time.
+func (d Duration) Time() Time { return Time(d) }
 
 // String formats d as a Go duration string ("5ms", "1m0s"); durations too
 // long for time.Duration (about 292 years) print as a bare number of
 // seconds, which ParseDuration reads back.
 func (d Duration) String() string {
 	if d > Duration(math.MaxInt64/int64(time.Microsecond)) || d < -Duration(math.MaxInt64/int64(time.Microsecond)) {
-		return string(model.Time(d).AppendSeconds(nil))
+		return string(Time(d).AppendSeconds(nil))
 	}
 	return (time.Duration(d) * time.Microsecond).String()
 }
@@ -51,7 +39,7 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		*d = v
+		*d = Duration(v)
 		return nil
 	}
 	var n json.Number
@@ -62,6 +50,6 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return err
 	}
-	*d = v
+	*d = Duration(v)
 	return nil
 }

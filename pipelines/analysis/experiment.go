@@ -1,4 +1,4 @@
-package pipelines
+package analysis
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/metrics"
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/pipelines"
 	"github.com/gangsim/gangsim/plots"
 	"github.com/gangsim/gangsim/repro"
 )
@@ -35,13 +36,13 @@ type Experiment struct {
 	// Run is the base run description (a Run as JSON) that the grid varies.
 	Run json.RawMessage `json:"run"`
 	// Grid lists the axes; every combination of their values is one run.
-	Grid []Axis `json:"grid,omitempty"`
+	Grid []pipelines.Axis `json:"grid,omitempty"`
 	// Also lists further grids over the same axes (same names, same
 	// order), whose runs join the grid's: a costly policy at fewer seeds
 	// beside cheap ones at many, in one item. No point may appear twice.
 	// The analyses group runs by their coordinates, so a series with fewer
 	// replicas is averaged (and votes) over the replicas it has.
-	Also [][]Axis `json:"also,omitempty"`
+	Also [][]pipelines.Axis `json:"also,omitempty"`
 	// Analysis turns the finished runs into rows and a figure.
 	Analysis Analysis `json:"analysis"`
 	// Paper lists the paper's values for cells of the item.
@@ -193,24 +194,24 @@ func (e *Experiment) Validate() error {
 
 // checkAxes checks the analysis against the grid's points
 // (analysisContext.checkAxes) before anything runs.
-func (e *Experiment) checkAxes(points []Point) error {
-	stubs := make([]*Finished, len(points))
+func (e *Experiment) checkAxes(points []pipelines.Point) error {
+	stubs := make([]*pipelines.Finished, len(points))
 	for i, p := range points {
-		stubs[i] = &Finished{Point: p}
+		stubs[i] = &pipelines.Finished{Point: p}
 	}
 	return (&analysisContext{exp: e, runs: stubs}).checkAxes()
 }
 
 // Runs expands the grid, then each of the Also grids, into runs, each
 // labeled with its grid point.
-func (e *Experiment) Runs() ([]*Run, []Point, error) {
-	docs, points, err := Expand(e.Run, e.Grid)
+func (e *Experiment) Runs() ([]*pipelines.Run, []pipelines.Point, error) {
+	docs, points, err := pipelines.Expand(e.Run, e.Grid)
 	if err != nil {
 		return nil, nil, err
 	}
 	seen := map[string]bool{}
 	for _, p := range points {
-		seen[describePoint(p)] = true
+		seen[p.Describe()] = true
 	}
 	for k, g := range e.Also {
 		if len(g) != len(e.Grid) {
@@ -221,22 +222,22 @@ func (e *Experiment) Runs() ([]*Run, []Point, error) {
 				return nil, nil, fmt.Errorf("also[%d]: axis %d is %q setting %q, the grid's is %q setting %q", k, i+1, a.Name, a.Set, e.Grid[i].Name, e.Grid[i].Set)
 			}
 		}
-		d, p, err := Expand(e.Run, g)
+		d, p, err := pipelines.Expand(e.Run, g)
 		if err != nil {
 			return nil, nil, fmt.Errorf("also[%d]: %w", k, err)
 		}
 		for _, pt := range p {
-			if seen[describePoint(pt)] {
-				return nil, nil, fmt.Errorf("also[%d]: point %s is already in the grid", k, describePoint(pt))
+			if seen[pt.Describe()] {
+				return nil, nil, fmt.Errorf("also[%d]: point %s is already in the grid", k, pt.Describe())
 			}
-			seen[describePoint(pt)] = true
+			seen[pt.Describe()] = true
 		}
 		docs, points = append(docs, d...), append(points, p...)
 	}
-	runs := make([]*Run, len(docs))
+	runs := make([]*pipelines.Run, len(docs))
 	for i, d := range docs {
-		if runs[i], err = ParseRun(d); err != nil {
-			return nil, nil, fmt.Errorf("run %d (%s): %w", i+1, describePoint(points[i]), err)
+		if runs[i], err = pipelines.ParseRun(d); err != nil {
+			return nil, nil, fmt.Errorf("run %d (%s): %w", i+1, points[i].Describe(), err)
 		}
 	}
 	return runs, points, nil
@@ -245,7 +246,7 @@ func (e *Experiment) Runs() ([]*Run, []Point, error) {
 // Tau is the short-job bound of the bounded slowdowns: the analysis's, or
 // 10 s of real time divided by the base run's time compression (the
 // thesis' 0.1 s at /100, section 6.4.1).
-func (e *Experiment) Tau(runs []*Run) model.Time {
+func (e *Experiment) Tau(runs []*pipelines.Run) model.Time {
 	if e.Analysis.Tau > 0 {
 		return e.Analysis.Tau.Time()
 	}
@@ -262,7 +263,7 @@ func (e *Experiment) Tau(runs []*Run) model.Time {
 // (and figure, drawn into resultsDir/<paper>/<name>.png when the analysis
 // draws one). specName and specSHA identify the experiment file in the
 // outputs' manifest.
-func (e *Experiment) Reproduce(sweep *Sweep, specName, specSHA string) (*Reproduction, error) {
+func (e *Experiment) Reproduce(sweep *pipelines.Sweep, specName, specSHA string) (*Reproduction, error) {
 	runs, points, err := e.Runs()
 	if err != nil {
 		return nil, err
@@ -277,7 +278,7 @@ func (e *Experiment) Reproduce(sweep *Sweep, specName, specSHA string) (*Reprodu
 	paper, name, _ := strings.Cut(e.Item, "/")
 	it := &repro.Item{Paper: paper, Name: name, Title: e.Title, Notes: e.Notes}
 	rep := &Reproduction{Item: it, Runs: done}
-	ctx := &analysisContext{exp: e, runs: done, tau: e.Tau(runs), item: it, memo: &sweep.memo}
+	ctx := &analysisContext{exp: e, runs: done, tau: e.Tau(runs), item: it, sweep: sweep}
 	if err := ctx.analyze(); err != nil {
 		return nil, fmt.Errorf("%s: %w", e.Item, err)
 	}
@@ -315,7 +316,7 @@ func (e *Experiment) Reproduce(sweep *Sweep, specName, specSHA string) (*Reprodu
 				continue
 			}
 			seen[in.Path] = true
-			sum, err := fileDigest(in.Path)
+			sum, err := in.SHA256()
 			if err != nil {
 				return nil, err
 			}
@@ -323,7 +324,7 @@ func (e *Experiment) Reproduce(sweep *Sweep, specName, specSHA string) (*Reprodu
 		}
 	}
 	rep.Cached = cached
-	rep.Manifest = model.Manifest{Tool: SweepTool, Version: version.Version, Revision: version.RevisionText(), Code: version.Code(), Params: []model.Param{
+	rep.Manifest = model.Manifest{Tool: pipelines.SweepTool, Version: version.Version, Revision: version.RevisionText(), Code: version.Code(), Params: []model.Param{
 		{Name: "item", Value: e.Item},
 		{Name: "analysis", Value: e.Analysis.Kind},
 		{Name: "runs", Value: fmt.Sprint(len(done))},
@@ -335,9 +336,9 @@ func (e *Experiment) Reproduce(sweep *Sweep, specName, specSHA string) (*Reprodu
 // droppedNotes says which runs lost jobs to cleaning: one line per
 // distinct drop (RunInfo.Dropped) with the runs that share it, in the
 // order of the runs; nil when none did.
-func droppedNotes(done []*Finished) []string {
+func droppedNotes(done []*pipelines.Finished) []string {
 	var texts []string
-	runs := map[string][]Point{}
+	runs := map[string][]pipelines.Point{}
 	for _, f := range done {
 		if f.Info == nil || len(f.Info.Dropped) == 0 {
 			continue
@@ -348,7 +349,7 @@ func droppedNotes(done []*Finished) []string {
 		}
 		runs[text] = append(runs[text], f.Point)
 	}
-	all := make([]Point, len(done))
+	all := make([]pipelines.Point, len(done))
 	for i, f := range done {
 		all[i] = f.Point
 	}
@@ -362,16 +363,16 @@ func droppedNotes(done []*Finished) []string {
 // describeRuns names some of an item's runs (all) by the grid values they
 // share that not every run has: "window=5000 (4 runs)", "every run (8)",
 // or a single run's point.
-func describeRuns(points, all []Point) string {
+func describeRuns(points, all []pipelines.Point) string {
 	switch {
 	case len(points) == len(all) && len(all) == 1:
 		return "the run"
 	case len(points) == len(all):
 		return fmt.Sprintf("every run (%d)", len(all))
 	case len(points) == 1:
-		return describePoint(points[0])
+		return points[0].Describe()
 	}
-	constant := func(ps []Point, axis string) bool {
+	constant := func(ps []pipelines.Point, axis string) bool {
 		for _, p := range ps[1:] {
 			if p.Text(axis) != ps[0].Text(axis) {
 				return false
@@ -388,7 +389,7 @@ func describeRuns(points, all []Point) string {
 	if len(shared) == 0 {
 		names := make([]string, len(points))
 		for i, p := range points {
-			names[i] = describePoint(p)
+			names[i] = p.Describe()
 		}
 		return strings.Join(names, "; ")
 	}
@@ -401,7 +402,7 @@ type Reproduction struct {
 	Figure *Drawing // nil for a table
 	// FigureOptions are the experiment's own (its "figure" field).
 	FigureOptions FigureOptions
-	Runs          []*Finished
+	Runs          []*pipelines.Finished
 	Cached        int // runs found in the cache
 	Manifest      model.Manifest
 }

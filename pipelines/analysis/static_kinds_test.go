@@ -1,4 +1,4 @@
-package pipelines
+package analysis
 
 import (
 	"math"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/optimum"
+	"github.com/gangsim/gangsim/pipelines"
 	"github.com/gangsim/gangsim/repro"
 	"github.com/gangsim/gangsim/workload"
 )
@@ -45,7 +46,7 @@ func TestAnalysisJobs(t *testing.T) {
   "claims": [{"text": "t", "kind": "less-all", "a": {"policy": "ideal", "metric": "turnaround_s", "scenario": "imbalanced"},
               "b": {"policy": "FCFS|GS", "metric": "turnaround_s", "scenario": "imbalanced"}}]
 }`)
-	rep := reproduce(t, path, &Cache{Dir: t.TempDir()})
+	rep := reproduce(t, path, &pipelines.Cache{Dir: t.TempDir()})
 	it := rep.Item
 	for i, f := range rep.Runs {
 		o, _, err := f.Outcomes()
@@ -127,7 +128,7 @@ func TestAnalysisFiller(t *testing.T) {
   "analysis": {"kind": "filler", "x": "machines", "length": "filler", "slack": 0.03},
   "claims": [{"text": "t", "kind": "at-most", "a": {"quantity": "filler_share"}, "value": 1}]
 }`)
-	rep := reproduce(t, path, &Cache{Dir: t.TempDir()})
+	rep := reproduce(t, path, &pipelines.Cache{Dir: t.TempDir()})
 	it := rep.Item
 	for _, m := range []string{"2", "4"} {
 		alone := rowValue(t, it.Rows, map[string]string{"machines": m, "quantity": "alone_s"})

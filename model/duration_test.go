@@ -1,11 +1,9 @@
-package workload
+package model
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
-
-	"github.com/gangsim/gangsim/model"
 )
 
 // TestParseDuration: one syntax for every duration flag and spec field;
@@ -13,18 +11,18 @@ import (
 func TestParseDuration(t *testing.T) {
 	for _, tt := range []struct {
 		in   string
-		want model.Time
+		want Time
 		err  bool
 	}{
-		{"10s", 10 * model.Second, false},
-		{"500ms", 500 * model.Millisecond, false},
-		{"1h30m", 90 * 60 * model.Second, false},
-		{"1.5h", 90 * 60 * model.Second, false},
+		{"10s", 10 * Second, false},
+		{"500ms", 500 * Millisecond, false},
+		{"1h30m", 90 * 60 * Second, false},
+		{"1.5h", 90 * 60 * Second, false},
 		{"7us", 7, false},
-		{"10", 10 * model.Second, false},
-		{" 0.25 ", 250 * model.Millisecond, false},
+		{"10", 10 * Second, false},
+		{" 0.25 ", 250 * Millisecond, false},
 		{"0.000001", 1, false},
-		{"1.000000000", model.Second, false},
+		{"1.000000000", Second, false},
 		{"0", 0, false},
 		{"500ns", 0, true},
 		{"1.0000005", 0, true},
@@ -32,13 +30,13 @@ func TestParseDuration(t *testing.T) {
 		{"-1s", 0, true},
 		{"-3", 0, true},
 		{"ten", 0, true},
-		{"1e3", 1000 * model.Second, false},
-		{"5e-3", 5 * model.Millisecond, false},
+		{"1e3", 1000 * Second, false},
+		{"5e-3", 5 * Millisecond, false},
 		{"1e-7", 0, true},
 		{"0.0000005", 0, true},
 		{"1e30", 0, true},
 		{"1e999999999", 0, true},
-		{"10000000000", 10000000000 * model.Second, false},
+		{"10000000000", 10000000000 * Second, false},
 		{"10000000000.000001", 0, true},
 		{"9223372036853", 0, true},
 		{"", 0, true},
@@ -48,8 +46,8 @@ func TestParseDuration(t *testing.T) {
 		{"1.2.3", 0, true},
 	} {
 		d, err := ParseDuration(tt.in)
-		if (err != nil) != tt.err || err == nil && d.Time() != tt.want {
-			t.Errorf("ParseDuration(%q) = %v, %v; want %v (error %v)", tt.in, d.Time(), err, tt.want, tt.err)
+		if (err != nil) != tt.err || err == nil && d != tt.want {
+			t.Errorf("ParseDuration(%q) = %v, %v; want %v (error %v)", tt.in, d, err, tt.want, tt.err)
 		}
 	}
 }
@@ -61,12 +59,12 @@ func TestParseDuration(t *testing.T) {
 func TestDurationJSON(t *testing.T) {
 	for _, tt := range []struct {
 		in   string
-		want model.Time
+		want Time
 		err  string
 	}{
-		{`0.5`, 500 * model.Millisecond, ""},
-		{`5e-3`, 5 * model.Millisecond, ""},
-		{`"5ms"`, 5 * model.Millisecond, ""},
+		{`0.5`, 500 * Millisecond, ""},
+		{`5e-3`, 5 * Millisecond, ""},
+		{`"5ms"`, 5 * Millisecond, ""},
 		{`0.0000005`, 0, "not a whole number of microseconds"},
 		{`1e30`, 0, "too long"},
 		{`1e300`, 0, "out of range"},
@@ -74,7 +72,7 @@ func TestDurationJSON(t *testing.T) {
 		{`-1`, 0, "negative"},
 		{`true`, 0, "want a string"},
 		{`9999999999.999999`, 9999999999999999, ""},
-		{`10000000000`, model.MaxTime, ""},
+		{`10000000000`, MaxTime, ""},
 		{`10000000000.000001`, 0, "too long"},
 	} {
 		var d Duration

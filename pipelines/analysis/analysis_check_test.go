@@ -1,4 +1,4 @@
-package pipelines
+package analysis
 
 import (
 	"cmp"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/gangsim/gangsim/metrics"
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/pipelines"
 	"github.com/gangsim/gangsim/repro"
 	"github.com/gangsim/gangsim/workload"
 )
@@ -35,7 +36,7 @@ func TestAnalysisWorkload(t *testing.T) {
   "analysis": {"kind": "workload"},
   "paper": [{"coords": {"quantity": "jobs"}, "value": 400, "tolerance": 0, "source": "t"}]
 }`)
-	rep := reproduce(t, path, &Cache{Dir: t.TempDir()})
+	rep := reproduce(t, path, &pipelines.Cache{Dir: t.TempDir()})
 	if len(rep.Item.Rows) != 2*6 || rep.Figure != nil {
 		t.Fatalf("%d rows, figure %v", len(rep.Item.Rows), rep.Figure != nil)
 	}
@@ -80,7 +81,7 @@ func TestAnalysisSaturationCheck(t *testing.T) {
   "analysis": {"kind": "saturation-check", "x": "load", "replicas": "seed", "truth": 1, "replica_counts": [1, 2, 4]},
   "paper": [{"coords": {"statistic": "point_mean"}, "value": 1, "tolerance": 0.1, "source": "by construction"}]
 }`)
-	rep := reproduce(t, path, &Cache{Dir: t.TempDir()})
+	rep := reproduce(t, path, &pipelines.Cache{Dir: t.TempDir()})
 	it := rep.Item
 	if len(it.Rows) != 2*3*(6+4) {
 		t.Fatalf("%d rows, want 60", len(it.Rows))
@@ -188,7 +189,7 @@ func TestAnalysisSaturationCheck(t *testing.T) {
   ],
   "analysis": {"kind": "saturation-check", "x": "load", "replicas": "seed", "truth": 1, "replica_counts": [1]}
 }`)
-		it := reproduce(t, path, &Cache{Dir: t.TempDir()}).Item
+		it := reproduce(t, path, &pipelines.Cache{Dir: t.TempDir()}).Item
 		if !strings.Contains(it.Notes, tt.note) {
 			t.Errorf("loads %s: notes %q, want %q", tt.loads, it.Notes, tt.note)
 		}
@@ -220,7 +221,7 @@ func TestAnalysisSaturationCheck(t *testing.T) {
 // recomputed here from the runs; the all-jobs rows are those of the
 // analysis without halves; the figure has a panel per metric and half.
 func TestAnalysisHalves(t *testing.T) {
-	cache := &Cache{Dir: t.TempDir()}
+	cache := &pipelines.Cache{Dir: t.TempDir()}
 	rep := reproduce(t, smallExperiment(t, `{"kind": "metrics", "x": "load", "series": "policy", "replicas": "seed",
     "metrics": ["response_s_mean", "wait_s_median"], "halves": true, "plot": {"keep_saturated": true}}`, ""), cache)
 	plain := reproduce(t, smallExperiment(t, `{"kind": "metrics", "x": "load", "series": "policy", "replicas": "seed",
@@ -298,7 +299,7 @@ func TestAnalysisHalves(t *testing.T) {
 // value; their percentiles are recomputed here from the pooled jobs.
 func TestAnalysisBoxes(t *testing.T) {
 	rep := reproduce(t, smallExperiment(t, `{"kind": "boxes", "x": "load", "series": "policy", "replicas": "seed",
-    "metrics": ["response_s", "ts_bsld"], "plot": {"log_y": true}}`, ""), &Cache{Dir: t.TempDir()})
+    "metrics": ["response_s", "ts_bsld"], "plot": {"log_y": true}}`, ""), &pipelines.Cache{Dir: t.TempDir()})
 	if len(rep.Item.Rows) != 2*2*2*6 {
 		t.Fatalf("%d rows", len(rep.Item.Rows))
 	}
@@ -340,7 +341,7 @@ func TestAnalysisBoxes(t *testing.T) {
 func TestAnalysisJobsInSystemSeries(t *testing.T) {
 	e, sha := loadFor(t, `{"kind": "jobs-in-system", "x": "load", "series": "policy"}`)
 	e.Grid = e.Grid[:2] // policies and loads, one seed
-	rep, err := e.Reproduce(&Sweep{Cache: &Cache{Dir: t.TempDir()}}, "e", sha)
+	rep, err := e.Reproduce(&pipelines.Sweep{Cache: &pipelines.Cache{Dir: t.TempDir()}}, "e", sha)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,7 +355,7 @@ func TestAnalysisJobsInSystemSeries(t *testing.T) {
 		t.Fatalf("figure %+v", f)
 	}
 	// easy at 0.9 is the second line of panels 2 and 3.
-	var run *Finished
+	var run *pipelines.Finished
 	for _, r := range rep.Runs {
 		if r.Point.Text("policy") == "easy" && r.Point.Text("load") == "0.9" {
 			run = r

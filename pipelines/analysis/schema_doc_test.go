@@ -1,4 +1,4 @@
-package pipelines
+package analysis
 
 import (
 	"encoding"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gangsim/gangsim/pipelines"
 	"github.com/gangsim/gangsim/repro"
 )
 
@@ -17,17 +18,17 @@ import (
 type schemaRow struct{ field, text string }
 
 // readmeSchemaRows returns the rows of the table after "Every field
-// (`pipelines.Experiment`" in docs/experiments.md, where the README links
+// (`analysis.Experiment`" in docs/experiments.md, where the README links
 // the schema.
 func readmeSchemaRows(t *testing.T) []schemaRow {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "docs", "experiments.md"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "experiments.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, after, ok := strings.Cut(string(b), "Every field (`pipelines.Experiment`")
+	_, after, ok := strings.Cut(string(b), "Every field (`analysis.Experiment`")
 	if !ok {
-		t.Fatal("docs/experiments.md: no experiment schema table (\"Every field (`pipelines.Experiment`\")")
+		t.Fatal("docs/experiments.md: no experiment schema table (\"Every field (`analysis.Experiment`\")")
 	}
 	var rows []schemaRow
 	inTable := false
@@ -118,7 +119,7 @@ func TestREADMESchemaComplete(t *testing.T) {
 			}
 			ft := f.Type
 			if path == "" && f.Name == "run" {
-				ft = reflect.TypeFor[Run]() // json.RawMessage in Experiment, a Run once parsed
+				ft = reflect.TypeFor[pipelines.Run]() // json.RawMessage in Experiment, a Run once parsed
 			}
 			r := rowOf(q, path, f.Name)
 			if r == nil && doc != nil && strings.Contains(doc.text, "`"+f.Name+"`") {

@@ -73,7 +73,13 @@ type Conservative struct {
 	// stuck is a sweep's memory of a job that could not move.
 	stuck stuck
 	// since is the sweeps' memory of where units came free: see sweep.
-	since []model.Time
+	since []span
+	// loose spans the times where units came free since the latest sweep
+	// began (noSpan when none have).
+	loose span
+	// scanAll makes a sweep scan the plan from the start for each move, as
+	// if units could have come free anywhere (for tests: the two agree).
+	scanAll bool
 	// owed counts the terminations whose sweep has not run (ReplanSingle).
 	owed int
 	// arrivals, ends and timers count the engine's calls since the last
@@ -208,6 +214,7 @@ func (p *Conservative) Complete(j *sim.Job) {
 		// It ended before the plan said: free the rest of its time.
 		p.trim()
 		p.prof.add(now, until, p.e.Need(j))
+		p.loose.add(now, until)
 		p.changed = true
 		p.settled = false
 	case !onTime:
@@ -295,28 +302,29 @@ func (p *Conservative) catchUp() span {
 // A reservation that meets hit, where catchUp may have over-committed the
 // plan, is lifted out of the profile and put back at its earliest fit,
 // which may be later than before. Elsewhere the plan is feasible and a
-// reservation can only move earlier, which earliestBefore finds by
-// scanning the profile before it, without lifting it: only the jobs that
-// move touch the profile. A job can only move if units came free before its
-// reservation since it was last placed: p.since[i] is the earliest time from
-// which units came free after job i was last looked at, before this sweep,
-// and a job is skipped unless that or what this sweep freed so far is
-// before its reservation. On return p.since holds the same for the next
-// sweep. The last job found stuck (p.stuck) spares the scan the times it
-// rules out, until units come free before its reservation.
+// reservation can only move earlier, which earliestMove finds by scanning
+// the profile before it, without lifting it: only the jobs that move touch
+// the profile. A job can only move if units came free before its
+// reservation since it was last placed (see earliestMove): p.since[i]
+// spans where units came free after job i was last looked at, before this
+// sweep, and a job is skipped unless that or what this sweep freed so far
+// begins before its reservation. On return p.since holds the same for the
+// next sweep. The last job found stuck (p.stuck) spares the scan the times
+// it rules out, until units come free before its reservation.
 func (p *Conservative) sweep(hit span) (moved bool) {
 	now := p.e.Now()
 	p.stuck = stuck{res: model.Never}
-	// freed is the earliest time from which this sweep has freed units so
-	// far: a job reserved at or before it can use none of them.
-	freed := model.Never
+	p.loose = noSpan
+	// freed spans what this sweep has freed so far: a job reserved at or
+	// before its start can use none of it.
+	freed := noSpan
 	first := model.Never
 	since := p.since
 	for i := range p.queue {
 		w := &p.queue[i]
 		old := w.res
 		seen := since[i]
-		since[i] = model.Never // what this sweep frees at i, for now
+		since[i] = noSpan // what this sweep frees at i, for now
 		switch {
 		case old == model.Never:
 			p.place(w) // takes units only: what p.stuck says still holds
@@ -327,15 +335,16 @@ func (p *Conservative) sweep(hit span) (moved bool) {
 			p.place(w)
 			if w.res != old {
 				moved = true
-				since[i] = old
-				p.freedAt(&freed, old)
+				since[i] = span{old, old + max(w.dur, 1)}
+				p.freedAt(&freed, since[i])
 			}
-		case old > now && (seen < old || freed < old):
+		case old > now && (seen.lo < old || freed.lo < old):
 			from := p.stuck.bound(w)
 			if from >= old {
 				break
 			}
-			t, it := p.prof.earliestBefore(w.need, w.dur, from, old)
+			seen.add(freed.lo, freed.hi)
+			t, it := p.earliestMove(w, from, old, seen)
 			if t == old {
 				p.stuck = stuck{w.need, w.dur, old}
 				break
@@ -346,15 +355,17 @@ func (p *Conservative) sweep(hit span) (moved bool) {
 			w.res = t
 			moved = true
 			// Only [max(t+dur, old), old+dur) came free.
-			since[i] = max(t+w.dur, old)
+			since[i] = span{max(t+w.dur, old), old + w.dur}
 			p.freedAt(&freed, since[i])
 		}
 		first = min(first, w.res)
 	}
 	// For the next sweep: what came free after each job was looked at.
-	after := model.Never
+	after := noSpan
 	for i := len(since) - 1; i >= 0; i-- {
-		after, since[i] = min(after, since[i]), after
+		f := since[i]
+		since[i] = after
+		after.add(f.lo, f.hi)
 	}
 	p.first = first
 	p.unplaced = 0
@@ -363,13 +374,36 @@ func (p *Conservative) sweep(hit span) (moved bool) {
 	return moved
 }
 
-// freedAt records that a sweep freed units from time at on: the remembered
-// stuck job stays stuck if that is at or after its reservation.
-func (p *Conservative) freedAt(freed *model.Time, at model.Time) {
-	*freed = min(*freed, at)
-	if at < p.stuck.res {
+// freedAt records that a sweep freed units over f: the remembered stuck job
+// stays stuck if that is at or after its reservation.
+func (p *Conservative) freedAt(freed *span, f span) {
+	freed.add(f.lo, f.hi)
+	p.loose.add(f.lo, f.hi)
+	if f.lo < p.stuck.res {
 		p.stuck.res = model.Never
 	}
+}
+
+// earliestMove returns the earliest start in [from, old) to which w,
+// reserved at old, can move, and the index of its step (old and -1 if none:
+// see profile.earliestBefore), given that units came free since w was last
+// placed or looked at only within the span seen. Then no start before old
+// fitted w (a sweep moves a job to its earliest fit and leaves one only when
+// it cannot move); taking units keeps that true, so a start t fits now only
+// if units came free somewhere in its window before old, [t, min(t+dur,
+// old)) (an instant for a zero duration): the window meets seen. Only those
+// starts are searched, not the whole plan before old. The earliest fit is
+// still a step's time: a start that fits has its step's time fitting too
+// (the level is the same up to t, and the rest of the window is t's).
+func (p *Conservative) earliestMove(w *waiting, from, old model.Time, seen span) (model.Time, int) {
+	if p.scanAll {
+		return p.prof.earliestBefore(w.need, w.dur, from, old)
+	}
+	lo, hi := max(from, seen.lo-max(w.dur, 1)+1), min(seen.hi, old)
+	if lo >= hi {
+		return old, -1
+	}
+	return p.prof.earliestIn(w.need, w.dur, lo, hi, old)
 }
 
 // stuck remembers the last job a sweep found could not move earlier, to rule
@@ -452,10 +486,9 @@ func (p *Conservative) Schedule() {
 	// later sweep of this pass, only the jobs after it in the previous
 	// sweep can have freed some since it was last looked at.
 	if n != 0 {
-		seen := model.Time(math.MinInt64)
-		if p.settled {
-			seen = model.Never
-		}
+		// Units came free since the latest sweep began only within
+		// p.loose (nowhere once the plan settled).
+		seen := p.loose
 		p.since = p.since[:0]
 		for range p.queue {
 			p.since = append(p.since, seen)

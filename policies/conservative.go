@@ -72,11 +72,9 @@ type Conservative struct {
 	first model.Time
 	// stuck is a sweep's memory of a job that could not move.
 	stuck stuck
-	// since is the sweeps' memory of where units came free: see sweep.
-	since []span
-	// loose spans the times where units came free since the latest sweep
-	// began (noSpan when none have).
-	loose span
+	// between spans the times where units came free since the latest sweep
+	// (noSpan when none have): see sweep.
+	between span
 	// scanAll makes a sweep scan the plan from the start for each move, as
 	// if units could have come free anywhere (for tests: the two agree).
 	scanAll bool
@@ -100,6 +98,9 @@ type waiting struct {
 	res  model.Time // reservation start; model.Never while unplaced
 	dur  model.Time // the runtime the scheduler assumes
 	need int
+	// since spans where the latest sweep freed units after it looked at
+	// this job (noSpan if nowhere, or if the job came later).
+	since span
 }
 
 // overrun is a running job the plan holds until a later time than its
@@ -146,7 +147,7 @@ func (p *Conservative) duration(j *sim.Job) model.Time {
 // Arrive implements sim.Policy.
 func (p *Conservative) Arrive(j *sim.Job) {
 	p.arrivals++
-	p.queue = append(p.queue, waiting{j: j, res: model.Never, dur: p.duration(j), need: p.e.Need(j)})
+	p.queue = append(p.queue, waiting{j: j, res: model.Never, dur: p.duration(j), need: p.e.Need(j), since: noSpan})
 	if p.overrun() {
 		p.recheck = true
 	}
@@ -214,7 +215,7 @@ func (p *Conservative) Complete(j *sim.Job) {
 		// It ended before the plan said: free the rest of its time.
 		p.trim()
 		p.prof.add(now, until, p.e.Need(j))
-		p.loose.add(now, until)
+		p.between.add(now, until)
 		p.changed = true
 		p.settled = false
 	case !onTime:
@@ -305,26 +306,26 @@ func (p *Conservative) catchUp() span {
 // reservation can only move earlier, which earliestMove finds by scanning
 // the profile before it, without lifting it: only the jobs that move touch
 // the profile. A job can only move if units came free before its
-// reservation since it was last placed (see earliestMove): p.since[i]
-// spans where units came free after job i was last looked at, before this
-// sweep, and a job is skipped unless that or what this sweep freed so far
-// begins before its reservation. On return p.since holds the same for the
-// next sweep. The last job found stuck (p.stuck) spares the scan the times
+// reservation since it was last placed or looked at (see earliestMove):
+// in the previous sweep after its turn (its since), between the two sweeps
+// (p.between), or in this sweep before its turn; a job is skipped unless
+// one of these begins before its reservation. On return every job's since
+// holds what this sweep freed after its turn. The last job found stuck (p.stuck) spares the scan the times
 // it rules out, until units come free before its reservation.
 func (p *Conservative) sweep(hit span) (moved bool) {
 	now := p.e.Now()
 	p.stuck = stuck{res: model.Never}
-	p.loose = noSpan
+	between := p.between
+	p.between = noSpan
 	// freed spans what this sweep has freed so far: a job reserved at or
 	// before its start can use none of it.
 	freed := noSpan
 	first := model.Never
-	since := p.since
 	for i := range p.queue {
 		w := &p.queue[i]
 		old := w.res
-		seen := since[i]
-		since[i] = noSpan // what this sweep frees at i, for now
+		seen := w.since
+		w.since = noSpan // what this sweep frees at its turn, for now
 		switch {
 		case old == model.Never:
 			p.place(w) // takes units only: what p.stuck says still holds
@@ -335,16 +336,15 @@ func (p *Conservative) sweep(hit span) (moved bool) {
 			p.place(w)
 			if w.res != old {
 				moved = true
-				since[i] = span{old, old + max(w.dur, 1)}
-				p.freedAt(&freed, since[i])
+				w.since = span{old, old + max(w.dur, 1)}
+				p.freedAt(&freed, w.since)
 			}
-		case old > now && (seen.lo < old || freed.lo < old):
+		case old > now && (seen.lo < old || between.lo < old || freed.lo < old):
 			from := p.stuck.bound(w)
 			if from >= old {
 				break
 			}
-			seen.add(freed.lo, freed.hi)
-			t, it := p.earliestMove(w, from, old, seen)
+			t, it := p.earliestMove(w, from, old, [3]span{seen, between, freed})
 			if t == old {
 				p.stuck = stuck{w.need, w.dur, old}
 				break
@@ -355,16 +355,17 @@ func (p *Conservative) sweep(hit span) (moved bool) {
 			w.res = t
 			moved = true
 			// Only [max(t+dur, old), old+dur) came free.
-			since[i] = span{max(t+w.dur, old), old + w.dur}
-			p.freedAt(&freed, since[i])
+			w.since = span{max(t+w.dur, old), old + w.dur}
+			p.freedAt(&freed, w.since)
 		}
 		first = min(first, w.res)
 	}
 	// For the next sweep: what came free after each job was looked at.
 	after := noSpan
-	for i := len(since) - 1; i >= 0; i-- {
-		f := since[i]
-		since[i] = after
+	for i := len(p.queue) - 1; i >= 0; i-- {
+		w := &p.queue[i]
+		f := w.since
+		w.since = after
 		after.add(f.lo, f.hi)
 	}
 	p.first = first
@@ -378,7 +379,6 @@ func (p *Conservative) sweep(hit span) (moved bool) {
 // stays stuck if that is at or after its reservation.
 func (p *Conservative) freedAt(freed *span, f span) {
 	freed.add(f.lo, f.hi)
-	p.loose.add(f.lo, f.hi)
 	if f.lo < p.stuck.res {
 		p.stuck.res = model.Never
 	}
@@ -387,23 +387,47 @@ func (p *Conservative) freedAt(freed *span, f span) {
 // earliestMove returns the earliest start in [from, old) to which w,
 // reserved at old, can move, and the index of its step (old and -1 if none:
 // see profile.earliestBefore), given that units came free since w was last
-// placed or looked at only within the span seen. Then no start before old
+// placed or looked at only within the spans freed. Then no start before old
 // fitted w (a sweep moves a job to its earliest fit and leaves one only when
 // it cannot move); taking units keeps that true, so a start t fits now only
 // if units came free somewhere in its window before old, [t, min(t+dur,
-// old)) (an instant for a zero duration): the window meets seen. Only those
-// starts are searched, not the whole plan before old. The earliest fit is
-// still a step's time: a start that fits has its step's time fitting too
-// (the level is the same up to t, and the rest of the window is t's).
-func (p *Conservative) earliestMove(w *waiting, from, old model.Time, seen span) (model.Time, int) {
+// old)) (an instant for a zero duration): the window meets one of the
+// spans. Only those starts are searched, not the whole plan before old. The
+// earliest fit is still a step's time: a start that fits has its step's
+// time fitting too (the level is the same up to t, and the rest of the
+// window is t's).
+func (p *Conservative) earliestMove(w *waiting, from, old model.Time, freed [3]span) (model.Time, int) {
 	if p.scanAll {
 		return p.prof.earliestBefore(w.need, w.dur, from, old)
 	}
-	lo, hi := max(from, seen.lo-max(w.dur, 1)+1), min(seen.hi, old)
-	if lo >= hi {
-		return old, -1
+	// The starts whose window meets each span before old, in order of
+	// their beginning, the ones that overlap merged.
+	d := max(w.dur, 1)
+	var r [3]span
+	n := 0
+	for _, f := range freed {
+		g := span{max(from, f.lo-d+1), min(f.hi, old)}
+		if g.lo >= g.hi {
+			continue
+		}
+		k := n
+		for ; k > 0 && r[k-1].lo > g.lo; k-- {
+			r[k] = r[k-1]
+		}
+		r[k] = g
+		n++
 	}
-	return p.prof.earliestIn(w.need, w.dur, lo, hi, old)
+	for k := 0; k < n; k++ {
+		g := r[k]
+		for k+1 < n && r[k+1].lo <= g.hi {
+			k++
+			g.add(r[k].lo, r[k].hi)
+		}
+		if t, it := p.prof.earliestIn(w.need, w.dur, g.lo, g.hi, old); it >= 0 {
+			return t, it
+		}
+	}
+	return old, -1
 }
 
 // stuck remembers the last job a sweep found could not move earlier, to rule
@@ -480,19 +504,6 @@ func (p *Conservative) Schedule() {
 	}
 	if p.settled && !full && p.unplaced == 0 {
 		n = 0 // no sweep would move anything
-	}
-	// A job can move only where units came free before its reservation
-	// since it was last placed: none have since the plan settled, and in a
-	// later sweep of this pass, only the jobs after it in the previous
-	// sweep can have freed some since it was last looked at.
-	if n != 0 {
-		// Units came free since the latest sweep began only within
-		// p.loose (nowhere once the plan settled).
-		seen := p.loose
-		p.since = p.since[:0]
-		for range p.queue {
-			p.since = append(p.since, seen)
-		}
 	}
 	// Sweeps after one that moves nothing would move nothing either.
 	for ; n != 0; n-- {

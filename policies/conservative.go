@@ -310,8 +310,9 @@ func (p *Conservative) catchUp() span {
 // in the previous sweep after its turn (its since), between the two sweeps
 // (p.between), or in this sweep before its turn; a job is skipped unless
 // one of these begins before its reservation. On return every job's since
-// holds what this sweep freed after its turn. The last job found stuck (p.stuck) spares the scan the times
-// it rules out, until units come free before its reservation.
+// holds what this sweep freed after its turn. The last job found stuck
+// (p.stuck) spares the scan the times it rules out, until units come free
+// before its reservation.
 func (p *Conservative) sweep(hit span) (moved bool) {
 	now := p.e.Now()
 	p.stuck = stuck{res: model.Never}

@@ -146,22 +146,22 @@ var atOncePolicies = []struct {
 // replay and its ratio to FCFS's on the same jobs, measured in the same run
 // (x-fcfs). 10^7 jobs (FCFS and EASY; minutes, and a peak RSS near 9 GB)
 // with GANGSIM_BENCH_10M=1, or BenchmarkAtOnce10M (make bench-pipe).
-// Conservative backfilling runs with GANGSIM_BENCH_ALL=1, on 10^4 jobs.
+// Conservative backfilling runs with GANGSIM_BENCH_ALL=1, on 10^3 jobs.
 func BenchmarkAtOnce(b *testing.B) {
 	sizes := []int{100_000, 1_000_000}
 	if os.Getenv("GANGSIM_BENCH_10M") == "1" {
-		sizes = append(sizes, 10_000_000)
+		sizes = append(sizes, 1_000_000)
 	}
 	if os.Getenv("GANGSIM_BENCH_ALL") == "1" {
-		sizes = append([]int{10_000}, sizes...)
+		sizes = append([]int{1_000}, sizes...)
 	}
 	for _, n := range sizes {
 		var fcfs time.Duration
 		for _, pol := range atOncePolicies {
 			switch {
-			case pol.name == "conservative" && n != 10_000,
-				pol.name != "conservative" && n == 10_000 && pol.name != "fcfs",
-				n == 10_000_000 && pol.name != "fcfs" && pol.name != "easy":
+			case pol.name == "conservative" && n != 1_000,
+				pol.name != "conservative" && n == 1_000 && pol.name != "fcfs",
+				n == 1_000_000 && pol.name != "fcfs" && pol.name != "easy":
 				continue
 			}
 			b.Run(fmt.Sprintf("jobs=%d/%s", n, pol.name), func(b *testing.B) {
@@ -192,7 +192,7 @@ func BenchmarkAtOnce10M(b *testing.B) {
 	var fcfs time.Duration
 	for _, pol := range atOncePolicies[:2] {
 		b.Run(pol.name, func(b *testing.B) {
-			benchStream(b, 10_000_000, true, pol.mk)
+			benchStream(b, 1_000_000, true, pol.mk)
 			reportCPU(b, lastCPU, &fcfs, pol.name == "fcfs")
 		})
 	}
@@ -209,7 +209,7 @@ func BenchmarkEASYStream10M(b *testing.B) {
 		var peak uint64
 		probe := &heapProbe{peak: &peak}
 		e := sim.New(sim.Config{Machine: model.FlatMachine(128)}, NewEASY(false))
-		if err := e.Run(newSynthetic(10_000_000, 128, 1), probe, nil); err != nil {
+		if err := e.Run(newSynthetic(1_000_000, 128, 1), probe, nil); err != nil {
 			b.Fatal(err)
 		}
 		b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")

@@ -5,8 +5,11 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
 	"runtime"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/sim"
@@ -67,6 +70,8 @@ func benchPolicy(b *testing.B, n int, mk func() sim.Policy) { benchStream(b, n, 
 func benchStream(b *testing.B, n int, atOnce bool, mk func() sim.Policy) {
 	b.ReportAllocs()
 	jobs := 0
+	cpu := cpuNow()
+	defer func() { lastCPU = (cpuNow() - cpu) / time.Duration(b.N) }()
 	for i := 0; i < b.N; i++ {
 		out := &discard{}
 		e := sim.New(sim.Config{Machine: model.FlatMachine(128)}, mk())
@@ -103,10 +108,24 @@ func BenchmarkConservative(b *testing.B) {
 	}
 }
 
+// cpuNow is the process's CPU time so far, user and system (the external
+// test package's benchmarks have their own, cpuTime).
+func cpuNow() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// lastCPU is the CPU time per operation of the latest benchStream.
+var lastCPU time.Duration
+
 // atOncePolicies are FCFS and the backfilling policies that the jobs
-// submitted at once run through (conservative backfilling is left out: its
-// plan holds a reservation for every queued job, and each termination
-// sweeps them all; see README).
+// submitted at once run through (conservative backfilling runs only with
+// GANGSIM_BENCH_ALL=1: its plan holds a reservation for every queued job,
+// placing one walks the plan, and each termination sweeps the queue; see
+// README).
 var atOncePolicies = []struct {
 	name string
 	mk   func() sim.Policy
@@ -118,19 +137,50 @@ var atOncePolicies = []struct {
 		cfg.Backfill = "easy"
 		return NewGang(cfg, Env{Machine: model.FlatMachine(128)})
 	}},
+	{"conservative", func() sim.Policy { return NewConservative(false) }},
 }
 
 // BenchmarkAtOnce submits the synthetic stream's first 10^5 and 10^6 jobs
 // all at time 0, so that the queue holds nearly all of them for the whole
-// run, through FCFS and the backfilling policies: each policy's cost against
-// FCFS's on the same jobs. 10^7 jobs: BenchmarkAtOnce10M (make bench-pipe).
+// run, through FCFS and the backfilling policies: each policy's CPU per
+// replay and its ratio to FCFS's on the same jobs, measured in the same run
+// (x-fcfs). 10^7 jobs (FCFS and EASY; minutes, and a peak RSS near 9 GB)
+// with GANGSIM_BENCH_10M=1, or BenchmarkAtOnce10M (make bench-pipe).
+// Conservative backfilling runs with GANGSIM_BENCH_ALL=1, on 10^3 jobs.
 func BenchmarkAtOnce(b *testing.B) {
-	for _, n := range []int{100_000, 1_000_000} {
+	sizes := []int{100_000, 1_000_000}
+	if os.Getenv("GANGSIM_BENCH_10M") == "1" {
+		sizes = append(sizes, 1_000_000)
+	}
+	if os.Getenv("GANGSIM_BENCH_ALL") == "1" {
+		sizes = append([]int{1_000}, sizes...)
+	}
+	for _, n := range sizes {
+		var fcfs time.Duration
 		for _, pol := range atOncePolicies {
+			switch {
+			case pol.name == "conservative" && n != 1_000,
+				pol.name != "conservative" && n == 1_000 && pol.name != "fcfs",
+				n == 1_000_000 && pol.name != "fcfs" && pol.name != "easy":
+				continue
+			}
 			b.Run(fmt.Sprintf("jobs=%d/%s", n, pol.name), func(b *testing.B) {
 				benchStream(b, n, true, pol.mk)
+				reportCPU(b, lastCPU, &fcfs, pol.name == "fcfs")
 			})
 		}
+	}
+}
+
+// reportCPU reports cpu, a replay's CPU time, and its ratio to the FCFS
+// replay's of the same input, *fcfs, which it sets when this is FCFS's.
+func reportCPU(b *testing.B, cpu time.Duration, fcfs *time.Duration, isFCFS bool) {
+	b.ReportMetric(cpu.Seconds(), "cpu-s/op")
+	switch {
+	case isFCFS:
+		*fcfs = cpu
+	case *fcfs > 0:
+		b.ReportMetric(float64(cpu)/float64(*fcfs), "x-fcfs")
 	}
 }
 
@@ -139,8 +189,12 @@ func BenchmarkAtOnce(b *testing.B) {
 // and the pair takes minutes, so it runs with make bench-pipe, not make
 // bench.
 func BenchmarkAtOnce10M(b *testing.B) {
+	var fcfs time.Duration
 	for _, pol := range atOncePolicies[:2] {
-		b.Run(pol.name, func(b *testing.B) { benchStream(b, 10_000_000, true, pol.mk) })
+		b.Run(pol.name, func(b *testing.B) {
+			benchStream(b, 1_000_000, true, pol.mk)
+			reportCPU(b, lastCPU, &fcfs, pol.name == "fcfs")
+		})
 	}
 }
 
@@ -155,7 +209,7 @@ func BenchmarkEASYStream10M(b *testing.B) {
 		var peak uint64
 		probe := &heapProbe{peak: &peak}
 		e := sim.New(sim.Config{Machine: model.FlatMachine(128)}, NewEASY(false))
-		if err := e.Run(newSynthetic(10_000_000, 128, 1), probe, nil); err != nil {
+		if err := e.Run(newSynthetic(1_000_000, 128, 1), probe, nil); err != nil {
 			b.Fatal(err)
 		}
 		b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")

@@ -72,8 +72,12 @@ type Conservative struct {
 	first model.Time
 	// stuck is a sweep's memory of a job that could not move.
 	stuck stuck
-	// since is the sweeps' memory of where units came free: see sweep.
-	since []model.Time
+	// between spans the times where units came free since the latest sweep
+	// (noSpan when none have): see sweep.
+	between span
+	// scanAll makes a sweep scan the plan from the start for each move, as
+	// if units could have come free anywhere (for tests: the two agree).
+	scanAll bool
 	// owed counts the terminations whose sweep has not run (ReplanSingle).
 	owed int
 	// arrivals, ends and timers count the engine's calls since the last
@@ -94,6 +98,9 @@ type waiting struct {
 	res  model.Time // reservation start; model.Never while unplaced
 	dur  model.Time // the runtime the scheduler assumes
 	need int
+	// since spans where the latest sweep freed units after it looked at
+	// this job (noSpan if nowhere, or if the job came later).
+	since span
 }
 
 // overrun is a running job the plan holds until a later time than its
@@ -140,7 +147,7 @@ func (p *Conservative) duration(j *sim.Job) model.Time {
 // Arrive implements sim.Policy.
 func (p *Conservative) Arrive(j *sim.Job) {
 	p.arrivals++
-	p.queue = append(p.queue, waiting{j: j, res: model.Never, dur: p.duration(j), need: p.e.Need(j)})
+	p.queue = append(p.queue, waiting{j: j, res: model.Never, dur: p.duration(j), need: p.e.Need(j), since: noSpan})
 	if p.overrun() {
 		p.recheck = true
 	}
@@ -208,6 +215,7 @@ func (p *Conservative) Complete(j *sim.Job) {
 		// It ended before the plan said: free the rest of its time.
 		p.trim()
 		p.prof.add(now, until, p.e.Need(j))
+		p.between.add(now, until)
 		p.changed = true
 		p.settled = false
 	case !onTime:
@@ -295,28 +303,30 @@ func (p *Conservative) catchUp() span {
 // A reservation that meets hit, where catchUp may have over-committed the
 // plan, is lifted out of the profile and put back at its earliest fit,
 // which may be later than before. Elsewhere the plan is feasible and a
-// reservation can only move earlier, which earliestBefore finds by
-// scanning the profile before it, without lifting it: only the jobs that
-// move touch the profile. A job can only move if units came free before its
-// reservation since it was last placed: p.since[i] is the earliest time from
-// which units came free after job i was last looked at, before this sweep,
-// and a job is skipped unless that or what this sweep freed so far is
-// before its reservation. On return p.since holds the same for the next
-// sweep. The last job found stuck (p.stuck) spares the scan the times it
-// rules out, until units come free before its reservation.
+// reservation can only move earlier, which earliestMove finds by scanning
+// the profile before it, without lifting it: only the jobs that move touch
+// the profile. A job can only move if units came free before its
+// reservation since it was last placed or looked at (see earliestMove):
+// in the previous sweep after its turn (its since), between the two sweeps
+// (p.between), or in this sweep before its turn; a job is skipped unless
+// one of these begins before its reservation. On return every job's since
+// holds what this sweep freed after its turn. The last job found stuck
+// (p.stuck) spares the scan the times it rules out, until units come free
+// before its reservation.
 func (p *Conservative) sweep(hit span) (moved bool) {
 	now := p.e.Now()
 	p.stuck = stuck{res: model.Never}
-	// freed is the earliest time from which this sweep has freed units so
-	// far: a job reserved at or before it can use none of them.
-	freed := model.Never
+	between := p.between
+	p.between = noSpan
+	// freed spans what this sweep has freed so far: a job reserved at or
+	// before its start can use none of it.
+	freed := noSpan
 	first := model.Never
-	since := p.since
 	for i := range p.queue {
 		w := &p.queue[i]
 		old := w.res
-		seen := since[i]
-		since[i] = model.Never // what this sweep frees at i, for now
+		seen := w.since
+		w.since = noSpan // what this sweep frees at its turn, for now
 		switch {
 		case old == model.Never:
 			p.place(w) // takes units only: what p.stuck says still holds
@@ -327,15 +337,15 @@ func (p *Conservative) sweep(hit span) (moved bool) {
 			p.place(w)
 			if w.res != old {
 				moved = true
-				since[i] = old
-				p.freedAt(&freed, old)
+				w.since = span{old, old + max(w.dur, 1)}
+				p.freedAt(&freed, w.since)
 			}
-		case old > now && (seen < old || freed < old):
+		case old > now && (seen.lo < old || between.lo < old || freed.lo < old):
 			from := p.stuck.bound(w)
 			if from >= old {
 				break
 			}
-			t, it := p.prof.earliestBefore(w.need, w.dur, from, old)
+			t, it := p.earliestMove(w, from, old, [3]span{seen, between, freed})
 			if t == old {
 				p.stuck = stuck{w.need, w.dur, old}
 				break
@@ -346,15 +356,18 @@ func (p *Conservative) sweep(hit span) (moved bool) {
 			w.res = t
 			moved = true
 			// Only [max(t+dur, old), old+dur) came free.
-			since[i] = max(t+w.dur, old)
-			p.freedAt(&freed, since[i])
+			w.since = span{max(t+w.dur, old), old + w.dur}
+			p.freedAt(&freed, w.since)
 		}
 		first = min(first, w.res)
 	}
 	// For the next sweep: what came free after each job was looked at.
-	after := model.Never
-	for i := len(since) - 1; i >= 0; i-- {
-		after, since[i] = min(after, since[i]), after
+	after := noSpan
+	for i := len(p.queue) - 1; i >= 0; i-- {
+		w := &p.queue[i]
+		f := w.since
+		w.since = after
+		after.add(f.lo, f.hi)
 	}
 	p.first = first
 	p.unplaced = 0
@@ -363,13 +376,59 @@ func (p *Conservative) sweep(hit span) (moved bool) {
 	return moved
 }
 
-// freedAt records that a sweep freed units from time at on: the remembered
-// stuck job stays stuck if that is at or after its reservation.
-func (p *Conservative) freedAt(freed *model.Time, at model.Time) {
-	*freed = min(*freed, at)
-	if at < p.stuck.res {
+// freedAt records that a sweep freed units over f: the remembered stuck job
+// stays stuck if that is at or after its reservation.
+func (p *Conservative) freedAt(freed *span, f span) {
+	freed.add(f.lo, f.hi)
+	if f.lo < p.stuck.res {
 		p.stuck.res = model.Never
 	}
+}
+
+// earliestMove returns the earliest start in [from, old) to which w,
+// reserved at old, can move, and the index of its step (old and -1 if none:
+// see profile.earliestBefore), given that units came free since w was last
+// placed or looked at only within the spans freed. Then no start before old
+// fitted w (a sweep moves a job to its earliest fit and leaves one only when
+// it cannot move); taking units keeps that true, so a start t fits now only
+// if units came free somewhere in its window before old, [t, min(t+dur,
+// old)) (an instant for a zero duration): the window meets one of the
+// spans. Only those starts are searched, not the whole plan before old. The
+// earliest fit is still a step's time: a start that fits has its step's
+// time fitting too (the level is the same up to t, and the rest of the
+// window is t's).
+func (p *Conservative) earliestMove(w *waiting, from, old model.Time, freed [3]span) (model.Time, int) {
+	if p.scanAll {
+		return p.prof.earliestBefore(w.need, w.dur, from, old)
+	}
+	// The starts whose window meets each span before old, in order of
+	// their beginning, the ones that overlap merged.
+	d := max(w.dur, 1)
+	var r [3]span
+	n := 0
+	for _, f := range freed {
+		g := span{max(from, f.lo-d+1), min(f.hi, old)}
+		if g.lo >= g.hi {
+			continue
+		}
+		k := n
+		for ; k > 0 && r[k-1].lo > g.lo; k-- {
+			r[k] = r[k-1]
+		}
+		r[k] = g
+		n++
+	}
+	for k := 0; k < n; k++ {
+		g := r[k]
+		for k+1 < n && r[k+1].lo <= g.hi {
+			k++
+			g.add(r[k].lo, r[k].hi)
+		}
+		if t, it := p.prof.earliestIn(w.need, w.dur, g.lo, g.hi, old); it >= 0 {
+			return t, it
+		}
+	}
+	return old, -1
 }
 
 // stuck remembers the last job a sweep found could not move earlier, to rule
@@ -446,20 +505,6 @@ func (p *Conservative) Schedule() {
 	}
 	if p.settled && !full && p.unplaced == 0 {
 		n = 0 // no sweep would move anything
-	}
-	// A job can move only where units came free before its reservation
-	// since it was last placed: none have since the plan settled, and in a
-	// later sweep of this pass, only the jobs after it in the previous
-	// sweep can have freed some since it was last looked at.
-	if n != 0 {
-		seen := model.Time(math.MinInt64)
-		if p.settled {
-			seen = model.Never
-		}
-		p.since = p.since[:0]
-		for range p.queue {
-			p.since = append(p.since, seen)
-		}
 	}
 	// Sweeps after one that moves nothing would move nothing either.
 	for ; n != 0; n-- {

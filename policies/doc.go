@@ -40,6 +40,13 @@
 //     differ: repeat starts job 3 at 60 s and job 5 at 160 s, single job 3
 //     at 90 s and job 5 at 50 s.
 //
+//     A sweep does not search the whole plan before every reservation: a
+//     reservation can move earlier only to a start whose window meets a
+//     time where units came free since its job was last placed or looked
+//     at, so only those starts are searched, and a job with nothing freed
+//     before its reservation is passed over (TestConservativeEqualsScanAll
+//     checks this against the whole-plan search).
+//
 // A running job's expected end is its start plus its estimate; a job that
 // runs past its estimate is expected to end at the next instant (now + 1 µs):
 // it may end at any moment.

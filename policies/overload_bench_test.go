@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gangsim/gangsim/internal/sharedtraces"
 	"github.com/gangsim/gangsim/model"
@@ -15,25 +16,27 @@ import (
 )
 
 // overloadPolicies are the policies the overload benchmarks compare: FCFS,
-// the baseline, and every backfilling policy.
-var overloadPolicies = []string{"fcfs", "easy", "conservative", "conservative:replan=single", "gs:backfill=easy"}
+// the baseline (first: the others' ratios are to it), and every
+// backfilling policy.
+var overloadPolicies = []string{"fcfs", "easy", "conservative", "conservative:replan=single", "gs:mpl=6,backfill=easy,alloc=dhc"}
 
 // BenchmarkOverload replays every shared log scaled to offered loads 1.0,
 // 1.2 and 1.5 (as genwork convert --load does: runtimes and estimates
 // scaled) under FCFS and each backfilling policy, with gangsim's default
 // rules, from the scaled jobs in memory to a writer that discards the
-// outcomes. Above load 1 the queue grows for the whole log; a policy's cost
-// is to be read against FCFS's on the same input (the same sub-benchmark
-// prefix). Conservative backfilling runs by default only at load 1.0 on the
-// three small logs (sharedtraces.Small), where it takes a few seconds at
-// most: elsewhere its reservations move hundreds of times per job and a
-// replay takes minutes to hours (README, "Speed and memory"); set
+// outcomes. Above load 1 the queue grows for the whole log. Each replay
+// reports its CPU time (cpu-s/op) and its ratio to FCFS's on the same input
+// in the same run (x-fcfs). Conservative backfilling runs by default only at
+// load 1.0 on the three small logs (sharedtraces.Small), where it takes a
+// second or two: elsewhere its reservations move hundreds of times per job
+// and a replay takes up to minutes (README, "Speed and memory"); set
 // GANGSIM_BENCH_ALL=1 for every combination.
 func BenchmarkOverload(b *testing.B) {
 	all := os.Getenv("GANGSIM_BENCH_ALL") == "1"
 	for _, name := range sharedtraces.Names {
 		for _, load := range []float64{1.0, 1.2, 1.5} {
 			var trace *model.Trace
+			var fcfs time.Duration // FCFS's CPU per replay of this input
 			for _, pol := range overloadPolicies {
 				if strings.HasPrefix(pol, "conservative") && !all && (load != 1.0 || !slices.Contains(sharedtraces.Small, name)) {
 					continue
@@ -42,7 +45,14 @@ func BenchmarkOverload(b *testing.B) {
 					if trace == nil {
 						trace = scaledTrace(b, sharedtraces.Trace(b, name), load)
 					}
-					benchReplay(b, trace, pol)
+					cpu := benchReplay(b, trace, pol)
+					b.ReportMetric(cpu.Seconds(), "cpu-s/op")
+					switch {
+					case pol == "fcfs":
+						fcfs = cpu
+					case fcfs > 0:
+						b.ReportMetric(float64(cpu)/float64(fcfs), "x-fcfs")
+					}
 				})
 			}
 		}
@@ -67,8 +77,9 @@ func scaledTrace(b *testing.B, path string, load float64) *model.Trace {
 }
 
 // benchReplay replays trace under policy as the replay command does
-// (default cleaning and rules), into a discarding writer.
-func benchReplay(b *testing.B, trace *model.Trace, policy string) {
+// (default cleaning and rules), into a discarding writer, and returns the
+// CPU time per replay.
+func benchReplay(b *testing.B, trace *model.Trace, policy string) time.Duration {
 	b.Helper()
 	spec, err := policies.ParseSpec(policy)
 	if err != nil {
@@ -78,6 +89,7 @@ func benchReplay(b *testing.B, trace *model.Trace, policy string) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	jobs := 0
+	cpu := cpuTime()
 	for i := 0; i < b.N; i++ {
 		res, err := r.Run(model.NewSliceReader(trace), discardOutcomes{}, nil)
 		if err != nil {
@@ -86,6 +98,7 @@ func benchReplay(b *testing.B, trace *model.Trace, policy string) {
 		jobs += res.Summary.Jobs
 	}
 	b.ReportMetric(float64(jobs)/b.Elapsed().Seconds(), "jobs/s")
+	return (cpuTime() - cpu) / time.Duration(b.N)
 }
 
 type discardOutcomes struct{}

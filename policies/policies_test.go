@@ -95,12 +95,15 @@ func toNaive(jobs []model.Job, perfect bool) []*naiveJob {
 
 // forSeeds runs f for *traceRuns seeds, or only for -seed, and names the
 // failing seed so it can be re-run.
-func forSeeds(t *testing.T, f func(t *testing.T, rng *rand.Rand)) {
-	seeds := make([]uint64, 0, *traceRuns)
+func forSeeds(t *testing.T, f func(t *testing.T, rng *rand.Rand)) { forSeedsN(t, *traceRuns, f) }
+
+// forSeedsN is forSeeds with n seeds (for tests whose traces are larger).
+func forSeedsN(t *testing.T, n int, f func(t *testing.T, rng *rand.Rand)) {
+	seeds := make([]uint64, 0, n)
 	if *seedFlag != 0 {
 		seeds = append(seeds, *seedFlag)
 	} else {
-		for i := 1; i <= *traceRuns; i++ {
+		for i := 1; i <= n; i++ {
 			seeds = append(seeds, uint64(i))
 		}
 	}

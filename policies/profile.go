@@ -375,12 +375,19 @@ func (p *profile) earliest(need int, dur model.Time) (model.Time, int) {
 // the profile is feasible (no level below zero), so the rest of the window
 // fits. It scans only the steps in [from, res).
 func (p *profile) earliestBefore(need int, dur, from, res model.Time) (model.Time, int) {
+	return p.earliestIn(need, dur, from, res, res)
+}
+
+// earliestIn is earliestBefore with the starts limited to [from, to) (to <=
+// res), the windows still ending at min(t+dur, res). It returns res and -1
+// if no start in [from, to) fits.
+func (p *profile) earliestIn(need int, dur, from, to, res model.Time) (model.Time, int) {
 	s := p.s
 	i := 0
 	if from > s[0].at {
 		i = p.search(from)
 	}
-	for i < len(s) && s[i].at < res {
+	for i < len(s) && s[i].at < to {
 		if s[i].free < need {
 			i++
 			continue

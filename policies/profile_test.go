@@ -34,8 +34,8 @@ func (d denseProfile) check(t *testing.T, p *profile, start model.Time) {
 }
 
 // TestProfileAgainstDense applies random edits, moves and trims to a profile
-// and to a dense array and compares them, and checks earliest and
-// earliestBefore against brute-force searches.
+// and to a dense array and compares them, and checks earliest,
+// earliestBefore and earliestIn against brute-force searches.
 func TestProfileAgainstDense(t *testing.T) {
 	forSeeds(t, func(t *testing.T, rng *rand.Rand) {
 		const horizon, units = 80, 10
@@ -142,6 +142,14 @@ func TestProfileAgainstDense(t *testing.T) {
 			}
 			if got, _ := p.earliestBefore(need, dur, from, res); got != want {
 				t.Fatalf("earliestBefore(%d, %d, %d, %d) = %d, want %d: %v", need, dur, from, res, got, want, p.s)
+			}
+			// The same with the starts limited to [from, to).
+			to := max(from, start) + model.Time(rng.IntN(int(res-max(from, start))+1))
+			if want >= to {
+				want = res
+			}
+			if got, _ := p.earliestIn(need, dur, from, to, res); got != want {
+				t.Fatalf("earliestIn(%d, %d, %d, %d, %d) = %d, want %d: %v", need, dur, from, to, res, got, want, p.s)
 			}
 		}
 	})

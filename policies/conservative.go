@@ -19,7 +19,7 @@ const (
 	// every hole goes to the earliest-arrived job that fits it.
 	ReplanRepeat Replan = iota
 	// ReplanSingle sweeps the queue once per job termination, as pyss
-	// does (../shared/oracle/SEMANTICS.md): a hole that a later job's move
+	// does (docs/engine.md, "The pyss rules", rule 5): a hole that a later job's move
 	// opens for an earlier one waits for the next termination.
 	ReplanSingle
 )

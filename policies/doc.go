@@ -30,7 +30,7 @@
 //
 //     ReplanSingle (replan=single, set by --compat pyss) sweeps once per
 //     termination, including terminations at the estimate, as pyss does
-//     (../shared/oracle/SEMANTICS.md): a hole a sweep opens for an earlier
+//     (docs/engine.md, "The pyss rules", rule 5): a hole a sweep opens for an earlier
 //     job stays open until the next termination, and a job arriving
 //     meanwhile may take it. Each termination's sweep runs at its own
 //     scheduling pass (under pyss's order, after the arrivals of the same

@@ -268,7 +268,22 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 	period, diter := cur.at-prev.at, cur.iter-prev.iter
 	cross := false
 	if b := s.crossBound(j, prev, cur, period); b > until {
-		until, cross = b, true
+		if s.cfg.Kind == FCS {
+			// The strobe after its landing keeps its classes (EndSlot): it
+			// must come before any other job's end, after which the
+			// driver may change its owners (SetOwners classifies it from
+			// its measurements then).
+			st := s.steady
+			if e := s.earliestEnd(j, b+1); e <= b {
+				b = 0
+				if e > st.next {
+					b = st.next + (e-1-st.next)/st.every*st.every // the last strobe before e
+				}
+			}
+		}
+		if b > until {
+			until, cross = b, true
+		}
 	}
 	// Run returns early at another job's completion, where the driver may
 	// strobe or add a job on j's processors: j must not be ahead of it.
@@ -279,6 +294,12 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 		maxIter = max(maxIter, s.procs[pi].iter)
 	}
 	m = min(m, (j.prog.iters-2-maxIter)/diter)
+	if cross && s.cfg.Kind == FCS {
+		// Periodic up to the strobe after its landing (less than a slot
+		// and a period later), whose classification keeps its classes:
+		// not in its last iterations nor its tail by then.
+		m = min(m, (j.prog.iters-2-maxIter)/diter-int(s.steady.every/period)-2)
+	}
 	if m < 1 {
 		return false
 	}

@@ -217,8 +217,8 @@ func (s *Sim) SetOwners(on []Owner) {
 	if !s.cfg.Kind.strobed() {
 		return
 	}
-	s.era++
 	s.strobes++
+	changed := false // a processor whose owner changes
 	// Only the processors that had an owner or get one can change: the
 	// others are idle or run what the local scheduler gave them, and this
 	// strobe costs them nothing.
@@ -285,6 +285,7 @@ func (s *Sim) SetOwners(on []Owner) {
 		if n.p == c.owner {
 			continue
 		}
+		changed = true
 		for _, x := range [2]int32{c.owner, n.p} {
 			if x >= 0 && s.procs[x].job.landAt > s.now {
 				panic(fmt.Sprintf("procsim: a strobe at %v changes the owner of processor %d, whose job %d a skip moved ahead to %v (Steady)", s.now, ci, s.procs[x].job.id, s.procs[x].job.landAt))
@@ -339,6 +340,12 @@ func (s *Sim) SetOwners(on []Owner) {
 		for ci := s.occ.next(0); ci >= 0; ci = s.occ.next(ci + 1) {
 			s.rebase(ci)
 		}
+	}
+	if changed || s.cfg.Kind == FCS {
+		// What a job was doing before is no guide to what it does now.
+		// A strobe that names the same owners changes nothing (but FCS's
+		// measurements, which EndSlot restarted): the snapshots stay.
+		s.era++
 	}
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -10,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gangsim/gangsim/columnar"
-	"github.com/gangsim/gangsim/internal/fileio"
 	"github.com/gangsim/gangsim/internal/sharedtraces"
 	"github.com/gangsim/gangsim/workload"
 )
@@ -72,37 +69,7 @@ func benchGangVsEASY(b *testing.B, trace string) {
 // from seed to path, in Parquet.
 func writeLublin(b *testing.B, path string, jobs int64, procs int, seed uint64) {
 	b.Helper()
-	spec := workload.Spec{Source: workload.Source{Lublin: &workload.LublinSource{Jobs: jobs, Procs: procs}}, Seed: seed}
-	r, err := spec.Open(nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer r.Close()
-	header := r.Header().Clone()
-	out, err := fileio.Create(path, columnar.FormatParquet, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer out.Abort()
-	w, err := out.TraceWriter(&header)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for {
-		j, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := w.Write(&j); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if err := out.Commit(); err != nil {
-		b.Fatal(err)
-	}
+	writeSpec(b, workload.Spec{Source: workload.Source{Lublin: &workload.LublinSource{Jobs: jobs, Procs: procs}}, Seed: seed}, path)
 }
 
 // cpuTime is the CPU time the process has used so far (user and system).

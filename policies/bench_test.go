@@ -108,8 +108,8 @@ func BenchmarkConservative(b *testing.B) {
 	}
 }
 
-// cpuNow is the process's CPU time so far, user and system (the external
-// test package's benchmarks have their own, cpuTime).
+// cpuNow is the process's CPU time so far, user and system; the external
+// test package's benchmarks read it as CPUNow.
 func cpuNow() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {

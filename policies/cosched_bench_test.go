@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gangsim/gangsim/hwmodel"
 	"github.com/gangsim/gangsim/hwmodel/presets"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/sim"
@@ -40,14 +41,7 @@ func thesisTrace(b testing.TB, load float64) *model.Trace {
 // satisfy no wait stopped being events.
 func BenchmarkCoschedThesis(b *testing.B) {
 	tr := thesisTrace(b, 0.74)
-	p, err := presets.Get("crescendo")
-	if err != nil {
-		b.Fatal(err)
-	}
-	costs, err := p.Costs("")
-	if err != nil {
-		b.Fatal(err)
-	}
+	costs := crescendoCosts(b)
 	for _, name := range []string{"gs", "sb", "fcs"} {
 		b.Run(name, func(b *testing.B) {
 			env := Env{Machine: model.FlatMachine(32), Hardware: Hardware{Costs: costs, Preset: "crescendo"}, Rand: rand.New(rand.NewPCG(1, 0))}
@@ -83,14 +77,7 @@ func BenchmarkCoschedThesis(b *testing.B) {
 // "one replay of the thesis workload under GS in under 50 ms".
 func BenchmarkGangThesis(b *testing.B) {
 	tr := thesisTrace(b, 0.74)
-	p, err := presets.Get("crescendo")
-	if err != nil {
-		b.Fatal(err)
-	}
-	costs, err := p.Costs("")
-	if err != nil {
-		b.Fatal(err)
-	}
+	costs := crescendoCosts(b)
 	env := Env{Machine: model.FlatMachine(32), Hardware: Hardware{Costs: costs, Preset: "crescendo"}}
 	spec, _ := ParseSpec("gs:mpl=6,backfill=easy")
 	b.ReportAllocs()
@@ -114,14 +101,7 @@ func BenchmarkGangThesis(b *testing.B) {
 // at every size (the target of the README's speed table).
 func BenchmarkCoschedScale(b *testing.B) {
 	tr := thesisTrace(b, 0.74)
-	p, err := presets.Get("crescendo")
-	if err != nil {
-		b.Fatal(err)
-	}
-	costs, err := p.Costs("")
-	if err != nil {
-		b.Fatal(err)
-	}
+	costs := crescendoCosts(b)
 	for _, name := range []string{"fcs", "bcs", "pbcs"} {
 		for _, procs := range []int{1024, 32768, 131072} {
 			b.Run(fmt.Sprintf("%s/procs=%d", name, procs), func(b *testing.B) {
@@ -154,4 +134,19 @@ func processCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// crescendoCosts are the costs of the Crescendo preset, the thesis'
+// cluster, that the benchmarks charge.
+func crescendoCosts(b *testing.B) hwmodel.Costs {
+	b.Helper()
+	p, err := presets.Get("crescendo")
+	if err != nil {
+		b.Fatal(err)
+	}
+	costs, err := p.Costs("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return costs
 }

@@ -2,9 +2,7 @@ package policies_test
 
 import (
 	"fmt"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/gangsim/gangsim/internal/sharedtraces"
 	"github.com/gangsim/gangsim/model"
@@ -35,13 +33,13 @@ func BenchmarkCoschedWindows(b *testing.B) {
 						b.Fatal(err)
 					}
 					r := pipelines.Replay{Policy: spec, Hardware: "crescendo", Seed: 1}
-					cpu := cpuTime()
+					cpu := policies.CPUNow()
 					for b.Loop() {
 						if _, err := r.Run(model.NewSliceReader(trace), discardOutcomes{}, nil); err != nil {
 							b.Fatal(err)
 						}
 					}
-					b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N), "cpu-s/op")
+					b.ReportMetric((policies.CPUNow()-cpu).Seconds()/float64(b.N), "cpu-s/op")
 				})
 			}
 		}
@@ -54,13 +52,4 @@ func windowTrace(b *testing.B, path string, skip int) *model.Trace {
 	b.Helper()
 	return specTrace(b, workload.Spec{Source: workload.Source{Trace: &workload.TraceSource{Path: path, Skip: skip, Jobs: 120}},
 		Attributes: &workload.Attributes{Pattern: "ring", Comm: "blocking"}, Compress: 100, Seed: 1})
-}
-
-// cpuTime is the CPU the process has used so far, user and system.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -62,18 +62,8 @@ func BenchmarkOverload(b *testing.B) {
 // scaledTrace reads the trace at path scaled to offered load into memory.
 func scaledTrace(b *testing.B, path string, load float64) *model.Trace {
 	b.Helper()
-	spec := workload.Spec{Source: workload.Source{Trace: &workload.TraceSource{Path: path}},
-		Load: &workload.Load{Target: load}}
-	r, err := spec.Open(nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer r.Close()
-	t, err := model.ReadAll(r)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return t
+	return specTrace(b, workload.Spec{Source: workload.Source{Trace: &workload.TraceSource{Path: path}},
+		Load: &workload.Load{Target: load}})
 }
 
 // benchReplay replays trace under policy as the replay command does
@@ -89,7 +79,7 @@ func benchReplay(b *testing.B, trace *model.Trace, policy string) time.Duration 
 	b.ReportAllocs()
 	b.ResetTimer()
 	jobs := 0
-	cpu := cpuTime()
+	cpu := policies.CPUNow()
 	for i := 0; i < b.N; i++ {
 		res, err := r.Run(model.NewSliceReader(trace), discardOutcomes{}, nil)
 		if err != nil {
@@ -98,7 +88,7 @@ func benchReplay(b *testing.B, trace *model.Trace, policy string) time.Duration 
 		jobs += res.Summary.Jobs
 	}
 	b.ReportMetric(float64(jobs)/b.Elapsed().Seconds(), "jobs/s")
-	return (cpuTime() - cpu) / time.Duration(b.N)
+	return (policies.CPUNow() - cpu) / time.Duration(b.N)
 }
 
 type discardOutcomes struct{}

@@ -93,7 +93,7 @@ func (c *Cache) ItemUpToDate(resultsDir, item, key string) (*ItemStamp, bool) {
 		return nil, false
 	}
 	for _, f := range s.Files {
-		sum, err := fileSHA(f.Path)
+		sum, err := fileDigest(f.Path)
 		if err != nil || sum != f.SHA256 {
 			return nil, false
 		}
@@ -120,7 +120,7 @@ func (c *Cache) StampItem(resultsDir string, s ItemStamp, paths []string) error 
 		if err != nil {
 			return err
 		}
-		sum, err := fileSHA(abs)
+		sum, err := fileDigest(abs)
 		if err != nil {
 			return err
 		}
@@ -142,14 +142,4 @@ func (c *Cache) StampItem(resultsDir string, s ItemStamp, paths []string) error 
 		return err
 	}
 	return f.Commit()
-}
-
-// fileSHA is the hex SHA-256 of the file at path.
-func fileSHA(path string) (string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
 }

@@ -47,17 +47,10 @@ func BenchmarkGangScale(b *testing.B) {
 // scheduling to Parquet, and reports the CPU time of each and their ratio.
 func benchGangVsEASY(b *testing.B, trace string) {
 	out := filepath.Join(b.TempDir(), "out.parquet")
-	replay := func(policy string) time.Duration {
-		start := cpuTime(b)
-		if err := run([]string{"-p", policy, "--hw", "crescendo", trace, "-o", out, "-q"}, strings.NewReader(""), io.Discard, io.Discard); err != nil {
-			b.Fatal(err)
-		}
-		return cpuTime(b) - start
-	}
 	var easy, gs time.Duration
 	for b.Loop() {
-		easy += replay("easy")
-		gs += replay("gs:mpl=6,backfill=easy,alloc=dhc")
+		easy += replayCPU(b, out, "-p", "easy", "--hw", "crescendo", trace)
+		gs += replayCPU(b, out, "-p", "gs:mpl=6,backfill=easy,alloc=dhc", "--hw", "crescendo", trace)
 	}
 	n := float64(b.N)
 	b.ReportMetric(easy.Seconds()/n, "easy-cpu-s")
@@ -70,6 +63,16 @@ func benchGangVsEASY(b *testing.B, trace string) {
 func writeLublin(b *testing.B, path string, jobs int64, procs int, seed uint64) {
 	b.Helper()
 	writeSpec(b, workload.Spec{Source: workload.Source{Lublin: &workload.LublinSource{Jobs: jobs, Procs: procs}}, Seed: seed}, path)
+}
+
+// replayCPU runs replay with args, its results to out, and returns the CPU
+// time it took.
+func replayCPU(b *testing.B, out string, args ...string) time.Duration {
+	start := cpuTime(b)
+	if err := run(append(args, "-o", out, "-q"), strings.NewReader(""), io.Discard, io.Discard); err != nil {
+		b.Fatal(err)
+	}
+	return cpuTime(b) - start
 }
 
 // cpuTime is the CPU time the process has used so far (user and system).

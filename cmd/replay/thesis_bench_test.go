@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -59,17 +58,10 @@ func BenchmarkProcessLevel(b *testing.B) {
 // their ratio.
 func benchAgainstCTC(b *testing.B, ctc, trace, policy string, flags ...string) {
 	out := filepath.Join(b.TempDir(), "out.parquet")
-	replay := func(args ...string) time.Duration {
-		start := cpuTime(b)
-		if err := run(append(args, "-o", out, "-q"), strings.NewReader(""), io.Discard, io.Discard); err != nil {
-			b.Fatal(err)
-		}
-		return cpuTime(b) - start
-	}
 	var yard, cost time.Duration
 	for b.Loop() {
-		yard += replay("--compat", "pyss", "-p", "easy", ctc)
-		cost += replay(append([]string{"-p", policy, trace}, flags...)...)
+		yard += replayCPU(b, out, "--compat", "pyss", "-p", "easy", ctc)
+		cost += replayCPU(b, out, append([]string{"-p", policy, trace}, flags...)...)
 	}
 	n := float64(b.N)
 	b.ReportMetric(cost.Seconds()/n, "cpu-s")

@@ -52,19 +52,9 @@ func (discard) Close() error               { return nil }
 func BenchmarkAllToAllLANL(b *testing.B) {
 	path := sharedtraces.Trace(b, "LANL-CM5-1994-4.1-cln")
 	window := func(pattern string) *model.Trace {
-		spec := workload.Spec{Source: workload.Source{Trace: &workload.TraceSource{Path: path,
+		return specTrace(b, workload.Spec{Source: workload.Source{Trace: &workload.TraceSource{Path: path,
 			Clean: &workload.Cleaning{Preset: workload.CleanDefault}, Skip: 5000, Jobs: 120}},
-			Attributes: &workload.Attributes{Pattern: pattern}, Compress: 100, Seed: 1}
-		r, err := spec.Open(nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer r.Close()
-		tr, err := model.ReadAll(r)
-		if err != nil {
-			b.Fatal(err)
-		}
-		return tr
+			Attributes: &workload.Attributes{Pattern: pattern}, Compress: 100, Seed: 1})
 	}
 	ring, a2a := window("ring"), window("all-to-all")
 	for _, name := range []string{"fcs", "bcs", "pbcs", "local", "sb", "gs:level=process"} {

@@ -298,6 +298,9 @@ func (r *cosched) advance(limit model.Time, first bool) bool {
 			b = r.slotStart + r.cfg.Quantum
 		}
 		stop := min(b, limit)
+		if first && b < limit && r.steady() {
+			r.ps.Steady(limit, b, r.cfg.Quantum)
+		}
 		if id, at, done := r.ps.Run(stop); done {
 			r.e.EndAt(r.byID[id].j, at)
 			for {
@@ -317,6 +320,23 @@ func (r *cosched) advance(limit model.Time, first bool) bool {
 		}
 		r.strobe(b)
 	}
+}
+
+// steady reports whether every strobe until the engine's next event names
+// the same owners as the last one: the matrix has one row, and every job
+// of it runs (none switched in at the next strobe, which costs nothing).
+// The simulator may then move a job that runs alone across the strobes
+// (procsim.Sim.Steady).
+func (r *cosched) steady() bool {
+	if len(r.m.rows) != 1 || r.cur != r.m.rows[0] {
+		return false
+	}
+	for _, g := range r.cur.jobs {
+		if !g.on {
+			return false
+		}
+	}
+	return true
 }
 
 // strobe starts the next slot at b, as the gang scheduler's round robin

@@ -181,4 +181,17 @@
 // simulating those iterations (checked against the iteration-by-iteration
 // simulation in TestSkipEqualsIterations, and at every strobe in
 // TestSkipLockstep).
+//
+// A strobe that names the same owners changes nothing on the processors
+// of a job that owns them alone, but FCS's classification of its
+// processes. When the gang scheduler says that its strobes name the same
+// owners until its next event (Steady: one row, all of whose jobs run),
+// such a job is moved forward across the strobes, up to the last one
+// before that event: under FCS only once every classification up to the
+// strobe after its landing is proved to keep its processes' classes,
+// from the bounds its period puts on what a slot measures (skip.go,
+// classKept); those classifications then only restart the measurements.
+// Until it lands, the strobes leave the job alone (checked against the
+// iteration-by-iteration simulation under a one-row gang scheduler in
+// TestSkipAcrossStrobes).
 package procsim

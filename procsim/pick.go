@@ -219,5 +219,18 @@ func (s *Sim) classify(p *proc) {
 	p.mCompute, p.mWait, p.mCalls = 0, 0, 0
 }
 
+// restartMeasures starts an FCS process's measurements again from now,
+// its class kept: what classify does when the class it finds is the one
+// the process has.
+func (s *Sim) restartMeasures(p *proc) {
+	if p.phase == phDone {
+		return
+	}
+	if p.running {
+		s.account(p)
+	}
+	p.mStart, p.mCompute, p.mWait, p.mCalls = s.now, 0, 0, 0
+}
+
 // cur is processor ci's running process; it must have one.
 func (s *Sim) cur(ci int) *proc { return &s.procs[s.cpus[ci].cur] }

@@ -54,6 +54,11 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 		if c < 0 || c >= len(s.cpus) {
 			panic(fmt.Sprintf("procsim: job %d: processor %d out of range", id, c))
 		}
+		for _, x := range s.cpus[c].residents {
+			if o := s.procs[x].job; o.landAt > s.now {
+				panic(fmt.Sprintf("procsim: job %d added at %v on processor %d, whose job %d a skip moved ahead to %v (Steady)", id, s.now, c, o.id, o.landAt))
+			}
+		}
 		pi := s.newProc()
 		p := &s.procs[pi]
 		*p = proc{id: pi, job: j, idx: int32(i), cpu: int32(c), fan: int32(j.prog.fan), rs: p.rs[:0], classSince: s.now,
@@ -212,8 +217,8 @@ func (s *Sim) SetOwners(on []Owner) {
 	if !s.cfg.Kind.strobed() {
 		return
 	}
-	s.era++
 	s.strobes++
+	changed := false // a processor whose owner changes
 	// Only the processors that had an owner or get one can change: the
 	// others are idle or run what the local scheduler gave them, and this
 	// strobe costs them nothing.
@@ -280,6 +285,12 @@ func (s *Sim) SetOwners(on []Owner) {
 		if n.p == c.owner {
 			continue
 		}
+		changed = true
+		for _, x := range [2]int32{c.owner, n.p} {
+			if x >= 0 && s.procs[x].job.landAt > s.now {
+				panic(fmt.Sprintf("procsim: a strobe at %v changes the owner of processor %d, whose job %d a skip moved ahead to %v (Steady)", s.now, ci, s.procs[x].job.id, s.procs[x].job.landAt))
+			}
+		}
 		c.owner, c.ownerFrom = n.p, n.from
 		if n.p >= 0 {
 			// Its slot's measurements (FCS) start when it may run.
@@ -330,6 +341,12 @@ func (s *Sim) SetOwners(on []Owner) {
 			s.rebase(ci)
 		}
 	}
+	if changed || s.cfg.Kind == FCS {
+		// What a job was doing before is no guide to what it does now.
+		// A strobe that names the same owners changes nothing (but FCS's
+		// measurements, which EndSlot restarted): the snapshots stay.
+		s.era++
+	}
 }
 
 // EndSlot ends the timeslice of the processes that own their processors
@@ -345,10 +362,41 @@ func (s *Sim) EndSlot() {
 	s.era++
 	for _, ci := range s.owned {
 		if o := s.cpus[ci].owner; o >= 0 && s.now >= s.cpus[ci].ownerFrom {
-			s.classify(&s.procs[o])
+			p := &s.procs[o]
+			if j := p.job; j.pinTo > 0 && s.now <= j.pinTo {
+				// A skip across strobes proved that every classification
+				// up to pinTo keeps the classes (skip.go, classKept): once
+				// the job has landed, its measurements start again, as
+				// classify's would.
+				if s.now >= j.landAt {
+					s.restartMeasures(p)
+				}
+				continue
+			}
+			s.classify(p)
 		}
 	}
 }
+
+// Steady tells the simulator, for the next Run only, that the strobes
+// (EndSlot and SetOwners) at next, next+every, next+2×every, ... before
+// until name the same owners as the last SetOwners did, and that nothing
+// else reaches the simulator before until but the completions that Run
+// returns: the gang scheduler's matrix has one row, whose jobs all run,
+// and its next event is at until. A job that owns all its processors
+// alone, in a state that repeats, is then moved forward across those
+// strobes (skip.go), up to the last of them before until. SetOwners
+// panics if a strobe changes the owners of a job so moved while it is
+// ahead.
+func (s *Sim) Steady(until, next, every model.Time) {
+	if every > 0 && next > s.now && until > next {
+		s.steady = steady{until: until, next: next, every: every}
+	}
+}
+
+// steady is what Steady said: no strobe changes an owner before until;
+// the strobes are at next + k × every.
+type steady struct{ until, next, every model.Time }
 
 // freeze switches a GS job out: its messages in flight are held.
 func (s *Sim) freeze(j *job) {
@@ -396,7 +444,7 @@ func (s *Sim) thaw(j *job, from model.Time) {
 // leaves the simulator at until.
 func (s *Sim) Run(until model.Time) (id int, at model.Time, done bool) {
 	s.until = until
-	defer func() { s.until, s.hz = 0, s.q.seq }()
+	defer func() { s.until, s.hz, s.steady = 0, s.q.seq, steady{} }()
 	for {
 		if len(s.fin) > 0 {
 			ji := s.fin[0]

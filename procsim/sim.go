@@ -259,8 +259,12 @@ type job struct {
 	slotFrom model.Time // from when it owns its processors, as that call said
 	stats    Stats
 	added    model.Time // when its processes were placed (AddJob)
-	done     bool
-	doneAt   model.Time
+	// A skip across strobes (skip.go, Steady) moved it ahead: its state is
+	// that of landAt, not of the simulator's time, until then; the
+	// strobes up to pinTo keep its processes' classes (FCS).
+	landAt, pinTo model.Time
+	done          bool
+	doneAt        model.Time
 }
 
 // sendTo returns the processes (indices in Sim.procs) that the process of
@@ -327,10 +331,12 @@ type Sim struct {
 	wakes      int64  // wake-up events processed (the arrivals that are still events)
 	hz         uint64 // the messages due at now with a seq below this have arrived (see arrived)
 	skipped    int64  // iterations moved over without simulating them
+	crossed    int64  // of which by skips across strobes (tests)
 	due        []*job // jobs whose snapshot is due at the end of the instant
 	fin        []int32
 	afterEvent func()              // tests: called after every event
 	until      model.Time          // the bound of the Run under way
+	steady     steady              // the strobes that change nothing before a bound (Steady), for the Run under way
 	era        uint64              // counts the external actions (jobs added or removed, strobes)
 	moved      []msg               // scratch of skip: the messages in flight it re-times
 	movedN     []int               // scratch of skip: how many of them per receive slot

@@ -107,6 +107,13 @@ func (s *Sim) state(j *job, k int, vec []int64) []int64 {
 				spun += s.now - p.since
 			}
 		}
+		if p.phase != phCompute {
+			// What is left to compute is read only while computing: after
+			// a computation it holds how long the computation's last
+			// stretch on the processor was, which an FCS classification
+			// (accounting the running process) cuts short.
+			rem = 0
+		}
 		flags := int64(p.phase) | b2i(p.running)<<2 | b2i(p.blocked)<<3 | b2i(p.waitAll)<<4 |
 			b2i(p.inTail)<<5 | b2i(p.woke)<<6 | b2i(c.last == pi)<<7 | int64(p.class)<<8 | b2i(p.classified)<<10
 		// What a process needs is its wait's (set as the wait begins, read
@@ -259,6 +266,25 @@ func (j *job) forget() {
 // whether it moved.
 func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 	period, diter := cur.at-prev.at, cur.iter-prev.iter
+	cross := false
+	if b := s.crossBound(j, prev, cur, period); b > until {
+		if s.cfg.Kind == FCS {
+			// The strobe after its landing keeps its classes (EndSlot): it
+			// must come before any other job's end, after which the
+			// driver may change its owners (SetOwners classifies it from
+			// its measurements then).
+			st := s.steady
+			if e := s.earliestEnd(j, b+1); e <= b {
+				b = 0
+				if e > st.next {
+					b = st.next + (e-1-st.next)/st.every*st.every // the last strobe before e
+				}
+			}
+		}
+		if b > until {
+			until, cross = b, true
+		}
+	}
 	// Run returns early at another job's completion, where the driver may
 	// strobe or add a job on j's processors: j must not be ahead of it.
 	until = min(until, s.earliestEnd(j, until))
@@ -268,10 +294,27 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 		maxIter = max(maxIter, s.procs[pi].iter)
 	}
 	m = min(m, (j.prog.iters-2-maxIter)/diter)
+	if cross && s.cfg.Kind == FCS {
+		// Periodic up to the strobe after its landing (less than a slot
+		// and a period later), whose classification keeps its classes:
+		// not in its last iterations nor its tail by then.
+		m = min(m, (j.prog.iters-2-maxIter)/diter-int(s.steady.every/period)-2)
+	}
 	if m < 1 {
 		return false
 	}
 	dt, dk := model.Time(m)*period, m*diter
+	if cross {
+		// Ahead of the simulator until it lands; the strobes up to the
+		// first one from its landing on keep its classes (crossBound).
+		st := s.steady
+		j.landAt, j.pinTo = s.now+dt, st.next
+		if j.landAt > st.next {
+			j.pinTo = st.next + (j.landAt-st.next+st.every-1)/st.every*st.every
+		}
+		dk += crossFault
+		s.crossed += int64(dk)
+	}
 	j.skipped += int64(dk)
 	s.skipped += int64(dk)
 	// Measurements: m periods' worth.
@@ -412,4 +455,94 @@ func (s *Sim) earliestEnd(skip *job, bound model.Time) model.Time {
 		bound = min(bound, s.now+left)
 	}
 	return bound
+}
+
+// crossFault is added to the iterations of every skip across strobes:
+// tests set it to check that a skip landing an iteration off is caught.
+var crossFault int
+
+// crossBound returns how far job j may be moved forward across strobes
+// (0: not past the Run's bound), given its period from prev to cur: the
+// last strobe before Steady's bound, if j owns every one of its
+// processors alone (since before now: no switch under way) and every
+// strobe up to then leaves it as it is. Strobes that name the same owners
+// change nothing on its processors under GS, BCS and PBCS; under FCS
+// they classify its processes, which must keep their classes (classKept),
+// and the node's kernel (SchedLinux) charges them, which is not followed.
+func (s *Sim) crossBound(j *job, prev, cur *snap, period model.Time) model.Time {
+	st := s.steady
+	if st.every <= 0 || st.next <= s.now || st.until <= st.next || s.linux() {
+		return 0
+	}
+	for _, pi := range j.procs {
+		c := &s.cpus[s.procs[pi].cpu]
+		if c.owner != pi || c.ownerFrom > s.now || len(c.residents) != 1 {
+			return 0
+		}
+	}
+	last := st.next + (st.until-1-st.next)/st.every*st.every // the last strobe before until
+	if s.cfg.Kind == FCS {
+		for i, pi := range j.procs {
+			if !s.classKept(&s.procs[pi], &prev.procs[i], &cur.procs[i], period, last) {
+				return 0
+			}
+		}
+	}
+	return last
+}
+
+// classKept reports whether FCS process p, periodic from its snapshot
+// earlier to later (period apart, owning its processor alone throughout),
+// keeps its class at every strobe up to last (at Steady's next, next +
+// every, ...): at the first, from what it measured so far and what it
+// measures up to that strobe; at the others, from one whole slot of the
+// periodic pattern.
+//
+// Over a stretch of length τ of the pattern, n = floor(τ / period), each
+// measure (computation, waiting, calls) grows by between n and n+1
+// periods' worth, as it never decreases; so does the time not spent
+// computing (or not waiting), which bounds the computation (the waiting)
+// from the other side: τ less n+1 periods' worth of the rest. classify's
+// tests are monotone in each measure, so the class is the one classify
+// gives if the corners of those ranges all give it: it is proved, not
+// assumed (a process near a threshold is simulated strobe by strobe).
+func (s *Sim) classKept(p *proc, earlier, later *procMeasures, period, last model.Time) bool {
+	st := s.steady
+	if !p.classified {
+		// Still in its probation at every strobe up to last: only its
+		// measurements start again.
+		return last-p.job.added < s.cfg.Probation
+	}
+	C, W, K := later.mCompute-earlier.mCompute, later.mWait-earlier.mWait, model.Time(later.mCalls-earlier.mCalls)
+	g := s.cfg.DCGranularity
+	keeps := func(x0, w0, k0, tau model.Time) bool {
+		n := tau / period
+		xlo, xhi := x0+max(n*C, tau-(n+1)*(period-C)), x0+min((n+1)*C, tau-n*(period-C))
+		wlo, whi := w0+max(n*W, tau-(n+1)*(period-W)), w0+min((n+1)*W, tau-n*(period-W))
+		klo, khi := k0+n*K, k0+(n+1)*K
+		if xlo+wlo <= 0 {
+			return false // a slot in which it may do nothing keeps its measurements
+		}
+		var c Class
+		switch {
+		case xlo >= g*khi: // no call, or at least g of computation per call
+			c = DC
+		case klo >= 1 && xhi < g*klo:
+			hi := float64(whi) / float64(xlo+whi) // the largest share of waiting
+			lo := float64(wlo) / float64(xhi+wlo) // the least
+			switch {
+			case lo > s.cfg.FWaitShare:
+				c = F
+			case hi <= s.cfg.FWaitShare:
+				c = CS
+			default:
+				return false
+			}
+		default:
+			return false
+		}
+		return c == p.class
+	}
+	return keeps(later.mCompute, later.mWait, model.Time(later.mCalls), st.next-s.now) &&
+		(last == st.next || keeps(0, 0, 0, st.every))
 }

@@ -51,12 +51,12 @@ func (s *Sim) setOwnersMachine(on []Owner) {
 	if !s.cfg.Kind.strobed() {
 		return
 	}
-	s.era++
 	next := make([]owner, len(s.cpus))
 	for i := range next {
 		next[i] = owner{-1, s.now}
 	}
 	s.strobes++
+	changed := false // a processor whose owner changes
 	s.inSlot = s.inSlot[:0]
 	for _, o := range on {
 		ji, ok := s.byID[o.Job]
@@ -102,6 +102,7 @@ func (s *Sim) setOwnersMachine(on []Owner) {
 		if n.p == c.owner {
 			continue
 		}
+		changed = true
 		c.owner, c.ownerFrom = n.p, n.from
 		if n.p >= 0 {
 			p := &s.procs[n.p]
@@ -141,6 +142,12 @@ func (s *Sim) setOwnersMachine(on []Owner) {
 		for ci := range s.cpus {
 			s.rebase(ci)
 		}
+	}
+	if changed || s.cfg.Kind == FCS {
+		// What a job was doing before is no guide to what it does now.
+		// A strobe that names the same owners changes nothing (but FCS's
+		// measurements, which EndSlot restarted): the snapshots stay.
+		s.era++
 	}
 }
 

@@ -107,13 +107,12 @@ func (s *Sim) state(j *job, k int, vec []int64) []int64 {
 				spun += s.now - p.since
 			}
 		}
-		if p.phase != phCompute {
-			// What is left to compute is read only while computing: after
-			// a computation it holds how long the computation's last
-			// stretch on the processor was, which an FCS classification
-			// (accounting the running process) cuts short.
-			rem = 0
-		}
+		// Outside a computation rem is not read, but it holds minus the
+		// length of the last computation's last stretch on the processor:
+		// it tells apart a period in which something else on the
+		// processor cut a computation short (skippable lets an owner be
+		// moved beside other residents, whose states this one leaves out)
+		// from an undisturbed one (TestSkipBesideResidents).
 		flags := int64(p.phase) | b2i(p.running)<<2 | b2i(p.blocked)<<3 | b2i(p.waitAll)<<4 |
 			b2i(p.inTail)<<5 | b2i(p.woke)<<6 | b2i(c.last == pi)<<7 | int64(p.class)<<8 | b2i(p.classified)<<10
 		// What a process needs is its wait's (set as the wait begins, read

@@ -12,8 +12,10 @@ import (
 // matrixTwin runs seed's random gang matrix (jobs in rows of processors of
 // their own, several rows sharing the processors, a strobe every quantum
 // naming the next row) under kind with and without skips, and returns the
-// first difference.
-func matrixTwin(t *testing.T, kind Kind, seed uint64) error {
+// first difference. With late, half the jobs of the first row and all of
+// the others arrive at a random one of the first 200 strobes, onto
+// processors where jobs may have run alone until then.
+func matrixTwin(t *testing.T, kind Kind, seed uint64, late bool) error {
 	r := rand.New(rand.NewPCG(seed, 23))
 	const procs = 16
 	q := []model.Time{50, 100, 200}[r.IntN(3)] * model.Millisecond
@@ -24,11 +26,17 @@ func matrixTwin(t *testing.T, kind Kind, seed uint64) error {
 		DCGranularity: 20 * model.Millisecond, FWaitShare: 0.3}
 	every, skipping := cfg, cfg
 	every.NoSkip = true
+	every.Rand, skipping.Rand = rand.New(rand.NewPCG(seed, 4)), rand.New(rand.NewPCG(seed, 4))
 	a, b := New(every), New(skipping)
 	nrows := 2 + r.IntN(5)
 	rows := make([][]Owner, nrows)
-	apps := []*model.App{}
-	live := 0
+	type arrival struct {
+		id, row, slot int
+		cpus          []int
+		app           *model.App
+		work          model.Time
+	}
+	var arrivals []arrival
 	for row := range rows {
 		perm := r.Perm(procs)
 		for len(perm) > 0 {
@@ -40,19 +48,30 @@ func matrixTwin(t *testing.T, kind Kind, seed uint64) error {
 			cpus := perm[:n]
 			perm = perm[n:]
 			app := &model.App{Granularity: []model.Time{5, 50, 500}[r.IntN(3)] * model.Millisecond, Pattern: model.PatternRing, Comm: model.CommBlocking}
-			apps = append(apps, app)
-			id := len(apps)
 			work := model.Time(1+r.IntN(60)) * model.Second
-			a.AddJob(id, cpus, app, work, false)
-			b.AddJob(id, cpus, app, work, false)
-			rows[row] = append(rows[row], Owner{Job: id})
-			live++
+			slot := 0
+			if late && (row > 0 || r.IntN(2) == 0) {
+				slot = r.IntN(200)
+			}
+			arrivals = append(arrivals, arrival{id: len(arrivals) + 1, row: row, slot: slot, cpus: cpus, app: app, work: work})
 		}
 	}
+	live := 0
+	arrive := func(slot int) {
+		for _, j := range arrivals {
+			if j.slot == slot {
+				a.AddJob(j.id, j.cpus, j.app, j.work, false)
+				b.AddJob(j.id, j.cpus, j.app, j.work, false)
+				rows[j.row] = append(rows[j.row], Owner{Job: j.id})
+				live++
+			}
+		}
+	}
+	arrive(0)
 	a.SetOwners(rows[0])
 	b.SetOwners(rows[0])
 	cur := 0
-	for slot := 1; live > 0; slot++ {
+	for slot := 1; live > 0 || late && slot < 200; slot++ {
 		at := model.Time(slot) * q
 		for {
 			id1, when1, ok1 := a.Run(at)
@@ -70,8 +89,9 @@ func matrixTwin(t *testing.T, kind Kind, seed uint64) error {
 				rows[i] = slices.DeleteFunc(rows[i], func(o Owner) bool { return o.Job == id1 })
 			}
 		}
+		arrive(slot)
 		if live == 0 {
-			break
+			continue
 		}
 		for k := 1; k <= nrows; k++ {
 			if len(rows[(cur+k)%nrows]) > 0 {
@@ -105,7 +125,25 @@ func TestSkipBesideResidents(t *testing.T) {
 	}
 	for _, kind := range []Kind{FCS, GS} {
 		for seed := uint64(1); seed <= n; seed++ {
-			if err := matrixTwin(t, kind, seed); err != nil {
+			if err := matrixTwin(t, kind, seed, false); err != nil {
+				t.Errorf("%v seed %d: %v", kind, seed, err)
+			}
+		}
+	}
+}
+
+// TestSkipBeforeResidents: a job moved forward while alone on its
+// processors meets other jobs' processes there later, when they arrive;
+// it must then compete with them as if every iteration had been simulated,
+// under every strobed discipline and SB (random matrices with arrivals).
+func TestSkipBeforeResidents(t *testing.T) {
+	n := uint64(20)
+	if testing.Short() {
+		n = 5
+	}
+	for _, kind := range []Kind{GS, SB, FCS, BCS, PBCS} {
+		for seed := uint64(1); seed <= n; seed++ {
+			if err := matrixTwin(t, kind, seed, true); err != nil {
 				t.Errorf("%v seed %d: %v", kind, seed, err)
 			}
 		}

@@ -166,21 +166,29 @@
 // the lowest bucket that holds events and spreads that bucket over the
 // ones below. No event is ever sifted. Any correct priority queue pops
 // the same events in the same order, as no two events have the same time
-// and sequence number. On the thesis' workload at 74% load under FCS a
-// replay processes 23.9 million events; 34.5 million counting every
-// message's arrival (old-events in policies.BenchmarkCoschedThesis), 38.2
-// million when stale events were popped too.
+// and sequence number. (How many events a replay takes, and how many
+// it would take counting every message's arrival, policies'
+// BenchmarkCoschedThesis reports.)
 //
 // A job whose processes all run without competition (the owners of a
-// gang slot) settles into a periodic pattern; once its state at the start
+// gang slot under GS, a job alone on its processors under every
+// discipline) settles into a periodic pattern; once its state at the start
 // of an iteration repeats one of its last four exactly (periods of one to
 // four iterations; under BCS and PBCS at the same phase of the
 // micro-timeslice, so that a period is whole micro-timeslices and the
 // transfers meet the same boundaries), the simulator moves it forward by
 // whole periods up to the next moment anything else could happen, without
 // simulating those iterations (checked against the iteration-by-iteration
-// simulation in TestSkipEqualsIterations, and at every strobe in
-// TestSkipLockstep).
+// simulation in TestSkipEqualsIterations, at every strobe in
+// TestSkipLockstep, and on gang matrices in TestSkipBesideResidents and
+// TestSkipBeforeResidents). The job's pending events are pushed again
+// at once, so they take sequence numbers ahead of events that other jobs
+// push before the job would have pushed its own: at an instant they share,
+// the order differs from the iteration-by-iteration simulation's. That is
+// harmless where the job meets no other process on its processors but
+// through the gang scheduler's strobes, and why FCS, whose CS owners
+// compete with the other jobs' processes there once their slot ends, does
+// not move an owner that is not alone on its processors.
 //
 // A strobe that names the same owners changes nothing on the processors
 // of a job that owns them alone, but FCS's classification of its

@@ -185,10 +185,14 @@
 // at once, so they take sequence numbers ahead of events that other jobs
 // push before the job would have pushed its own: at an instant they share,
 // the order differs from the iteration-by-iteration simulation's. That is
-// harmless where the job meets no other process on its processors but
-// through the gang scheduler's strobes, and why FCS, whose CS owners
-// compete with the other jobs' processes there once their slot ends, does
-// not move an owner that is not alone on its processors.
+// harmless while the job meets no other process on its processors, and
+// under GS, where it meets them only through the gang scheduler's
+// strobes. FCS's CS owners compete with the other jobs' processes there
+// once their slot ends, and were seen to end otherwise: FCS moves an owner
+// only when it is alone on its processors. A job moved while alone that
+// later meets a job arriving on its processors differs only if its
+// re-ordered events meet that job's at one microsecond twice over, which
+// the matrices with arrivals (TestSkipBeforeResidents) have not shown.
 //
 // A strobe that names the same owners changes nothing on the processors
 // of a job that owns them alone, but FCS's classification of its

@@ -36,6 +36,9 @@ type CoschedConfig struct {
 	// Probation is how long FCS coschedules a new job before classifying
 	// it (procsim.Config.Probation).
 	Probation model.Time
+	// NoSkip simulates every iteration of every job (procsim.Config.NoSkip):
+	// tests hold the engine's skips to it.
+	NoSkip bool
 	// GangLoss is what a gang switch costs a job switched in beyond the
 	// hardware's gang switch (BCS and PBCS: hwmodel.NodeCosts.BCSGangLoss).
 	GangLoss model.Time
@@ -227,7 +230,7 @@ func NewCosched(cfg CoschedConfig, env Env) *Gang {
 		LocalSwitch: cfg.LocalSwitch, Wakeup: cfg.Wakeup, Quantum: cfg.Quantum, SpinThreshold: cfg.Spin,
 		Sched: cfg.Sched, HZ: cfg.HZ, SliceTicks: cfg.SliceTicks, ProcChangePenalty: cfg.ProcChangePenalty,
 		MicroSlice: cfg.MicroSlice, MicroOverhead: cfg.MicroOverhead, DCGranularity: cfg.DCGranularity, FWaitShare: cfg.FWaitShare, Probation: cfg.Probation,
-		Rand: env.Rand})
+		Rand: env.Rand, NoSkip: cfg.NoSkip})
 	p.rr = r
 	return p
 }

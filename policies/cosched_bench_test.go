@@ -14,11 +14,16 @@ import (
 	"github.com/gangsim/gangsim/workload"
 )
 
-// thesisTrace is the thesis' dynamic workload (the preset) at load 0.74,
+// thesisTrace is the thesis' dynamic workload (the preset) at load,
 // seed 1, in memory.
 func thesisTrace(b testing.TB, load float64) *model.Trace {
+	return thesisSeed(b, load, 1)
+}
+
+// thesisSeed is the thesis' dynamic workload at load, seed seed, in memory.
+func thesisSeed(b testing.TB, load float64, seed uint64) *model.Trace {
 	b.Helper()
-	spec := workload.Spec{Preset: "thesis", Load: &workload.Load{Target: load}, Seed: 1}
+	spec := workload.Spec{Preset: "thesis", Load: &workload.Load{Target: load}, Seed: seed}
 	r, err := spec.Open(nil)
 	if err != nil {
 		b.Fatal(err)

@@ -69,7 +69,8 @@ type procMeasures struct {
 // the mean time-sharing bounded slowdown 5.39 where simulating every
 // iteration gives 6.90. Under GS a job runs only in its own slots, which
 // the driver's strobes start; SB, BCS, PBCS and FCS move a job only where
-// it is alone.
+// it is alone (SB under Linux: each of its processes alone on its node,
+// nodeAlone).
 func (s *Sim) skippable(j *job) bool {
 	if s.cfg.NoSkip {
 		return false
@@ -83,10 +84,30 @@ func (s *Sim) skippable(j *job) bool {
 		p := &s.procs[pi]
 		c := &s.cpus[p.cpu]
 		switch {
-		case len(c.residents) == 1 && (!s.nodeWide() || s.nodeLive(int(p.cpu)) <= s.cfg.Machine.PEsPerNode):
+		case len(c.residents) == 1 && (!s.nodeWide() || s.nodeAlone(pi, int(p.cpu))):
 		case s.cfg.Kind == GS && c.owner == pi && s.now >= c.ownerFrom:
 		default:
 			return false
+		}
+	}
+	return true
+}
+
+// nodeAlone reports whether process pi, alone on its processor ci, is
+// the only live process of its node. Under a node-wide run queue (SB
+// under Linux) the processes of a node share its processors: another
+// process there, even of the same job and with a processor of its own,
+// meets pi's events at one instant in an order that a skip does not keep
+// (its pending events are pushed again process by process): on the
+// thesis' workload at 86% load (seed 2) skips of jobs with two processes
+// on a node of two changed the measurements of 483 of 1000 jobs.
+func (s *Sim) nodeAlone(pi int32, ci int) bool {
+	lo, hi := s.nodeCPUs(ci)
+	for cj := lo; cj < hi; cj++ {
+		for _, o := range s.cpus[cj].residents {
+			if o != pi && s.procs[o].phase != phDone {
+				return false
+			}
 		}
 	}
 	return true

@@ -172,7 +172,8 @@
 //
 // A job whose processes all run without competition (the owners of a
 // gang slot under GS, a job alone on its processors under every
-// discipline) settles into a periodic pattern; once its state at the start
+// discipline, and under SB's node-wide run queue each of its processes
+// alone on its node) settles into a periodic pattern; once its state at the start
 // of an iteration repeats one of its last four exactly (periods of one to
 // four iterations; under BCS and PBCS at the same phase of the
 // micro-timeslice, so that a period is whole micro-timeslices and the

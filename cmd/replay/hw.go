@@ -15,14 +15,12 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gangsim/gangsim/columnar"
-	"github.com/gangsim/gangsim/experiments/mclaughlin"
 	"github.com/gangsim/gangsim/hwmodel/presets"
 	"github.com/gangsim/gangsim/internal/atomicfile"
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/plots"
-	"github.com/gangsim/gangsim/repro"
 	"github.com/gangsim/gangsim/repro/hardware"
 )
 
@@ -416,27 +414,22 @@ func hwItems(args []string, stderr io.Writer) error {
 	if fig.DPI > 0 {
 		size.DPI = fig.DPI
 	}
-	all := hwItemList()
-	todo := all
+	todo := hardware.Reproductions()
 	if len(*only) > 0 {
 		todo = nil
 		for _, key := range *only {
-			i := slices.IndexFunc(all, func(r hwItem) bool { return r.key == key })
-			if i < 0 {
-				keys := make([]string, len(all))
-				for k, r := range all {
-					keys[k] = r.key
-				}
-				return cli.Usagef("--only: unknown hardware reproduction %q (want one of %s)", key, strings.Join(keys, ", "))
+			r, err := hardware.Find(key)
+			if err != nil {
+				return cli.Usagef("--only: %v", err)
 			}
-			if !slices.ContainsFunc(todo, func(t hwItem) bool { return t.key == key }) {
-				todo = append(todo, all[i])
+			if !slices.ContainsFunc(todo, func(t hardware.Reproduction) bool { return t.Key() == key }) {
+				todo = append(todo, r)
 			}
 		}
 	}
 	var disagree []string
 	for _, r := range todo {
-		it, written, err := r.write(*results, size, fig.Formats)
+		it, written, err := r.WriteFormats(*results, size, fig.Formats)
 		if err != nil {
 			return err
 		}
@@ -444,36 +437,15 @@ func hwItems(args []string, stderr io.Writer) error {
 		verdict := ""
 		if !it.Agrees() {
 			verdict = "; DISAGREES with the paper"
-			disagree = append(disagree, r.key)
+			disagree = append(disagree, r.Key())
 		}
 		if !*quiet {
 			fmt.Fprintf(stderr, "replay hw: %s (%s): cells within tolerance %d/%d, claims holding %d/%d%s -> %s\n",
-				r.key, r.source, rw, rn, ch, cn, verdict, strings.Join(written, ", "))
+				r.Key(), r.Source(), rw, rn, ch, cn, verdict, strings.Join(written, ", "))
 		}
 	}
 	if *strict && len(disagree) > 0 {
 		return fmt.Errorf("%d items disagree with their papers: %s", len(disagree), strings.Join(disagree, ", "))
 	}
 	return nil
-}
-
-// hwItem is one reproduction "replay hw items" writes: its key, what it
-// is computed on (a preset, or replays charged by one) and how.
-type hwItem struct {
-	key, source string
-	write       func(resultsDir string, size plots.Size, formats []plots.Format) (*repro.Item, []string, error)
-}
-
-// hwItemList is the hardware models' reproductions (hardware.Reproductions),
-// then McLaughlin and Dasgupta's schedules replayed under dcs
-// (mclaughlin.Reproductions).
-func hwItemList() []hwItem {
-	var out []hwItem
-	for _, r := range hardware.Reproductions() {
-		out = append(out, hwItem{key: r.Key(), source: r.Preset, write: r.WriteFormats})
-	}
-	for _, r := range mclaughlin.Reproductions() {
-		out = append(out, hwItem{key: r.Key(), source: "dcs replays on " + mclaughlin.Preset, write: r.WriteFormats})
-	}
-	return out
 }

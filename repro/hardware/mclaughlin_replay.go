@@ -100,7 +100,7 @@ func dcsReplay(tr *model.Trace, spec string, hw *presets.Preset) (*dcsRun, error
 	}
 	d.RecordSegments()
 	r := &dcsRun{spec: spec, machines: env.Machine.Procs(), cost: d.SwitchCost()}
-	if err := sim.New(sim.Config{Machine: env.Machine}, d).Run(model.NewSliceReader(tr), (*outcomeList)(&r.outcomes), nil); err != nil {
+	if err := sim.New(sim.Config{Machine: env.Machine}, d).Run(model.NewSliceReader(tr), (*model.OutcomeList)(&r.outcomes), nil); err != nil {
 		return nil, fmt.Errorf("replaying %s: %w", spec, err)
 	}
 	r.segs = d.Segments()

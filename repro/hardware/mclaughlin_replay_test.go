@@ -49,7 +49,7 @@ func TestMcLaughlinExperimentsAreReplays(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var out outcomeList
+			var out model.OutcomeList
 			if _, err := (&pipelines.Replay{Policy: s, Hardware: hw}).Run(model.NewSliceReader(tr), &out, nil); err != nil {
 				t.Fatal(err)
 			}

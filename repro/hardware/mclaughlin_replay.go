@@ -198,6 +198,44 @@ func within(coords []repro.Coord, paper float64, gangsim float64) repro.Row {
 	return repro.Row{Coords: coords, Paper: paper, HasPaper: true, Gangsim: gangsim, Tolerance: mclaughlinTolerance * paper}
 }
 
+// calypsoRuns are the replays of an experiment of M&D 5.2 Result B.
+type calypsoRuns struct {
+	eager, opt *dcsRun
+	rr         map[int]*dcsRun // by quantum in seconds
+	free       *dcsRun         // the optimal allocation with free switches
+	specs      []string        // the policies replayed, in order
+}
+
+// calypsoReplays replays tr under eager scheduling, round robin at every
+// quantum and the optimal allocation, charged by the preset hw, and the
+// optimal allocation with free switches.
+func calypsoReplays(tr *model.Trace, hw presets.Preset) (*calypsoRuns, error) {
+	runs := &calypsoRuns{rr: map[int]*dcsRun{}}
+	do := func(spec string, charged bool) (*dcsRun, error) {
+		runs.specs = append(runs.specs, spec)
+		if !charged {
+			return dcsReplay(tr, spec, nil)
+		}
+		return dcsReplay(tr, spec, &hw)
+	}
+	var err error
+	if runs.eager, err = do("dcs:mode=eager", true); err != nil {
+		return nil, err
+	}
+	for _, q := range mclaughlinQuanta {
+		if runs.rr[q], err = do(fmt.Sprintf("dcs:mode=rr,quantum=%ds", q), true); err != nil {
+			return nil, err
+		}
+	}
+	if runs.opt, err = do("dcs:mode=optimal", true); err != nil {
+		return nil, err
+	}
+	if runs.free, err = do("dcs:mode=optimal", false); err != nil {
+		return nil, err
+	}
+	return runs, nil
+}
+
 // mclaughlinExperiment reproduces experiment n of M&D 5.2 Result B, its
 // replays charged by the preset hw.
 func mclaughlinExperiment(n int, hw presets.Preset) (product, error) {
@@ -206,33 +244,11 @@ func mclaughlinExperiment(n int, hw presets.Preset) (product, error) {
 	if err != nil {
 		return product{}, err
 	}
-	var specs []string
-	do := func(spec string, charged bool) (*dcsRun, error) {
-		specs = append(specs, spec)
-		if !charged {
-			return dcsReplay(tr, spec, nil)
-		}
-		return dcsReplay(tr, spec, &hw)
-	}
-	eager, err := do("dcs:mode=eager", true)
+	runs, err := calypsoReplays(tr, hw)
 	if err != nil {
 		return product{}, err
 	}
-	rr := map[int]*dcsRun{}
-	for _, q := range mclaughlinQuanta {
-		if rr[q], err = do(fmt.Sprintf("dcs:mode=rr,quantum=%ds", q), true); err != nil {
-			return product{}, err
-		}
-	}
-	opt, err := do("dcs:mode=optimal", true)
-	if err != nil {
-		return product{}, err
-	}
-	free, err := do("dcs:mode=optimal", false)
-	if err != nil {
-		return product{}, err
-	}
-
+	eager, rr, opt, free := runs.eager, runs.rr, runs.opt, runs.free
 	coords := func(schedule, quantum string) []repro.Coord {
 		return []repro.Coord{{Name: "schedule", Value: schedule}, {Name: "quantum_s", Value: quantum}}
 	}
@@ -307,7 +323,7 @@ func mclaughlinExperiment(n int, hw presets.Preset) (product, error) {
 	}
 
 	it.Notes = experimentNotes(n, e, hw, eager, rr, opt)
-	return dcsProduct(it, nil, e.Scenario, tr, specs, true)
+	return dcsProduct(it, nil, e.Scenario, tr, runs.specs, true)
 }
 
 func speedupClaim(schedule string, paper, got float64, seq model.Time, r *dcsRun) repro.Claim {

@@ -71,14 +71,7 @@ func lublinFlags(stderr io.Writer) *lublinOptions {
 
 func runLublin(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	o := lublinFlags(stderr)
-	if err := cli.Parse(o.fs, args); err != nil {
-		return err
-	}
-	spec, err := o.spec()
-	if err != nil {
-		return err
-	}
-	return produce("genwork lublin", spec, o.of, stdin, stdout, stderr)
+	return parseAndProduce("genwork lublin", o.fs, o.spec, o.of, args, stdin, stdout, stderr)
 }
 
 // spec checks the flags and returns the workload they describe.

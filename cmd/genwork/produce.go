@@ -6,12 +6,27 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/spf13/pflag"
+
 	"github.com/gangsim/gangsim/columnar"
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/internal/fileio"
 	"github.com/gangsim/gangsim/swf"
 	"github.com/gangsim/gangsim/workload"
 )
+
+// parseAndProduce parses args into fs and writes the workload that spec
+// makes of the flags.
+func parseAndProduce(tool string, fs *pflag.FlagSet, spec func() (*workload.Spec, error), of *outputFlags, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if err := cli.Parse(fs, args); err != nil {
+		return err
+	}
+	s, err := spec()
+	if err != nil {
+		return err
+	}
+	return produce(tool, s, of, stdin, stdout, stderr)
+}
 
 // produce writes the workload spec describes, or prints spec under
 // --print-spec.
@@ -23,12 +38,7 @@ func produce(tool string, spec *workload.Spec, of *outputFlags, stdin io.Reader,
 		return cli.Usagef("%v", err)
 	}
 	if *of.printSpec {
-		b, err := json.MarshalIndent(spec, "", "  ")
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(stdout, "%s\n", b)
-		return err
+		return printJSON(stdout, spec)
 	}
 	name, format, err := of.resolve(stdout)
 	if err != nil {
@@ -131,6 +141,16 @@ func report(tool string, r *workload.Reader, w *written, quiet bool, stderr io.W
 		fmt.Fprintf(stderr, "%s: %d jobs lost their application attributes: SWF has no place for them (use .parquet, .arrow or .csv)\n", tool, w.dropped)
 	}
 	fmt.Fprintf(stderr, "%s: %d jobs written to %s (%s)\n", tool, w.jobs, displayOut(w.name), w.format)
+}
+
+// printJSON prints v as indented JSON, a line.
+func printJSON(stdout io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "%s\n", b)
+	return err
 }
 
 func displayOut(name string) string {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -109,10 +108,5 @@ func (o *statsOptions) printJSON(r *workload.Reader, st *workload.Stats, anomali
 		*workload.Stats
 		Anomalies []string `json:"anomalies,omitempty"`
 	}{man, st, anomalies}
-	b, err := json.MarshalIndent(out, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(stdout, "%s\n", b)
-	return err
+	return printJSON(stdout, out)
 }

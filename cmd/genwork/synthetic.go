@@ -57,14 +57,7 @@ func syntheticFlags(stderr io.Writer) *syntheticOptions {
 
 func runSynthetic(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	o := syntheticFlags(stderr)
-	if err := cli.Parse(o.fs, args); err != nil {
-		return err
-	}
-	spec, err := o.spec()
-	if err != nil {
-		return err
-	}
-	return produce("genwork synthetic", spec, o.of, stdin, stdout, stderr)
+	return parseAndProduce("genwork synthetic", o.fs, o.spec, o.of, args, stdin, stdout, stderr)
 }
 
 // spec checks the flags and returns the workload they describe.

@@ -149,14 +149,7 @@ func listDropped(src *workload.TraceSource, name string, stderr io.Writer) error
 		return err
 	}
 	defer in.Close()
-	mode := fileio.SWFDefault
-	switch {
-	case src.Strict:
-		mode = fileio.SWFStrict
-	case src.Lenient:
-		mode = fileio.SWFLenient
-	}
-	raw, err := in.TraceMode(mode)
+	raw, err := in.TraceMode(fileio.ModeOf(src.Strict, src.Lenient))
 	if err != nil {
 		return err
 	}

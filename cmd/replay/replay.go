@@ -265,13 +265,7 @@ func (j *replayJob) openInput(stdin io.Reader, stderr io.Writer) error {
 	}
 	j.in = in
 	j.closers = append(j.closers, func() { in.Close() })
-	j.mode = fileio.SWFDefault
-	switch {
-	case o.strict:
-		j.mode = fileio.SWFStrict
-	case o.lenient:
-		j.mode = fileio.SWFLenient
-	}
+	j.mode = fileio.ModeOf(o.strict, o.lenient)
 	if j.raw, err = in.TraceNeeding(j.mode, o.r.Needed()); err != nil {
 		return err
 	}

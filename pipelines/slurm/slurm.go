@@ -893,12 +893,13 @@ func slurmCommand(dir, name string, args ...string) (string, error) {
 
 type taskCounts struct{ pending, running, done, failed int }
 
-// taskProgress writes the tasks' counts: redrawn in place on a terminal, a
-// line when they change (at most every LogEvery, unless tasks failed)
-// elsewhere.
+// taskProgress writes the tasks' counts: redrawn in place on a terminal
+// (cli's status line), a line when they change (at most every LogEvery,
+// unless tasks failed) elsewhere.
 type taskProgress struct {
 	w        io.Writer
 	terminal bool
+	line     *cli.StatusLine // on a terminal
 	what     string
 	total    int
 	last     taskCounts
@@ -918,7 +919,8 @@ func newTaskProgress(w io.Writer, subs []*Submission) *taskProgress {
 	if len(ids) > 1 {
 		what = "slurm jobs " + strings.Join(ids, ", ")
 	}
-	return &taskProgress{w: w, terminal: w != nil && cli.IsTerminal(w), what: what, total: total}
+	terminal := w != nil && cli.IsTerminal(w)
+	return &taskProgress{w: w, terminal: terminal, line: cli.NewStatusLine(w, terminal), what: what, total: total}
 }
 
 func (p *taskProgress) show(c taskCounts) {
@@ -932,7 +934,7 @@ func (p *taskProgress) show(c taskCounts) {
 	line := fmt.Sprintf("%s: %s: %s: %d pending, %d running, %d done, %d failed",
 		pipelines.SweepTool, p.what, count(p.total, "array task"), c.pending, c.running, c.done, c.failed)
 	if p.terminal {
-		fmt.Fprintf(p.w, "\r%s ", line)
+		p.line.Show(line)
 	} else {
 		fmt.Fprintln(p.w, line)
 	}
@@ -949,7 +951,7 @@ func (p *taskProgress) note(msg string) {
 
 func (p *taskProgress) finish() {
 	if p.terminal && p.shown {
-		fmt.Fprintln(p.w)
+		p.line.Keep()
 		p.shown = false
 	}
 }

@@ -3,13 +3,13 @@ package columnar
 import (
 	"bytes"
 	"encoding/binary"
-	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gangsim/gangsim/internal/fuzzcorpus"
 
 	"github.com/gangsim/gangsim/model"
 )
@@ -17,11 +17,9 @@ import (
 // The fuzz targets read arbitrary bytes as each table kind in each
 // encoding: a reader returns rows or an error, never panics, and never
 // allocates far beyond the input's size. Their seed corpora are
-// testdata/fuzz/<target>/ (go test -run TestFuzzCorpus -fuzzcorpus
+// testdata/fuzz/<target>/ (go test -run TestFuzzCorpus -args -fuzzcorpus
 // rewrites the seed-* files from fuzzSeeds); make fuzz runs each target
 // for a minute.
-
-var fuzzCorpus = flag.Bool("fuzzcorpus", false, "rewrite the seed corpora of the fuzz targets in testdata/fuzz")
 
 // fuzzSeeds are valid tables of every kind in format f, small enough to
 // mutate: a trace with every column, outcomes with time sharing, samples,
@@ -105,22 +103,11 @@ func FuzzParquetReader(f *testing.F) { fuzzFormat(f, FormatParquet) }
 // writes them): one file per seed in Go's corpus encoding.
 func TestFuzzCorpus(t *testing.T) {
 	for name, format := range map[string]Format{"FuzzCSVReader": FormatCSV, "FuzzArrowReader": FormatArrow, "FuzzParquetReader": FormatParquet} {
-		dir := filepath.Join("testdata", "fuzz", name)
-		for i, s := range fuzzSeeds(t, format) {
-			path := filepath.Join(dir, fmt.Sprintf("seed-%d", i))
-			want := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", s)
-			if *fuzzCorpus {
-				os.MkdirAll(dir, 0o755)
-				if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			got, err := os.ReadFile(path)
-			if err != nil || !strings.HasPrefix(string(got), "go test fuzz v1\n[]byte(") {
-				t.Errorf("%s: %v (go test -run TestFuzzCorpus -fuzzcorpus writes it)", path, err)
-			}
+		var seeds [][]any
+		for _, s := range fuzzSeeds(t, format) {
+			seeds = append(seeds, []any{s})
 		}
+		fuzzcorpus.Check(t, name, seeds)
 	}
 }
 

@@ -5,8 +5,9 @@
 // runs them; `make figures` runs them all, writes the hardware models'
 // reproductions and rebuilds results/REPRODUCTION.md.
 //
-// Items that a sweep's tables cannot express are built in Go by a
-// subpackage named after the paper: experiments/mclaughlin replays
-// McLaughlin and Dasgupta's Calypso schedules under the dcs policy and
-// draws them as Gantt charts (written by `replay hw items`).
+// The folders hold data alone: an item that a sweep's tables cannot
+// express is built in Go by the one registry of such items, package
+// repro/hardware (as McLaughlin and Dasgupta's Calypso schedules, replayed
+// under the dcs policy and drawn as Gantt charts), and written by `replay
+// hw items`.
 package experiments

@@ -47,11 +47,6 @@ func mmpJobs(seed uint64, n, procs int, load float64) []model.Job {
 	return jobs
 }
 
-type outcomeList []model.Outcome
-
-func (l *outcomeList) Write(o *model.Outcome) error { *l = append(*l, *o); return nil }
-func (l *outcomeList) Close() error                 { return nil }
-
 type sampleList []model.Sample
 
 func (l *sampleList) WriteSample(s *model.Sample) error { *l = append(*l, *s); return nil }
@@ -59,7 +54,7 @@ func (l *sampleList) WriteSample(s *model.Sample) error { *l = append(*l, *s); r
 // runFCFS replays jobs under FCFS on a flat machine of procs processors.
 func runFCFS(t testing.TB, jobs []model.Job, procs int) ([]model.Outcome, []model.Sample) {
 	t.Helper()
-	var out outcomeList
+	var out model.OutcomeList
 	var samples sampleList
 	e := sim.New(sim.Config{Machine: model.FlatMachine(procs)}, policies.NewFCFS())
 	if err := e.Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), &out, &samples); err != nil {

@@ -206,6 +206,16 @@ type OutcomeWriter interface {
 	Close() error
 }
 
+// OutcomeList is the one in-memory OutcomeWriter: it keeps a copy of
+// every outcome written, in order.
+type OutcomeList []Outcome
+
+// Write implements OutcomeWriter.
+func (l *OutcomeList) Write(o *Outcome) error { *l = append(*l, *o); return nil }
+
+// Close implements OutcomeWriter.
+func (*OutcomeList) Close() error { return nil }
+
 // Sample is the state of a simulated system over an interval of simulated
 // time, one row of a run's time series.
 type Sample struct {

@@ -15,6 +15,7 @@ import (
 	"github.com/gangsim/gangsim/policies"
 	"github.com/gangsim/gangsim/sim"
 	"github.com/gangsim/gangsim/swf"
+	"github.com/gangsim/gangsim/workload"
 )
 
 // Compat selects a compatibility mode: engine rules and cleaning that
@@ -27,28 +28,10 @@ const (
 	CompatPyss Compat = "pyss" // pyss: docs/engine.md, "The pyss rules"
 )
 
-// Cleaning names a normalization preset applied to the trace before it is
-// replayed.
-type Cleaning string
-
-// Cleaning presets.
-const (
-	// CleanDefault drops jobs that never ran and jobs with a missing or
-	// negative submit time, and sets missing estimates to the runtime;
-	// too-wide and sizeless jobs are left for the engine to reject (they
-	// appear in the outcomes with a reason) and jobs that overran their
-	// estimate keep their runtime. Submit times must be sorted.
-	CleanDefault Cleaning = "default"
-	// CleanPyss is the oracle's cleaning, swf.PyssOptions.
-	CleanPyss Cleaning = "pyss"
-	// CleanNone replays the trace as it is.
-	CleanNone Cleaning = "none"
-)
-
 // Replay is one simulation's configuration. The zero value plus a policy is
 // a valid configuration: the machine comes from the trace header, the
 // engine rules are gangsim's defaults, and the trace is cleaned with
-// CleanDefault.
+// workload.CleanDefault.
 type Replay struct {
 	Policy policies.Spec // scheduling policy
 	// Machine is the simulated machine; the zero value takes it from the
@@ -65,9 +48,17 @@ type Replay struct {
 	// Order and Passes are the engine rules (ignored under a Compat mode).
 	Order  sim.Order
 	Passes sim.Passes
-	// Clean is the cleaning preset; empty means CleanDefault (CleanPyss
-	// under CompatPyss).
-	Clean Cleaning
+	// Clean is the cleaning preset, one of package workload's:
+	// workload.CleanDefault drops jobs that never ran and jobs with a
+	// missing or negative submit time, and sets missing estimates to the
+	// runtime (too-wide and sizeless jobs are left for the engine to
+	// reject: they appear in the outcomes with a reason; jobs that overran
+	// their estimate keep their runtime; submit times must be sorted);
+	// workload.CleanPyss is the oracle's cleaning (swf.PyssOptions on the
+	// simulated machine); workload.CleanNone replays the trace as it is.
+	// Empty means workload.CleanDefault (workload.CleanPyss under
+	// CompatPyss).
+	Clean string
 	// SamplePeriod, when positive, samples the time series at that period
 	// instead of at every change.
 	SamplePeriod model.Time
@@ -137,12 +128,12 @@ func (r *Replay) resolve(h *model.Header) (swf.Options, sim.Config, error) {
 	case CompatNone:
 		cfg.Order, cfg.Passes = r.Order, r.Passes
 		if clean == "" {
-			clean = CleanDefault
+			clean = workload.CleanDefault
 		}
 	case CompatPyss:
 		cfg.Order, cfg.Passes = sim.OrderPyss, sim.PassPerEvent
 		if clean == "" {
-			clean = CleanPyss
+			clean = workload.CleanPyss
 		}
 	default:
 		return swf.Options{}, cfg, fmt.Errorf("unknown compatibility mode %q (want pyss)", r.Compat)
@@ -173,14 +164,11 @@ func (r *Replay) resolve(h *model.Header) (swf.Options, sim.Config, error) {
 	}
 	cfg.NodeAllocation = r.NodeAllocation
 	cfg.SamplePeriod = r.SamplePeriod
-	var opt swf.Options
-	switch clean {
-	case CleanDefault:
-		opt = swf.DefaultOptions()
-	case CleanPyss:
-		opt = swf.PyssOptions(cfg.Machine.Procs())
-	case CleanNone:
-	default:
+	if clean == workload.CleanNone {
+		return swf.Options{}, cfg, nil
+	}
+	opt, ok := workload.PresetOptions(clean, cfg.Machine.Procs())
+	if !ok {
 		return opt, cfg, fmt.Errorf("unknown cleaning %q (want default, pyss or none)", clean)
 	}
 	return opt, cfg, nil
@@ -213,7 +201,7 @@ func (r *Replay) checkProcs(n int) error {
 // rules read it (pyss's cleaning cuts run times to estimates, and its
 // event order looks at them).
 func (r *Replay) Needed() model.FieldSet {
-	if r.Compat == CompatPyss || r.Clean == CleanPyss || policies.UsesEstimates(r.policy()) {
+	if r.Compat == CompatPyss || r.Clean == workload.CleanPyss || policies.UsesEstimates(r.policy()) {
 		return swf.NeededFields
 	}
 	return swf.NeededFields.Without(model.FieldEstimate)
@@ -245,9 +233,9 @@ func (r *Replay) Params(h *model.Header) ([]model.Param, error) {
 	}
 	clean := r.Clean
 	if clean == "" {
-		clean = CleanDefault
+		clean = workload.CleanDefault
 		if r.Compat == CompatPyss {
-			clean = CleanPyss
+			clean = workload.CleanPyss
 		}
 	}
 	compat := string(r.Compat)
@@ -280,7 +268,7 @@ func (r *Replay) Params(h *model.Header) ([]model.Param, error) {
 		model.Param{Name: "compat", Value: compat},
 		model.Param{Name: "order", Value: cfg.Order.String()},
 		model.Param{Name: "passes", Value: cfg.Passes.String()},
-		model.Param{Name: "clean", Value: string(clean)},
+		model.Param{Name: "clean", Value: clean},
 		model.Param{Name: "sample_period_s", Value: string(cfg.SamplePeriod.AppendSeconds(nil))},
 	), nil
 }

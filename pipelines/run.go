@@ -62,7 +62,7 @@ type ReplaySpec struct {
 
 // Replay resolves s into a Replay, checking every field.
 func (s *ReplaySpec) Replay() (Replay, error) {
-	r := Replay{Compat: Compat(s.Compat), Clean: Cleaning(s.Clean), NodeAllocation: s.NodeAllocation,
+	r := Replay{Compat: Compat(s.Compat), Clean: s.Clean, NodeAllocation: s.NodeAllocation,
 		SamplePeriod: s.SamplePeriod.Time(), Hardware: s.Hardware, Mechanism: s.Mechanism, Seed: s.Seed}
 	var err error
 	if r.Policy, err = policies.ParseSpec(s.Policy); err != nil {

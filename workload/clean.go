@@ -8,12 +8,29 @@ import (
 	"github.com/gangsim/gangsim/swf"
 )
 
-// Cleaning presets: CleanPyss is swf.PyssOptions, CleanDefault
-// swf.DefaultOptions (replay's default cleaning).
+// Cleaning presets, the one vocabulary of cleaning: CleanPyss is
+// swf.PyssOptions, CleanDefault swf.DefaultOptions (replay's default
+// cleaning); CleanNone, replay's --clean none, is no rule at all (a
+// Cleaning without a preset and without rules), and no preset of a
+// Cleaning.
 const (
 	CleanPyss    = "pyss"
 	CleanDefault = "default"
+	CleanNone    = "none"
 )
+
+// PresetOptions returns the rules of the cleaning preset name, CleanPyss
+// (too-wide jobs against a machine of procs processors; 0 takes the
+// header's MaxProcs) or CleanDefault, and whether name is one of them.
+func PresetOptions(name string, procs int) (swf.Options, bool) {
+	switch name {
+	case CleanPyss:
+		return swf.PyssOptions(procs), true
+	case CleanDefault:
+		return swf.DefaultOptions(), true
+	}
+	return swf.Options{}, false
+}
 
 // Cleaning is the JSON form of swf.Options, the normalization rules
 // applied to a trace source before any transform (see swf.Options for what
@@ -90,14 +107,11 @@ func orList(names []string) string {
 func (c *Cleaning) Options() (swf.Options, error) {
 	var opt swf.Options
 	var errs []error
-	switch c.Preset {
-	case "":
-	case CleanPyss:
-		opt = swf.PyssOptions(0)
-	case CleanDefault:
-		opt = swf.DefaultOptions()
-	default:
-		errs = append(errs, fmt.Errorf("unknown cleaning preset %q (want pyss or default)", c.Preset))
+	if c.Preset != "" {
+		var ok bool
+		if opt, ok = PresetOptions(c.Preset, 0); !ok {
+			errs = append(errs, fmt.Errorf("unknown cleaning preset %q (want pyss or default)", c.Preset))
+		}
 	}
 	opt.WholeSeconds = opt.WholeSeconds || c.WholeSeconds
 	opt.DropBadSubmit = opt.DropBadSubmit || c.DropBadSubmit

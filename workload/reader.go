@@ -441,14 +441,7 @@ func (s *traceSource) inputs() []model.Input { return []model.Input{s.in.Manifes
 
 func (s *traceSource) pass() (sourcePass, error) {
 	s.closePass()
-	mode := fileio.SWFDefault
-	switch {
-	case s.strict:
-		mode = fileio.SWFStrict
-	case s.lenient:
-		mode = fileio.SWFLenient
-	}
-	raw, err := s.in.TraceNeeding(mode, s.needed)
+	raw, err := s.in.TraceNeeding(fileio.ModeOf(s.strict, s.lenient), s.needed)
 	if err != nil {
 		return sourcePass{}, err
 	}

@@ -177,11 +177,6 @@ func TestSyntheticDailyCycle(t *testing.T) {
 	t.Logf("weights: max %.2f, min %.3f", slices.Max(w[:]), slices.Min(w[:]))
 }
 
-type outcomeList []model.Outcome
-
-func (l *outcomeList) Write(o *model.Outcome) error { *l = append(*l, *o); return nil }
-func (l *outcomeList) Close() error                 { return nil }
-
 // TestSyntheticEASYIsFCFS checks the construction's premise: with every job
 // of one size that divides the machine, EASY backfilling starts every job
 // when FCFS does, under every arrival process and at a load past
@@ -193,7 +188,7 @@ func TestSyntheticEASYIsFCFS(t *testing.T) {
 			src := workload.SyntheticSource{Jobs: 3000, Procs: 16, Size: size, Arrivals: arr}
 			spec := workload.Spec{Source: workload.Source{Synthetic: &src}, Estimates: &workload.Estimates{Mode: workload.EstimatesLoose},
 				Load: &workload.Load{Target: 1.1}, Seed: 5}
-			var results [2]outcomeList
+			var results [2]model.OutcomeList
 			for k, pol := range []policies.Spec{{Name: "fcfs"}, {Name: "easy"}} {
 				r, err := spec.Open(nil)
 				if err != nil {

@@ -23,77 +23,16 @@ func analyze(opt *options, stdin io.Reader, stdout, stderr io.Writer) error {
 	man := &model.Manifest{Tool: "analyze", Version: version.Version, Revision: version.RevisionText(), Code: version.Code(), Params: opt.params}
 	// The FCFS run of --halves is read first: its classification splits
 	// the others as they stream.
-	var lengths *metrics.Lengths
-	var fcfs *resultRun
-	if opt.halves != "" {
-		var err error
-		if fcfs, err = readRun(opt.halves, stdin, true, rowRules{lenient: opt.lenient}, nil, nil); err != nil {
-			return err
-		}
-		if fcfs.skipped.n > 0 {
-			fmt.Fprintf(stderr, "analyze: %s: %v\n", fcfs.name, &fcfs.skipped)
-		}
-		if lengths, err = classifyHalves(fcfs, say); err != nil {
-			return err
-		}
-		fcfs.outcomes = nil
+	lengths, fcfs, err := readHalves(opt, stdin, stderr, say)
+	if err != nil {
+		return err
 	}
-	keep := opt.keptMetrics()
-	hold := opt.holdsOutcomes()
 	runs := make([]*resultRun, len(opt.inputs))
 	var cells []*cell
 	for i, name := range opt.inputs {
-		var runCells []*cell
-		unclassified := 0
-		fed := 0
-		begin := func(r *resultRun) error {
-			if err := r.chooseTau(opt.tau); err != nil {
-				return err
-			}
-			if lengths == nil {
-				runCells = []*cell{newCell(r, metrics.Unclassified, keep)}
-			} else {
-				runCells = []*cell{newCell(r, metrics.Short, keep), newCell(r, metrics.Long, keep)}
-			}
-			return nil
-		}
-		feed := func(o *model.Outcome) {
-			fed++
-			switch {
-			case lengths == nil:
-				runCells[0].acc.Add(o)
-			case lengths.Of(o.JobID) == metrics.Short:
-				runCells[0].acc.Add(o)
-			case lengths.Of(o.JobID) == metrics.Long:
-				runCells[1].acc.Add(o)
-			default:
-				unclassified++
-			}
-		}
-		each := func(_ *resultRun, o *model.Outcome) { feed(o) }
-		trim := opt.trimHead > 0 || opt.trimTail > 0
-		if trim {
-			each = nil // the held outcomes are fed once trimmed
-		}
-		r, err := readRun(name, stdin, hold, rowRules{lenient: opt.lenient, machine: true, procs: opt.procs}, begin, each)
+		r, runCells, err := readCells(opt, name, stdin, stderr, lengths, fcfs, say)
 		if err != nil {
 			return err
-		}
-		if r.skipped.n > 0 {
-			// Said even under -q: nothing shrinks silently.
-			fmt.Fprintf(stderr, "analyze: %s: %v\n", r.name, &r.skipped)
-		}
-		if trim {
-			for _, o := range metrics.TrimBySubmit(r.outcomes, opt.trimHead, opt.trimTail) {
-				feed(&o)
-			}
-			r.outcomes = nil // trimming is for tables and distributions: fed, not needed whole
-		}
-		if unclassified > 0 {
-			say("%s: %d of %d jobs are not among the FCFS run's completed jobs: left out of both halves", r.name, unclassified, fed)
-		}
-		if lengths != nil && !sameWorkload(fcfs, r) {
-			say("%s: not made from the same workload as the FCFS run %s (the inputs' digests differ)", r.name, fcfs.name)
 		}
 		runs[i] = r
 		cells = append(cells, runCells...)
@@ -101,25 +40,14 @@ func analyze(opt *options, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	reportTau(opt, runs, say)
 	man.Params = append(man.Params, model.Param{Name: "tau_s", Value: tauParam(runs)})
-
-	for i, name := range opt.timeseries {
-		samples, in, h, err := readSeries(name, stdin)
-		if err != nil {
-			return err
-		}
-		r := runs[i]
-		if !sameRun(h, &r.header) {
-			return fmt.Errorf("%s: the time series belongs to another run than %s (their manifests differ): give each run's own --timeseries, in the order of the runs", in.Name, r.name)
-		}
-		r.series, r.seriesFrom = samples, name
-		man.Inputs = append(man.Inputs, in)
+	if err := readRunSeries(opt, runs, stdin, man); err != nil {
+		return err
 	}
 	if fcfs != nil {
 		man.Inputs = append(man.Inputs, fcfs.input)
 	}
 
 	var t *table
-	var err error
 	switch {
 	case opt.plot != "":
 		return drawPlot(opt, runs, cells, man, say)
@@ -134,6 +62,105 @@ func analyze(opt *options, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	return t.write(opt.output, opt.format, man, stdout)
+}
+
+// readHalves reads the FCFS run of --halves, if given, and classifies its
+// jobs short or long.
+func readHalves(opt *options, stdin io.Reader, stderr io.Writer, say func(string, ...any)) (*metrics.Lengths, *resultRun, error) {
+	if opt.halves == "" {
+		return nil, nil, nil
+	}
+	fcfs, err := readRun(opt.halves, stdin, true, rowRules{lenient: opt.lenient}, nil, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	if fcfs.skipped.n > 0 {
+		fmt.Fprintf(stderr, "analyze: %s: %v\n", fcfs.name, &fcfs.skipped)
+	}
+	lengths, err := classifyHalves(fcfs, say)
+	if err != nil {
+		return nil, nil, err
+	}
+	fcfs.outcomes = nil
+	return lengths, fcfs, nil
+}
+
+// readCells reads the run name and returns it with its cells: one, or
+// its short and long halves when lengths classifies the jobs (those it
+// does not know are left out, and said).
+func readCells(opt *options, name string, stdin io.Reader, stderr io.Writer, lengths *metrics.Lengths, fcfs *resultRun, say func(string, ...any)) (*resultRun, []*cell, error) {
+	keep := opt.keptMetrics()
+	var runCells []*cell
+	unclassified := 0
+	fed := 0
+	begin := func(r *resultRun) error {
+		if err := r.chooseTau(opt.tau); err != nil {
+			return err
+		}
+		if lengths == nil {
+			runCells = []*cell{newCell(r, metrics.Unclassified, keep)}
+		} else {
+			runCells = []*cell{newCell(r, metrics.Short, keep), newCell(r, metrics.Long, keep)}
+		}
+		return nil
+	}
+	feed := func(o *model.Outcome) {
+		fed++
+		switch {
+		case lengths == nil:
+			runCells[0].acc.Add(o)
+		case lengths.Of(o.JobID) == metrics.Short:
+			runCells[0].acc.Add(o)
+		case lengths.Of(o.JobID) == metrics.Long:
+			runCells[1].acc.Add(o)
+		default:
+			unclassified++
+		}
+	}
+	each := func(_ *resultRun, o *model.Outcome) { feed(o) }
+	trim := opt.trimHead > 0 || opt.trimTail > 0
+	if trim {
+		each = nil // the held outcomes are fed once trimmed
+	}
+	r, err := readRun(name, stdin, opt.holdsOutcomes(), rowRules{lenient: opt.lenient, machine: true, procs: opt.procs}, begin, each)
+	if err != nil {
+		return nil, nil, err
+	}
+	if r.skipped.n > 0 {
+		// Said even under -q: nothing shrinks silently.
+		fmt.Fprintf(stderr, "analyze: %s: %v\n", r.name, &r.skipped)
+	}
+	if trim {
+		for _, o := range metrics.TrimBySubmit(r.outcomes, opt.trimHead, opt.trimTail) {
+			feed(&o)
+		}
+		r.outcomes = nil // trimming is for tables and distributions: fed, not needed whole
+	}
+	if unclassified > 0 {
+		say("%s: %d of %d jobs are not among the FCFS run's completed jobs: left out of both halves", r.name, unclassified, fed)
+	}
+	if lengths != nil && !sameWorkload(fcfs, r) {
+		say("%s: not made from the same workload as the FCFS run %s (the inputs' digests differ)", r.name, fcfs.name)
+	}
+	return r, runCells, nil
+}
+
+// readRunSeries reads each run's --timeseries, in the order of the runs,
+// refusing one of another run.
+func readRunSeries(opt *options, runs []*resultRun, stdin io.Reader, man *model.Manifest) error {
+	for i, name := range opt.timeseries {
+		samples, in, h, err := readSeries(name, stdin)
+		if err != nil {
+			return err
+		}
+		r := runs[i]
+		if !sameRun(h, &r.header) {
+			return fmt.Errorf("%s: the time series belongs to another run than %s (their manifests differ): give each run's own --timeseries, in the order of the runs", in.Name, r.name)
+		}
+		r.series, r.seriesFrom = samples, name
+		man.Inputs = append(man.Inputs, in)
+	}
+	return nil
 }
 
 // reportTau says on stderr which runs use a tau other than 10 s because

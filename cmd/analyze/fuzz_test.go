@@ -2,12 +2,10 @@ package main
 
 import (
 	"bytes"
-	"flag"
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gangsim/gangsim/internal/fuzzcorpus"
 
 	"github.com/gangsim/gangsim/columnar"
 	"github.com/gangsim/gangsim/internal/cli"
@@ -80,23 +78,12 @@ func analyzeSeeds(tb testing.TB) []analyzeSeed {
 	return seeds
 }
 
-var fuzzCorpus = flag.Bool("fuzzcorpus", false, "rewrite the seed corpus of FuzzAnalyze in testdata/fuzz")
-
 // TestFuzzAnalyzeCorpus checks that the seed corpus of FuzzAnalyze exists
 // (and with -fuzzcorpus writes it), in Go's corpus encoding.
 func TestFuzzAnalyzeCorpus(t *testing.T) {
-	dir := filepath.Join("testdata", "fuzz", "FuzzAnalyze")
-	for i, s := range analyzeSeeds(t) {
-		path := filepath.Join(dir, fmt.Sprintf("seed-%d", i))
-		if *fuzzCorpus {
-			os.MkdirAll(dir, 0o755)
-			if err := os.WriteFile(path, []byte(fmt.Sprintf("go test fuzz v1\n[]byte(%q)\nbyte(%q)\n", s.table, s.flags)), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if got, err := os.ReadFile(path); err != nil || !strings.HasPrefix(string(got), "go test fuzz v1\n[]byte(") {
-			t.Errorf("%s: %v (go test -run TestFuzzAnalyzeCorpus -args -fuzzcorpus writes it)", path, err)
-		}
+	var seeds [][]any
+	for _, s := range analyzeSeeds(t) {
+		seeds = append(seeds, []any{s.table, s.flags})
 	}
+	fuzzcorpus.Check(t, "FuzzAnalyze", seeds)
 }

@@ -2,12 +2,11 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gangsim/gangsim/internal/fuzzcorpus"
 
 	"github.com/gangsim/gangsim/columnar"
 	"github.com/gangsim/gangsim/internal/cli"
@@ -217,24 +216,12 @@ func replaySeeds(tb testing.TB) []replaySeed {
 	return seeds
 }
 
-var fuzzCorpus = flag.Bool("fuzzcorpus", false, "rewrite the seed corpus of FuzzReplay in testdata/fuzz")
-
 // TestFuzzReplayCorpus checks that the seed corpus of FuzzReplay exists
 // (and with -fuzzcorpus writes it), in Go's corpus encoding.
 func TestFuzzReplayCorpus(t *testing.T) {
-	dir := filepath.Join("testdata", "fuzz", "FuzzReplay")
-	for i, s := range replaySeeds(t) {
-		path := filepath.Join(dir, fmt.Sprintf("seed-%d", i))
-		want := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\nbyte(%q)\nbyte(%q)\n", s.trace, s.policy, s.flags)
-		if *fuzzCorpus {
-			os.MkdirAll(dir, 0o755)
-			if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if got, err := os.ReadFile(path); err != nil || !strings.HasPrefix(string(got), "go test fuzz v1\n[]byte(") {
-			t.Errorf("%s: %v (go test -run TestFuzzReplayCorpus -args -fuzzcorpus writes it)", path, err)
-		}
+	var seeds [][]any
+	for _, s := range replaySeeds(t) {
+		seeds = append(seeds, []any{s.trace, s.policy, s.flags})
 	}
+	fuzzcorpus.Check(t, "FuzzReplay", seeds)
 }

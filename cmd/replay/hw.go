@@ -15,14 +15,13 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gangsim/gangsim/columnar"
-	"github.com/gangsim/gangsim/experiments/mclaughlin"
+	"github.com/gangsim/gangsim/hwmodel"
 	"github.com/gangsim/gangsim/hwmodel/presets"
 	"github.com/gangsim/gangsim/internal/atomicfile"
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/plots"
-	"github.com/gangsim/gangsim/repro"
 	"github.com/gangsim/gangsim/repro/hardware"
 )
 
@@ -228,95 +227,57 @@ func hwKinds(args []string, stdout, stderr io.Writer) error {
 	return tw.Flush()
 }
 
-func hwCurve(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+// curveOptions are replay hw curve's flags.
+type curveOptions struct {
+	fs                 *pflag.FlagSet
+	presetFile, output *string
+	variant, refill    *string
+	args               presets.Params // the lists and --jobs, as given
+	jobs               *int
+}
+
+func curveFlags(stderr io.Writer) *curveOptions {
 	fs := cli.NewFlagSet("replay hw curve", hwCurveSynopsis, stderr)
-	var (
-		presetFile = fs.String("preset-file", "", "read the preset from `FILE` (- for stdin), e.g. an edited copy of 'replay hw preset NAME', instead of naming one")
-		output     = fs.StringP("output", "o", "-", "write the CSV to `FILE` (atomically) instead of stdout")
-		variant    = fs.String(presets.ParamVariant, "", "model variant `NAME` (default: the family's first; see replay hw kinds)")
-		refill     = fs.String(presets.ParamRefillPenalty, "", "cache and working-set refill `DURATION` added to every gang switch, "+model.DurationSyntax+" (default: the preset's refill_penalty_us)")
-		nodes      []int
-		sizes      []int64
-		contexts   []int
-		occupancy  []float64
-		quanta     []model.Time
-		binary     []int64
-		cables     []float64
-		packets    []int
-		jobs       *int
-	)
-	listFlag(fs, &nodes, presets.ParamNodes, "node counts, `N,...`", strconv.Atoi)
-	listFlag(fs, &sizes, presets.ParamBytes, "message sizes in `BYTES,...`", parseInt64)
-	listFlag(fs, &contexts, presets.ParamContexts, "communication contexts (jobs) sharing each NIC, `N,...`", strconv.Atoi)
-	listFlag(fs, &occupancy, presets.ParamOccupancy, "fractions, 0 to 1, of the NIC buffers full at a switch, `F,...`", parseFloat)
-	listFlag(fs, &quanta, presets.ParamQuantum, "time quanta (slices), e.g. `50ms,100ms`", model.ParseDuration)
-	listFlag(fs, &binary, presets.ParamBinaryBytes, "sizes of the launched binary in `BYTES,...`", parseInt64)
-	listFlag(fs, &cables, presets.ParamCables, "cable lengths in `METERS,...`", parseFloat)
-	listFlag(fs, &packets, presets.ParamPackets, "valid packets in a buffer, `N,...`", strconv.Atoi)
-	jobs = fs.Int(presets.ParamJobs, 0, "`N` jobs time-sharing the machine at a switch (default 2)")
-	if err := cli.Parse(fs, args); err != nil {
+	o := &curveOptions{fs: fs,
+		presetFile: fs.String("preset-file", "", "read the preset from `FILE` (- for stdin), e.g. an edited copy of 'replay hw preset NAME', instead of naming one"),
+		output:     fs.StringP("output", "o", "-", "write the CSV to `FILE` (atomically) instead of stdout"),
+		variant:    fs.String(presets.ParamVariant, "", "model variant `NAME` (default: the family's first; see replay hw kinds)"),
+		refill:     fs.String(presets.ParamRefillPenalty, "", "cache and working-set refill `DURATION` added to every gang switch, "+model.DurationSyntax+" (default: the preset's refill_penalty_us)"),
+	}
+	a := &o.args
+	listFlag(fs, &a.Nodes, presets.ParamNodes, "node counts, `N,...`", strconv.Atoi)
+	listFlag(fs, &a.Bytes, presets.ParamBytes, "message sizes in `BYTES,...`", parseInt64)
+	listFlag(fs, &a.Contexts, presets.ParamContexts, "communication contexts (jobs) sharing each NIC, `N,...`", strconv.Atoi)
+	listFlag(fs, &a.Occupancy, presets.ParamOccupancy, "fractions, 0 to 1, of the NIC buffers full at a switch, `F,...`", parseFloat)
+	listFlag(fs, &a.Quanta, presets.ParamQuantum, "time quanta (slices), e.g. `50ms,100ms`", model.ParseDuration)
+	listFlag(fs, &a.BinaryBytes, presets.ParamBinaryBytes, "sizes of the launched binary in `BYTES,...`", parseInt64)
+	listFlag(fs, &a.Cables, presets.ParamCables, "cable lengths in `METERS,...`", parseFloat)
+	listFlag(fs, &a.Packets, presets.ParamPackets, "valid packets in a buffer, `N,...`", strconv.Atoi)
+	o.jobs = fs.Int(presets.ParamJobs, 0, "`N` jobs time-sharing the machine at a switch (default 2)")
+	return o
+}
+
+func hwCurve(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	o := curveFlags(stderr)
+	if err := cli.Parse(o.fs, args); err != nil {
 		return err
 	}
-	var (
-		p      presets.Preset
-		kind   string
-		inputs []model.Input
-	)
-	if fs.Changed("preset-file") {
-		if fs.NArg() != 1 {
-			return cli.Usagef("hw curve: with --preset-file, want one argument, the KIND; got %d", fs.NArg())
-		}
-		kind = fs.Arg(0)
-		data, err := readInput(*presetFile, stdin)
-		if err != nil {
-			return err
-		}
-		if p, err = presets.Load(bytes.NewReader(data)); err != nil {
-			return fmt.Errorf("%s: %w", *presetFile, err)
-		}
-		sum := sha256.Sum256(data)
-		inputs = []model.Input{{Name: *presetFile, SHA256: hex.EncodeToString(sum[:])}}
-	} else {
-		if fs.NArg() != 2 {
-			return cli.Usagef("hw curve: want a preset NAME and a KIND (or --preset-file FILE and a KIND); got %d arguments", fs.NArg())
-		}
-		var err error
-		if p, err = hwGet(fs.Arg(0)); err != nil {
-			return err
-		}
-		kind = fs.Arg(1)
+	p, kind, inputs, err := o.preset(stdin)
+	if err != nil {
+		return err
 	}
 	k, err := p.Kind(kind)
 	if err != nil {
 		return cli.Usagef("%v", err)
 	}
-
-	var a presets.Params
-	a.Variant = *variant
-	if fs.Changed(presets.ParamRefillPenalty) {
-		if !k.Takes(presets.ParamRefillPenalty) {
-			return cli.Usagef("curve %s does not take --%s: only the kinds drawn through the cost model do (switch)", k.Name, presets.ParamRefillPenalty)
-		}
-		d, err := model.ParseDuration(*refill)
-		if err != nil {
-			return cli.Usagef("--%s: %v", presets.ParamRefillPenalty, err)
-		}
-		p.RefillPenalty = d
-	}
-	a.Nodes, a.Bytes, a.Contexts, a.Occupancy, a.Quanta = nodes, sizes, contexts, occupancy, quanta
-	a.BinaryBytes, a.Cables, a.Packets, a.Jobs = binary, cables, packets, *jobs
-	if fs.Changed(presets.ParamJobs) && *jobs < 1 {
-		return cli.Usagef("--%s %d: must be at least 1", presets.ParamJobs, *jobs)
-	}
-	a, err = k.Resolve(p, a)
+	a, err := o.params(&p, k)
 	if err != nil {
-		return cli.Usagef("%v", err)
+		return err
 	}
 	cv, err := k.Curve(p, a)
 	if err != nil {
 		return cli.Usagef("%v", err)
 	}
-
 	params := []model.Param{
 		{Name: "command", Value: "curve"},
 		{Name: "preset", Value: p.Name()},
@@ -326,16 +287,74 @@ func hwCurve(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	params = append(params, k.ManifestParams(p, a)...)
 	man := model.Manifest{Tool: "replay hw", Version: version.Version, Revision: version.RevisionText(), Code: version.Code(), Params: params, Inputs: inputs}
+	return writeCurve(*o.output, &man, cv, stdout)
+}
+
+// preset returns the preset the curve is drawn for (named, or read from
+// --preset-file, which is then the input), and the curve's kind.
+func (o *curveOptions) preset(stdin io.Reader) (presets.Preset, string, []model.Input, error) {
+	fs := o.fs
+	if !fs.Changed("preset-file") {
+		if fs.NArg() != 2 {
+			return presets.Preset{}, "", nil, cli.Usagef("hw curve: want a preset NAME and a KIND (or --preset-file FILE and a KIND); got %d arguments", fs.NArg())
+		}
+		p, err := hwGet(fs.Arg(0))
+		return p, fs.Arg(1), nil, err
+	}
+	if fs.NArg() != 1 {
+		return presets.Preset{}, "", nil, cli.Usagef("hw curve: with --preset-file, want one argument, the KIND; got %d", fs.NArg())
+	}
+	data, err := readInput(*o.presetFile, stdin)
+	if err != nil {
+		return presets.Preset{}, "", nil, err
+	}
+	p, err := presets.Load(bytes.NewReader(data))
+	if err != nil {
+		return presets.Preset{}, "", nil, fmt.Errorf("%s: %w", *o.presetFile, err)
+	}
+	sum := sha256.Sum256(data)
+	return p, fs.Arg(0), []model.Input{{Name: *o.presetFile, SHA256: hex.EncodeToString(sum[:])}}, nil
+}
+
+// params checks the curve's flags against kind k and resolves them on p
+// (whose refill penalty --refill-penalty replaces).
+func (o *curveOptions) params(p *presets.Preset, k presets.Kind) (presets.Params, error) {
+	a := o.args
+	a.Variant = *o.variant
+	if o.fs.Changed(presets.ParamRefillPenalty) {
+		if !k.Takes(presets.ParamRefillPenalty) {
+			return a, cli.Usagef("curve %s does not take --%s: only the kinds drawn through the cost model do (switch)", k.Name, presets.ParamRefillPenalty)
+		}
+		d, err := model.ParseDuration(*o.refill)
+		if err != nil {
+			return a, cli.Usagef("--%s: %v", presets.ParamRefillPenalty, err)
+		}
+		p.RefillPenalty = d
+	}
+	a.Jobs = *o.jobs
+	if o.fs.Changed(presets.ParamJobs) && *o.jobs < 1 {
+		return a, cli.Usagef("--%s %d: must be at least 1", presets.ParamJobs, *o.jobs)
+	}
+	a, err := k.Resolve(*p, a)
+	if err != nil {
+		return a, cli.Usagef("%v", err)
+	}
+	return a, nil
+}
+
+// writeCurve writes the curve as CSV after its manifest to name (-:
+// stdout), atomically.
+func writeCurve(name string, man *model.Manifest, cv hwmodel.Curve, stdout io.Writer) error {
 	var buf bytes.Buffer
 	mw := columnar.NewCSVWriter(&buf)
-	mw.Manifest(&man)
+	mw.Manifest(man)
 	if err := mw.Flush(); err != nil {
 		return err
 	}
 	if err := cv.WriteCSV(&buf); err != nil {
 		return err
 	}
-	out, err := atomicfile.Create(*output, stdout)
+	out, err := atomicfile.Create(name, stdout)
 	if err != nil {
 		return err
 	}
@@ -416,27 +435,22 @@ func hwItems(args []string, stderr io.Writer) error {
 	if fig.DPI > 0 {
 		size.DPI = fig.DPI
 	}
-	all := hwItemList()
-	todo := all
+	todo := hardware.Reproductions()
 	if len(*only) > 0 {
 		todo = nil
 		for _, key := range *only {
-			i := slices.IndexFunc(all, func(r hwItem) bool { return r.key == key })
-			if i < 0 {
-				keys := make([]string, len(all))
-				for k, r := range all {
-					keys[k] = r.key
-				}
-				return cli.Usagef("--only: unknown hardware reproduction %q (want one of %s)", key, strings.Join(keys, ", "))
+			r, err := hardware.Find(key)
+			if err != nil {
+				return cli.Usagef("--only: %v", err)
 			}
-			if !slices.ContainsFunc(todo, func(t hwItem) bool { return t.key == key }) {
-				todo = append(todo, all[i])
+			if !slices.ContainsFunc(todo, func(t hardware.Reproduction) bool { return t.Key() == key }) {
+				todo = append(todo, r)
 			}
 		}
 	}
 	var disagree []string
 	for _, r := range todo {
-		it, written, err := r.write(*results, size, fig.Formats)
+		it, written, err := r.WriteFormats(*results, size, fig.Formats)
 		if err != nil {
 			return err
 		}
@@ -444,36 +458,15 @@ func hwItems(args []string, stderr io.Writer) error {
 		verdict := ""
 		if !it.Agrees() {
 			verdict = "; DISAGREES with the paper"
-			disagree = append(disagree, r.key)
+			disagree = append(disagree, r.Key())
 		}
 		if !*quiet {
 			fmt.Fprintf(stderr, "replay hw: %s (%s): cells within tolerance %d/%d, claims holding %d/%d%s -> %s\n",
-				r.key, r.source, rw, rn, ch, cn, verdict, strings.Join(written, ", "))
+				r.Key(), r.Source(), rw, rn, ch, cn, verdict, strings.Join(written, ", "))
 		}
 	}
 	if *strict && len(disagree) > 0 {
 		return fmt.Errorf("%d items disagree with their papers: %s", len(disagree), strings.Join(disagree, ", "))
 	}
 	return nil
-}
-
-// hwItem is one reproduction "replay hw items" writes: its key, what it
-// is computed on (a preset, or replays charged by one) and how.
-type hwItem struct {
-	key, source string
-	write       func(resultsDir string, size plots.Size, formats []plots.Format) (*repro.Item, []string, error)
-}
-
-// hwItemList is the hardware models' reproductions (hardware.Reproductions),
-// then McLaughlin and Dasgupta's schedules replayed under dcs
-// (mclaughlin.Reproductions).
-func hwItemList() []hwItem {
-	var out []hwItem
-	for _, r := range hardware.Reproductions() {
-		out = append(out, hwItem{key: r.Key(), source: r.Preset, write: r.WriteFormats})
-	}
-	for _, r := range mclaughlin.Reproductions() {
-		out = append(out, hwItem{key: r.Key(), source: "dcs replays on " + mclaughlin.Preset, write: r.WriteFormats})
-	}
-	return out
 }

@@ -14,7 +14,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/gangsim/gangsim/experiments/mclaughlin"
 	"github.com/gangsim/gangsim/hwmodel/presets"
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/internal/version"
@@ -281,7 +280,7 @@ func TestHWItems(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	keys := append(hardware.Keys(), mclaughlin.Keys()...)
+	keys := hardware.Keys()
 	var files []string
 	filepath.WalkDir(dirs[0], func(path string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
@@ -338,8 +337,7 @@ func TestHWItems(t *testing.T) {
 		// hwmodel/myrinet), and frachtenberg/fig-4.15 (a gain over linear
 		// slowdown from overlapping communication, 4.3.3.3), which the
 		// job-level model cannot give. mclaughlin/exp-1's round robin
-		// misses two of the paper's times (experiments/mclaughlin checks
-		// it).
+		// misses two of the paper's times (repro/hardware checks it).
 		agrees := rw == rn && ch == cn
 		oneClaimShort := k == "etsion/switch-cost" || k == "frachtenberg/fig-4.15"
 		if k == "mclaughlin/exp-1" {

@@ -17,6 +17,7 @@ import (
 	"github.com/gangsim/gangsim/policies"
 	"github.com/gangsim/gangsim/sim"
 	"github.com/gangsim/gangsim/swf"
+	"github.com/gangsim/gangsim/workload"
 )
 
 // runReplay replays a trace: its options read and checked, the input
@@ -130,8 +131,8 @@ func (o *replayOptions) checkFlags() error {
 			}
 		}
 	}
-	switch pipelines.Cleaning(o.clean) {
-	case "", pipelines.CleanDefault, pipelines.CleanPyss, pipelines.CleanNone:
+	switch o.clean {
+	case "", workload.CleanDefault, workload.CleanPyss, workload.CleanNone:
 	default:
 		return cli.Usagef("--clean %q: want default, pyss or none", o.clean)
 	}
@@ -155,7 +156,7 @@ func (o *replayOptions) buildReplay() error {
 	}
 	o.spec = spec
 	r := pipelines.Replay{Policy: spec, Procs: o.procs, NodeAllocation: o.nodeAlloc,
-		Compat: pipelines.Compat(o.compat), Clean: pipelines.Cleaning(o.clean),
+		Compat: pipelines.Compat(o.compat), Clean: o.clean,
 		Hardware: o.hw, Mechanism: o.mechanism, Seed: o.seed}
 	if err := r.CheckHardware(); err != nil {
 		return cli.Usagef("%v", err)
@@ -264,13 +265,7 @@ func (j *replayJob) openInput(stdin io.Reader, stderr io.Writer) error {
 	}
 	j.in = in
 	j.closers = append(j.closers, func() { in.Close() })
-	j.mode = fileio.SWFDefault
-	switch {
-	case o.strict:
-		j.mode = fileio.SWFStrict
-	case o.lenient:
-		j.mode = fileio.SWFLenient
-	}
+	j.mode = fileio.ModeOf(o.strict, o.lenient)
 	if j.raw, err = in.TraceNeeding(j.mode, o.r.Needed()); err != nil {
 		return err
 	}
@@ -478,7 +473,7 @@ func (j *replayJob) report(stderr io.Writer) {
 	}
 	if s := res.Clean.DropSummary(); s != "" {
 		why := ""
-		if res.Clean.DroppedNoRuntime > 0 && paramValue(j.params, "clean") == string(pipelines.CleanPyss) {
+		if res.Clean.DroppedNoRuntime > 0 && paramValue(j.params, "clean") == workload.CleanPyss {
 			why = " (pyss truncates run times to whole seconds: a run under 1 s becomes 0 and is dropped)"
 		}
 		fmt.Fprintf(stderr, "replay: cleaning %s %s%s; genwork clean --preset %s lists them\n",

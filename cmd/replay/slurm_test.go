@@ -91,7 +91,7 @@ func TestSlurmSweep(t *testing.T) {
 			t.Fatal(err)
 		}
 		runs, points, _ := e.Runs()
-		sr, err := slurm.SlurmRuns(e.Item, runs, points)
+		sr, err := slurm.Runs(e.Item, runs, points)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,7 +146,7 @@ func TestSlurmSweep(t *testing.T) {
 	}
 	slurmOut(t, "scancel", task)
 	r := <-first
-	var se *slurm.SlurmError
+	var se *slurm.Error
 	if !errors.As(r.err, &se) || len(se.Failed) != 1 {
 		t.Fatalf("first sweep: %v, want one failed task\n%s", r.err, r.stderr)
 	}
@@ -469,7 +469,7 @@ exit 0
 	// leaves them out.
 	e, _, _ := analysis.LoadExperiment(exp)
 	runs, points, _ := e.Runs()
-	sr, _ := slurm.SlurmRuns(e.Item, runs, points)
+	sr, _ := slurm.Runs(e.Item, runs, points)
 	s, err := newSlurm(cache, "", self)
 	if err != nil {
 		t.Fatal(err)

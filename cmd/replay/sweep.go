@@ -271,13 +271,13 @@ func (o *sweepOptions) slurmFirst(exps []loadedExperiment, stdout, stderr io.Wri
 	if !o.quiet {
 		s.Log = stderr
 	}
-	var all []slurm.SlurmRun
+	var all []slurm.Run
 	for _, x := range exps {
 		runs, points, err := x.e.Runs()
 		if err != nil {
 			return false, err
 		}
-		sr, err := slurm.SlurmRuns(x.e.Item, runs, points)
+		sr, err := slurm.Runs(x.e.Item, runs, points)
 		if err != nil {
 			return false, err
 		}
@@ -457,7 +457,7 @@ func readRuns(name string) ([]*pipelines.Run, error) {
 // newSlurm sets up the Slurm backend: absolute paths for the run cache, the
 // submissions directory (default CACHE/slurm), the replay binary (default
 // this one) and the working directory, as the compute nodes need them.
-func newSlurm(cacheDir, slurmDir, replayBin string) (*slurm.Slurm, error) {
+func newSlurm(cacheDir, slurmDir, replayBin string) (*slurm.Driver, error) {
 	cache, err := filepath.Abs(cacheDir)
 	if err != nil {
 		return nil, err
@@ -483,7 +483,7 @@ func newSlurm(cacheDir, slurmDir, replayBin string) (*slurm.Slurm, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &slurm.Slurm{Cache: &pipelines.Cache{Dir: cache}, Dir: slurmDir, Replay: replayBin, Workdir: wd}, nil
+	return &slurm.Driver{Cache: &pipelines.Cache{Dir: cache}, Dir: slurmDir, Replay: replayBin, Workdir: wd}, nil
 }
 
 type slurmMode int
@@ -499,7 +499,7 @@ const (
 // unless mode says otherwise, waits for it and for the earlier jobs. It
 // reports whether every run is in the cache now, ready for the items to be
 // built.
-func sweepOnSlurm(s *slurm.Slurm, runs []slurm.SlurmRun, mode slurmMode, stdout, stderr io.Writer, quiet bool) (bool, error) {
+func sweepOnSlurm(s *slurm.Driver, runs []slurm.Run, mode slurmMode, stdout, stderr io.Writer, quiet bool) (bool, error) {
 	say := func(format string, args ...any) {
 		if !quiet {
 			fmt.Fprintf(stderr, "replay sweep: "+format+"\n", args...)

@@ -19,6 +19,7 @@ import (
 	"syscall"
 
 	"github.com/spf13/pflag"
+	"golang.org/x/term"
 
 	"github.com/gangsim/gangsim/internal/version"
 	"github.com/gangsim/gangsim/model"
@@ -219,9 +220,9 @@ func CheckProcs(flag string, n int64) error {
 	return nil
 }
 
-// IsTerminal reports whether w is a terminal (isatty: the terminal ioctl
-// succeeds), where binary data must not be written. /dev/null, a
-// character device but no terminal, is not one.
+// IsTerminal reports whether w is a terminal (golang.org/x/term: the
+// terminal ioctl succeeds), where binary data must not be written.
+// /dev/null, a character device but no terminal, is not one.
 func IsTerminal(w io.Writer) bool {
 	var f *os.File
 	switch w := w.(type) {
@@ -235,7 +236,17 @@ func IsTerminal(w io.Writer) bool {
 	default:
 		return false
 	}
-	return isTerminal(f.Fd())
+	return term.IsTerminal(int(f.Fd()))
+}
+
+// terminalWidth returns the columns of the terminal fd, 0 if it does not
+// say.
+func terminalWidth(fd uintptr) int {
+	cols, _, err := term.GetSize(int(fd))
+	if err != nil {
+		return 0
+	}
+	return cols
 }
 
 // Call runs a command body with args and stdin (empty when nil) and returns

@@ -56,6 +56,31 @@ func TestProgressSilentOffTerminal(t *testing.T) {
 	}
 }
 
+// TestStatusLineShow: a line its caller draws is redrawn in place, kept
+// with a newline, and not drawn at all when off.
+func TestStatusLineShow(t *testing.T) {
+	var b strings.Builder
+	l := NewStatusLine(&b, true)
+	l.Show("3 pending")
+	l.Show("2 done")
+	l.Keep()
+	l.Keep() // nothing drawn since
+	l.Show("x")
+	l.Stop()
+	l.Show("after")
+	if want := "\r3 pending\x1b[K\r2 done\x1b[K\n\rx\x1b[K\r\x1b[K"; b.String() != want {
+		t.Errorf("drew %q, want %q", b.String(), want)
+	}
+	b.Reset()
+	off := NewStatusLine(&b, false)
+	off.Show("x")
+	off.Keep()
+	off.Stop()
+	if b.Len() != 0 {
+		t.Errorf("an off line drew %q", b.String())
+	}
+}
+
 // TestProgressLine: the status line says what is done, cached and failed,
 // and the time left from the rate of the units made (not the cached).
 func TestProgressLine(t *testing.T) {

@@ -67,15 +67,34 @@ func StartStatus(w io.Writer, on bool, render func(elapsed time.Duration) string
 	return s
 }
 
-// Draw redraws the line now (a drawn line is kept to the terminal's width,
-// so that it never wraps).
+// NewStatusLine returns a status line that its caller draws (Show) when
+// what it says changes, on w when on is true (see ProgressOn), instead of
+// a ticker.
+func NewStatusLine(w io.Writer, on bool) *StatusLine {
+	return &StatusLine{w: w, started: time.Now(), stopped: !on}
+}
+
+// Draw redraws the line now with what its render function returns.
 func (s *StatusLine) Draw() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.stopped {
-		return
+	if !s.stopped {
+		s.draw(s.render(time.Since(s.started)))
 	}
-	text := s.render(time.Since(s.started))
+}
+
+// Show draws text as the line now.
+func (s *StatusLine) Show(text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.stopped {
+		s.draw(text)
+	}
+}
+
+// draw draws text in place of the line, kept to the terminal's width so
+// that it never wraps.
+func (s *StatusLine) draw(text string) {
 	if f, ok := s.w.(*os.File); ok {
 		if cols := terminalWidth(f.Fd()); cols > 1 && len(text) >= cols {
 			text = text[:cols-1]
@@ -83,6 +102,17 @@ func (s *StatusLine) Draw() {
 	}
 	fmt.Fprintf(s.w, "\r%s\x1b[K", text)
 	s.drawn = true
+}
+
+// Keep ends a line drawn with Show, leaving it on the terminal and moving
+// to the next; the next Show starts a new line.
+func (s *StatusLine) Keep() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.drawn {
+		fmt.Fprintln(s.w)
+		s.drawn = false
+	}
 }
 
 // Stop ends the redrawing and clears the line, if one was drawn, so that
@@ -99,8 +129,10 @@ func (s *StatusLine) Stop() {
 		s.drawn = false
 	}
 	s.mu.Unlock()
-	close(s.stop)
-	<-s.done
+	if s.stop != nil { // drawn by a ticker
+		close(s.stop)
+		<-s.done
+	}
 }
 
 // Progress counts the units of a batch of work ("runs") and draws a status

@@ -297,6 +297,18 @@ const (
 	SWFLenient                // lines (rows) with unusable needed fields skipped and counted
 )
 
+// ModeOf is the mode of the flags --strict and --lenient (strict first;
+// neither: SWFDefault).
+func ModeOf(strict, lenient bool) SWFMode {
+	switch {
+	case strict:
+		return SWFStrict
+	case lenient:
+		return SWFLenient
+	}
+	return SWFDefault
+}
+
 // Trace opens the input as a trace, an SWF input in the default mode or,
 // with lenient, skipping and counting malformed lines (see swf.Reader).
 func (in *Input) Trace(lenient bool) (model.JobReader, error) {

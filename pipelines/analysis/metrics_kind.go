@@ -11,65 +11,56 @@ import (
 	"github.com/gangsim/gangsim/repro"
 )
 
+// metricCell is one row of a "metrics" item: a metric's mean over a
+// group's averaged runs (in one half), and how many of them saturated.
+type metricCell struct {
+	coords    []repro.Coord
+	half      metrics.Length
+	value     float64
+	saturated int
+	runs      int
+}
+
 func (c *analysisContext) metricRows() error {
 	a := &c.exp.Analysis
-	cols := metrics.RunColumns()
-	coords, members := c.groups()
-	halves := c.halves()
-	type cell struct {
-		coords    []repro.Coord
-		half      metrics.Length
-		value     float64
-		saturated int
-		runs      int
-	}
-	skip, err := c.skippedReplicas(coords, members)
+	cells, err := c.metricCells()
 	if err != nil {
 		return err
 	}
-	var cells []cell
+	for _, cl := range cells {
+		c.item.Rows = append(c.item.Rows, repro.Row{Coords: cl.coords, Gangsim: cl.value})
+	}
+	if a.X == "" {
+		return nil
+	}
+	panels, err := c.metricPanels(cells)
+	if err != nil {
+		return err
+	}
+	note := "loads saturated by majority are left out"
+	if a.Plot.KeepSaturated {
+		note = ""
+	}
+	c.figure = &Drawing{title: c.exp.Title, kind: "lines", x: c.xLabel(), panels: panels, logX: a.Plot.LogX, logY: a.Plot.LogY,
+		note: note, cols: len(c.halves())}
+	return nil
+}
+
+// metricCells returns the cells of every group, half and metric, in that
+// order.
+func (c *analysisContext) metricCells() ([]metricCell, error) {
+	a := &c.exp.Analysis
+	coords, members := c.groups()
+	halves := c.halves()
+	skip, err := c.skippedReplicas(coords, members)
+	if err != nil {
+		return nil, err
+	}
+	var cells []metricCell
 	for g, runs := range members {
-		sums := make([][]float64, len(halves))
-		counts := make([][]int, len(halves))
-		for h := range halves {
-			sums[h], counts[h] = make([]float64, len(a.Metrics)), make([]int, len(a.Metrics))
-		}
-		saturated, averaged := 0, 0
-		for _, i := range runs {
-			s, err := c.saturation(i)
-			if err != nil {
-				return err
-			}
-			if s.Saturated {
-				saturated++
-			}
-			if skip[i] {
-				continue
-			}
-			averaged++
-			o, err := c.load(i)
-			if err != nil {
-				return err
-			}
-			procs, err := c.procs(i)
-			if err != nil {
-				return err
-			}
-			for h, half := range halves {
-				jobs := o
-				if half != metrics.Unclassified {
-					jobs = byDedicated(o).Select(o, half)
-				}
-				sum := metrics.Summarize(jobs, procs, c.tau)
-				vals := sum.Values()
-				for k, m := range a.Metrics {
-					v := vals[slices.Index(cols, m)]
-					if !math.IsNaN(v) {
-						sums[h][k] += v
-						counts[h][k]++
-					}
-				}
-			}
+		sums, counts, saturated, averaged, err := c.metricSums(runs, skip, halves)
+		if err != nil {
+			return nil, err
 		}
 		for h, half := range halves {
 			for k, m := range a.Metrics {
@@ -84,22 +75,71 @@ func (c *analysisContext) metricRows() error {
 				if counts[h][k] > 0 {
 					value = sums[h][k] / float64(counts[h][k])
 				}
-				cells = append(cells, cell{coords: cs, half: half, value: value,
+				cells = append(cells, metricCell{coords: cs, half: half, value: value,
 					saturated: saturated, runs: len(runs)})
 			}
 		}
 	}
-	for _, cl := range cells {
-		c.item.Rows = append(c.item.Rows, repro.Row{Coords: cl.coords, Gangsim: cl.value})
+	return cells, nil
+}
+
+// metricSums sums each half's metrics over the runs of a group that skip
+// leaves, counting the values that are numbers, and counts the runs that
+// saturated and those averaged.
+func (c *analysisContext) metricSums(runs []int, skip map[int]bool, halves []metrics.Length) (sums [][]float64, counts [][]int, saturated, averaged int, err error) {
+	a := &c.exp.Analysis
+	cols := metrics.RunColumns()
+	sums = make([][]float64, len(halves))
+	counts = make([][]int, len(halves))
+	for h := range halves {
+		sums[h], counts[h] = make([]float64, len(a.Metrics)), make([]int, len(a.Metrics))
 	}
-	if a.X == "" {
-		return nil
+	for _, i := range runs {
+		s, err := c.saturation(i)
+		if err != nil {
+			return nil, nil, 0, 0, err
+		}
+		if s.Saturated {
+			saturated++
+		}
+		if skip[i] {
+			continue
+		}
+		averaged++
+		o, err := c.load(i)
+		if err != nil {
+			return nil, nil, 0, 0, err
+		}
+		procs, err := c.procs(i)
+		if err != nil {
+			return nil, nil, 0, 0, err
+		}
+		for h, half := range halves {
+			jobs := o
+			if half != metrics.Unclassified {
+				jobs = byDedicated(o).Select(o, half)
+			}
+			sum := metrics.Summarize(jobs, procs, c.tau)
+			vals := sum.Values()
+			for k, m := range a.Metrics {
+				if v := vals[slices.Index(cols, m)]; !math.IsNaN(v) {
+					sums[h][k] += v
+					counts[h][k]++
+				}
+			}
+		}
 	}
-	// One panel per metric (and half): the metric against X, a line per
-	// Series value, saturated points left out unless the plot keeps them.
+	return sums, counts, saturated, averaged, nil
+}
+
+// metricPanels draws one panel per metric (and half): the metric against
+// X, a line per Series value, saturated points left out unless the plot
+// keeps them.
+func (c *analysisContext) metricPanels(cells []metricCell) ([]panel, error) {
+	a := &c.exp.Analysis
 	var panels []panel
 	for _, m := range a.Metrics {
-		for _, half := range halves {
+		for _, half := range c.halves() {
 			p := panel{y: metricLabel(m)}
 			if a.Halves {
 				p.title = halfTitle(half)
@@ -115,7 +155,7 @@ func (c *analysisContext) metricRows() error {
 					}
 					x, err := strconv.ParseFloat(coordOf(cl.coords, a.X), 64)
 					if err != nil {
-						return fmt.Errorf("x axis %q value %q is not a number", a.X, coordOf(cl.coords, a.X))
+						return nil, fmt.Errorf("x axis %q value %q is not a number", a.X, coordOf(cl.coords, a.X))
 					}
 					line.x = append(line.x, x)
 					line.y = append(line.y, cl.value)
@@ -127,13 +167,7 @@ func (c *analysisContext) metricRows() error {
 			panels = append(panels, p)
 		}
 	}
-	note := "loads saturated by majority are left out"
-	if a.Plot.KeepSaturated {
-		note = ""
-	}
-	c.figure = &Drawing{title: c.exp.Title, kind: "lines", x: c.xLabel(), panels: panels, logX: a.Plot.LogX, logY: a.Plot.LogY,
-		note: note, cols: len(halves)}
-	return nil
+	return panels, nil
 }
 
 // skippedReplicas returns the runs a "metrics" point does not average: none

@@ -21,7 +21,7 @@ import (
 	"github.com/gangsim/gangsim/pipelines"
 )
 
-// Slurm runs a sweep's runs on a Slurm cluster as one job array: it writes
+// Driver runs a sweep's runs on a Slurm cluster as one job array: it writes
 // the runs missing from the run cache into a shared directory, submits one
 // `sbatch --array` job whose every task executes its runs with `replay sweep
 // --run` into the shared run cache (through Cache.Put, so a task killed by
@@ -31,7 +31,7 @@ import (
 //
 // Slurm is driven through its own commands (sbatch, squeue, scontrol) found
 // on PATH, with the environment's SLURM_CONF.
-type Slurm struct {
+type Driver struct {
 	// Cache is the run cache the array tasks write into. Its directory must
 	// be absolute and on a file system the compute nodes share, at the same
 	// path.
@@ -80,18 +80,18 @@ const LogEvery = 30 * time.Second
 // defaultMaxArraySize is Slurm's MaxArraySize when slurm.conf sets none.
 const defaultMaxArraySize = 1001
 
-// SlurmRun is a run to execute on Slurm: the run, its cache key and a label
+// Run is a run to execute on Slurm: the run, its cache key and a label
 // for messages (the experiment's item and grid point).
-type SlurmRun struct {
+type Run struct {
 	Run   *pipelines.Run
 	Key   string
 	Label string
 }
 
-// SlurmRuns labels an experiment's runs (as Experiment.Runs returns them)
+// Runs labels an experiment's runs (as Experiment.Runs returns them)
 // with item and their grid points and computes their keys.
-func SlurmRuns(item string, runs []*pipelines.Run, points []pipelines.Point) ([]SlurmRun, error) {
-	out := make([]SlurmRun, len(runs))
+func Runs(item string, runs []*pipelines.Run, points []pipelines.Point) ([]Run, error) {
+	out := make([]Run, len(runs))
 	for i, r := range runs {
 		key, err := r.Key()
 		if err != nil {
@@ -101,7 +101,7 @@ func SlurmRuns(item string, runs []*pipelines.Run, points []pipelines.Point) ([]
 		if points != nil && len(points[i]) > 0 {
 			label += " (" + points[i].Describe() + ")"
 		}
-		out[i] = SlurmRun{Run: r, Key: key, Label: label}
+		out[i] = Run{Run: r, Key: key, Label: label}
 	}
 	return out, nil
 }
@@ -170,7 +170,7 @@ func (s *Submission) Runs() int {
 type Plan struct {
 	// Missing are the runs neither in the cache nor in an active earlier
 	// submission, each key once, in the order given.
-	Missing []SlurmRun
+	Missing []Run
 	// Active are the earlier submissions whose jobs still run or wait to
 	// run some of the wanted runs.
 	Active []*Submission
@@ -187,7 +187,7 @@ type Plan struct {
 // its job ID on the same cluster running its batch script: a job ID that a
 // cluster with its state wiped (or another cluster) gave to another job
 // does not count.
-func (s *Slurm) Plan(runs []SlurmRun, checkActive bool) (*Plan, error) {
+func (s *Driver) Plan(runs []Run, checkActive bool) (*Plan, error) {
 	p := &Plan{}
 	// The earlier submissions' task states are read before the cache: a
 	// task writes its runs into the cache before it ends, so a task seen
@@ -259,7 +259,7 @@ func (s *Slurm) Plan(runs []SlurmRun, checkActive bool) (*Plan, error) {
 
 // submissions reads the earlier submissions in Dir that were submitted (a
 // dry run's are the user's) into the same run cache, in name order.
-func (s *Slurm) submissions() ([]*Submission, error) {
+func (s *Driver) submissions() ([]*Submission, error) {
 	entries, err := os.ReadDir(s.Dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -290,7 +290,7 @@ func (s *Slurm) submissions() ([]*Submission, error) {
 
 // Prepare writes a new submission of runs into Dir: the runs of every task,
 // the batch script and submission.json. It does not submit it.
-func (s *Slurm) Prepare(runs []SlurmRun) (*Submission, error) {
+func (s *Driver) Prepare(runs []Run) (*Submission, error) {
 	return s.prepare(runs, false)
 }
 
@@ -298,14 +298,14 @@ func (s *Slurm) Prepare(runs []SlurmRun) (*Submission, error) {
 // into Dir/dry-run, replacing an earlier dry run's, unless squeue shows a
 // job of that batch script still pending or running (whose tasks would
 // read the new files).
-func (s *Slurm) PrepareDryRun(runs []SlurmRun) (*Submission, error) {
+func (s *Driver) PrepareDryRun(runs []Run) (*Submission, error) {
 	return s.prepare(runs, true)
 }
 
 // dryRunDir is the directory, in Dir, of the dry run's submission.
 const dryRunDir = "dry-run"
 
-func (s *Slurm) prepare(runs []SlurmRun, dry bool) (*Submission, error) {
+func (s *Driver) prepare(runs []Run, dry bool) (*Submission, error) {
 	if len(runs) == 0 {
 		return nil, errors.New("slurm: no runs to submit")
 	}
@@ -357,7 +357,7 @@ func (s *Slurm) prepare(runs []SlurmRun, dry bool) (*Submission, error) {
 // checkDryRunIdle fails if squeue (when on PATH) shows a job of the dry
 // run's batch script in dir pending or running: one the user submitted by
 // hand, which a new dry run would pull its files from under.
-func (s *Slurm) checkDryRunIdle(dir string) error {
+func (s *Driver) checkDryRunIdle(dir string) error {
 	script := filepath.Join(dir, scriptFile)
 	if _, err := os.Stat(script); err != nil {
 		return nil
@@ -404,7 +404,7 @@ func (e *DirError) Error() string {
 
 func (e *DirError) Unwrap() error { return e.Err }
 
-func (s *Slurm) writeSubmission(sub *Submission, runs []SlurmRun, chunk int) error {
+func (s *Driver) writeSubmission(sub *Submission, runs []Run, chunk int) error {
 	for _, d := range []string{tasksDir, logsDir} {
 		if err := os.Mkdir(filepath.Join(sub.Dir, d), 0o755); err != nil {
 			return fmt.Errorf("slurm: %w", err)
@@ -453,7 +453,7 @@ func writeSubmission(sub *Submission) error {
 }
 
 // chunk is the number of runs per task for n runs.
-func (s *Slurm) chunk(n int) (int, error) {
+func (s *Driver) chunk(n int) (int, error) {
 	limit := s.MaxArray
 	if limit <= 0 {
 		limit = maxArraySize()
@@ -479,7 +479,7 @@ func maxArraySize() int {
 
 // clusterName is the Slurm cluster's name (slurm.conf's ClusterName), ""
 // if scontrol cannot tell.
-func (s *Slurm) clusterName() string { return slurmConfig("ClusterName") }
+func (s *Driver) clusterName() string { return slurmConfig("ClusterName") }
 
 // slurmConfig is the value of one setting in `scontrol show config`, "" if
 // scontrol fails or does not show it.
@@ -499,7 +499,7 @@ func slurmConfig(name string) string {
 
 // script is the batch script of sub: sbatch options, then the replay
 // binary executing the task's runs into the run cache.
-func (s *Slurm) script(sub *Submission) string {
+func (s *Driver) script(sub *Submission) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#!/bin/sh\n")
 	fmt.Fprintf(&b, "# gangsim %s: %s of a sweep in %s, into the run cache %s.\n",
@@ -534,7 +534,7 @@ func shellQuote(s string) string {
 // Submit hands a prepared submission to sbatch and records its job ID in
 // submission.json. If sbatch rejects it, Slurm's message is the error and
 // the submission's directory is removed.
-func (s *Slurm) Submit(sub *Submission) error {
+func (s *Driver) Submit(sub *Submission) error {
 	out, err := slurmCommand(s.Workdir, sub.Command()[0], sub.Command()[1:]...)
 	if err != nil {
 		os.RemoveAll(sub.Dir)
@@ -561,10 +561,10 @@ func CheckSbatch() error {
 }
 
 // Wait waits until every task of subs has ended, telling Log of their
-// progress, and returns a *SlurmError naming the tasks that ended without
+// progress, and returns an *Error naming the tasks that ended without
 // all their wanted runs in the cache. The directories of submissions whose
 // runs are all in the cache are removed.
-func (s *Slurm) Wait(subs []*Submission, want []SlurmRun) error {
+func (s *Driver) Wait(subs []*Submission, want []Run) error {
 	wanted := map[string]bool{}
 	for _, r := range want {
 		wanted[r.Key] = true
@@ -641,7 +641,7 @@ func (s *Slurm) Wait(subs []*Submission, want []SlurmRun) error {
 				for i := range failed {
 					failed[i].Tail = logTail(failed[i].Log, 3)
 				}
-				return &SlurmError{Failed: failed}
+				return &Error{Failed: failed}
 			}
 			return nil
 		}
@@ -651,7 +651,7 @@ func (s *Slurm) Wait(subs []*Submission, want []SlurmRun) error {
 
 // Tidy removes the directories of ended submissions whose runs are all in
 // the cache now, and the dry run's (TidyDryRun).
-func (s *Slurm) Tidy(ended []*Submission) {
+func (s *Driver) Tidy(ended []*Submission) {
 	for _, sub := range ended {
 		if s.allCached(nil, sub) {
 			os.RemoveAll(sub.Dir)
@@ -663,7 +663,7 @@ func (s *Slurm) Tidy(ended []*Submission) {
 // TidyDryRun removes the dry run's directory once its runs are all in the
 // cache: whether or not its script was submitted by hand, it has nothing
 // left to do.
-func (s *Slurm) TidyDryRun() {
+func (s *Driver) TidyDryRun() {
 	dir := filepath.Join(s.Dir, dryRunDir)
 	b, err := os.ReadFile(filepath.Join(dir, submissionFile))
 	if err != nil {
@@ -677,7 +677,7 @@ func (s *Slurm) TidyDryRun() {
 
 // allCached reports whether every run of task (or, if sub is not nil, of
 // every task of sub) is in the cache.
-func (s *Slurm) allCached(task []TaskRun, sub *Submission) bool {
+func (s *Driver) allCached(task []TaskRun, sub *Submission) bool {
 	if sub != nil {
 		for _, t := range sub.Tasks {
 			if !s.allCached(t, nil) {
@@ -694,9 +694,9 @@ func (s *Slurm) allCached(task []TaskRun, sub *Submission) bool {
 	return true
 }
 
-// SlurmError lists the array tasks that ended without their runs in the
+// Error lists the array tasks that ended without their runs in the
 // cache.
-type SlurmError struct {
+type Error struct {
 	Failed []FailedTask
 }
 
@@ -714,10 +714,10 @@ type FailedTask struct {
 	Cache   string   // the run cache it wrote into
 }
 
-// maxFailedShown bounds the failed tasks SlurmError describes one by one.
+// maxFailedShown bounds the failed tasks Error describes one by one.
 const maxFailedShown = 5
 
-func (e *SlurmError) Error() string {
+func (e *Error) Error() string {
 	var b strings.Builder
 	runs := 0
 	for _, f := range e.Failed {
@@ -773,7 +773,7 @@ func logTail(name string, n int) []string {
 // taskStates asks squeue for the state of every task of the job array
 // jobID, by array index. Tasks squeue no longer knows (ended long ago) are
 // absent.
-func (s *Slurm) taskStates(jobID string) (map[int]string, error) {
+func (s *Driver) taskStates(jobID string) (map[int]string, error) {
 	return s.squeueTasks(jobID, "")
 }
 
@@ -782,13 +782,13 @@ func (s *Slurm) taskStates(jobID string) (map[int]string, error) {
 // another job by a cluster that lost its state. (Wait, which asks about a
 // job it has just submitted, does not compare: a site whose squeue shows
 // the script under another path would see its tasks as ended.)
-func (s *Slurm) ownTaskStates(sub *Submission) (map[int]string, error) {
+func (s *Driver) ownTaskStates(sub *Submission) (map[int]string, error) {
 	return s.squeueTasks(sub.JobID, filepath.Join(filepath.Base(sub.Dir), scriptFile))
 }
 
 // squeueTasks asks squeue for the tasks of jobID; with script not empty,
 // only those whose batch script's path ends in /script.
-func (s *Slurm) squeueTasks(jobID, script string) (map[int]string, error) {
+func (s *Driver) squeueTasks(jobID, script string) (map[int]string, error) {
 	out, err := slurmCommand("", "squeue", "--noheader", "--array", "--states=all", "--jobs="+jobID, "--format=%K|%T|%o")
 	if err != nil {
 		var ce *slurmCommandError
@@ -893,12 +893,13 @@ func slurmCommand(dir, name string, args ...string) (string, error) {
 
 type taskCounts struct{ pending, running, done, failed int }
 
-// taskProgress writes the tasks' counts: redrawn in place on a terminal, a
-// line when they change (at most every LogEvery, unless tasks failed)
-// elsewhere.
+// taskProgress writes the tasks' counts: redrawn in place on a terminal
+// (cli's status line), a line when they change (at most every LogEvery,
+// unless tasks failed) elsewhere.
 type taskProgress struct {
 	w        io.Writer
 	terminal bool
+	line     *cli.StatusLine // on a terminal
 	what     string
 	total    int
 	last     taskCounts
@@ -918,7 +919,8 @@ func newTaskProgress(w io.Writer, subs []*Submission) *taskProgress {
 	if len(ids) > 1 {
 		what = "slurm jobs " + strings.Join(ids, ", ")
 	}
-	return &taskProgress{w: w, terminal: w != nil && cli.IsTerminal(w), what: what, total: total}
+	terminal := w != nil && cli.IsTerminal(w)
+	return &taskProgress{w: w, terminal: terminal, line: cli.NewStatusLine(w, terminal), what: what, total: total}
 }
 
 func (p *taskProgress) show(c taskCounts) {
@@ -932,7 +934,7 @@ func (p *taskProgress) show(c taskCounts) {
 	line := fmt.Sprintf("%s: %s: %s: %d pending, %d running, %d done, %d failed",
 		pipelines.SweepTool, p.what, count(p.total, "array task"), c.pending, c.running, c.done, c.failed)
 	if p.terminal {
-		fmt.Fprintf(p.w, "\r%s ", line)
+		p.line.Show(line)
 	} else {
 		fmt.Fprintln(p.w, line)
 	}
@@ -949,7 +951,7 @@ func (p *taskProgress) note(msg string) {
 
 func (p *taskProgress) finish() {
 	if p.terminal && p.shown {
-		fmt.Fprintln(p.w)
+		p.line.Keep()
 		p.shown = false
 	}
 }

@@ -17,15 +17,15 @@ import (
 // put stand-ins for sbatch and squeue on PATH to check what gangsim writes,
 // submits and reports.
 
-func slurmForTest(t *testing.T) (*Slurm, []SlurmRun) {
+func slurmForTest(t *testing.T) (*Driver, []Run) {
 	t.Helper()
 	runs, points := sweepRuns(t)
-	sr, err := SlurmRuns("frachtenberg/test-item", runs, points)
+	sr, err := Runs("frachtenberg/test-item", runs, points)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	s := &Slurm{Cache: &pipelines.Cache{Dir: filepath.Join(dir, "cache")}, Dir: filepath.Join(dir, "cache", "slurm"),
+	s := &Driver{Cache: &pipelines.Cache{Dir: filepath.Join(dir, "cache")}, Dir: filepath.Join(dir, "cache", "slurm"),
 		Replay: "/opt/gangsim/bin/replay", Workdir: dir, MaxArray: 1001}
 	return s, sr
 }
@@ -66,7 +66,7 @@ func cacheRun(t *testing.T, c *pipelines.Cache, key string) {
 	}
 }
 
-func TestSlurmRunsLabels(t *testing.T) {
+func TestRunsLabels(t *testing.T) {
 	_, sr := slurmForTest(t)
 	if len(sr) != 4 || sr[3].Label != "frachtenberg/test-item (policy=easy, load=0.9)" {
 		t.Errorf("labels %q", sr[3].Label)
@@ -408,7 +408,7 @@ func TestSlurmWaitAndPlan(t *testing.T) {
 	os.WriteFile(sub.Log(2), []byte("starting\n\nslurmstepd: error: *** JOB 9 ON n1 CANCELLED ***\nreplay: interrupted\n"), 0o644)
 	squeue(tasks(sub.Script(), "COMPLETED", "COMPLETED", "CANCELLED"))
 	err = s.Wait([]*Submission{sub}, sr)
-	var se *SlurmError
+	var se *Error
 	if !errors.As(err, &se) || len(se.Failed) != 2 {
 		t.Fatalf("wait: %v", err)
 	}
@@ -457,7 +457,7 @@ func TestSlurmWaitForgottenJob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var se *SlurmError
+	var se *Error
 	if err := s.Wait([]*Submission{sub}, sr); !errors.As(err, &se) || se.Failed[0].State != "ENDED" {
 		t.Errorf("a job squeue no longer knows: %v", err)
 	}

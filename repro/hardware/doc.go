@@ -1,7 +1,10 @@
-// Package hardware reproduces the papers' tables and figures from the
-// hardware cost models (package hwmodel and its families) as repro.Items:
-// results/<paper>/<item>.csv and, for a figure, .png, written by
-// `replay hw items` (and so by `make figures`).
+// Package hardware is the one registry of the papers' items made by code:
+// the tables and figures it reproduces from the hardware cost models
+// (package hwmodel and its families), and McLaughlin and Dasgupta's
+// schedules replayed under dcs, as repro.Items: results/<paper>/<item>.csv
+// and, for a figure, .png, written by `replay hw items` (and so by `make
+// figures`). An item that an experiment file can express is one instead
+// (docs/layout.md, "Where things go").
 //
 // It sits above the models on purpose. A cost model is importable alone:
 // hwmodel, its families and hwmodel/presets import neither this package,
@@ -22,7 +25,8 @@
 //   - frachtenberg (wolverine): FrachtenbergTable43, FrachtenbergFig412,
 //     FrachtenbergTable45; (crescendo) FrachtenbergFig413*,
 //     FrachtenbergFig414*, FrachtenbergFig415*
-//   - mclaughlin (calypso-nt): McLaughlinSwitchCost
+//   - mclaughlin (calypso-nt): McLaughlinSwitchCost; exp-1, exp-2, fig-3
+//     and fig-4, replays under dcs (mclaughlin_replay.go)
 //
 // Most evaluate the model's equations on a cluster's values. Those marked
 // * reproduce the papers' gang-scheduling measurements through the

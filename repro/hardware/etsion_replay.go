@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gangsim/gangsim/hwmodel"
 	"github.com/gangsim/gangsim/hwmodel/myrinet"
 	"github.com/gangsim/gangsim/hwmodel/presets"
 	"github.com/gangsim/gangsim/model"
@@ -67,10 +68,33 @@ func EtsionFig6(p presets.Preset) (repro.Item, []model.Param, error) {
 	if err != nil {
 		return it, nil, err
 	}
-	total := map[string]float64{} // by "mechanism/jobs/bytes"
-	key := func(mech string, jobs int, bytes int64) string {
-		return mech + "/" + strconv.Itoa(jobs) + "/" + strconv.FormatInt(bytes, 10)
+	total, runs, err := etsionFig6Rows(p, c, costs, &it)
+	if err != nil {
+		return it, nil, err
 	}
+	it.Claims = etsionFig6Claims(total)
+	params := []model.Param{
+		{Name: "method", Value: "replays"},
+		{Name: "scenario", Value: "fm-bandwidth"},
+		{Name: "policy", Value: "gs:mpl=JOBS,quantum=3s"},
+		{Name: "mechanisms", Value: etsionSwitching + "," + etsionDivision},
+		{Name: "runs", Value: strconv.Itoa(runs)},
+		{Name: "seed", Value: "0"},
+	}
+	return it, params, nil
+}
+
+// etsionKey names a replay of E&F Fig. 6: "mechanism/jobs/bytes".
+func etsionKey(mech string, jobs int, bytes int64) string {
+	return mech + "/" + strconv.Itoa(jobs) + "/" + strconv.FormatInt(bytes, 10)
+}
+
+// etsionFig6Rows replays every mechanism, number of jobs and message size
+// of E&F Fig. 6 on the cluster c (whose one-context message times costs
+// gives) and adds their rows to it; it returns the total bandwidths in
+// bytes per second by etsionKey, and the number of replays.
+func etsionFig6Rows(p presets.Preset, c myrinet.Cluster, costs hwmodel.Costs, it *repro.Item) (map[string]float64, int, error) {
+	total := map[string]float64{}
 	runs := 0
 	for _, mech := range []string{etsionSwitching, etsionDivision} {
 		for _, n := range etsionJobs(mech) {
@@ -79,7 +103,7 @@ func EtsionFig6(p presets.Preset) (repro.Item, []model.Param, error) {
 					policy: gangPolicy(n, myrinet.Fig6Quantum), preset: p, mechanism: mech}
 				out, err := r.outcomes()
 				if err != nil {
-					return it, nil, err
+					return nil, 0, err
 				}
 				runs++
 				lat, _ := costs.Message(size, 1)
@@ -90,7 +114,7 @@ func EtsionFig6(p presets.Preset) (repro.Item, []model.Param, error) {
 					sum += bytes / (o.End - o.Start).Seconds()
 				}
 				bw := sum / float64(len(out)) * float64(n)
-				total[key(mech, n, size)] = bw
+				total[etsionKey(mech, n, size)] = bw
 				it.Rows = append(it.Rows, repro.Row{
 					Coords:  []repro.Coord{{Name: "mechanism", Value: mech}, coord64("jobs", int64(n)), coord64("bytes", size)},
 					Gangsim: bw / 1e6,
@@ -99,14 +123,20 @@ func EtsionFig6(p presets.Preset) (repro.Item, []model.Param, error) {
 		}
 	}
 
+	return total, runs, nil
+}
+
+// etsionFig6Claims checks E&F 4.1's claims on the totals of Fig. 6's
+// replays.
+func etsionFig6Claims(total map[string]float64) []repro.Claim {
 	// Buffer switching: flat from 2 jobs on, a little below one job.
 	spread, drop := 0.0, 0.0
 	var worstSize int64
 	for _, size := range myrinet.MessageSizes() {
-		one := total[key(etsionSwitching, 1, size)]
+		one := total[etsionKey(etsionSwitching, 1, size)]
 		lo, hi := math.Inf(1), 0.0
 		for _, n := range etsionJobs(etsionSwitching)[1:] {
-			v := total[key(etsionSwitching, n, size)]
+			v := total[etsionKey(etsionSwitching, n, size)]
 			lo, hi = min(lo, v), max(hi, v)
 		}
 		if s := hi/lo - 1; s > spread {
@@ -118,18 +148,18 @@ func EtsionFig6(p presets.Preset) (repro.Item, []model.Param, error) {
 	collapse, smallFirst := true, true
 	var fourth []string
 	for _, size := range myrinet.MessageSizes() {
-		share := total[key(etsionDivision, 4, size)] / total[key(etsionDivision, 1, size)]
+		share := total[etsionKey(etsionDivision, 4, size)] / total[etsionKey(etsionDivision, 1, size)]
 		collapse = collapse && share < 0.5
 		fourth = append(fourth, fmt.Sprintf("%d B %.2f", size, share))
 	}
 	var keeps []string
 	for _, n := range etsionJobs(etsionDivision)[1:] {
-		small := total[key(etsionDivision, n, 16)] / total[key(etsionDivision, 1, 16)]
-		large := total[key(etsionDivision, n, 65536)] / total[key(etsionDivision, 1, 65536)]
+		small := total[etsionKey(etsionDivision, n, 16)] / total[etsionKey(etsionDivision, 1, 16)]
+		large := total[etsionKey(etsionDivision, n, 65536)] / total[etsionKey(etsionDivision, 1, 65536)]
 		smallFirst = smallFirst && small < large
 		keeps = append(keeps, fmt.Sprintf("%d jobs: %.2f against %.2f", n, small, large))
 	}
-	it.Claims = []repro.Claim{
+	return []repro.Claim{
 		{
 			Text:  "with gang scheduling and buffer switching, the overall available bandwidth is independent of the number of applications running, and maintains a fairly constant level (E&F 4.1, Fig. 6), read as totals from 2 to 8 jobs within 1% of each other at every size, and within 3% of one job's",
 			Holds: spread <= 0.01 && drop <= 0.03,
@@ -147,13 +177,4 @@ func EtsionFig6(p presets.Preset) (repro.Item, []model.Param, error) {
 			Note:  "share of one job's total, 16 B against 64 KB: " + strings.Join(keeps, "; "),
 		},
 	}
-	params := []model.Param{
-		{Name: "method", Value: "replays"},
-		{Name: "scenario", Value: "fm-bandwidth"},
-		{Name: "policy", Value: "gs:mpl=JOBS,quantum=3s"},
-		{Name: "mechanisms", Value: etsionSwitching + "," + etsionDivision},
-		{Name: "runs", Value: strconv.Itoa(runs)},
-		{Name: "seed", Value: "0"},
-	}
-	return it, params, nil
 }

@@ -68,11 +68,36 @@ func Hori96Fig8(p presets.Preset) (repro.Item, []model.Param, error) {
 			"The model's overhead is the same for both programs, so they differ only where a short run ends within its last slices (rt runs 4.09 s on one processor).",
 			pm.OverheadNoise*100),
 	}
-	paper := map[string][]pm.OverheadCell{pm.Signal.String(): pm.Hori96Table4(), pm.Voluntary.String(): pm.Hori96Table5()}
-	slow := map[string]float64{} // by "program/mechanism/quantum ms/processors"
-	key := func(prog, mech string, q model.Time, n int) string {
-		return fmt.Sprintf("%s/%s/%d/%d", prog, mech, q/model.Millisecond, n)
+	slow, runs, err := hori96Fig8Rows(p, &it)
+	if err != nil {
+		return it, nil, err
 	}
+	it.Claims = hori96Fig8Claims(slow)
+	sig, vol := pm.Signal.String(), pm.Voluntary.String()
+	params := []model.Param{
+		{Name: "method", Value: "replays"},
+		{Name: "scenario", Value: "hori96-fib,hori96-rt"},
+		{Name: "policy", Value: "gs:mpl=2,quantum=TQ"},
+		{Name: "mechanisms", Value: sig + "," + vol},
+		{Name: "runs", Value: strconv.Itoa(runs)},
+		{Name: "seed", Value: "0"},
+	}
+	return it, params, nil
+}
+
+// hori96Key names a replay of hori96 Fig. 8: "program/mechanism/quantum
+// ms/processors".
+func hori96Key(prog, mech string, q model.Time, n int) string {
+	return fmt.Sprintf("%s/%s/%d/%d", prog, mech, q/model.Millisecond, n)
+}
+
+// hori96Fig8Rows replays every program, mechanism, quantum and processor
+// count of hori96 Fig. 8 and adds their rows to it, each beside the
+// paper's formula; it returns the slowdowns in percent by hori96Key, and
+// the number of replays.
+func hori96Fig8Rows(p presets.Preset, it *repro.Item) (map[string]float64, int, error) {
+	paper := map[string][]pm.OverheadCell{pm.Signal.String(): pm.Hori96Table4(), pm.Voluntary.String(): pm.Hori96Table5()}
+	slow := map[string]float64{}
 	runs := 0
 	for _, prog := range []string{"fib", "rt"} {
 		for _, mech := range []string{pm.Signal.String(), pm.Voluntary.String()} {
@@ -82,11 +107,11 @@ func Hori96Fig8(p presets.Preset) (repro.Item, []model.Param, error) {
 						policy: gangPolicy(horiCopies, q), preset: p, mechanism: mech}
 					out, err := r.outcomes()
 					if err != nil {
-						return it, nil, err
+						return nil, 0, err
 					}
 					runs++
 					s := copiesSlowdown(out) * 100
-					slow[key(prog, mech, q, n)] = s
+					slow[hori96Key(prog, mech, q, n)] = s
 					row := repro.Row{
 						Coords: []repro.Coord{{Name: "program", Value: prog}, {Name: "mechanism", Value: mech},
 							{Name: "tq_ms", Value: strconv.FormatInt(int64(q/model.Millisecond), 10)},
@@ -105,7 +130,12 @@ func Hori96Fig8(p presets.Preset) (repro.Item, []model.Param, error) {
 			}
 		}
 	}
+	return slow, runs, nil
+}
 
+// hori96Fig8Claims checks hori96's claims of 4.2 and 4.3 on the
+// slowdowns of Fig. 8's replays.
+func hori96Fig8Claims(slow map[string]float64) []repro.Claim {
 	sig, vol := pm.Signal.String(), pm.Voluntary.String()
 	grows, weaker := true, true
 	ratioLo := math.Inf(1)
@@ -115,10 +145,10 @@ func Hori96Fig8(p presets.Preset) (repro.Item, []model.Param, error) {
 		for _, q := range pm.Hori96Quanta() {
 			procs := pm.Hori96Processors()
 			for i := 1; i < len(procs); i++ {
-				grows = grows && slow[key(prog, sig, q, procs[i])] > slow[key(prog, sig, q, procs[i-1])]
+				grows = grows && slow[hori96Key(prog, sig, q, procs[i])] > slow[hori96Key(prog, sig, q, procs[i-1])]
 			}
-			s1, s8 := slow[key(prog, sig, q, 1)], slow[key(prog, sig, q, 8)]
-			v1, v8 := slow[key(prog, vol, q, 1)], slow[key(prog, vol, q, 8)]
+			s1, s8 := slow[hori96Key(prog, sig, q, 1)], slow[hori96Key(prog, sig, q, 8)]
+			v1, v8 := slow[hori96Key(prog, vol, q, 1)], slow[hori96Key(prog, vol, q, 8)]
 			ratioLo = min(ratioLo, s8/v8)
 			weaker = weaker && v8-v1 < (s8-s1)/2
 			if prog == "fib" {
@@ -128,17 +158,17 @@ func Hori96Fig8(p presets.Preset) (repro.Item, []model.Param, error) {
 			}
 			if q == model.Second {
 				for _, n := range procs {
-					worst1s = max(worst1s, slow[key(prog, vol, q, n)])
+					worst1s = max(worst1s, slow[hori96Key(prog, vol, q, n)])
 				}
 			}
 		}
 	}
-	it.Claims = []repro.Claim{
+	return []repro.Claim{
 		{
 			Text:  "the scheduling overhead depends on the number of processors (hori96 4.2), read as the SIGSTOP slowdown growing from 1 to 2, 4 and 8 processors at every quantum",
 			Holds: grows,
-			Note: fmt.Sprintf("fib at 200 ms: %.2f, %.2f, %.2f, %.2f%% on 1, 2, 4, 8 processors", slow[key("fib", sig, 200*model.Millisecond, 1)],
-				slow[key("fib", sig, 200*model.Millisecond, 2)], slow[key("fib", sig, 200*model.Millisecond, 4)], slow[key("fib", sig, 200*model.Millisecond, 8)]),
+			Note: fmt.Sprintf("fib at 200 ms: %.2f, %.2f, %.2f, %.2f%% on 1, 2, 4, 8 processors", slow[hori96Key("fib", sig, 200*model.Millisecond, 1)],
+				slow[hori96Key("fib", sig, 200*model.Millisecond, 2)], slow[hori96Key("fib", sig, 200*model.Millisecond, 4)], slow[hori96Key("fib", sig, 200*model.Millisecond, 8)]),
 		},
 		{
 			Text:  "voluntary gang scheduling reduces the overhead roughly three times or more at 8 processors (hori96 4.3), read as the SIGSTOP slowdown at least 2.7 times the voluntary one on 8 processors at every quantum",
@@ -156,15 +186,6 @@ func Hori96Fig8(p presets.Preset) (repro.Item, []model.Param, error) {
 			Note:  fmt.Sprintf("largest voluntary slowdown at 1 s over both programs and 1-8 processors: %.3f%%", worst1s),
 		},
 	}
-	params := []model.Param{
-		{Name: "method", Value: "replays"},
-		{Name: "scenario", Value: "hori96-fib,hori96-rt"},
-		{Name: "policy", Value: "gs:mpl=2,quantum=TQ"},
-		{Name: "mechanisms", Value: sig + "," + vol},
-		{Name: "runs", Value: strconv.Itoa(runs)},
-		{Name: "seed", Value: "0"},
-	}
-	return it, params, nil
 }
 
 // Hori98Fig6 reproduces hori98 Fig. 6 through the simulator: the slowdown

@@ -20,9 +20,9 @@ import (
 	"github.com/gangsim/gangsim/repro"
 )
 
-// Reproduction is one of the hardware models' reproductions of a paper's
-// table or figure: the embedded preset it is computed on, how, and, for a
-// figure, how it is drawn.
+// Reproduction is one of the papers' tables or figures made by code: the
+// embedded preset it is computed on, how, and, for a figure, how it is
+// drawn.
 type Reproduction struct {
 	// Paper and Name are the item's paper key and name, e.g. "etsion" and
 	// "fig-5": results/<Paper>/<Name>.csv.
@@ -34,8 +34,32 @@ type Reproduction struct {
 	// preset), rather than by evaluating the model's equations.
 	Replays bool
 
-	build func(p presets.Preset) (repro.Item, []model.Param, error)
+	build func(p presets.Preset) (product, error)
 	plot  *figureSpec
+	// source says what the item is computed on, as replay hw items
+	// prints it, where it is more than the preset ("dcs replays on
+	// calypso-nt").
+	source string
+}
+
+// product is what an item's builder makes: the item, what its manifest
+// adds to the preset's (parameters, the inputs replayed), and the figure
+// where the builder draws it itself (a Gantt chart; nil where plot draws
+// it from the rows, and for a table).
+type product struct {
+	item   repro.Item
+	params []model.Param
+	inputs []model.Input
+	fig    plots.Drawer
+}
+
+// Source says what the item is computed on: its preset, or replays
+// charged by it.
+func (r Reproduction) Source() string {
+	if r.source != "" {
+		return r.source
+	}
+	return r.Preset
 }
 
 // Key returns "paper/name".
@@ -50,28 +74,43 @@ func (r Reproduction) IsFigure() bool { return strings.HasPrefix(r.Name, "fig-")
 // the item, the preset and its SHA-256, and for an item made of replays
 // what was replayed (scenario, policy, mechanisms, runs, seed).
 func (r Reproduction) Build() (repro.Item, model.Manifest, error) {
+	pr, man, err := r.make()
+	return pr.item, man, err
+}
+
+// make is Build, with the figure of a builder that draws its own.
+func (r Reproduction) make() (product, model.Manifest, error) {
 	p, err := presets.Get(r.Preset)
 	if err != nil {
-		return repro.Item{}, model.Manifest{}, fmt.Errorf("%s: %w", r.Key(), err)
+		return product{}, model.Manifest{}, fmt.Errorf("%s: %w", r.Key(), err)
 	}
-	it, params, err := r.build(p)
+	pr, err := r.build(p)
 	if err != nil {
-		return repro.Item{}, model.Manifest{}, fmt.Errorf("%s: %w", r.Key(), err)
+		return product{}, model.Manifest{}, fmt.Errorf("%s: %w", r.Key(), err)
 	}
 	man := model.Manifest{Tool: "replay hw", Version: version.Version, Revision: version.RevisionText(), Code: version.Code(), Params: []model.Param{
 		{Name: "command", Value: "items"},
 		{Name: "item", Value: r.Key()},
 		{Name: "preset", Value: p.Name()},
 		{Name: "preset-sha256", Value: p.SHA256()},
-	}}
-	man.Params = append(man.Params, params...)
-	return it, man, nil
+	}, Inputs: pr.inputs}
+	man.Params = append(man.Params, pr.params...)
+	return pr, man, nil
 }
 
 // on adapts a family's item function, which evaluates the model on the
 // preset's values, to the registry.
-func on[T hwmodel.Preset](f func(T) repro.Item) func(presets.Preset) (repro.Item, []model.Param, error) {
-	return func(p presets.Preset) (repro.Item, []model.Param, error) { return f(p.Cluster.(T)), nil, nil }
+func on[T hwmodel.Preset](f func(T) repro.Item) func(presets.Preset) (product, error) {
+	return func(p presets.Preset) (product, error) { return product{item: f(p.Cluster.(T))}, nil }
+}
+
+// withParams adapts an item function of replays, which returns the
+// parameters its manifest adds, to the registry.
+func withParams(f func(presets.Preset) (repro.Item, []model.Param, error)) func(presets.Preset) (product, error) {
+	return func(p presets.Preset) (product, error) {
+		it, params, err := f(p)
+		return product{item: it, params: params}, err
+	}
 }
 
 // Reproductions returns every reproduction of the hardware models, in the
@@ -82,7 +121,9 @@ func on[T hwmodel.Preset](f func(T) repro.Item) func(presets.Preset) (repro.Item
 //   - hori98 (rwc-pc2): table-3, fig-6 (replays)
 //   - frachtenberg (wolverine): table-4.3, fig-4.12, table-4.5; (crescendo)
 //     fig-4.13, fig-4.14, fig-4.15 (replays)
-//   - mclaughlin (calypso-nt): switch-cost
+//   - mclaughlin (calypso-nt): switch-cost; exp-1, exp-2, fig-3, fig-4
+//     (McLaughlin and Dasgupta's schedules replayed under dcs, drawn as
+//     Gantt charts: mclaughlin_replay.go)
 func Reproductions() []Reproduction {
 	paperPoints := "paper"
 	return []Reproduction{
@@ -91,7 +132,7 @@ func Reproductions() []Reproduction {
 			x:     "bytes", xAxis: plots.Axis{Label: "Message size", Unit: "bytes", Log: true},
 			yAxis: plots.Axis{Label: "Bandwidth", Unit: "MB/s"}, paper: paperPoints + " (4.1: none at 8)",
 		}},
-		{Paper: "etsion", Name: "fig-6", Preset: "parpar", Replays: true, build: EtsionFig6, plot: &figureSpec{
+		{Paper: "etsion", Name: "fig-6", Preset: "parpar", Replays: true, build: withParams(EtsionFig6), plot: &figureSpec{
 			title: "E&F Fig. 6: total bandwidth, buffer switching against division (replays)",
 			x:     "bytes", xAxis: plots.Axis{Label: "Message size", Unit: "bytes", Log: true},
 			yAxis: plots.Axis{Label: "Total bandwidth", Unit: "MB/s"},
@@ -106,7 +147,7 @@ func Reproductions() []Reproduction {
 		{Paper: "hori96", Name: "table-2", Preset: "ss20", build: on(Hori96Table2)},
 		{Paper: "hori96", Name: "table-4", Preset: "ss20", build: on(Hori96Table4)},
 		{Paper: "hori96", Name: "table-5", Preset: "ss20", build: on(Hori96Table5)},
-		{Paper: "hori96", Name: "fig-8", Preset: "ss20", Replays: true, build: Hori96Fig8, plot: &figureSpec{
+		{Paper: "hori96", Name: "fig-8", Preset: "ss20", Replays: true, build: withParams(Hori96Fig8), plot: &figureSpec{
 			title: "Hori et al. 1996 Fig. 8: slowdown of fib (replays)",
 			x:     "tq_ms", xAxis: plots.Axis{Label: "Time quantum", Unit: "ms"},
 			yAxis: plots.Axis{Label: "Slowdown", Unit: "%"}, paper: paperPoints + " (Tables 4, 5 by 4.2's formula)",
@@ -119,7 +160,7 @@ func Reproductions() []Reproduction {
 			},
 		}},
 		{Paper: "hori98", Name: "table-3", Preset: "rwc-pc2", build: on(Hori98Table3)},
-		{Paper: "hori98", Name: "fig-6", Preset: "rwc-pc2", Replays: true, build: Hori98Fig6, plot: &figureSpec{
+		{Paper: "hori98", Name: "fig-6", Preset: "rwc-pc2", Replays: true, build: withParams(Hori98Fig6), plot: &figureSpec{
 			title: "Hori et al. 1998 Fig. 6: slowdown by gang scheduling (replays)",
 			x:     "time_slice_ms", xAxis: plots.Axis{Label: "Time slice", Unit: "ms"},
 			yAxis: plots.Axis{Label: "Slowdown", Unit: "%"}, paper: paperPoints + " (bounds, 5, 6)",
@@ -134,7 +175,7 @@ func Reproductions() []Reproduction {
 			yAxis: plots.Axis{Label: "Launch time", Unit: "ms"}, paper: paperPoints + " (4.3.1.1, 4.3.2.2)",
 		}},
 		{Paper: "frachtenberg", Name: "table-4.5", Preset: "wolverine", build: on(FrachtenbergTable45)},
-		{Paper: "frachtenberg", Name: "fig-4.13", Preset: "crescendo", Replays: true, build: FrachtenbergFig413, plot: &figureSpec{
+		{Paper: "frachtenberg", Name: "fig-4.13", Preset: "crescendo", Replays: true, build: withParams(FrachtenbergFig413), plot: &figureSpec{
 			title: "Frachtenberg Fig. 4.13: two SWEEP3D copies on Crescendo (replays)",
 			x:     "quantum_ms", xAxis: plots.Axis{Label: "Time quantum", Unit: "ms", Log: true},
 			yAxis: plots.Axis{Label: "Average run time", Unit: "s"},
@@ -145,13 +186,13 @@ func Reproductions() []Reproduction {
 				return "twice one copy alone"
 			},
 		}},
-		{Paper: "frachtenberg", Name: "fig-4.14", Preset: "crescendo", Replays: true, build: FrachtenbergFig414, plot: &figureSpec{
+		{Paper: "frachtenberg", Name: "fig-4.14", Preset: "crescendo", Replays: true, build: withParams(FrachtenbergFig414), plot: &figureSpec{
 			title: "Frachtenberg Fig. 4.14: SWEEP3D on 1 to 64 PEs, 50 ms (replays)",
 			x:     "pes", xAxis: plots.Axis{Label: "PEs", Log: true},
 			yAxis:  plots.Axis{Label: "Run time (MPL 2: total / 2)", Unit: "s"},
 			series: func(r repro.Row) string { return "MPL " + r.Coord("mpl") },
 		}},
-		{Paper: "frachtenberg", Name: "fig-4.15", Preset: "crescendo", Replays: true, build: FrachtenbergFig415, plot: &figureSpec{
+		{Paper: "frachtenberg", Name: "fig-4.15", Preset: "crescendo", Replays: true, build: withParams(FrachtenbergFig415), plot: &figureSpec{
 			title: "Frachtenberg Fig. 4.15: SWEEP3D by MPL on 64 PEs, 50 ms (replays)",
 			x:     "mpl", xAxis: plots.Axis{Label: "Multiprogramming level"},
 			yAxis: plots.Axis{Label: "Run time", Unit: "s"},
@@ -163,7 +204,17 @@ func Reproductions() []Reproduction {
 			},
 		}},
 		{Paper: "mclaughlin", Name: "switch-cost", Preset: "calypso-nt", build: on(McLaughlinSwitchCost)},
+		dcsItem("exp-1", func(p presets.Preset) (product, error) { return mclaughlinExperiment(1, p) }),
+		dcsItem("exp-2", func(p presets.Preset) (product, error) { return mclaughlinExperiment(2, p) }),
+		dcsItem("fig-3", func(presets.Preset) (product, error) { return mclaughlinSchedule(3, 4, 3) }),
+		dcsItem("fig-4", func(presets.Preset) (product, error) { return mclaughlinSchedule(4, 7, 5) }),
 	}
+}
+
+// dcsItem is one of McLaughlin and Dasgupta's items made by replays under
+// dcs, charged by calypso-nt where the item charges switches.
+func dcsItem(name string, build func(presets.Preset) (product, error)) Reproduction {
+	return Reproduction{Paper: mclaughlinPaper, Name: name, Preset: "calypso-nt", build: build, source: "dcs replays on calypso-nt"}
 }
 
 // Keys returns the keys of Reproductions, in order.
@@ -300,18 +351,18 @@ func (r Reproduction) Write(resultsDir string) (*repro.Item, []string, error) {
 // WriteFormats is Write with the figure saved at size in each of formats
 // (none means PNG alone), as repro.WriteFormats saves it.
 func (r Reproduction) WriteFormats(resultsDir string, size plots.Size, formats []plots.Format) (*repro.Item, []string, error) {
-	it, man, err := r.Build()
+	pr, man, err := r.make()
 	if err != nil {
 		return nil, nil, err
 	}
-	var fig plots.Drawer
-	if r.IsFigure() {
-		f, err := r.Figure(&it)
+	it, fig := &pr.item, pr.fig
+	if fig == nil && r.IsFigure() {
+		f, err := r.Figure(it)
 		if err != nil {
 			return nil, nil, err
 		}
 		fig = f
 	}
-	written, err := repro.WriteFormats(resultsDir, &it, &man, fig, size, formats)
-	return &it, written, err
+	written, err := repro.WriteFormats(resultsDir, it, &man, fig, size, formats)
+	return it, written, err
 }

@@ -65,7 +65,7 @@ func (r replay) outcomes() ([]model.Outcome, error) {
 }
 
 // run builds the scenario's trace and replays it.
-func (r replay) run() (outcomeList, error) {
+func (r replay) run() (model.OutcomeList, error) {
 	tr, err := scenario.Build(r.scenario, r.opts)
 	if err != nil {
 		return nil, err
@@ -93,18 +93,12 @@ func (r replay) run() (outcomeList, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out outcomeList
+	var out model.OutcomeList
 	if err := sim.New(cfg, pol).Run(norm, &out, nil); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
-
-// outcomeList collects a replay's outcomes.
-type outcomeList []model.Outcome
-
-func (l *outcomeList) Write(o *model.Outcome) error { *l = append(*l, *o); return nil }
-func (l *outcomeList) Close() error                 { return nil }
 
 // makespan is the time the last job ends.
 func makespan(out []model.Outcome) model.Time {

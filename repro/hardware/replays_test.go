@@ -44,7 +44,7 @@ func TestReplaysAreReplays(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var want outcomeList
+		var want model.OutcomeList
 		rep := pipelines.Replay{Policy: spec, Hardware: r.preset.Name(), Mechanism: r.mechanism}
 		if _, err := rep.Run(model.NewSliceReader(tr), &want, nil); err != nil {
 			t.Fatalf("%s: %v", name, err)

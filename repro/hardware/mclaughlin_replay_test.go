@@ -1,4 +1,4 @@
-package mclaughlin
+package hardware
 
 import (
 	"bytes"
@@ -15,30 +15,26 @@ import (
 	"github.com/gangsim/gangsim/workload/scenario"
 )
 
-type lastEnd struct{ end model.Time }
-
-func (l *lastEnd) Write(o *model.Outcome) error { l.end = max(l.end, o.End); return nil }
-func (*lastEnd) Close() error                   { return nil }
-
-// TestExperimentsAreReplays checks every run time of exp-1 and exp-2
+// TestMcLaughlinExperimentsAreReplays checks every run time of exp-1 and exp-2
 // against a replay of the same scenario and policy through
 // pipelines.Replay, the path of "replay --policy ... --hw calypso-nt".
-func TestExperimentsAreReplays(t *testing.T) {
+func TestMcLaughlinExperimentsAreReplays(t *testing.T) {
 	for n, name := range map[int]string{1: "exp-1", 2: "exp-2"} {
-		r, err := Find(Paper + "/" + name)
+		r, err := Find(mclaughlinPaper + "/" + name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		it, fig, _, err := r.Build()
+		pr, _, err := r.make()
 		if err != nil {
 			t.Fatal(err)
 		}
+		it, fig := pr.item, pr.fig
 		if fig != nil {
 			t.Errorf("%s draws a figure", name)
 		}
 		e := scenario.CalypsoExperiments()[n-1]
 		for _, row := range it.Rows {
-			spec, hw := "dcs:mode="+row.Coord("schedule"), Preset
+			spec, hw := "dcs:mode="+row.Coord("schedule"), r.Preset
 			switch row.Coord("schedule") {
 			case "round-robin":
 				spec = "dcs:mode=rr,quantum=" + row.Coord("quantum_s") + "s"
@@ -53,29 +49,30 @@ func TestExperimentsAreReplays(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var end lastEnd
-			if _, err := (&pipelines.Replay{Policy: s, Hardware: hw}).Run(model.NewSliceReader(tr), &end, nil); err != nil {
+			var out model.OutcomeList
+			if _, err := (&pipelines.Replay{Policy: s, Hardware: hw}).Run(model.NewSliceReader(tr), &out, nil); err != nil {
 				t.Fatal(err)
 			}
-			if end.end.Seconds() != row.Gangsim {
-				t.Errorf("%s %v: item %v s, replay %v", name, row.Coords, row.Gangsim, end.end)
+			if end := makespan(out); end.Seconds() != row.Gangsim {
+				t.Errorf("%s %v: item %v s, replay %v", name, row.Coords, row.Gangsim, end)
 			}
 		}
 	}
 }
 
-// TestItems checks what the replays must give whatever the round robin's
+// TestMcLaughlinItems checks what the replays must give whatever the round robin's
 // fate: eager scheduling exactly the paper's times (the task length is
 // derived from them), the optimal allocation p t / m plus its switches,
 // p - 1 changes of task, the figures' schedules agreeing with the paper,
 // and every item within 5% where its claims say so.
-func TestItems(t *testing.T) {
+func TestMcLaughlinItems(t *testing.T) {
 	items := map[string]*repro.Item{}
-	for _, r := range Reproductions() {
-		it, fig, man, err := r.Build()
+	for _, r := range mclaughlinItems() {
+		pr, man, err := r.make()
 		if err != nil {
 			t.Fatal(err)
 		}
+		it, fig := &pr.item, pr.fig
 		if err := it.Validate(); err != nil {
 			t.Fatal(err)
 		}
@@ -117,35 +114,43 @@ func TestItems(t *testing.T) {
 	}
 }
 
-// TestWrite writes every item twice: the same bytes, a CSV per item and a
+// TestMcLaughlinWrite writes every item replayed under dcs twice: the same bytes, a CSV per item and a
 // PNG per figure.
-func TestWrite(t *testing.T) {
+func TestMcLaughlinWrite(t *testing.T) {
 	var dirs [2]string
 	for i := range dirs {
 		dirs[i] = t.TempDir()
-		for _, r := range Reproductions() {
+		for _, r := range mclaughlinItems() {
 			if _, _, err := r.Write(dirs[i]); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	for _, r := range Reproductions() {
+	for _, r := range mclaughlinItems() {
 		exts := []string{".csv"}
 		if strings.HasPrefix(r.Name, "fig-") {
 			exts = append(exts, ".png")
 		}
 		for _, ext := range exts {
-			a, err := os.ReadFile(filepath.Join(dirs[0], Paper, r.Name+ext))
+			a, err := os.ReadFile(filepath.Join(dirs[0], r.Paper, r.Name+ext))
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, _ := os.ReadFile(filepath.Join(dirs[1], Paper, r.Name+ext))
+			b, _ := os.ReadFile(filepath.Join(dirs[1], r.Paper, r.Name+ext))
 			if !bytes.Equal(a, b) {
 				t.Errorf("%s%s differs between two runs", r.Key(), ext)
 			}
 		}
 	}
-	if _, err := Find("mclaughlin/fig-5"); err == nil || !strings.Contains(err.Error(), "mclaughlin/exp-1") {
-		t.Errorf("Find of an unknown item: %v", err)
+}
+
+// mclaughlinItems is the registry's items replayed under dcs.
+func mclaughlinItems() []Reproduction {
+	var out []Reproduction
+	for _, r := range Reproductions() {
+		if r.source != "" {
+			out = append(out, r)
+		}
 	}
+	return out
 }

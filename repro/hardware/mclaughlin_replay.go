@@ -1,11 +1,33 @@
-// Package mclaughlin reproduces the schedules and timings of D. McLaughlin
-// and P. Dasgupta, "Distributed Context Switching: A Technique to Improve
-// Turnaround Times of Distributed Computations" (cited as M&D with the
-// section), by replaying the Calypso scenarios of package
+package hardware
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gangsim/gangsim/hwmodel/calypso"
+	"github.com/gangsim/gangsim/hwmodel/presets"
+	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/plots"
+	"github.com/gangsim/gangsim/policies"
+	"github.com/gangsim/gangsim/repro"
+	"github.com/gangsim/gangsim/sim"
+	"github.com/gangsim/gangsim/swf"
+	"github.com/gangsim/gangsim/workload/scenario"
+)
+
+// McLaughlin and Dasgupta's schedules and timings (D. McLaughlin and
+// P. Dasgupta, "Distributed Context Switching: A Technique to Improve
+// Turnaround Times of Distributed Computations", cited as M&D with the
+// section), reproduced by replaying the Calypso scenarios of package
 // workload/scenario under the dcs policy (package policies) with the
-// calypso-nt hardware preset (package hwmodel/calypso): replays, not
-// formulas. Its items are written by `replay hw items` (make figures),
-// beside the hardware model's own mclaughlin/switch-cost:
+// calypso-nt preset (package hwmodel/calypso): replays, not formulas.
+// They stand in the registry beside the model's own mclaughlin/switch-cost:
 //
 //   - exp-1 and exp-2: M&D 5.2 Result B's run times of eager scheduling,
 //     round robin by quantum and the optimal allocation (3 tasks on 2
@@ -20,139 +42,32 @@
 //     (M&D 3.1, Fig. 3: 1.33 t with 2 switches) and of 7 tasks on 5 (M&D
 //     3.3, Fig. 4) as Gantt charts, with free switches as the figures
 //     have them.
-//
-// The package sits above the models: it imports the policies, the engine,
-// the scenarios, the presets and the plots; hwmodel/calypso stays a cost
-// model alone.
-package mclaughlin
 
-import (
-	"cmp"
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
-	"math"
-	"slices"
-	"strconv"
-	"strings"
+// mclaughlinPaper is the items' paper key: results/mclaughlin/.
+const mclaughlinPaper = "mclaughlin"
 
-	"github.com/gangsim/gangsim/hwmodel/calypso"
-	"github.com/gangsim/gangsim/hwmodel/presets"
-	"github.com/gangsim/gangsim/internal/version"
-	"github.com/gangsim/gangsim/model"
-	"github.com/gangsim/gangsim/plots"
-	"github.com/gangsim/gangsim/policies"
-	"github.com/gangsim/gangsim/repro"
-	"github.com/gangsim/gangsim/sim"
-	"github.com/gangsim/gangsim/swf"
-	"github.com/gangsim/gangsim/workload/scenario"
-)
+// mclaughlinTolerance is the relative tolerance of every run time: 5% of
+// the paper's value.
+const mclaughlinTolerance = 0.05
 
-// Paper is the items' paper key: results/mclaughlin/.
-const Paper = "mclaughlin"
+// mclaughlinQuanta are the round-robin quanta replayed, in seconds: the
+// paper's range, "a time quantum that varied from 5 second to 50 seconds"
+// (M&D 5.2 Result B).
+var mclaughlinQuanta = []int{5, 10, 20, 30, 40, 50}
 
-// Preset is the hardware preset the run times are charged with.
-const Preset = "calypso-nt"
-
-// Tolerance is the relative tolerance of every run time: 5% of the
-// paper's value.
-const Tolerance = 0.05
-
-// Quanta are the round-robin quanta replayed, in seconds: the paper's
-// range, "a time quantum that varied from 5 second to 50 seconds" (M&D 5.2
-// Result B).
-var Quanta = []int{5, 10, 20, 30, 40, 50}
-
-// Sequential is the sequential C program's run time, 757 s (M&D 5.2
-// Result B, experiment 1), the baseline of the paper's speedups;
+// mclaughlinSequential is the sequential C program's run time, 757 s (M&D
+// 5.2 Result B, experiment 1), the baseline of the paper's speedups;
 // experiment 2's speedups (2.37, 2.72) imply 756 s for the same picture
 // (see workload/scenario).
-var Sequential = map[int]model.Time{1: 757 * model.Second, 2: 756 * model.Second}
+var mclaughlinSequential = map[int]model.Time{1: 757 * model.Second, 2: 756 * model.Second}
 
 // figureTaskLength is the task length t of the Gantt charts' replays: any
 // length works (the charts are in units of t); 300 s makes every segment,
 // t/3 and t/5, a whole number of seconds.
 const figureTaskLength = 300 * model.Second
 
-// Reproduction is one of the paper's items reproduced by replays.
-type Reproduction struct {
-	// Name is the item's name, "exp-1": results/mclaughlin/<Name>.csv.
-	Name string
-
-	build func() (*built, error)
-}
-
-// built is a reproduction's item, its drawing (nil for a table) and the
-// manifest of the replays that made it.
-type built struct {
-	item repro.Item
-	fig  plots.Drawer
-	man  model.Manifest
-}
-
-// Reproductions returns the items: exp-1, exp-2, fig-3, fig-4.
-func Reproductions() []Reproduction {
-	return []Reproduction{
-		{Name: "exp-1", build: func() (*built, error) { return experiment(1) }},
-		{Name: "exp-2", build: func() (*built, error) { return experiment(2) }},
-		{Name: "fig-3", build: func() (*built, error) { return schedule(3, 4, 3) }},
-		{Name: "fig-4", build: func() (*built, error) { return schedule(4, 7, 5) }},
-	}
-}
-
-// Key is "mclaughlin/<name>".
-func (r Reproduction) Key() string { return Paper + "/" + r.Name }
-
-// Keys returns the keys of Reproductions, in order.
-func Keys() []string {
-	var out []string
-	for _, r := range Reproductions() {
-		out = append(out, r.Key())
-	}
-	return out
-}
-
-// Find returns the reproduction with key "mclaughlin/<name>", or an error
-// listing the keys there are.
-func Find(key string) (Reproduction, error) {
-	for _, r := range Reproductions() {
-		if r.Key() == key {
-			return r, nil
-		}
-	}
-	return Reproduction{}, fmt.Errorf("unknown reproduction %q (want one of %s)", key, strings.Join(Keys(), ", "))
-}
-
-// Build replays and returns the item, its drawing (nil for a table) and
-// the manifest.
-func (r Reproduction) Build() (*repro.Item, plots.Drawer, model.Manifest, error) {
-	b, err := r.build()
-	if err != nil {
-		return nil, nil, model.Manifest{}, fmt.Errorf("%s: %w", r.Key(), err)
-	}
-	return &b.item, b.fig, b.man, nil
-}
-
-// Write builds the item and saves it under resultsDir with repro.Write:
-// resultsDir/mclaughlin/<name>.csv and, for a figure, .png, with the
-// manifest. It returns the item and the paths written.
-func (r Reproduction) Write(resultsDir string) (*repro.Item, []string, error) {
-	return r.WriteFormats(resultsDir, plots.DefaultSize(), nil)
-}
-
-// WriteFormats is Write with the figure saved at size in each of formats
-// (none means PNG alone), as repro.WriteFormats saves it.
-func (r Reproduction) WriteFormats(resultsDir string, size plots.Size, formats []plots.Format) (*repro.Item, []string, error) {
-	it, fig, man, err := r.Build()
-	if err != nil {
-		return nil, nil, err
-	}
-	written, err := repro.WriteFormats(resultsDir, it, &man, fig, size, formats)
-	return it, written, err
-}
-
-// run is one finished replay under dcs.
-type run struct {
+// dcsRun is one finished replay under dcs.
+type dcsRun struct {
 	spec     string
 	outcomes []model.Outcome // in completion order
 	segs     []policies.DCSSegment
@@ -160,23 +75,20 @@ type run struct {
 	cost     model.Time // one distributed context switch
 }
 
-// replay replays tr under the dcs spec, charged by Preset when charged.
-func replay(tr *model.Trace, spec string, charged bool) (*run, error) {
+// dcsReplay replays tr under the dcs spec, charged by the preset hw, or
+// with free switches when hw is nil.
+func dcsReplay(tr *model.Trace, spec string, hw *presets.Preset) (*dcsRun, error) {
 	s, err := policies.ParseSpec(spec)
 	if err != nil {
 		return nil, err
 	}
 	env := policies.Env{Machine: model.FlatMachine(tr.Header.Machine().Procs())}
-	if charged {
-		p, err := presets.Get(Preset)
+	if hw != nil {
+		costs, err := hw.Costs("")
 		if err != nil {
 			return nil, err
 		}
-		costs, err := p.Costs("")
-		if err != nil {
-			return nil, err
-		}
-		env.Hardware = policies.Hardware{Costs: costs, Preset: p.Name(), Family: p.Family, Mechanism: p.DefaultVariant()}
+		env.Hardware = policies.Hardware{Costs: costs, Preset: hw.Name(), Family: hw.Family, Mechanism: hw.DefaultVariant()}
 	}
 	pol, err := policies.New(s, env)
 	if err != nil {
@@ -187,31 +99,20 @@ func replay(tr *model.Trace, spec string, charged bool) (*run, error) {
 		return nil, fmt.Errorf("policy %s is not dcs", spec)
 	}
 	d.RecordSegments()
-	r := &run{spec: spec, machines: env.Machine.Procs(), cost: d.SwitchCost()}
-	if err := sim.New(sim.Config{Machine: env.Machine}, d).Run(model.NewSliceReader(tr), (*outcomes)(&r.outcomes), nil); err != nil {
+	r := &dcsRun{spec: spec, machines: env.Machine.Procs(), cost: d.SwitchCost()}
+	if err := sim.New(sim.Config{Machine: env.Machine}, d).Run(model.NewSliceReader(tr), (*model.OutcomeList)(&r.outcomes), nil); err != nil {
 		return nil, fmt.Errorf("replaying %s: %w", spec, err)
 	}
 	r.segs = d.Segments()
 	return r, nil
 }
 
-type outcomes []model.Outcome
-
-func (o *outcomes) Write(x *model.Outcome) error { *o = append(*o, *x); return nil }
-func (*outcomes) Close() error                   { return nil }
-
 // makespan is when the last task ended (all tasks are submitted at 0).
-func (r *run) makespan() model.Time {
-	var end model.Time
-	for _, o := range r.outcomes {
-		end = max(end, o.End)
-	}
-	return end
-}
+func (r *dcsRun) makespan() model.Time { return makespan(r.outcomes) }
 
 // migrations is the number of distributed context switches: tasks resumed
 // after a freeze.
-func (r *run) migrations() int {
+func (r *dcsRun) migrations() int {
 	n := 0
 	for _, o := range r.outcomes {
 		n += int(o.Switches)
@@ -221,7 +122,7 @@ func (r *run) migrations() int {
 
 // changes counts the times a machine goes from one task to another: the
 // paper's count of switches in M&D 3.3 (p - 1).
-func (r *run) changes() int {
+func (r *dcsRun) changes() int {
 	last := map[int]int64{}
 	n := 0
 	for _, s := range r.segs {
@@ -234,7 +135,7 @@ func (r *run) changes() int {
 }
 
 // idle is the machine time left idle before the run's end.
-func (r *run) idle() model.Time {
+func (r *dcsRun) idle() model.Time {
 	var busy model.Time
 	for _, s := range r.segs {
 		busy += s.To - s.From
@@ -244,7 +145,7 @@ func (r *run) idle() model.Time {
 
 // mostSwitchedMachine is the most switches into one machine, for the
 // turnaround p t / m plus the switches on the critical machine.
-func (r *run) mostSwitchedMachine() int {
+func (r *dcsRun) mostSwitchedMachine() int {
 	per := make([]int, r.machines)
 	for _, s := range r.segs {
 		if s.Switch > 0 {
@@ -269,30 +170,24 @@ func traceDigest(tr *model.Trace) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// manifest is the manifest of an item made by replays of tr named name:
-// the preset whose switch the replays charge, or would (switches=free).
-func manifest(item, name string, tr *model.Trace, specs []string, charged bool) (model.Manifest, error) {
+// dcsProduct is an item made by replays of tr, the scenario called name,
+// with what its manifest adds to the preset's: whether the replays charge
+// the preset's switch or leave it free (switches=free), the policies, the
+// scenario, and the scenario's digest as the input.
+func dcsProduct(it repro.Item, fig plots.Drawer, name string, tr *model.Trace, specs []string, charged bool) (product, error) {
 	sum, err := traceDigest(tr)
 	if err != nil {
-		return model.Manifest{}, err
-	}
-	p, err := presets.Get(Preset)
-	if err != nil {
-		return model.Manifest{}, err
+		return product{}, err
 	}
 	switches := "free"
 	if charged {
 		switches = "charged"
 	}
-	return model.Manifest{Tool: "replay hw", Version: version.Version, Revision: version.RevisionText(), Code: version.Code(), Params: []model.Param{
-		{Name: "command", Value: "items"},
-		{Name: "item", Value: Paper + "/" + item},
-		{Name: "preset", Value: p.Name()},
-		{Name: "preset-sha256", Value: p.SHA256()},
+	return product{item: it, fig: fig, params: []model.Param{
 		{Name: "switches", Value: switches},
 		{Name: "policies", Value: strings.Join(specs, " ")},
 		{Name: "scenario", Value: name},
-	}, Inputs: []model.Input{{Name: "scenario " + name, SHA256: sum}}}, nil
+	}, inputs: []model.Input{{Name: "scenario " + name, SHA256: sum}}}, nil
 }
 
 // seconds formats a time in seconds as the items write values: "390.1 s".
@@ -300,48 +195,68 @@ func seconds(t model.Time) string { return repro.FormatValue(t.Seconds()) + " s"
 
 // within is a row with the paper's value and the 5% tolerance.
 func within(coords []repro.Coord, paper float64, gangsim float64) repro.Row {
-	return repro.Row{Coords: coords, Paper: paper, HasPaper: true, Gangsim: gangsim, Tolerance: Tolerance * paper}
+	return repro.Row{Coords: coords, Paper: paper, HasPaper: true, Gangsim: gangsim, Tolerance: mclaughlinTolerance * paper}
 }
 
-// experiment reproduces experiment n of M&D 5.2 Result B.
-func experiment(n int) (*built, error) {
-	e := scenario.CalypsoExperiments()[n-1]
-	tr, err := scenario.Build(e.Scenario, scenario.Options{})
-	if err != nil {
+// calypsoRuns are the replays of an experiment of M&D 5.2 Result B.
+type calypsoRuns struct {
+	eager, opt *dcsRun
+	rr         map[int]*dcsRun // by quantum in seconds
+	free       *dcsRun         // the optimal allocation with free switches
+	specs      []string        // the policies replayed, in order
+}
+
+// calypsoReplays replays tr under eager scheduling, round robin at every
+// quantum and the optimal allocation, charged by the preset hw, and the
+// optimal allocation with free switches.
+func calypsoReplays(tr *model.Trace, hw presets.Preset) (*calypsoRuns, error) {
+	runs := &calypsoRuns{rr: map[int]*dcsRun{}}
+	do := func(spec string, charged bool) (*dcsRun, error) {
+		runs.specs = append(runs.specs, spec)
+		if !charged {
+			return dcsReplay(tr, spec, nil)
+		}
+		return dcsReplay(tr, spec, &hw)
+	}
+	var err error
+	if runs.eager, err = do("dcs:mode=eager", true); err != nil {
 		return nil, err
 	}
-	var specs []string
-	do := func(spec string, charged bool) (*run, error) {
-		specs = append(specs, spec)
-		return replay(tr, spec, charged)
-	}
-	eager, err := do("dcs:mode=eager", true)
-	if err != nil {
-		return nil, err
-	}
-	rr := map[int]*run{}
-	for _, q := range Quanta {
-		if rr[q], err = do(fmt.Sprintf("dcs:mode=rr,quantum=%ds", q), true); err != nil {
+	for _, q := range mclaughlinQuanta {
+		if runs.rr[q], err = do(fmt.Sprintf("dcs:mode=rr,quantum=%ds", q), true); err != nil {
 			return nil, err
 		}
 	}
-	opt, err := do("dcs:mode=optimal", true)
-	if err != nil {
+	if runs.opt, err = do("dcs:mode=optimal", true); err != nil {
 		return nil, err
 	}
-	free, err := do("dcs:mode=optimal", false)
-	if err != nil {
+	if runs.free, err = do("dcs:mode=optimal", false); err != nil {
 		return nil, err
 	}
+	return runs, nil
+}
 
+// mclaughlinExperiment reproduces experiment n of M&D 5.2 Result B, its
+// replays charged by the preset hw.
+func mclaughlinExperiment(n int, hw presets.Preset) (product, error) {
+	e := scenario.CalypsoExperiments()[n-1]
+	tr, err := scenario.Build(e.Scenario, scenario.Options{})
+	if err != nil {
+		return product{}, err
+	}
+	runs, err := calypsoReplays(tr, hw)
+	if err != nil {
+		return product{}, err
+	}
+	eager, rr, opt, free := runs.eager, runs.rr, runs.opt, runs.free
 	coords := func(schedule, quantum string) []repro.Coord {
 		return []repro.Coord{{Name: "schedule", Value: schedule}, {Name: "quantum_s", Value: quantum}}
 	}
-	it := repro.Item{Paper: Paper, Name: fmt.Sprintf("exp-%d", n), Unit: "s",
+	it := repro.Item{Paper: mclaughlinPaper, Name: fmt.Sprintf("exp-%d", n), Unit: "s",
 		Title: fmt.Sprintf("Experiment %d (5.2 Result B, Fig. %d): run time of %d tasks on %d machines under eager scheduling, round robin by quantum and the optimal allocation, replayed with the calypso-nt switch (paper: eager %s, %s, optimal %s)",
 			n, n+4, e.Tasks, e.Machines, seconds(e.Eager), roundRobinText(e.RoundRobin), seconds(e.Optimal))}
 	it.Rows = append(it.Rows, within(coords("eager", "-"), e.Eager.Seconds(), eager.makespan().Seconds()))
-	for _, q := range Quanta {
+	for _, q := range mclaughlinQuanta {
 		row := repro.Row{Coords: coords("round-robin", strconv.Itoa(q)), Gangsim: rr[q].makespan().Seconds()}
 		for _, p := range e.RoundRobin {
 			if p.Quantum == model.Time(q)*model.Second {
@@ -355,8 +270,8 @@ func experiment(n int) (*built, error) {
 
 	p, m, t := e.Tasks, e.Machines, e.TaskLength
 	bound := scenario.OptimalMakespan(p, m, t)
-	best := Quanta[0]
-	for _, q := range Quanta {
+	best := mclaughlinQuanta[0]
+	for _, q := range mclaughlinQuanta {
 		if rr[q].makespan() < rr[best].makespan() {
 			best = q
 		}
@@ -364,8 +279,8 @@ func experiment(n int) (*built, error) {
 	g := gcd(p, m)
 	k := opt.mostSwitchedMachine()
 	formula := bound + model.Time(k)*opt.cost
-	seq := Sequential[n]
-	speedup := func(r *run) float64 { return seq.Seconds() / r.makespan().Seconds() }
+	seq := mclaughlinSequential[n]
+	speedup := func(r *dcsRun) float64 { return seq.Seconds() / r.makespan().Seconds() }
 
 	it.Claims = append(it.Claims,
 		repro.Claim{Text: "Preemptive scheduling did better than eager scheduling (M&D 5.2 Result B): the optimal allocation and the best round robin end before eager scheduling",
@@ -407,14 +322,13 @@ func experiment(n int) (*built, error) {
 			speedupClaim("optimal", e.OptimalSpeedup, speedup(opt), seq, opt))
 	}
 
-	it.Notes = experimentNotes(n, e, eager, rr, opt)
-	man, err := manifest(it.Name, e.Scenario, tr, specs, true)
-	return &built{item: it, man: man}, err
+	it.Notes = experimentNotes(n, e, hw, eager, rr, opt)
+	return dcsProduct(it, nil, e.Scenario, tr, runs.specs, true)
 }
 
-func speedupClaim(schedule string, paper, got float64, seq model.Time, r *run) repro.Claim {
+func speedupClaim(schedule string, paper, got float64, seq model.Time, r *dcsRun) repro.Claim {
 	return repro.Claim{Text: fmt.Sprintf("The %s schedule's speedup over the %s sequential program is %.2f (M&D 5.2 Result B), within 5%%", schedule, seconds(seq), paper),
-		Holds: math.Abs(got-paper) <= Tolerance*paper,
+		Holds: math.Abs(got-paper) <= mclaughlinTolerance*paper,
 		Note:  fmt.Sprintf("%s / %s = %.2f", seconds(seq), seconds(r.makespan()), got)}
 }
 
@@ -426,7 +340,7 @@ func roundRobinText(rr []scenario.RoundRobinRun) string {
 	return strings.Join(parts, " and ")
 }
 
-func experimentNotes(n int, e scenario.CalypsoExperiment, eager *run, rr map[int]*run, opt *run) string {
+func experimentNotes(n int, e scenario.CalypsoExperiment, hw presets.Preset, eager *dcsRun, rr map[int]*dcsRun, opt *dcsRun) string {
 	var b strings.Builder
 	rounds := (e.Tasks + e.Machines - 1) / e.Machines
 	bound := scenario.OptimalMakespan(e.Tasks, e.Machines, e.TaskLength)
@@ -463,8 +377,8 @@ func experimentNotes(n int, e scenario.CalypsoExperiment, eager *run, rr map[int
 		alt := e.Optimal * model.Time(e.Machines) / model.Time(e.Tasks) // the task length the optimal run implies
 		tr2, err := scenario.Build("calypso", scenario.Options{Tasks: e.Tasks, Machines: e.Machines, TaskLength: alt})
 		if err == nil {
-			r40, err40 := replay(tr2, "dcs:mode=rr,quantum=40s", true)
-			r5, err5 := replay(tr2, "dcs:mode=rr,quantum=5s", true)
+			r40, err40 := dcsReplay(tr2, "dcs:mode=rr,quantum=40s", &hw)
+			r5, err5 := dcsReplay(tr2, "dcs:mode=rr,quantum=5s", &hw)
 			if err40 == nil && err5 == nil {
 				fmt.Fprintf(&b, "With the task length the paper's optimal run implies instead (p t / m = %s, t = %s), round robin ends at %s at 5 s (%s) and %s at 40 s (%s), and eager scheduling would take %s (%s against %s). ",
 					seconds(e.Optimal), seconds(alt), seconds(r5.makespan()), pct(r5.makespan(), at5), seconds(r40.makespan()), pct(r40.makespan(), at40),
@@ -476,7 +390,7 @@ func experimentNotes(n int, e scenario.CalypsoExperiment, eager *run, rr map[int
 		fmt.Fprintf(&b, "The paper's round robin at 5 s is in the missing Fig. 6; its switch estimate of %s implies %s (hwmodel/calypso ImpliedRoundRobin); the replay gives %s. ",
 			seconds(c.Estimate), seconds(calypso.ImpliedRoundRobin(c.Optimal, c.Quantum, c.Estimate)), seconds(rr[5].makespan()))
 	}
-	fmt.Fprintf(&b, "The paper's sequential program (%s) is not replayed; speedups divide it by the replayed times.", seconds(Sequential[n]))
+	fmt.Fprintf(&b, "The paper's sequential program (%s) is not replayed; speedups divide it by the replayed times.", seconds(mclaughlinSequential[n]))
 	return b.String()
 }
 
@@ -484,18 +398,18 @@ func experimentNotes(n int, e scenario.CalypsoExperiment, eager *run, rr map[int
 // estimate (M&D 5.2 Result C).
 func calypsoEstimate(n int) calypso.Experiment { return calypso.Experiments()[n-1] }
 
-// schedule reproduces a figure of the optimal allocation: p equal tasks
-// on m machines with free switches, as a Gantt chart in units of the task
-// length t.
-func schedule(fig, p, m int) (*built, error) {
+// mclaughlinSchedule reproduces a figure of the optimal allocation: p
+// equal tasks on m machines with free switches, as a Gantt chart in units
+// of the task length t.
+func mclaughlinSchedule(fig, p, m int) (product, error) {
 	tr, err := scenario.Build("calypso", scenario.Options{Tasks: p, Machines: m, TaskLength: figureTaskLength})
 	if err != nil {
-		return nil, err
+		return product{}, err
 	}
 	const spec = "dcs:mode=optimal"
-	r, err := replay(tr, spec, false)
+	r, err := dcsReplay(tr, spec, nil)
 	if err != nil {
-		return nil, err
+		return product{}, err
 	}
 	t := figureTaskLength.Seconds()
 	inT := func(x model.Time) float64 { return x.Seconds() / t }
@@ -503,7 +417,7 @@ func schedule(fig, p, m int) (*built, error) {
 		return []repro.Coord{{Name: "quantity", Value: quantity}, {Name: "machine", Value: machine},
 			{Name: "task", Value: task}, {Name: "from_t", Value: from}}
 	}
-	it := repro.Item{Paper: Paper, Name: fmt.Sprintf("fig-%d", fig),
+	it := repro.Item{Paper: mclaughlinPaper, Name: fmt.Sprintf("fig-%d", fig),
 		Unit: "t (the task length) for times; a count for changes and migrations"}
 	exact := func(q string, paper, got float64, tol float64) repro.Row {
 		return repro.Row{Coords: coords(q, "-", "-", "-"), Paper: paper, HasPaper: true, Gangsim: got, Tolerance: tol}
@@ -545,7 +459,7 @@ func schedule(fig, p, m int) (*built, error) {
 	f, err := plots.Schedule(plots.Frame{Title: fmt.Sprintf("M&D Fig. %d: %d tasks on %d machines, optimal allocation (replayed)", fig, p, m),
 		X: plots.Axis{Label: "Time", Unit: "t"}, Y: plots.Axis{Label: "Machine"}, Legend: "Task"}, rows, intervals)
 	if err != nil {
-		return nil, err
+		return product{}, err
 	}
 
 	it.Claims = append(it.Claims,
@@ -571,13 +485,12 @@ func schedule(fig, p, m int) (*built, error) {
 			Note:  stretchesOf(r, 6, 7, inT)})
 		it.Notes = "Fig. 4 is missing from the text; its caption is \"Schedule for 7 tasks on 5 machines showing recursive algorithm\". Replayed: the scenario calypso with 7 tasks of 300 s on 5 machines under dcs:mode=optimal without a hardware model. Case 2 (m < p < 2m): the initial set (tasks 1-5) runs 2 of its 5 segments of t/5, machines 4 and 5 then run the delayed tasks 6 and 7 to the end; tasks 1-5, 3 segments left each, go to machines 1-3 (4 and 5 migrated to machines 2 and 3 after 2 more segments), and the last 3 to machine 1. Rows: the makespan, the counts, the idle machine time, then every stretch of a machine given to a task (its machine, task and start; the value is its end), in units of t."
 	}
-	man, err := manifest(it.Name, fmt.Sprintf("calypso (tasks=%d, machines=%d, task-length=%s)", p, m, figureTaskLength), tr, []string{spec}, false)
-	return &built{item: it, fig: f, man: man}, err
+	return dcsProduct(it, f, fmt.Sprintf("calypso (tasks=%d, machines=%d, task-length=%s)", p, m, figureTaskLength), tr, []string{spec}, false)
 }
 
 // moves lists the tasks that changed machine, "task 2 from machine 2 to
 // 1", sorted.
-func moves(r *run) []string {
+func moves(r *dcsRun) []string {
 	var out []string
 	last := map[int64]int{}
 	for _, s := range r.segs {
@@ -592,7 +505,7 @@ func moves(r *run) []string {
 
 // delayedStart reports whether the tasks after the first m start on the
 // last p - m machines at (p - m) t / m.
-func delayedStart(r *run, p, m int, t model.Time) bool {
+func delayedStart(r *dcsRun, p, m int, t model.Time) bool {
 	at := t * model.Time(p-m) / model.Time(m)
 	for i := m; i < p; i++ {
 		ok := false
@@ -608,7 +521,7 @@ func delayedStart(r *run, p, m int, t model.Time) bool {
 	return true
 }
 
-func stretchesOf(r *run, a, b int64, inT func(model.Time) float64) string {
+func stretchesOf(r *dcsRun, a, b int64, inT func(model.Time) float64) string {
 	var parts []string
 	for _, s := range r.segs {
 		if s.Job == a || s.Job == b {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/gangsim/gangsim/hwmodel"
@@ -535,23 +536,78 @@ func (p *Gang) scheduleEASY() {
 // shadow time (the jobs expected to end by then vacated) and returns that
 // time; ok is false if the head could not be placed even in an empty
 // matrix (it is wider than the machine: the engine rejects those).
+//
+// The head is the job that find could not place in the matrix. Under DHC
+// (the head not pinned) that means every row is in use and none has a
+// block of the head's size wholly free; vacating a job can free one only
+// in its own row, among the blocks that meet its columns, so only those
+// are checked after each vacated job (dhcFreedBlock), not the whole
+// matrix.
 func (p *Gang) project(need int, pin []int) (shadow model.Time, ok bool) {
-	p.scratch.copyFrom(p.m)
+	m := &p.scratch
+	m.copyFrom(p.m)
+	local := m.alloc == allocDHC && len(pin) != need && need > 0 && need <= m.cols && len(m.rows) >= m.mpl
+	size := 1
+	for size < need {
+		size <<= 1
+	}
 	// Vacate the jobs in order of expected end, a time at once (those
 	// overdue all at the next instant), until the head fits: byEnd has
 	// them in that order.
 	now := p.e.Now()
 	for i := 0; i < len(p.byEnd); {
 		at := expectedEnd(p.byEnd[i].endsBy, now)
+		fit := false
 		for ; i < len(p.byEnd) && expectedEnd(p.byEnd[i].endsBy, now) == at; i++ {
 			g := p.byEnd[i]
-			p.scratch.vacateJob(p.m.index(g.row), g.cols)
+			r := p.m.index(g.row)
+			m.vacateJob(r, g.cols)
+			fit = fit || local && dhcFreedBlock(m, r, g.cols, need, size)
 		}
-		if p.scratch.fits(need, pin) {
+		if fit || !local && m.fits(need, pin) {
 			return at, true
 		}
 	}
 	return model.Never, false
+}
+
+// dhcFreedBlock reports whether row r of m has a block of size columns (a
+// power of two), aligned on its size, that holds need columns from its
+// start within the machine and has none taken, among the blocks that meet
+// the words of cols: where vacating a job of those columns may have freed
+// one. It checks what findDHC looks for, there only.
+func dhcFreedBlock(m *matrix, r int, cols jobColumns, need, size int) bool {
+	taken := m.rows[r].taken
+	if size < 64 {
+		// A word at a time: the blocks lie within words.
+		starts := groupStarts[bits.TrailingZeros(uint(size))]
+		for k := range cols.w {
+			wi := cols.lo + k
+			last := m.cols - need - wi*64 // the last start that holds need
+			if last < 0 {
+				break
+			}
+			valid := starts
+			if last < 63 {
+				valid &= 1<<(last+1) - 1
+			}
+			occ := taken[wi]
+			for sh := 1; sh < size; sh <<= 1 {
+				occ |= occ >> sh
+			}
+			if ^occ&valid != 0 {
+				return true
+			}
+		}
+		return false
+	}
+	lo, hi := cols.lo*64, (cols.lo+len(cols.w))*64
+	for start := lo / size * size; start < hi && start+need <= m.cols; start += size {
+		if !taken.anyIn(start, min(start+size, m.cols)) {
+			return true
+		}
+	}
+	return false
 }
 
 // byEndOrder orders matrix jobs by the end the scheduler expects, then

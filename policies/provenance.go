@@ -48,4 +48,5 @@ var Provenance = map[string]Origin{
 	"CoschedConfig.DCGranularity":     {"fitted", "quantum / 5: between the 3 ms CS and 6 ms DC processes of thesis Table 6.2 at its 25 ms timeslice (6.3.2.2)"},
 	"CoschedConfig.FWaitShare":        {"assumed", "0.3: the thesis gives no threshold (6.2.1 refers to [39])"},
 	"CoschedConfig.Probation":         {"fitted", "4 s: the least sum of squared relative errors over the 15 FCS cells of thesis Tables 6.2-6.4, probations of 0 to 20 s in whole seconds (6.4.4 says 'its first few seconds of running' without a figure)"},
+	"CoschedConfig.NoSkip":            {"design", "false: jobs running undisturbed are moved forward by periods, whose outcomes equal simulating every iteration (tests set it to compare)"},
 }

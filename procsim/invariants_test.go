@@ -651,7 +651,9 @@ func actAtCompletion(r *rand.Rand, when model.Time, n int, add func(randomJob), 
 // or a ring of one process) and runs undisturbed is found periodic and
 // skipped like any other, and still ends at its dedicated runtime. Its
 // processes never wait, so what they would wait for must not count in its
-// state: it once did, and such a job never repeated a state.
+// state: it once did, and such a job never repeated a state. Under SB the
+// nodes have one processor each, as the node-wide run queue of SB under
+// Linux moves only processes alone on their nodes (nodeAlone).
 func TestSkipWithoutCommunication(t *testing.T) {
 	for _, c := range []struct {
 		name  string
@@ -662,7 +664,11 @@ func TestSkipWithoutCommunication(t *testing.T) {
 		{"ring-1", model.App{Granularity: 3 * model.Millisecond, Pattern: model.PatternRing, Comm: model.CommBlocking}, 1},
 	} {
 		for _, kind := range []Kind{GS, SB} {
-			cfg := Config{Kind: kind, Machine: model.Machine{Nodes: 2, PEsPerNode: 2}, LocalSwitch: 50, Wakeup: 5,
+			m := model.Machine{Nodes: 2, PEsPerNode: 2}
+			if kind == SB {
+				m = model.Machine{Nodes: 4, PEsPerNode: 1}
+			}
+			cfg := Config{Kind: kind, Machine: m, LocalSwitch: 50, Wakeup: 5,
 				Quantum: 25 * model.Millisecond, SpinThreshold: 100, Rand: rand.New(rand.NewPCG(1, 2)), HZ: 1024, SliceTicks: 41, ProcChangePenalty: 20}
 			s := New(cfg)
 			work := 60 * model.Second

@@ -826,3 +826,18 @@ func (p *DCS) Segments() []DCSSegment {
 	})
 	return out
 }
+
+// MachineChanges counts, machine by machine, the times a machine goes from
+// one task to another in segs (Segments' order): McLaughlin and Dasgupta's
+// count of switches (M&D 3.3: p - 1 for p tasks run one after another).
+func MachineChanges(segs []DCSSegment) int {
+	last := map[int]int64{}
+	n := 0
+	for _, s := range segs {
+		if j, ok := last[s.Machine]; ok && j != s.Job {
+			n++
+		}
+		last[s.Machine] = s.Job
+	}
+	return n
+}

@@ -45,19 +45,8 @@ func (r *dcsRun) switches() (n int64) {
 	return n
 }
 
-// changes counts, machine by machine, the times a machine goes from one
-// task to another.
-func (r *dcsRun) changes() int {
-	last := map[int]int64{}
-	n := 0
-	for _, s := range r.segs {
-		if j, ok := last[s.Machine]; ok && j != s.Job {
-			n++
-		}
-		last[s.Machine] = s.Job
-	}
-	return n
-}
+// changes is the run's count of task changes (MachineChanges).
+func (r *dcsRun) changes() int { return MachineChanges(r.segs) }
 
 type outcomeMap map[int64]model.Outcome
 

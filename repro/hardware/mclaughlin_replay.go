@@ -120,19 +120,8 @@ func (r *dcsRun) migrations() int {
 	return n
 }
 
-// changes counts the times a machine goes from one task to another: the
-// paper's count of switches in M&D 3.3 (p - 1).
-func (r *dcsRun) changes() int {
-	last := map[int]int64{}
-	n := 0
-	for _, s := range r.segs {
-		if j, ok := last[s.Machine]; ok && j != s.Job {
-			n++
-		}
-		last[s.Machine] = s.Job
-	}
-	return n
-}
+// changes is the run's count of task changes (MachineChanges).
+func (r *dcsRun) changes() int { return policies.MachineChanges(r.segs) }
 
 // idle is the machine time left idle before the run's end.
 func (r *dcsRun) idle() model.Time {

@@ -143,7 +143,12 @@ func processCPU() time.Duration {
 
 // crescendoCosts are the costs of the Crescendo preset, the thesis'
 // cluster, that the benchmarks charge.
-func crescendoCosts(b *testing.B) hwmodel.Costs {
+func crescendoCosts(b testing.TB) hwmodel.Costs { return crescendo(b).Costs }
+
+// crescendo is the Crescendo preset's hardware as replay sets it up
+// (pipelines.Replay): its costs, family (STORM's mechanics with QsNet) and
+// default variant.
+func crescendo(b testing.TB) Hardware {
 	b.Helper()
 	p, err := presets.Get("crescendo")
 	if err != nil {
@@ -153,5 +158,5 @@ func crescendoCosts(b *testing.B) hwmodel.Costs {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return costs
+	return Hardware{Costs: costs, Preset: p.Name(), Family: p.Family, Mechanism: p.DefaultVariant()}
 }

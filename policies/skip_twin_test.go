@@ -4,7 +4,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/gangsim/gangsim/hwmodel/presets"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/procsim"
 	"github.com/gangsim/gangsim/sim"
@@ -24,14 +23,7 @@ func TestSkipEqualsIterationsThesis(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays the thesis workload twice per policy")
 	}
-	p, err := presets.Get("crescendo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	costs, err := p.Costs("")
-	if err != nil {
-		t.Fatal(err)
-	}
+	hw := crescendo(t)
 	for _, c := range []struct {
 		kind procsim.Kind
 		load float64
@@ -42,11 +34,8 @@ func TestSkipEqualsIterationsThesis(t *testing.T) {
 		tr := thesisSeed(t, c.load, c.seed)
 		outs := [2]outcomeLog{{}, {}}
 		for i, noSkip := range []bool{false, true} {
-			// As replay sets it up (pipelines.Replay): the preset's family
-			// (STORM's mechanics with QsNet) and the replay seed's source.
-			env := Env{Machine: model.Machine{Nodes: 16, PEsPerNode: 2},
-				Hardware: Hardware{Costs: costs, Preset: p.Name(), Family: p.Family, Mechanism: p.DefaultVariant()},
-				Rand:     rand.New(rand.NewPCG(0, 0x67616e6773696d))}
+			// The replay seed's source as pipelines.Replay makes it.
+			env := Env{Machine: model.Machine{Nodes: 16, PEsPerNode: 2}, Hardware: hw, Rand: rand.New(rand.NewPCG(0, 0x67616e6773696d))}
 			spec, err := ParseSpec(c.kind.String() + ":mpl=6,backfill=easy,alloc=dhc")
 			if err != nil {
 				t.Fatal(err)

@@ -81,11 +81,6 @@ func readMetrics(t *testing.T, trace, policy string) map[string]float64 {
 	return m
 }
 
-type collect struct{ byID map[int64]model.Outcome }
-
-func (c *collect) Write(o *model.Outcome) error { c.byID[o.JobID] = *o; return nil }
-func (c *collect) Close() error                 { return nil }
-
 // TestPyssOracle replays every shared trace, cleaned as the oracle's were,
 // with the pyss-compatible engine rules, and requires every job's start time
 // to equal pyss's, for FCFS, EASY and conservative backfilling (with pyss's
@@ -122,18 +117,19 @@ func TestPyssOracle(t *testing.T) {
 					p = c
 				}
 				cfg := sim.Config{Machine: model.FlatMachine(n.Header().MaxProcs()), Order: sim.OrderPyss, Passes: sim.PassPerEvent}
-				out := &collect{byID: map[int64]model.Outcome{}}
-				if err := sim.New(cfg, p).Run(n, out, nil); err != nil {
+				var out model.OutcomeList
+				if err := sim.New(cfg, p).Run(n, &out, nil); err != nil {
 					t.Fatal(err)
 				}
-				if len(out.byID) != len(oracle) {
-					t.Fatalf("%d outcomes, oracle has %d jobs", len(out.byID), len(oracle))
+				byID := out.ByID()
+				if len(byID) != len(oracle) {
+					t.Fatalf("%d outcomes, oracle has %d jobs", len(byID), len(oracle))
 				}
 				mismatches := 0
 				var sumWait, sumBsld, work float64
 				var first, last int64 = math.MaxInt64, math.MinInt64
 				for id, want := range oracle {
-					got, ok := out.byID[id]
+					got, ok := byID[id]
 					if !ok {
 						t.Fatalf("job %d: no outcome", id)
 					}

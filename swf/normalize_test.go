@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"compress/gzip"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -224,13 +225,57 @@ func TestNormalizeMachineSize(t *testing.T) {
 	}
 }
 
+// TestOptionsNames: the rules' treatments are their names, in Go and in
+// JSON; an unknown one is refused, by Check (every one, naming the rule
+// and its names) and by NewNormalizer; "" and Keep leave the jobs alone
+// alike, and Compact writes Keep as "".
+func TestOptionsNames(t *testing.T) {
+	opt := PyssOptions(64)
+	b, err := json.Marshal(opt)
+	want := `{"whole_seconds":true,"drop_bad_submit":true,"drop_no_size":true,"drop_too_wide":true,"machine_procs":64,` +
+		`"no_runtime":"drop","unify_size":true,"no_estimate":"from-runtime","overrun":"truncate-runtime","order":"keep"}`
+	if err != nil || string(b) != want {
+		t.Errorf("PyssOptions as JSON: %s, %v; want %s", b, err, want)
+	}
+	var back Options
+	if err := json.Unmarshal(b, &back); err != nil || back != opt {
+		t.Errorf("read back %+v, %v", back, err)
+	}
+	if b, _ := json.Marshal(opt.Compact()); strings.Contains(string(b), "order") {
+		t.Errorf("Compact kept the order rule: %s", b)
+	}
+	if c := opt.Compact(); c.Order != "" || c.Overrun != TruncateRuntime || c.NoRuntime != DropNoRuntime {
+		t.Errorf("Compact: %+v", c)
+	}
+	if err := opt.Check(); err != nil {
+		t.Errorf("PyssOptions: %v", err)
+	}
+	bad := Options{NoRuntime: "x", NoEstimate: "z", Overrun: "y", Order: "random"}
+	wantErr := `unknown no-runtime rule "x" (want keep, drop or one-second)
+unknown no-estimate rule "z" (want keep or from-runtime)
+unknown overrun rule "y" (want keep, truncate-runtime or raise-estimate)
+unknown order rule "random" (want keep, sort or fail)`
+	if err := bad.Check(); err == nil || err.Error() != wantErr {
+		t.Errorf("Check: %v; want %s", err, wantErr)
+	}
+	in := jl(1, "0", "5", "4", "4", "5")
+	if _, _, err := normalizeText(t, in, Options{Order: "sorted"}); err == nil || err.Error() != `unknown order rule "sorted" (want keep, sort or fail)` {
+		t.Errorf("NewNormalizer with an unknown order: %v", err)
+	}
+	_, keep, err1 := normalizeText(t, in, Options{NoRuntime: KeepNoRuntime, NoEstimate: KeepNoEstimate, Overrun: KeepOverrun, Order: KeepOrder})
+	_, zero, err2 := normalizeText(t, in, Options{})
+	if err1 != nil || err2 != nil || keep != zero {
+		t.Errorf("Keep: %+v, %v; zero rules: %+v, %v", keep, err1, zero, err2)
+	}
+}
+
 func TestNormalizeSourceError(t *testing.T) {
 	in := jl(1, "0", "5", "4", "4", "5") + "\nbad line\n"
 	for _, order := range []OrderRule{KeepOrder, SortBySubmit} {
 		_, _, err := normalizeText(t, in, Options{Order: order})
 		var pe *ParseError
 		if !errors.As(err, &pe) || pe.Line != 2 {
-			t.Errorf("order %d: %v, want the reader's ParseError", order, err)
+			t.Errorf("order %s: %v, want the reader's ParseError", order, err)
 		}
 	}
 }

@@ -330,3 +330,15 @@ func TestOutcomeListByID(t *testing.T) {
 		t.Errorf("list %+v, by ID %+v; want 3 outcomes, job 1 ending at 3, job 2 at 7 (its last)", l, m)
 	}
 }
+
+func TestSampleList(t *testing.T) {
+	var l SampleList
+	for _, s := range []Sample{{At: 0, Running: 2}, {At: 5, Running: 1}} {
+		if err := l.WriteSample(&s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(l) != 2 || l[0].Running != 2 || l[1].At != 5 {
+		t.Errorf("samples %+v", l)
+	}
+}

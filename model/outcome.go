@@ -257,3 +257,10 @@ type Sample struct {
 type SampleWriter interface {
 	WriteSample(s *Sample) error
 }
+
+// SampleList is the one in-memory SampleWriter: it keeps a copy of every
+// sample written, in order.
+type SampleList []Sample
+
+// WriteSample implements SampleWriter.
+func (l *SampleList) WriteSample(s *Sample) error { *l = append(*l, *s); return nil }

@@ -9,19 +9,14 @@ import (
 	"github.com/gangsim/gangsim/sim"
 )
 
-// sampleLog keeps every sample written.
-type sampleLog []model.Sample
-
-func (l *sampleLog) WriteSample(s *model.Sample) error { *l = append(*l, *s); return nil }
-
 // runSampled replays trace on a machine of procs processors under a
 // process-level policy, with a time series sampled every period (0: at
 // every change; -1: none), and returns the outcomes by job and the samples.
-func runSampled(t *testing.T, cfg CoschedConfig, procs int, trace *model.Trace, period model.Time) (map[int64]model.Outcome, sampleLog) {
+func runSampled(t *testing.T, cfg CoschedConfig, procs int, trace *model.Trace, period model.Time) (map[int64]model.Outcome, model.SampleList) {
 	t.Helper()
 	env := Env{Machine: model.FlatMachine(procs), Rand: rand.New(rand.NewPCG(1, 2))}
 	var out model.OutcomeList
-	samples := sampleLog{}
+	var samples model.SampleList
 	var w sim.SampleWriter = &samples
 	if period < 0 {
 		w, period = nil, 0

@@ -48,10 +48,6 @@ func (r *dcsRun) switches() (n int64) {
 // changes is the run's count of task changes (MachineChanges).
 func (r *dcsRun) changes() int { return MachineChanges(r.segs) }
 
-type sampleList struct{ s []model.Sample }
-
-func (l *sampleList) WriteSample(s *model.Sample) error { l.s = append(l.s, *s); return nil }
-
 // runDCS replays jobs on m machines under dcs with spec's parameters and
 // switches costing cost.
 func runDCS(t *testing.T, spec string, m int, cost model.Time, passes sim.Passes, jobs []model.Job) *dcsRun {
@@ -74,10 +70,10 @@ func runDCS(t *testing.T, spec string, m int, cost model.Time, passes sim.Passes
 	p := NewDCS(c, env)
 	p.RecordSegments()
 	var out model.OutcomeList
-	var samples sampleList
+	var samples model.SampleList
 	err = sim.New(sim.Config{Machine: env.Machine, Passes: passes}, p).
 		Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), &out, &samples)
-	return &dcsRun{out: out.ByID(), segs: p.Segments(), samp: samples.s, err: err}
+	return &dcsRun{out: out.ByID(), segs: p.Segments(), samp: samples, err: err}
 }
 
 // tasks makes one-processor jobs of the given lengths, submitted at 0.

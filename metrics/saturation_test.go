@@ -47,15 +47,11 @@ func mmpJobs(seed uint64, n, procs int, load float64) []model.Job {
 	return jobs
 }
 
-type sampleList []model.Sample
-
-func (l *sampleList) WriteSample(s *model.Sample) error { *l = append(*l, *s); return nil }
-
 // runFCFS replays jobs under FCFS on a flat machine of procs processors.
 func runFCFS(t testing.TB, jobs []model.Job, procs int) ([]model.Outcome, []model.Sample) {
 	t.Helper()
 	var out model.OutcomeList
-	var samples sampleList
+	var samples model.SampleList
 	e := sim.New(sim.Config{Machine: model.FlatMachine(procs)}, policies.NewFCFS())
 	if err := e.Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), &out, &samples); err != nil {
 		t.Fatal(err)

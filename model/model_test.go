@@ -317,3 +317,28 @@ func TestTraceReadWriteAll(t *testing.T) {
 		t.Fatalf("ReadAll = %+v, %v", got, err)
 	}
 }
+
+func TestOutcomeListByID(t *testing.T) {
+	var l OutcomeList
+	for _, o := range []Outcome{{JobID: 2, End: 5}, {JobID: 1, End: 3}, {JobID: 2, End: 7}} {
+		if err := l.Write(&o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := l.ByID()
+	if len(l) != 3 || len(m) != 2 || m[1].End != 3 || m[2].End != 7 {
+		t.Errorf("list %+v, by ID %+v; want 3 outcomes, job 1 ending at 3, job 2 at 7 (its last)", l, m)
+	}
+}
+
+func TestSampleList(t *testing.T) {
+	var l SampleList
+	for _, s := range []Sample{{At: 0, Running: 2}, {At: 5, Running: 1}} {
+		if err := l.WriteSample(&s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(l) != 2 || l[0].Running != 2 || l[1].At != 5 {
+		t.Errorf("samples %+v", l)
+	}
+}

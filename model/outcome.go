@@ -216,6 +216,15 @@ func (l *OutcomeList) Write(o *Outcome) error { *l = append(*l, *o); return nil 
 // Close implements OutcomeWriter.
 func (*OutcomeList) Close() error { return nil }
 
+// ByID returns the outcomes by job ID (a job written twice: its last).
+func (l OutcomeList) ByID() map[int64]Outcome {
+	m := make(map[int64]Outcome, len(l))
+	for _, o := range l {
+		m[o.JobID] = o
+	}
+	return m
+}
+
 // Sample is the state of a simulated system over an interval of simulated
 // time, one row of a run's time series.
 type Sample struct {
@@ -248,3 +257,10 @@ type Sample struct {
 type SampleWriter interface {
 	WriteSample(s *Sample) error
 }
+
+// SampleList is the one in-memory SampleWriter: it keeps a copy of every
+// sample written, in order.
+type SampleList []Sample
+
+// WriteSample implements SampleWriter.
+func (l *SampleList) WriteSample(s *Sample) error { *l = append(*l, *s); return nil }

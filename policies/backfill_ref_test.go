@@ -145,18 +145,18 @@ func backlogTrace(rng *rand.Rand, overruns bool) (machine model.Machine, jobs []
 // order.
 func sameOutcomes(t *testing.T, cfg sim.Config, jobs []model.Job, a, b sim.Policy) {
 	t.Helper()
-	var got, want recorder
+	var got, want model.OutcomeList
 	if err := sim.New(cfg, a).Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), &got, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := sim.New(cfg, b).Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), &want, nil); err != nil {
 		t.Fatal(err)
 	}
-	if len(got.order) != len(want.order) {
-		t.Fatalf("%d outcomes, reference %d", len(got.order), len(want.order))
+	if len(got) != len(want) {
+		t.Fatalf("%d outcomes, reference %d", len(got), len(want))
 	}
-	for i := range got.order {
-		g, w := got.order[i], want.order[i]
+	for i := range got {
+		g, w := got[i], want[i]
 		if g.JobID != w.JobID || g.Start != w.Start || g.End != w.End {
 			t.Fatalf("outcome %d: job %d [%v, %v], reference job %d [%v, %v]", i, g.JobID, g.Start, g.End, w.JobID, w.Start, w.End)
 		}

@@ -46,8 +46,8 @@ func TestConservativeReplanFiveJobs(t *testing.T) {
 			}
 			r := pipelines.Replay{Policy: spec, Compat: tt.compat}
 			src := swf.NewReader(strings.NewReader(fiveJobs))
-			out := &collect{byID: map[int64]model.Outcome{}}
-			if _, err := r.Run(src, out, nil); err != nil {
+			var out model.OutcomeList
+			if _, err := r.Run(src, &out, nil); err != nil {
 				t.Fatal(err)
 			}
 			params, err := r.Params(src.Header())
@@ -57,8 +57,9 @@ func TestConservativeReplanFiveJobs(t *testing.T) {
 			if m := (model.Manifest{Params: params}); !hasParam(&m, "policy", tt.wantPolicy) {
 				t.Errorf("manifest params %v, want policy %s", params, tt.wantPolicy)
 			}
+			byID := out.ByID()
 			for id, want := range tt.want {
-				if got := out.byID[id].Start; got != model.FromSeconds(want) {
+				if got := byID[id].Start; got != model.FromSeconds(want) {
 					t.Errorf("job %d starts at %v, want %ds", id, got, want)
 				}
 			}

@@ -69,11 +69,11 @@ func TestConservativeEqualsScanAll(t *testing.T) {
 						run := func(scanAll bool) []model.Outcome {
 							c := NewConservative(perfect)
 							c.Replan, c.scanAll = replan, scanAll
-							rec := &recorder{}
-							if err := sim.New(cfg, c).Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), rec, nil); err != nil {
+							var rec model.OutcomeList
+							if err := sim.New(cfg, c).Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), &rec, nil); err != nil {
 								t.Fatal(err)
 							}
-							return rec.order
+							return rec
 						}
 						got, want := run(false), run(true)
 						if !slices.Equal(got, want) {

@@ -9,33 +9,23 @@ import (
 	"github.com/gangsim/gangsim/sim"
 )
 
-// sampleLog keeps every sample written.
-type sampleLog []model.Sample
-
-func (l *sampleLog) WriteSample(s *model.Sample) error { *l = append(*l, *s); return nil }
-
-// outcomeLog keeps every outcome written, by job.
-type outcomeLog map[int64]model.Outcome
-
-func (l outcomeLog) Write(o *model.Outcome) error { l[o.JobID] = *o; return nil }
-func (l outcomeLog) Close() error                 { return nil }
-
 // runSampled replays trace on a machine of procs processors under a
 // process-level policy, with a time series sampled every period (0: at
-// every change; -1: none).
-func runSampled(t *testing.T, cfg CoschedConfig, procs int, trace *model.Trace, period model.Time) (outcomeLog, sampleLog) {
+// every change; -1: none), and returns the outcomes by job and the samples.
+func runSampled(t *testing.T, cfg CoschedConfig, procs int, trace *model.Trace, period model.Time) (map[int64]model.Outcome, model.SampleList) {
 	t.Helper()
 	env := Env{Machine: model.FlatMachine(procs), Rand: rand.New(rand.NewPCG(1, 2))}
-	out, samples := outcomeLog{}, sampleLog{}
+	var out model.OutcomeList
+	var samples model.SampleList
 	var w sim.SampleWriter = &samples
 	if period < 0 {
 		w, period = nil, 0
 	}
 	e := sim.New(sim.Config{Machine: env.Machine, SamplePeriod: period}, NewCosched(cfg, env))
-	if err := e.Run(model.NewSliceReader(trace), out, w); err != nil {
+	if err := e.Run(model.NewSliceReader(trace), &out, w); err != nil {
 		t.Fatal(err)
 	}
-	return out, samples
+	return out.ByID(), samples
 }
 
 // TestProcessSamples: the process-level time series reports the processes'

@@ -122,12 +122,13 @@ func TestProcessGSNearJobGS(t *testing.T) {
 		want := n*lk + (work - n*l1)
 		trace := &model.Trace{Jobs: []model.Job{{ID: 1, Runtime: work, AllocProcs: procs, Estimate: work, Known: model.AllFields, App: app}}}
 		env := Env{Machine: model.FlatMachine(procs), Rand: rand.New(rand.NewPCG(1, 1)), Hardware: hw}
-		var out [2]collect
+		var out [2]map[int64]twinOutcome
 		for i, pol := range []sim.Policy{NewGang(cfg, env), NewCosched(CoschedConfig{GangConfig: cfg}, env)} {
-			out[i] = collect{}
-			if err := sim.New(sim.Config{Machine: env.Machine}, pol).Run(model.NewSliceReader(trace), out[i], nil); err != nil {
+			var l model.OutcomeList
+			if err := sim.New(sim.Config{Machine: env.Machine}, pol).Run(model.NewSliceReader(trace), &l, nil); err != nil {
 				t.Fatal(err)
 			}
+			out[i] = twinOutcomes(l)
 		}
 		stretched := float64(work) * float64(lk) / float64(l1)
 		if got := out[1][1].end; got != want {
@@ -172,10 +173,10 @@ func compareGS(t *testing.T, seed uint64, hw Hardware, differ func(desc string, 
 	trace := randomAppTrace(r, procs)
 	randomMemory(seed, trace)
 	desc := fmt.Sprintf("seed %d: %d procs, %+v, hw %v", seed, procs, cfg, env.Hardware)
-	run := func(pol sim.Policy) (collect, error) {
-		out := collect{}
-		err := sim.New(sim.Config{Machine: env.Machine}, pol).Run(model.NewSliceReader(trace), out, nil)
-		return out, err
+	run := func(pol sim.Policy) (map[int64]twinOutcome, error) {
+		var out model.OutcomeList
+		err := sim.New(sim.Config{Machine: env.Machine}, pol).Run(model.NewSliceReader(trace), &out, nil)
+		return twinOutcomes(out), err
 	}
 	job, err1 := run(NewGang(cfg, env))
 	proc, err2 := run(NewCosched(CoschedConfig{GangConfig: cfg, Kind: 0}, env))

@@ -51,13 +51,13 @@ func TestProcessWorkWithinCapacity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out := outcomeLog{}
-			if err := sim.New(sim.Config{Machine: machine}, policy).Run(model.NewSliceReader(trace), out, nil); err != nil {
+			var out model.OutcomeList
+			if err := sim.New(sim.Config{Machine: machine}, policy).Run(model.NewSliceReader(trace), &out, nil); err != nil {
 				t.Fatalf("%s, %s: %v", name, pol, err)
 			}
 			var cpu, busy, held model.Time
 			var all []model.Outcome
-			for _, o := range out {
+			for _, o := range out.ByID() {
 				cpu += o.CPU
 				busy += o.CPU + o.Spin
 				held += model.Time(o.Procs) * o.Dedicated
@@ -193,12 +193,12 @@ func TestSBMixedFineGrainedSlowed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := outcomeLog{}
-		if err := sim.New(sim.Config{Machine: machine}, policy).Run(model.NewSliceReader(trace), out, nil); err != nil {
+		var out model.OutcomeList
+		if err := sim.New(sim.Config{Machine: machine}, policy).Run(model.NewSliceReader(trace), &out, nil); err != nil {
 			t.Fatalf("%s: %v", pol, err)
 		}
 		e := map[int64]float64{}
-		for id, o := range out {
+		for id, o := range out.ByID() {
 			e[id] = o.End.Seconds()
 		}
 		return e

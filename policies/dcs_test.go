@@ -48,15 +48,6 @@ func (r *dcsRun) switches() (n int64) {
 // changes is the run's count of task changes (MachineChanges).
 func (r *dcsRun) changes() int { return MachineChanges(r.segs) }
 
-type outcomeMap map[int64]model.Outcome
-
-func (m outcomeMap) Write(o *model.Outcome) error { m[o.JobID] = *o; return nil }
-func (outcomeMap) Close() error                   { return nil }
-
-type sampleList struct{ s []model.Sample }
-
-func (l *sampleList) WriteSample(s *model.Sample) error { l.s = append(l.s, *s); return nil }
-
 // runDCS replays jobs on m machines under dcs with spec's parameters and
 // switches costing cost.
 func runDCS(t *testing.T, spec string, m int, cost model.Time, passes sim.Passes, jobs []model.Job) *dcsRun {
@@ -78,11 +69,11 @@ func runDCS(t *testing.T, spec string, m int, cost model.Time, passes sim.Passes
 	}
 	p := NewDCS(c, env)
 	p.RecordSegments()
-	out := outcomeMap{}
-	var samples sampleList
+	var out model.OutcomeList
+	var samples model.SampleList
 	err = sim.New(sim.Config{Machine: env.Machine, Passes: passes}, p).
-		Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), out, &samples)
-	return &dcsRun{out: out, segs: p.Segments(), samp: samples.s, err: err}
+		Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), &out, &samples)
+	return &dcsRun{out: out.ByID(), segs: p.Segments(), samp: samples, err: err}
 }
 
 // tasks makes one-processor jobs of the given lengths, submitted at 0.

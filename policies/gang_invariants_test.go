@@ -127,14 +127,15 @@ func TestGangInvariants(t *testing.T) {
 		trace := randomGangTrace(r, procs)
 		desc := fmt.Sprintf("seed %d: %d procs, %+v, hw %v", seed, procs, cfg, env.Hardware)
 		pol := &probed{Gang: NewGang(cfg, env), t: t, desc: desc, probes: 300}
-		out := collect{}
-		if err := sim.New(sim.Config{Machine: env.Machine}, pol).Run(model.NewSliceReader(trace), out, nil); err != nil {
+		var l model.OutcomeList
+		if err := sim.New(sim.Config{Machine: env.Machine}, pol).Run(model.NewSliceReader(trace), &l, nil); err != nil {
 			if cfg.checkSwitch(env) == nil && strings.Contains(err.Error(), "no shorter than the quantum") {
 				aborted++ // a dearer switch of this run's state than the cheapest
 				continue
 			}
 			t.Fatalf("%s: %v", desc, err)
 		}
+		out := twinOutcomes(l)
 		lost := false
 		for _, j := range trace.Jobs {
 			o := out[j.ID]

@@ -16,14 +16,14 @@ func pinnedJob(id int64, submit, run model.Time, pin ...int) model.Job {
 
 // gangOutcomes replays jobs on procs processors under cfg (no hardware)
 // and returns each job's outcome.
-func gangOutcomes(t *testing.T, cfg GangConfig, procs int, jobs ...model.Job) collect {
+func gangOutcomes(t *testing.T, cfg GangConfig, procs int, jobs ...model.Job) map[int64]twinOutcome {
 	t.Helper()
 	env := Env{Machine: model.FlatMachine(procs)}
-	out := collect{}
-	if err := sim.New(sim.Config{Machine: env.Machine}, NewGang(cfg, env)).Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), out, nil); err != nil {
+	var out model.OutcomeList
+	if err := sim.New(sim.Config{Machine: env.Machine}, NewGang(cfg, env)).Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), &out, nil); err != nil {
 		t.Fatal(err)
 	}
-	return out
+	return twinOutcomes(out)
 }
 
 const sec = model.Second

@@ -26,12 +26,12 @@ func replayTrace(t *testing.T, path, policy string) map[int64]model.Outcome {
 	defer f.Close()
 	r := swf.NewReader(f)
 	r.Name = path
-	out := &collect{byID: map[int64]model.Outcome{}}
+	var out model.OutcomeList
 	rp := pipelines.Replay{Policy: spec}
-	if _, err := rp.Run(r, out, nil); err != nil {
+	if _, err := rp.Run(r, &out, nil); err != nil {
 		t.Fatal(err)
 	}
-	return out.byID
+	return out.ByID()
 }
 
 // TestGangMPL1IsBatch: gang scheduling with one row and first fit is space

@@ -457,18 +457,21 @@ func (s *stepped) outcome(g *gangJob, o *model.Outcome) {
 
 func (s *stepped) sample(*sim.Sample) {}
 
+// twinOutcome is what the twin tests compare of a job's outcome.
 type twinOutcome struct {
 	start, end, loss model.Time
 	switches         int64
 }
 
-type collect map[int64]twinOutcome
-
-func (c collect) Write(o *model.Outcome) error {
-	c[o.JobID] = twinOutcome{o.Start, o.End, o.SwitchLoss, o.Switches}
-	return nil
+// twinOutcomes returns what the twin tests compare of each job's outcome
+// in l, by job.
+func twinOutcomes(l model.OutcomeList) map[int64]twinOutcome {
+	m := make(map[int64]twinOutcome, len(l))
+	for id, o := range l.ByID() {
+		m[id] = twinOutcome{o.Start, o.End, o.SwitchLoss, o.Switches}
+	}
+	return m
 }
-func (c collect) Close() error { return nil }
 
 // randomStorm draws which of STORM's mechanics a random test's run
 // models, and the binary's size, from a source of its own, so that the
@@ -573,10 +576,10 @@ func TestGangPlannedEqualsStepped(t *testing.T) {
 		}
 		trace := randomGangTrace(r, procs)
 		randomMemory(seed, trace)
-		run := func(pol sim.Policy) (collect, error) {
-			out := collect{}
-			err := sim.New(sim.Config{Machine: env.Machine}, pol).Run(model.NewSliceReader(trace), out, nil)
-			return out, err
+		run := func(pol sim.Policy) (map[int64]twinOutcome, error) {
+			var out model.OutcomeList
+			err := sim.New(sim.Config{Machine: env.Machine}, pol).Run(model.NewSliceReader(trace), &out, nil)
+			return twinOutcomes(out), err
 		}
 		fast, errFast := run(NewGang(cfg, env))
 		slow, errSlow := run(newStepped(cfg, env))

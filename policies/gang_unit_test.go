@@ -230,10 +230,11 @@ func TestGangAlternate(t *testing.T) {
 	env := Env{Machine: model.FlatMachine(8), Hardware: Hardware{Costs: fixedSwitch(10 * model.Millisecond), Preset: "test"}}
 	for _, alt := range []bool{true, false} {
 		p := NewGang(GangConfig{MPL: 2, Quantum: model.Second, Alloc: allocFirstFit, Alternate: alt, Backfill: "none"}, env)
-		out := outcomeMap{}
-		if err := sim.New(sim.Config{Machine: env.Machine}, p).Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), out, nil); err != nil {
+		var list model.OutcomeList
+		if err := sim.New(sim.Config{Machine: env.Machine}, p).Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), &list, nil); err != nil {
 			t.Fatal(err)
 		}
+		out := list.ByID()
 		c := out[3]
 		if alt {
 			if c.End != 10*model.Second || c.Switches != 0 || c.SwitchLoss != 0 {
@@ -283,10 +284,11 @@ func TestGangEASYEstimateTimesMPL(t *testing.T) {
 			job(3, 500*model.Millisecond, 10*model.Second, 4), job(4, model.Second, tc.est, 2)}
 		env := Env{Machine: model.FlatMachine(4)}
 		p := NewGang(GangConfig{MPL: 2, Quantum: model.Second, Alloc: allocFirstFit, Backfill: "easy"}, env)
-		out := outcomeMap{}
-		if err := sim.New(sim.Config{Machine: env.Machine}, p).Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), out, nil); err != nil {
+		var list model.OutcomeList
+		if err := sim.New(sim.Config{Machine: env.Machine}, p).Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), &list, nil); err != nil {
 			t.Fatal(err)
 		}
+		out := list.ByID()
 		if got := out[4].Start == model.Second; got != tc.backfilled {
 			t.Errorf("D with estimate %v: started at %v; backfilled %v, want %v", tc.est, out[4].Start, got, tc.backfilled)
 		}
@@ -308,10 +310,11 @@ func TestGangStartIsPlacement(t *testing.T) {
 	}
 	env := Env{Machine: model.FlatMachine(4)}
 	p := NewGang(GangConfig{MPL: 2, Quantum: model.Second, Alloc: allocFirstFit, Backfill: "none"}, env)
-	out := outcomeMap{}
-	if err := sim.New(sim.Config{Machine: env.Machine}, p).Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), out, nil); err != nil {
+	var list model.OutcomeList
+	if err := sim.New(sim.Config{Machine: env.Machine}, p).Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), &list, nil); err != nil {
 		t.Fatal(err)
 	}
+	out := list.ByID()
 	for id, end := range map[int64]model.Time{1: 19 * model.Second, 2: 20 * model.Second} {
 		o := out[id]
 		if o.Start != 0 || o.Wait() != 0 || o.End != end || o.Runtime != end {

@@ -32,23 +32,24 @@ func TestInvariants(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			forSeeds(t, func(t *testing.T, rng *rand.Rand) {
 				m, jobs := randomTrace(rng, true)
-				rec := &recorder{}
+				var rec model.OutcomeList
 				e := sim.New(sim.Config{Machine: model.FlatMachine(m)}, mk())
-				if err := e.Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), rec, busyCheck{t, m}); err != nil {
+				if err := e.Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), &rec, busyCheck{t, m}); err != nil {
 					t.Fatal(err)
 				}
-				if len(rec.order) != len(jobs) {
-					t.Fatalf("%d outcomes for %d jobs", len(rec.order), len(jobs))
+				if len(rec) != len(jobs) {
+					t.Fatalf("%d outcomes for %d jobs", len(rec), len(jobs))
 				}
+				byID := rec.ByID()
 				for _, j := range jobs {
-					o := rec.byID[j.ID]
+					o := byID[j.ID]
 					if o.Start < o.Submit || o.End != o.Start+j.Runtime || o.Procs != j.AllocProcs {
 						t.Fatalf("job %d: %+v", j.ID, o)
 					}
 				}
 				if name == "fcfs" {
 					for i := 1; i < len(jobs); i++ {
-						if a, b := rec.byID[jobs[i-1].ID], rec.byID[jobs[i].ID]; b.Start < a.Start {
+						if a, b := byID[jobs[i-1].ID], byID[jobs[i].ID]; b.Start < a.Start {
 							t.Fatalf("FCFS started job %d (at %v) before job %d (at %v)", jobs[i].ID, b.Start, jobs[i-1].ID, a.Start)
 						}
 					}

@@ -58,12 +58,13 @@ func TestGangPagesOnOvercommittedNodes(t *testing.T) {
 		}
 		trace := &model.Trace{Jobs: jobs}
 		cfg := GangConfig{MPL: 2, Quantum: tc.quantum, Alloc: allocFirstFit, Backfill: "none"}
-		var outs [2]collect
+		var outs [2]map[int64]twinOutcome
 		for i, pol := range []sim.Policy{NewGang(cfg, env), NewCosched(CoschedConfig{GangConfig: cfg}, env)} {
-			outs[i] = collect{}
-			if err := sim.New(sim.Config{Machine: env.Machine}, pol).Run(model.NewSliceReader(trace), outs[i], nil); err != nil {
+			var l model.OutcomeList
+			if err := sim.New(sim.Config{Machine: env.Machine}, pol).Run(model.NewSliceReader(trace), &l, nil); err != nil {
 				t.Fatal(err)
 			}
+			outs[i] = twinOutcomes(l)
 		}
 		if outs[0][1] != outs[1][1] || outs[0][2] != outs[1][2] {
 			t.Errorf("%s: job level %+v, process level %+v", tc.name, outs[0], outs[1])
@@ -126,11 +127,11 @@ func TestBCSGangLoss(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := collect{}
-		if err := sim.New(sim.Config{Machine: env.Machine}, pol).Run(model.NewSliceReader(trace), out, nil); err != nil {
+		var l model.OutcomeList
+		if err := sim.New(sim.Config{Machine: env.Machine}, pol).Run(model.NewSliceReader(trace), &l, nil); err != nil {
 			t.Fatal(err)
 		}
-		for id, o := range out {
+		for id, o := range twinOutcomes(l) {
 			if o.switches < 10 || o.loss != model.Time(o.switches)*tc.per {
 				t.Errorf("%s: job %d: %d switches cost %v, want %v each", tc.spec, id, o.switches, o.loss, tc.per)
 			}

@@ -1,10 +1,6 @@
 package policies_test
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/csv"
-	"io"
 	"math"
 	"os"
 	"strconv"
@@ -17,74 +13,27 @@ import (
 	"github.com/gangsim/gangsim/swf"
 )
 
-type oracleRow struct {
-	submit, start, end, procs, run, estimate int64
-}
-
-// readOracle reads <trace>.<policy>.jobs.csv.gz:
-// job_id,submit,start,end,procs,wait,run,estimate in integer seconds.
-func readOracle(t *testing.T, path string) map[int64]oracleRow {
+// readOracle reads <trace>.<policy>.jobs.csv.gz, by job.
+func readOracle(t *testing.T, path string) map[int64]sharedtraces.OracleJob {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
+	rows := map[int64]sharedtraces.OracleJob{}
+	for _, j := range sharedtraces.OracleJobs(t, path) {
+		rows[j.ID] = j
 	}
-	defer f.Close()
-	gz, err := gzip.NewReader(bufio.NewReader(f))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := csv.NewReader(gz)
-	r.ReuseRecord = true
-	if _, err := r.Read(); err != nil { // header
-		t.Fatal(err)
-	}
-	rows := map[int64]oracleRow{}
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			return rows
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		var v [8]int64
-		for i := range v {
-			if v[i], err = strconv.ParseInt(rec[i], 10, 64); err != nil {
-				t.Fatalf("%s: %v", path, err)
-			}
-		}
-		rows[v[0]] = oracleRow{submit: v[1], start: v[2], end: v[3], procs: v[4], run: v[6], estimate: v[7]}
-	}
+	return rows
 }
 
 // readMetrics reads the oracle's aggregate metrics for one trace and policy.
 func readMetrics(t *testing.T, trace, policy string) map[string]float64 {
 	t.Helper()
-	f, err := os.Open(sharedtraces.Oracle(t, "metrics.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
 	m := map[string]float64{}
-	for _, r := range recs[1:] {
-		if r[0] == trace && r[1] == policy {
-			if v, err := strconv.ParseFloat(r[3], 64); err == nil {
-				m[r[2]] = v // skips the text rows (peer, policy)
-			}
+	for name, text := range sharedtraces.OracleMetrics(t, trace, policy) {
+		if v, err := strconv.ParseFloat(text, 64); err == nil {
+			m[name] = v // skips the text rows (peer, policy)
 		}
 	}
 	return m
 }
-
-type collect struct{ byID map[int64]model.Outcome }
-
-func (c *collect) Write(o *model.Outcome) error { c.byID[o.JobID] = *o; return nil }
-func (c *collect) Close() error                 { return nil }
 
 // TestPyssOracle replays every shared trace, cleaned as the oracle's were,
 // with the pyss-compatible engine rules, and requires every job's start time
@@ -122,24 +71,25 @@ func TestPyssOracle(t *testing.T) {
 					p = c
 				}
 				cfg := sim.Config{Machine: model.FlatMachine(n.Header().MaxProcs()), Order: sim.OrderPyss, Passes: sim.PassPerEvent}
-				out := &collect{byID: map[int64]model.Outcome{}}
-				if err := sim.New(cfg, p).Run(n, out, nil); err != nil {
+				var out model.OutcomeList
+				if err := sim.New(cfg, p).Run(n, &out, nil); err != nil {
 					t.Fatal(err)
 				}
-				if len(out.byID) != len(oracle) {
-					t.Fatalf("%d outcomes, oracle has %d jobs", len(out.byID), len(oracle))
+				byID := out.ByID()
+				if len(byID) != len(oracle) {
+					t.Fatalf("%d outcomes, oracle has %d jobs", len(byID), len(oracle))
 				}
 				mismatches := 0
 				var sumWait, sumBsld, work float64
 				var first, last int64 = math.MaxInt64, math.MinInt64
 				for id, want := range oracle {
-					got, ok := out.byID[id]
+					got, ok := byID[id]
 					if !ok {
 						t.Fatalf("job %d: no outcome", id)
 					}
-					if got.Start != model.FromSeconds(want.start) || got.Submit != model.FromSeconds(want.submit) {
+					if got.Start != model.FromSeconds(want.Start) || got.Submit != model.FromSeconds(want.Submit) {
 						if mismatches < 5 {
-							t.Errorf("job %d: start %v, oracle %ds (submit %ds)", id, got.Start, want.start, want.submit)
+							t.Errorf("job %d: start %v, oracle %ds (submit %ds)", id, got.Start, want.Start, want.Submit)
 						}
 						mismatches++
 					}
@@ -180,15 +130,15 @@ func TestPyssOracle(t *testing.T) {
 // rowMetrics computes metrics.csv's aggregates from oracle rows: mean wait
 // and mean bounded slowdown (tau = 10 s) over all jobs, and utilization, the
 // sum of procs × run over M × (max end - min submit).
-func rowMetrics(rows map[int64]oracleRow, procs int) map[string]float64 {
+func rowMetrics(rows map[int64]sharedtraces.OracleJob, procs int) map[string]float64 {
 	var sumWait, sumBsld, work float64
 	var first, last int64 = math.MaxInt64, math.MinInt64
 	for _, r := range rows {
-		wait, run := float64(r.start-r.submit), float64(r.end-r.start)
+		wait, run := float64(r.Start-r.Submit), float64(r.End-r.Start)
 		sumWait += wait
 		sumBsld += max((wait+run)/max(run, 10), 1)
-		work += float64(r.procs) * run
-		first, last = min(first, r.submit), max(last, r.end)
+		work += float64(r.Procs) * run
+		first, last = min(first, r.Submit), max(last, r.End)
 	}
 	n := float64(len(rows))
 	return map[string]float64{"mean_wait": sumWait / n, "mean_bsld_tau10": sumBsld / n,

@@ -50,14 +50,15 @@ func randomTrace(rng *rand.Rand, overruns bool) (m int, jobs []model.Job) {
 // order.
 func simulate(t *testing.T, pol sim.Policy, cfg sim.Config, jobs []model.Job) []model.Time {
 	t.Helper()
-	rec := &recorder{}
+	var rec model.OutcomeList
 	e := sim.New(cfg, pol)
-	if err := e.Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), rec, nil); err != nil {
+	if err := e.Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), &rec, nil); err != nil {
 		t.Fatal(err)
 	}
+	byID := rec.ByID()
 	starts := make([]model.Time, len(jobs))
 	for i, j := range jobs {
-		o, ok := rec.byID[j.ID]
+		o, ok := byID[j.ID]
 		if !ok {
 			t.Fatalf("job %d has no outcome", j.ID)
 		}
@@ -65,21 +66,6 @@ func simulate(t *testing.T, pol sim.Policy, cfg sim.Config, jobs []model.Job) []
 	}
 	return starts
 }
-
-type recorder struct {
-	byID  map[int64]model.Outcome
-	order []model.Outcome
-}
-
-func (r *recorder) Write(o *model.Outcome) error {
-	if r.byID == nil {
-		r.byID = make(map[int64]model.Outcome)
-	}
-	r.byID[o.JobID] = *o
-	r.order = append(r.order, *o)
-	return nil
-}
-func (r *recorder) Close() error { return nil }
 
 func toNaive(jobs []model.Job, perfect bool) []*naiveJob {
 	out := make([]*naiveJob, len(jobs))

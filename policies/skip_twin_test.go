@@ -32,7 +32,7 @@ func TestSkipEqualsIterationsThesis(t *testing.T) {
 		{procsim.FCS, 0.6, 1}, {procsim.SB, 0.86, 2}, {procsim.GS, 0.74, 1}, {procsim.BCS, 0.74, 1}, {procsim.PBCS, 0.74, 1},
 	} {
 		tr := thesisSeed(t, c.load, c.seed)
-		outs := [2]outcomeLog{{}, {}}
+		var outs [2]map[int64]model.Outcome
 		for i, noSkip := range []bool{false, true} {
 			// The replay seed's source as pipelines.Replay makes it.
 			env := Env{Machine: model.Machine{Nodes: 16, PEsPerNode: 2}, Hardware: hw, Rand: rand.New(rand.NewPCG(0, 0x67616e6773696d))}
@@ -48,9 +48,11 @@ func TestSkipEqualsIterationsThesis(t *testing.T) {
 				t.Fatal(err)
 			}
 			cfg.NoSkip = noSkip
-			if err := sim.New(sim.Config{Machine: env.Machine}, NewCosched(cfg, env)).Run(model.NewSliceReader(tr), outs[i], nil); err != nil {
+			var out model.OutcomeList
+			if err := sim.New(sim.Config{Machine: env.Machine}, NewCosched(cfg, env)).Run(model.NewSliceReader(tr), &out, nil); err != nil {
 				t.Fatal(err)
 			}
+			outs[i] = out.ByID()
 		}
 		if len(outs[0]) != len(outs[1]) {
 			t.Fatalf("%v at %.2f seed %d: %d outcomes with skips, %d without", c.kind, c.load, c.seed, len(outs[0]), len(outs[1]))

@@ -9,8 +9,8 @@ import (
 )
 
 // stormRun replays jobs on procs processors under the policy spec with
-// hw's costs (a preset name, or "" for none) and returns the outcomes.
-func stormRun(t *testing.T, spec, hw string, procs int, jobs ...model.Job) outcomeLog {
+// hw's costs (a preset name, or "" for none) and returns the outcomes by job.
+func stormRun(t *testing.T, spec, hw string, procs int, jobs ...model.Job) map[int64]model.Outcome {
 	t.Helper()
 	s, err := ParseSpec(spec)
 	if err != nil {
@@ -24,11 +24,11 @@ func stormRun(t *testing.T, spec, hw string, procs int, jobs ...model.Job) outco
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := outcomeLog{}
-	if err := sim.New(sim.Config{Machine: env.Machine}, pol).Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), out, nil); err != nil {
+	var out model.OutcomeList
+	if err := sim.New(sim.Config{Machine: env.Machine}, pol).Run(model.NewSliceReader(&model.Trace{Jobs: jobs}), &out, nil); err != nil {
 		t.Fatal(err)
 	}
-	return out
+	return out.ByID()
 }
 
 func stormJob(id int64, submit, run model.Time, procs int) model.Job {

@@ -16,6 +16,10 @@ import (
 // every field leaves the jobs alone, so Options{} is the identity; presets
 // such as PyssOptions switch rules on.
 //
+// Options is also the rules' JSON form (a workload spec's trace cleaning):
+// each rule by its name, a treatment by the name of its value ("drop",
+// "from-runtime"), a rule that leaves the jobs alone left out.
+//
 // The rules apply to each job in this order (a dropped job goes no
 // further, so it is counted under the first rule that drops it):
 //
@@ -33,89 +37,143 @@ type Options struct {
 	// WholeSeconds truncates every known time field (submit, wait, run
 	// time, average CPU time, estimate, think time) toward zero to whole
 	// seconds, as pyss's int(float(x)) does.
-	WholeSeconds bool
+	WholeSeconds bool `json:"whole_seconds,omitempty"`
 
 	// DropBadSubmit drops jobs whose submit time is missing or negative.
-	DropBadSubmit bool
+	DropBadSubmit bool `json:"drop_bad_submit,omitempty"`
 
 	// DropNoSize drops jobs with no positive size: allocated processors
 	// (field 5) and requested processors (field 8) both missing or <= 0.
-	DropNoSize bool
+	DropNoSize bool `json:"drop_no_size,omitempty"`
 
 	// DropTooWide drops jobs whose size is larger than the machine
 	// (MachineProcs).
-	DropTooWide bool
+	DropTooWide bool `json:"drop_too_wide,omitempty"`
 
 	// MachineProcs is the machine size in processors for DropTooWide; 0
 	// takes the source header's MaxProcs.
-	MachineProcs int
+	MachineProcs int `json:"machine_procs,omitempty"`
 
 	// NoRuntime says what to do with jobs whose run time (field 4) is
 	// missing or <= 0: jobs that never ran.
-	NoRuntime NoRuntimeRule
+	NoRuntime NoRuntimeRule `json:"no_runtime,omitempty"`
 
 	// UnifySize sets both allocated and requested processors (fields 5
 	// and 8) of a job with a positive size to that size, so that every
 	// reader of the output agrees on it. Jobs without a positive size are
 	// left alone.
-	UnifySize bool
+	UnifySize bool `json:"unify_size,omitempty"`
 
 	// NoEstimate says what to do with jobs whose estimate (field 9,
 	// requested time) is missing or <= 0.
-	NoEstimate NoEstimateRule
+	NoEstimate NoEstimateRule `json:"no_estimate,omitempty"`
 
 	// Overrun says what to do with jobs that ran longer than their
 	// estimate (both known, estimate > 0).
-	Overrun OverrunRule
+	Overrun OverrunRule `json:"overrun,omitempty"`
 
 	// Order says what to do when the kept jobs' submit times are not
 	// non-decreasing. A missing submit time sorts before every known one.
-	Order OrderRule
+	Order OrderRule `json:"order,omitempty"`
 }
 
+// The four rules below that choose among treatments are strings: a
+// treatment's value is its name, as genwork clean's flags and workload
+// specs write it. A rule's zero value, "", is no treatment given, which
+// leaves the jobs alone as its Keep treatment does (Options.Compact
+// writes every Keep as ""); a name that is not one of its rule's is
+// refused by Options.Check and NewNormalizer.
+
 // NoRuntimeRule is the treatment of jobs whose run time is missing or <= 0.
-type NoRuntimeRule uint8
+type NoRuntimeRule string
 
 // Treatments of jobs that never ran.
 const (
-	KeepNoRuntime    NoRuntimeRule = iota // leave the job alone
-	DropNoRuntime                         // drop the job
-	OneSecondRuntime                      // keep it as a job of 1 s
+	KeepNoRuntime    NoRuntimeRule = "keep"       // leave the job alone
+	DropNoRuntime    NoRuntimeRule = "drop"       // drop the job
+	OneSecondRuntime NoRuntimeRule = "one-second" // keep it as a job of 1 s
 )
 
 // NoEstimateRule is the treatment of jobs whose estimate is missing or <= 0.
-type NoEstimateRule uint8
+type NoEstimateRule string
 
 // Treatments of missing estimates.
 const (
-	KeepNoEstimate      NoEstimateRule = iota // leave the estimate missing
-	EstimateFromRuntime                       // set the estimate to the run time, when known
+	KeepNoEstimate      NoEstimateRule = "keep"         // leave the estimate missing
+	EstimateFromRuntime NoEstimateRule = "from-runtime" // set the estimate to the run time, when known
 )
 
 // OverrunRule is the treatment of jobs whose run time exceeds their estimate.
-type OverrunRule uint8
+type OverrunRule string
 
 // Treatments of jobs that ran past their estimate.
 const (
-	KeepOverrun     OverrunRule = iota // leave both times alone
-	TruncateRuntime                    // cut the run time to the estimate (killed at the limit)
-	RaiseEstimate                      // raise the estimate to the run time
+	KeepOverrun     OverrunRule = "keep"             // leave both times alone
+	TruncateRuntime OverrunRule = "truncate-runtime" // cut the run time to the estimate (killed at the limit)
+	RaiseEstimate   OverrunRule = "raise-estimate"   // raise the estimate to the run time
 )
 
 // OrderRule is the treatment of submit times that go backwards.
-type OrderRule uint8
+type OrderRule string
 
 // Treatments of unsorted submit times.
 const (
 	// KeepOrder keeps file order (and counts the jobs out of order).
-	KeepOrder OrderRule = iota
+	KeepOrder OrderRule = "keep"
 	// SortBySubmit sorts the kept jobs stably by submit time. It holds
 	// the whole trace in memory.
-	SortBySubmit
+	SortBySubmit OrderRule = "sort"
 	// FailUnsorted fails with an error wrapping ErrUnsorted at the first
 	// job submitted before an earlier one.
-	FailUnsorted
+	FailUnsorted OrderRule = "fail"
 )
+
+// Check reports every rule of o whose treatment is not one of its rule's
+// names, in the order of the rules, each error naming the rule and the
+// names it takes.
+func (o Options) Check() error {
+	return errors.Join(
+		checkRule("no-runtime", o.NoRuntime, KeepNoRuntime, DropNoRuntime, OneSecondRuntime),
+		checkRule("no-estimate", o.NoEstimate, KeepNoEstimate, EstimateFromRuntime),
+		checkRule("overrun", o.Overrun, KeepOverrun, TruncateRuntime, RaiseEstimate),
+		checkRule("order", o.Order, KeepOrder, SortBySubmit, FailUnsorted))
+}
+
+func checkRule[R ~string](rule string, r R, names ...R) error {
+	if r == "" || slices.Contains(names, r) {
+		return nil
+	}
+	want := ""
+	for i, n := range names {
+		switch {
+		case i == 0:
+		case i == len(names)-1:
+			want += " or "
+		default:
+			want += ", "
+		}
+		want += string(n)
+	}
+	return fmt.Errorf("unknown %s rule %q (want %s)", rule, string(r), want)
+}
+
+// Compact returns o with every Keep treatment written as the zero rule,
+// which leaves the jobs alone as well: the same rules, with only those
+// that change jobs written in o's JSON form.
+func (o Options) Compact() Options {
+	o.NoRuntime = dropKeep(o.NoRuntime, KeepNoRuntime)
+	o.NoEstimate = dropKeep(o.NoEstimate, KeepNoEstimate)
+	o.Overrun = dropKeep(o.Overrun, KeepOverrun)
+	o.Order = dropKeep(o.Order, KeepOrder)
+	return o
+}
+
+func dropKeep[R ~string](r, keep R) R {
+	if r == keep {
+		return ""
+	}
+	return r
+}
 
 // ErrUnsorted: a job's submit time is earlier than an earlier job's, under
 // FailUnsorted.
@@ -338,6 +396,9 @@ func NewNormalizer(src model.JobReader, opt Options) (*Normalizer, error) {
 }
 
 func resolve(opt Options, h *model.Header) (Options, error) {
+	if err := opt.Check(); err != nil {
+		return opt, err
+	}
 	if opt.MachineProcs < 0 {
 		return opt, fmt.Errorf("%w: MachineProcs %d is negative", ErrMachineSize, opt.MachineProcs)
 	}

@@ -1,9 +1,7 @@
 package swf
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -224,13 +222,57 @@ func TestNormalizeMachineSize(t *testing.T) {
 	}
 }
 
+// TestOptionsNames: the rules' treatments are their names, in Go and in
+// JSON; an unknown one is refused, by Check (every one, naming the rule
+// and its names) and by NewNormalizer; "" and Keep leave the jobs alone
+// alike, and Compact writes Keep as "".
+func TestOptionsNames(t *testing.T) {
+	opt := PyssOptions(64)
+	b, err := json.Marshal(opt)
+	want := `{"whole_seconds":true,"drop_bad_submit":true,"drop_no_size":true,"drop_too_wide":true,"machine_procs":64,` +
+		`"no_runtime":"drop","unify_size":true,"no_estimate":"from-runtime","overrun":"truncate-runtime","order":"keep"}`
+	if err != nil || string(b) != want {
+		t.Errorf("PyssOptions as JSON: %s, %v; want %s", b, err, want)
+	}
+	var back Options
+	if err := json.Unmarshal(b, &back); err != nil || back != opt {
+		t.Errorf("read back %+v, %v", back, err)
+	}
+	if b, _ := json.Marshal(opt.Compact()); strings.Contains(string(b), "order") {
+		t.Errorf("Compact kept the order rule: %s", b)
+	}
+	if c := opt.Compact(); c.Order != "" || c.Overrun != TruncateRuntime || c.NoRuntime != DropNoRuntime {
+		t.Errorf("Compact: %+v", c)
+	}
+	if err := opt.Check(); err != nil {
+		t.Errorf("PyssOptions: %v", err)
+	}
+	bad := Options{NoRuntime: "x", NoEstimate: "z", Overrun: "y", Order: "random"}
+	wantErr := `unknown no-runtime rule "x" (want keep, drop or one-second)
+unknown no-estimate rule "z" (want keep or from-runtime)
+unknown overrun rule "y" (want keep, truncate-runtime or raise-estimate)
+unknown order rule "random" (want keep, sort or fail)`
+	if err := bad.Check(); err == nil || err.Error() != wantErr {
+		t.Errorf("Check: %v; want %s", err, wantErr)
+	}
+	in := jl(1, "0", "5", "4", "4", "5")
+	if _, _, err := normalizeText(t, in, Options{Order: "sorted"}); err == nil || err.Error() != `unknown order rule "sorted" (want keep, sort or fail)` {
+		t.Errorf("NewNormalizer with an unknown order: %v", err)
+	}
+	_, keep, err1 := normalizeText(t, in, Options{NoRuntime: KeepNoRuntime, NoEstimate: KeepNoEstimate, Overrun: KeepOverrun, Order: KeepOrder})
+	_, zero, err2 := normalizeText(t, in, Options{})
+	if err1 != nil || err2 != nil || keep != zero {
+		t.Errorf("Keep: %+v, %v; zero rules: %+v, %v", keep, err1, zero, err2)
+	}
+}
+
 func TestNormalizeSourceError(t *testing.T) {
 	in := jl(1, "0", "5", "4", "4", "5") + "\nbad line\n"
 	for _, order := range []OrderRule{KeepOrder, SortBySubmit} {
 		_, _, err := normalizeText(t, in, Options{Order: order})
 		var pe *ParseError
 		if !errors.As(err, &pe) || pe.Line != 2 {
-			t.Errorf("order %d: %v, want the reader's ParseError", order, err)
+			t.Errorf("order %s: %v, want the reader's ParseError", order, err)
 		}
 	}
 }
@@ -256,53 +298,14 @@ jobs kept                                  6
 	}
 }
 
-// oracleJobs reads an oracle jobs.csv.gz: job_id,submit,start,end,procs,
-// wait,run,estimate.
-func oracleJobs(t *testing.T, path string) (*csv.Reader, func()) {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zr, err := gzip.NewReader(bufio.NewReader(f))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cr := csv.NewReader(zr)
-	cr.ReuseRecord = true
-	head, err := cr.Read()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := strings.Join(head, ","); got != "job_id,submit,start,end,procs,wait,run,estimate" {
-		t.Fatalf("oracle columns %q", got)
-	}
-	return cr, func() { f.Close() }
-}
-
 // oracleCount returns metrics.csv's n_jobs for the trace's FCFS run.
 func oracleCount(t *testing.T, trace string) int {
 	t.Helper()
-	f, err := os.Open(sharedtraces.Oracle(t, "metrics.csv"))
+	n, err := strconv.Atoi(sharedtraces.OracleMetrics(t, trace, "fcfs")["n_jobs"])
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("metrics.csv has no fcfs n_jobs for %s: %v", trace, err)
 	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range recs {
-		if len(r) == 4 && r[0] == trace && r[1] == "fcfs" && r[2] == "n_jobs" {
-			n, err := strconv.Atoi(r[3])
-			if err != nil {
-				t.Fatal(err)
-			}
-			return n
-		}
-	}
-	t.Fatalf("metrics.csv has no fcfs n_jobs for %s", trace)
-	return 0
+	return n
 }
 
 // TestPyssOracle cleans every shared trace with PyssOptions and compares
@@ -314,8 +317,7 @@ func TestPyssOracle(t *testing.T) {
 				t.Skip("large trace skipped in -short mode")
 			}
 			wantCount := oracleCount(t, name)
-			cr, done := oracleJobs(t, sharedtraces.Oracle(t, name+".fcfs.jobs.csv.gz"))
-			defer done()
+			oracle := sharedtraces.OracleJobs(t, sharedtraces.Oracle(t, name+".fcfs.jobs.csv.gz"))
 			f, err := os.Open(sharedtraces.Trace(t, name))
 			if err != nil {
 				t.Fatal(err)
@@ -329,22 +331,20 @@ func TestPyssOracle(t *testing.T) {
 			compared, mismatches := 0, 0
 			for {
 				j, jerr := norm.Read()
-				rec, cerr := cr.Read()
-				if errors.Is(jerr, io.EOF) && errors.Is(cerr, io.EOF) {
+				oracleEnded := compared == len(oracle)
+				if errors.Is(jerr, io.EOF) && oracleEnded {
 					break
 				}
 				if jerr != nil && !errors.Is(jerr, io.EOF) {
 					t.Fatal(jerr)
 				}
-				if cerr != nil && !errors.Is(cerr, io.EOF) {
-					t.Fatal(cerr)
+				if jerr != nil || oracleEnded {
+					t.Fatalf("after %d jobs: gangsim ended %v, oracle ended %v", compared, jerr, oracleEnded)
 				}
-				if jerr != nil || cerr != nil {
-					t.Fatalf("after %d jobs: gangsim ended %v, oracle ended %v", compared, jerr, cerr)
-				}
+				rec := oracle[compared]
 				compared++
 				got := fmt.Sprintf("%d,%d,%d,%d,%d", j.ID, j.Submit.WholeSeconds(), j.Runtime.WholeSeconds(), j.Size(), j.Estimate.WholeSeconds())
-				want := strings.Join([]string{rec[0], rec[1], rec[6], rec[4], rec[7]}, ",")
+				want := fmt.Sprintf("%d,%d,%d,%d,%d", rec.ID, rec.Submit, rec.Run, rec.Procs, rec.Estimate)
 				exact := j.Submit%model.Second == 0 && j.Runtime%model.Second == 0 && j.Estimate%model.Second == 0 &&
 					j.AllocProcs == j.ReqProcs
 				if got != want || !exact {

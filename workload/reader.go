@@ -420,7 +420,7 @@ func openTrace(t *TraceSource, stdin io.Reader) (*traceSource, error) {
 	}
 	s := &traceSource{in: in, lenient: t.Lenient, strict: t.Strict, needed: t.Needed, skip: t.Skip, jobs: t.Jobs}
 	if t.Clean != nil {
-		opt, err := t.Clean.Options()
+		opt, err := t.Clean.Rules()
 		if err != nil {
 			in.Close()
 			return nil, err

@@ -135,10 +135,8 @@ func (s Spec) Resolved() Spec {
 		t := *s.Source.Trace
 		if t.Clean != nil {
 			c := *t.Clean
-			if opt, err := c.Options(); err == nil {
-				preset := c.Preset
-				c = CleaningOf(opt)
-				c.Preset = preset
+			if opt, err := c.Rules(); err == nil {
+				c.Options = opt.Compact()
 			}
 			t.Clean = &c
 		}
@@ -198,7 +196,7 @@ func (s *Spec) Validate() error {
 			add("trace source", errors.New("strict and lenient contradict each other"))
 		}
 		if t.Clean != nil {
-			_, err := t.Clean.Options()
+			_, err := t.Clean.Rules()
 			add("cleaning", err)
 		}
 		if t.Skip < 0 || t.Jobs < 0 {

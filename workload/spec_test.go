@@ -161,7 +161,7 @@ func TestTraceLoadScaling(t *testing.T) {
 	}
 	for _, tt := range tests {
 		l := tt.load
-		clean := &Cleaning{NoRuntime: "drop", NoEstimate: "from-runtime"}
+		clean := &Cleaning{Options: swf.Options{NoRuntime: "drop", NoEstimate: "from-runtime"}}
 		spec := Spec{Source: Source{Trace: &TraceSource{Path: path, Clean: clean}}, Load: &l}
 		r, jobs := readAll(t, spec)
 		if len(jobs) != 3 {
@@ -235,7 +235,7 @@ func TestSpecValidate(t *testing.T) {
 		"bad start":       {Source: Source{Lublin: &LublinSource{Jobs: 10, StartHour: 24}}},
 		"no path":         {Source: Source{Trace: &TraceSource{}}},
 		"bad preset":      {Source: Source{Trace: &TraceSource{Path: "x", Clean: &Cleaning{Preset: "slurm"}}}},
-		"bad rule":        {Source: Source{Trace: &TraceSource{Path: "x", Clean: &Cleaning{Order: "random"}}}},
+		"bad rule":        {Source: Source{Trace: &TraceSource{Path: "x", Clean: &Cleaning{Options: swf.Options{Order: "random"}}}}},
 		"no scenario":     {Source: Source{Scenario: &ScenarioSource{}}},
 		"bad comm":        {Source: Source{Scenario: &ScenarioSource{Name: "x", Comm: "async"}}},
 		"bad estimates":   {Source: lub, Estimates: &Estimates{Mode: "loose", MaxFactor: 0.9}},
@@ -311,20 +311,53 @@ func TestSpecJSON(t *testing.T) {
 }
 
 func TestCleaningPyss(t *testing.T) {
-	opt, err := (&Cleaning{Preset: CleanPyss}).Options()
+	opt, err := (&Cleaning{Preset: CleanPyss}).Rules()
 	if err != nil || opt != swf.PyssOptions(0) {
 		t.Errorf("pyss preset = %+v, %v; want %+v", opt, err, swf.PyssOptions(0))
 	}
 	// Fields add to the preset.
-	opt, _ = (&Cleaning{Preset: CleanPyss, Order: "sort", MachineProcs: 64}).Options()
+	opt, _ = (&Cleaning{Preset: CleanPyss, Options: swf.Options{Order: "sort", MachineProcs: 64}}).Rules()
 	want := swf.PyssOptions(64)
 	want.Order = swf.SortBySubmit
 	if opt != want {
 		t.Errorf("pyss + sort = %+v", opt)
 	}
-	c := CleaningOf(want)
-	if back, _ := c.Options(); back != want {
-		t.Errorf("CleaningOf round trip: %+v", back)
+	c := Cleaning{Options: want.Compact()}
+	if back, _ := c.Rules(); back != want {
+		t.Errorf("Compact round trip: %+v", back)
+	}
+	// A treatment named replaces the preset's, "keep" too.
+	opt, _ = (&Cleaning{Preset: CleanDefault, Options: swf.Options{Order: swf.KeepOrder}}).Rules()
+	if opt.Order != swf.KeepOrder || opt.NoRuntime != swf.DropNoRuntime {
+		t.Errorf("default + order keep = %+v", opt)
+	}
+}
+
+// TestCleaningJSON: a cleaning reads and writes its rules by name, beside
+// its preset, and names every bad one with what it takes.
+func TestCleaningJSON(t *testing.T) {
+	in := `{"preset":"default","whole_seconds":true,"machine_procs":64,"no_runtime":"one-second","order":"keep"}`
+	var c Cleaning
+	if err := json.Unmarshal([]byte(in), &c); err != nil {
+		t.Fatal(err)
+	}
+	if want := (Cleaning{Preset: CleanDefault, Options: swf.Options{WholeSeconds: true, MachineProcs: 64,
+		NoRuntime: swf.OneSecondRuntime, Order: swf.KeepOrder}}); c != want {
+		t.Errorf("read %+v, want %+v", c, want)
+	}
+	if b, err := json.Marshal(&c); err != nil || string(b) != in {
+		t.Errorf("wrote %s, %v; want %s", b, err, in)
+	}
+	bad := Cleaning{Preset: "slurm", Options: swf.Options{MachineProcs: -1, NoRuntime: "x", NoEstimate: "z", Overrun: "y", Order: "random"}}
+	_, err := bad.Rules()
+	want := `unknown cleaning preset "slurm" (want pyss or default)
+machine size -1 is negative
+unknown no-runtime rule "x" (want keep, drop or one-second)
+unknown no-estimate rule "z" (want keep or from-runtime)
+unknown overrun rule "y" (want keep, truncate-runtime or raise-estimate)
+unknown order rule "random" (want keep, sort or fail)`
+	if err == nil || err.Error() != want {
+		t.Errorf("bad cleaning: %v; want %s", err, want)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/gangsim/gangsim/internal/cli"
 	"github.com/gangsim/gangsim/internal/fileio"
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/swf"
 	"github.com/gangsim/gangsim/workload"
 )
 
@@ -280,10 +281,11 @@ func (c *cleanFlags) cleaning() (*workload.Cleaning, error) {
 	if err := cli.CheckProcs("--machine-procs", int64(*c.machineProcs)); err != nil {
 		return nil, err
 	}
-	cl := &workload.Cleaning{Preset: *c.preset, WholeSeconds: *c.wholeSeconds, DropBadSubmit: *c.dropBadSubmit,
+	cl := &workload.Cleaning{Preset: *c.preset, Options: swf.Options{WholeSeconds: *c.wholeSeconds, DropBadSubmit: *c.dropBadSubmit,
 		DropNoSize: *c.dropNoSize, DropTooWide: *c.dropTooWide, MachineProcs: *c.machineProcs,
-		NoRuntime: *c.noRuntime, UnifySize: *c.unifySize, NoEstimate: *c.noEstimate, Overrun: *c.overrun, Order: *c.order}
-	if _, err := cl.Options(); err != nil {
+		NoRuntime: swf.NoRuntimeRule(*c.noRuntime), UnifySize: *c.unifySize, NoEstimate: swf.NoEstimateRule(*c.noEstimate),
+		Overrun: swf.OverrunRule(*c.overrun), Order: swf.OrderRule(*c.order)}}
+	if _, err := cl.Rules(); err != nil {
 		return nil, cli.Usagef("%v", err)
 	}
 	return cl, nil

@@ -140,7 +140,7 @@ func (o *traceOptions) checkDropped(src *workload.TraceSource) error {
 // as CSV to name ("-" for stderr): a second read of the trace, with the
 // same rules, before the workload is made.
 func listDropped(src *workload.TraceSource, name string, stderr io.Writer) error {
-	opt, err := src.Clean.Options()
+	opt, err := src.Clean.Rules()
 	if err != nil {
 		return cli.Usagef("%v", err)
 	}

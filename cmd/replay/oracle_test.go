@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
-	"encoding/csv"
 	"errors"
 	"io"
 	"os"
@@ -28,39 +26,15 @@ func oracleStarts(t *testing.T, log, policy string) (map[int64]int64, bool) {
 	if !ok {
 		return nil, false
 	}
-	f, err := os.Open(filepath.Join(dir, "oracle", log+"."+policy+".jobs.csv.gz"))
-	if errors.Is(err, os.ErrNotExist) {
+	path := filepath.Join(dir, "oracle", log+"."+policy+".jobs.csv.gz")
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return nil, false
 	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	gz, err := gzip.NewReader(bufio.NewReader(f))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := csv.NewReader(gz)
-	r.ReuseRecord = true
-	if _, err := r.Read(); err != nil {
-		t.Fatal(err)
-	}
 	starts := map[int64]int64{}
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			return starts, true
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		id, err1 := strconv.ParseInt(rec[0], 10, 64)
-		start, err2 := strconv.ParseInt(rec[2], 10, 64)
-		if err1 != nil || err2 != nil {
-			t.Fatalf("oracle %s.%s: %q", log, policy, rec)
-		}
-		starts[id] = start
+	for _, j := range sharedtraces.OracleJobs(t, path) {
+		starts[j.ID] = j.Start
 	}
+	return starts, true
 }
 
 // replayAgainstOracle replays trace (a file, or standard input when in is

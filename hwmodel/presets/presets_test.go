@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/gangsim/gangsim/hwmodel"
 	"github.com/gangsim/gangsim/hwmodel/calypso"
@@ -92,6 +93,55 @@ func TestAll(t *testing.T) {
 	}
 	if got := FamilyNames(); !slices.Equal(got, []string{"myrinet", "pm", "qsnet", "calypso"}) {
 		t.Errorf("FamilyNames() = %v", got)
+	}
+}
+
+// TestNewPresetFile: a new preset of an existing family is one JSON file
+// in the family's presets folder, hwmodel/<family>/presets/, and nothing
+// else. For each family, a copy of one of its presets under a new name,
+// with a refill penalty of 40 us, dropped into a copy of that folder, is
+// read with the others by what reads the embedded presets (Family.read),
+// and charges every variant's switches 40 us more than the preset copied.
+func TestNewPresetFile(t *testing.T) {
+	for _, f := range Families() {
+		dir := fstest.MapFS{}
+		files, err := fs.Glob(f.files, "*.json")
+		if err != nil || len(files) == 0 {
+			t.Fatalf("%s: files %v, %v", f.Name, files, err)
+		}
+		for _, file := range files {
+			data, _ := fs.ReadFile(f.files, file)
+			dir[file] = &fstest.MapFile{Data: data}
+		}
+		old := mustGet(t, strings.TrimSuffix(files[0], ".json"))
+		text := string(old.JSON)
+		for from, to := range map[string]string{`"name": "` + old.Name() + `"`: `"name": "newcomer"`, `"refill_penalty_us": 0,`: `"refill_penalty_us": 40,`} {
+			if !strings.Contains(text, from) {
+				t.Fatalf("%s: %q not in %s", f.Name, from, files[0])
+			}
+			text = strings.Replace(text, from, to, 1)
+		}
+		dir["newcomer.json"] = &fstest.MapFile{Data: []byte(text)}
+		f.files = dir
+		ps, err := f.read()
+		if err != nil || len(ps) != len(files)+1 {
+			t.Fatalf("%s: %d presets read from %d files, %v", f.Name, len(ps), len(files)+1, err)
+		}
+		i := slices.IndexFunc(ps, func(p Preset) bool { return p.Name() == "newcomer" })
+		if i < 0 || ps[i].Family != f.Name || ps[i].RefillPenalty != 40*model.Microsecond || string(ps[i].JSON) != text {
+			t.Fatalf("%s: the new file is not read as a preset of the family", f.Name)
+		}
+		for _, v := range f.Variants {
+			mine, err1 := ps[i].Costs(v.Name)
+			theirs, err2 := old.Costs(v.Name)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("%s %s: %v, %v", f.Name, v.Name, err1, err2)
+			}
+			s := hwmodel.SwitchState{Nodes: 2, Jobs: 2}
+			if got, want := mine.Switch(s), theirs.Switch(s)+40; got != want {
+				t.Errorf("%s %s: the new preset switches in %v, want %v", f.Name, v.Name, got, want)
+			}
+		}
 	}
 }
 

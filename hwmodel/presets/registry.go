@@ -157,25 +157,37 @@ func (f Family) variant(name string) (string, error) {
 var embedded = sync.OnceValue(func() []Preset {
 	var out []Preset
 	for _, f := range Families() {
-		files, err := fs.Glob(f.files, "*.json")
+		ps, err := f.read()
 		if err != nil {
 			panic("presets: " + err.Error())
 		}
-		for _, file := range files {
-			data, err := fs.ReadFile(f.files, file)
-			if err != nil {
-				panic("presets: " + err.Error())
-			}
-			p, err := f.parse(data)
-			if err != nil {
-				panic("presets: embedded " + file + ": " + err.Error())
-			}
-			out = append(out, p)
-		}
+		out = append(out, ps...)
 	}
 	slices.SortFunc(out, func(a, b Preset) int { return strings.Compare(a.Name(), b.Name()) })
 	return out
 })
+
+// read parses every "*.json" file of the family's presets folder: each
+// file there is a preset, with no list of them to keep.
+func (f Family) read() ([]Preset, error) {
+	files, err := fs.Glob(f.files, "*.json")
+	if err != nil {
+		return nil, err
+	}
+	var out []Preset
+	for _, file := range files {
+		data, err := fs.ReadFile(f.files, file)
+		if err != nil {
+			return nil, err
+		}
+		p, err := f.parse(data)
+		if err != nil {
+			return nil, fmt.Errorf("embedded %s: %w", file, err)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
 
 // own returns a copy of an embedded preset for one caller: its JSON bytes
 // and refill penalty are the caller's to change. Its Cluster, a family's

@@ -62,3 +62,49 @@ func exists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
 }
+
+// testRef is a test named in a document, in backquotes: `TestLayers`.
+var testRef = regexp.MustCompile("`(Test[A-Za-z0-9_]+)`")
+
+// TestDocumentsNameTests: every test a document names (README.md,
+// docs/*.md: "Where things go" shows each kind of change by one) is a
+// test the repository has, so that a renamed test cannot leave a document
+// pointing at nothing.
+func TestDocumentsNameTests(t *testing.T) {
+	r := root(t)
+	have := map[string]bool{}
+	testFunc := regexp.MustCompile(`(?m)^func (Test[A-Za-z0-9_]+)\(`)
+	filepath.WalkDir(r, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && p != r || d.Name() == "testdata" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, "_test.go") {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			for _, m := range testFunc.FindAllStringSubmatch(string(b), -1) {
+				have[m[1]] = true
+			}
+		}
+		return nil
+	})
+	docs, _ := filepath.Glob(filepath.Join(r, "docs", "*.md"))
+	for _, p := range append(docs, filepath.Join(r, "README.md")) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(r, p)
+		for i, line := range strings.Split(string(b), "\n") {
+			for _, m := range testRef.FindAllStringSubmatch(line, -1) {
+				if !have[m[1]] {
+					t.Errorf("%s:%d: %s: no such test in the repository", rel, i+1, m[1])
+				}
+			}
+		}
+	}
+}

@@ -19,8 +19,10 @@ import (
 // --policy POLICY --hw PRESET --mechanism MECHANISM` replays the
 // scenario's trace: on the machine of the trace's header, with the default
 // cleaning (swf.DefaultOptions), gangsim's engine rules and seed 0. It
-// uses the engine and the policies directly, not the run layer (package
-// pipelines), which the reproductions sit below.
+// runs the engine and the policies itself, without the run layer's
+// description, cache and files (package pipelines, a layer below the
+// reproductions: docs/layout.md); TestReplaysAreReplays holds its outcomes
+// to pipelines.Replay's of the same run.
 type replay struct {
 	scenario  string
 	opts      scenario.Options

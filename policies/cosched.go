@@ -136,11 +136,10 @@ func coschedConfig(kind procsim.Kind, p Params, env Env) (CoschedConfig, error) 
 	}
 	c := CoschedConfig{GangConfig: g, Kind: kind, FWaitShare: 0.3, DCGranularity: g.Quantum / 5,
 		MicroSlice: 250 * model.Microsecond}
-	buffered := kind == procsim.BCS || kind == procsim.PBCS
 	if n, ok := hwmodel.Node(env.Hardware.Costs); ok {
 		c.LocalSwitch, c.Wakeup = n.LocalSwitch(), n.Wakeup()
 		c.MicroSlice, c.MicroOverhead = n.MicroTimeslice(), n.MicroOverhead()
-		if buffered {
+		if kind.Buffered() {
 			// BCS's node manager switches on every blocking call (thesis
 			// 6.2.2), and its gang switches cost more (hwmodel.NodeCosts).
 			c.LocalSwitch, c.GangLoss = n.BCSSwitch(), n.BCSGangLoss()
@@ -256,11 +255,6 @@ type cosched struct {
 // procStates counts the processes of the jobs in the system by state.
 type procStates struct{ computing, spinning, blocked, ready int }
 
-// strobed reports whether the discipline follows the gang strobes.
-func (r *cosched) strobed() bool {
-	return r.kind != procsim.Local && r.kind != procsim.SB
-}
-
 func (r *cosched) placed(g *gangJob) {
 	r.e.SetRate(g.j, 0) // its progress is the simulator's; the engine only holds its processors
 	r.byID[int(g.seq)] = g
@@ -297,7 +291,7 @@ func (r *cosched) sync() { r.advance(r.e.Now(), false) }
 func (r *cosched) advance(limit model.Time, first bool) bool {
 	for {
 		b := model.Never
-		if r.strobed() && r.cur != nil && r.m.index(r.cur) >= 0 {
+		if r.kind.Strobed() && r.cur != nil && r.m.index(r.cur) >= 0 {
 			b = r.slotStart + r.cfg.Quantum
 		}
 		stop := min(b, limit)
@@ -372,7 +366,7 @@ func (r *cosched) count(at model.Time) {
 
 // owners strobes the processors with the current slot's jobs.
 func (r *cosched) owners() {
-	if !r.strobed() {
+	if !r.kind.Strobed() {
 		return
 	}
 	var on []procsim.Owner
@@ -418,7 +412,7 @@ func (r *cosched) outcome(g *gangJob, o *model.Outcome) {
 	st := r.ps.Stats(int(g.seq))
 	o.Sharing, o.Switches, o.SwitchLoss = model.ProcessLevel, g.switches, g.loss
 	o.CPU, o.Spin, o.Blocked = st.CPU, st.Spin, st.Blocked
-	if r.kind == procsim.FCS {
+	if r.kind.Classifies() {
 		total := st.Class[0] + st.Class[1] + st.Class[2]
 		if total > 0 {
 			o.Classes = model.FCSClasses{CS: share(st.Class[procsim.CS], total),

@@ -61,37 +61,6 @@ const (
 	quantumSBDoc = "sched=boost: each process's time slice, e.g. 25ms (default 100ms); under sched=linux the kernel's slice (ticks) is the processes' and this does nothing; the matrix's rows only bound the jobs a processor holds"
 )
 
-// coschedKinds lists the process-level policies: their discipline, what
-// they are, and their own parameters.
-var coschedKinds = map[string]struct {
-	kind   procsim.Kind
-	doc    string
-	params map[string]string
-}{
-	"local": {procsim.Local, "uncoordinated local scheduling at process level: each processor round-robins its processes a quantum each, from a random phase; waiting processes spin",
-		map[string]string{"csw": cswDoc, "quantum": quantumLocalDoc}},
-	"sb": {procsim.SB, "spin-block implicit coscheduling at process level (Arpaci-Dusseau): a waiting process spins, then blocks until its message wakes it; the node's kernel shares each processor (sched=linux: Linux 2.4's counters and goodness, a woken process preempting only one with less of its slice left)",
-		map[string]string{"csw": cswDoc, "wake": wakeDoc, "quantum": quantumSBDoc,
-			"spin":  "spin before blocking (default under sched=linux: the hardware preset's sb_spin_us, fitted to the thesis' static scenarios; else twice the local switch, the competitive choice)",
-			"sched": schedDoc, "hz": hzDoc, "ticks": ticksDoc}},
-	"fcs": {procsim.FCS, "flexible coscheduling at process level (thesis 6.2.1): gang strobes; every process classified CS, F or DC at the end of each of its timeslices (new jobs coscheduled until then); CS run alone in their slot, F first in theirs; elsewhere the classified processes share the processors as under sb",
-		map[string]string{
-			"csw":     cswDoc,
-			"wake":    wakeDoc,
-			"quantum": "time slice of each row, and each process's in the round robin outside prioritized slots, e.g. 25ms (default 100ms, thesis 6.4.1)",
-			"spin":    "spin of F and DC processes before blocking (default: twice the local switch)",
-			"dc":      "DC when the mean computation per communication call is at least this (default: quantum / 5, between the thesis' 3 ms CS and 6 ms DC processes at 25 ms, 6.3.2)",
-			"f":       "F when waiting takes more than this share of a coscheduled slot (default 0.3)",
-			"probation": "how long a new job is coscheduled before its processes are first classified (default " + fcsProbation.String() +
-				", fitted on thesis Tables 6.2-6.4's FCS cells; 0: at its first slot's end)",
-			"sched": fcsSchedDoc, "hz": hzDoc, "ticks": ticksDoc,
-		}},
-	"bcs": {procsim.BCS, "buffered coscheduling at process level (thesis 5.3, 6.2.2): gang strobes; communication done at micro-timeslice boundaries; a blocking call yields to the next ready process",
-		map[string]string{"csw": bcsSwitchDoc, "wake": wakeDoc, "slice": bcsSliceDoc, "overhead": bcsOverheadDoc, "gang": bcsGangDoc}},
-	"pbcs": {procsim.PBCS, "prioritized BCS (thesis 6.3.2.3): as bcs, and a job with priority > 0 runs whenever it is ready",
-		map[string]string{"csw": bcsSwitchDoc, "wake": wakeDoc, "slice": bcsSliceDoc, "overhead": bcsOverheadDoc, "gang": bcsGangDoc}},
-}
-
 // fcsProbation is FCS's default probation: a new job is coscheduled "in
 // its first few seconds of running" before it is classified (thesis
 // 6.4.4, which gives no figure). Fitted on the 15 FCS cells of thesis
@@ -437,24 +406,17 @@ func (r *cosched) sample(s *sim.Sample) {
 	s.BusyProcs = float64(n.computing + n.spinning)
 }
 
-// coschedEntry is a process-level policy's registry entry.
-func coschedEntry(name string) entry {
-	k := coschedKinds[name]
-	params := map[string]string{}
-	for n, d := range gangParams {
-		params[n] = d
-	}
-	for n, d := range coschedParams {
-		params[n] = d
-	}
-	for n, d := range k.params {
-		params[n] = d
-	}
+// coschedEntry is the registry entry of the process-level policy that
+// simulates every process under kind: the gang parameters and params.
+func coschedEntry(kind procsim.Kind, doc string, params map[string]string) entry {
 	return entry{
-		doc:    k.doc,
-		params: params,
+		doc:       doc,
+		params:    mergeDocs(gangParams, coschedParams, params),
+		maxProcs:  MaxProcsProcessLevel,
+		process:   func(Params) (procsim.Kind, bool) { return kind, true },
+		estimates: backfillEstimates,
 		make: func(p Params, env Env) (sim.Policy, error) {
-			c, err := coschedConfig(k.kind, p, env)
+			c, err := coschedConfig(kind, p, env)
 			if err != nil {
 				return nil, err
 			}

@@ -193,7 +193,7 @@ func localSched(p Params, env Env, c *CoschedConfig) (procsim.Sched, error) {
 func NewCosched(cfg CoschedConfig, env Env) *Gang {
 	p := NewGang(cfg.GangConfig, env)
 	p.gangLoss = cfg.GangLoss
-	r := &cosched{Gang: p, kind: cfg.Kind, byID: map[int]*gangJob{}}
+	r := &cosched{g: p, kind: cfg.Kind, quantum: cfg.Quantum, byID: map[int]*gangJob{}}
 	r.ps = procsim.New(procsim.Config{Kind: cfg.Kind, Machine: env.Machine, Costs: env.Hardware.Costs, Contexts: netContexts(cfg.GangConfig),
 		LocalSwitch: cfg.LocalSwitch, Wakeup: cfg.Wakeup, Quantum: cfg.Quantum, SpinThreshold: cfg.Spin,
 		Sched: cfg.Sched, HZ: cfg.HZ, SliceTicks: cfg.SliceTicks, ProcChangePenalty: cfg.ProcChangePenalty,
@@ -206,15 +206,17 @@ func NewCosched(cfg CoschedConfig, env Env) *Gang {
 // cosched is the process-level round robin: the gang scheduler's slots
 // are stepped one by one, each strobing the processors (procsim.SetOwners),
 // and between events the processes are simulated ahead as far as the
-// engine's next event, or the first job that completes (sim.EndAt).
+// engine's next event, or the first job that completes (sim.EndAt). The
+// gang scheduler calls it as its roundRobin, and it reaches the scheduler
+// only through gangSlots (gang.go states both sides).
 type cosched struct {
-	*Gang
-	kind  procsim.Kind
-	ps    *procsim.Sim
-	byID  map[int]*gangJob
-	wake  sim.TimerID
-	armed bool
-	rows  int // rows in use, as of the last change
+	g       gangSlots
+	kind    procsim.Kind
+	quantum model.Time // the gang scheduler's (GangConfig.Quantum)
+	ps      *procsim.Sim
+	byID    map[int]*gangJob
+	wake    sim.TimerID
+	armed   bool
 	// now is the processes' state at the engine's time, taken at the end
 	// of every pass before the simulator runs ahead: what a sample taken
 	// at that time reports.
@@ -225,7 +227,7 @@ type cosched struct {
 type procStates struct{ computing, spinning, blocked, ready int }
 
 func (r *cosched) placed(g *gangJob) {
-	r.e.SetRate(g.j, 0) // its progress is the simulator's; the engine only holds its processors
+	r.g.engine().SetRate(g.j, 0) // its progress is the simulator's; the engine only holds its processors
 	r.byID[int(g.seq)] = g
 }
 
@@ -234,7 +236,7 @@ func (r *cosched) placed(g *gangJob) {
 func (r *cosched) launched(g *gangJob) {
 	cols := make([]int, 0, g.need)
 	g.cols.each(func(i int) { cols = append(cols, i) })
-	if pin := r.pin(g.j); pin != nil {
+	if pin := r.g.pin(g.j); pin != nil {
 		cols = pin // hand-placed (the static scenarios): process i on Pin[i]
 	}
 	r.ps.AddJob(int(g.seq), cols, &g.j.In.App, g.j.Work, g.j.In.App.Priority > 0)
@@ -252,7 +254,7 @@ func (r *cosched) removed(g *gangJob) {
 func (r *cosched) timer(int64) { r.armed = false }
 
 // sync brings the processes to now.
-func (r *cosched) sync() { r.advance(r.e.Now(), false) }
+func (r *cosched) sync() { r.advance(r.g.engine().Now(), false) }
 
 // advance simulates the processes and the slots up to limit; with first it
 // stops at the first time a job completes. Every completion found is handed
@@ -260,21 +262,22 @@ func (r *cosched) sync() { r.advance(r.e.Now(), false) }
 func (r *cosched) advance(limit model.Time, first bool) bool {
 	for {
 		b := model.Never
-		if r.kind.Strobed() && r.cur != nil && r.m.index(r.cur) >= 0 {
-			b = r.slotStart + r.cfg.Quantum
+		if r.kind.Strobed() {
+			b = r.g.slotEnd()
 		}
 		stop := min(b, limit)
 		if first && b < limit && r.steady() {
-			r.ps.Steady(limit, b, r.cfg.Quantum)
+			r.ps.Steady(limit, b, r.quantum)
 		}
 		if id, at, done := r.ps.Run(stop); done {
-			r.e.EndAt(r.byID[id].j, at)
+			e := r.g.engine()
+			e.EndAt(r.byID[id].j, at)
 			for {
 				id2, at2, more := r.ps.Run(at)
 				if !more {
 					break
 				}
-				r.e.EndAt(r.byID[id2].j, at2)
+				e.EndAt(r.byID[id2].j, at2)
 			}
 			if first {
 				return true
@@ -294,10 +297,11 @@ func (r *cosched) advance(limit model.Time, first bool) bool {
 // The simulator may then move a job that runs alone across the strobes
 // (procsim.Sim.Steady).
 func (r *cosched) steady() bool {
-	if len(r.m.rows) != 1 || r.cur != r.m.rows[0] {
+	jobs, ok := r.g.soleRow()
+	if !ok {
 		return false
 	}
-	for _, g := range r.cur.jobs {
+	for _, g := range jobs {
 		if !g.on {
 			return false
 		}
@@ -309,22 +313,16 @@ func (r *cosched) steady() bool {
 // does, and tells the processors.
 func (r *cosched) strobe(b model.Time) {
 	r.ps.EndSlot() // FCS classifies the processes whose timeslice ends, even if their job goes on
-	rows := len(r.m.rows)
-	next := r.m.rows[(r.m.index(r.cur)+1)%rows]
-	sl := slotPlan{row: next, run: r.runSet(nil, next, r.running())}
-	sl.cost = r.switchCost(r.running(), sl.run, rows, false)
-	if !r.checkCost(sl.cost) {
-		r.cur = nil
+	if !r.g.nextSlot(b) {
 		return
 	}
-	r.enter(&sl, nil, b)
 	r.count(b)
 	r.owners()
 }
 
 // count adds the switches of the slot entered at at.
 func (r *cosched) count(at model.Time) {
-	for _, g := range r.all() {
+	for _, g := range r.g.all() {
 		if g.switchedAt == at && g.counted != at && at >= g.ready {
 			g.counted = at
 			g.switches++
@@ -339,7 +337,7 @@ func (r *cosched) owners() {
 		return
 	}
 	var on []procsim.Owner
-	for _, g := range r.all() {
+	for _, g := range r.g.all() {
 		if g.on {
 			on = append(on, procsim.Owner{Job: int(g.seq), From: g.onFrom})
 		}
@@ -348,9 +346,8 @@ func (r *cosched) owners() {
 }
 
 func (r *cosched) replan() {
-	if r.settle() {
-		r.rows = len(r.m.rows)
-		r.count(r.e.Now())
+	if r.g.settle() {
+		r.count(r.g.engine().Now())
 		r.owners()
 	}
 }
@@ -362,19 +359,20 @@ func (r *cosched) replan() {
 // multiple of the period (while anything is left to happen), so that the
 // engine takes a sample there with the processes' state at that moment.
 func (r *cosched) after() {
+	e := r.g.engine()
 	if r.armed {
-		r.e.CancelTimer(r.wake)
+		e.CancelTimer(r.wake)
 		r.armed = false
 	}
 	r.now.computing, r.now.spinning, r.now.blocked, r.now.ready = r.ps.States()
-	limit := r.e.NextEvent()
-	if every := r.e.SamplePeriod(); every > 0 && r.ps.Next() != model.Never {
-		limit = min(limit, (r.e.Now()/every+1)*every)
+	limit := e.NextEvent()
+	if every := e.SamplePeriod(); every > 0 && r.ps.Next() != model.Never {
+		limit = min(limit, (e.Now()/every+1)*every)
 	}
 	if r.advance(limit, true) || limit == model.Never {
 		return
 	}
-	r.wake, r.armed = r.e.SetTimer(limit, -1), true
+	r.wake, r.armed = e.SetTimer(limit, -1), true
 }
 
 func (r *cosched) outcome(g *gangJob, o *model.Outcome) {
@@ -400,7 +398,7 @@ func share(part, total model.Time) float64 {
 // every placed job at full duty (its progress is the simulator's), which
 // would count a processor once per row.
 func (r *cosched) sample(s *sim.Sample) {
-	s.Sharing, s.Rows, s.Switching = model.ProcessLevel, len(r.m.rows), 0
+	s.Sharing, s.Rows, s.Switching = model.ProcessLevel, r.g.rowsInUse(), 0
 	n := r.now
 	s.Computing, s.Spinning, s.BlockedProcs, s.Ready = float64(n.computing), float64(n.spinning), float64(n.blocked), float64(n.ready)
 	s.BusyProcs = float64(n.computing + n.spinning)

@@ -61,37 +61,6 @@ const (
 	quantumSBDoc = "sched=boost: each process's time slice, e.g. 25ms (default 100ms); under sched=linux the kernel's slice (ticks) is the processes' and this does nothing; the matrix's rows only bound the jobs a processor holds"
 )
 
-// coschedKinds lists the process-level policies: their discipline, what
-// they are, and their own parameters.
-var coschedKinds = map[string]struct {
-	kind   procsim.Kind
-	doc    string
-	params map[string]string
-}{
-	"local": {procsim.Local, "uncoordinated local scheduling at process level: each processor round-robins its processes a quantum each, from a random phase; waiting processes spin",
-		map[string]string{"csw": cswDoc, "quantum": quantumLocalDoc}},
-	"sb": {procsim.SB, "spin-block implicit coscheduling at process level (Arpaci-Dusseau): a waiting process spins, then blocks until its message wakes it; the node's kernel shares each processor (sched=linux: Linux 2.4's counters and goodness, a woken process preempting only one with less of its slice left)",
-		map[string]string{"csw": cswDoc, "wake": wakeDoc, "quantum": quantumSBDoc,
-			"spin":  "spin before blocking (default under sched=linux: the hardware preset's sb_spin_us, fitted to the thesis' static scenarios; else twice the local switch, the competitive choice)",
-			"sched": schedDoc, "hz": hzDoc, "ticks": ticksDoc}},
-	"fcs": {procsim.FCS, "flexible coscheduling at process level (thesis 6.2.1): gang strobes; every process classified CS, F or DC at the end of each of its timeslices (new jobs coscheduled until then); CS run alone in their slot, F first in theirs; elsewhere the classified processes share the processors as under sb",
-		map[string]string{
-			"csw":     cswDoc,
-			"wake":    wakeDoc,
-			"quantum": "time slice of each row, and each process's in the round robin outside prioritized slots, e.g. 25ms (default 100ms, thesis 6.4.1)",
-			"spin":    "spin of F and DC processes before blocking (default: twice the local switch)",
-			"dc":      "DC when the mean computation per communication call is at least this (default: quantum / 5, between the thesis' 3 ms CS and 6 ms DC processes at 25 ms, 6.3.2)",
-			"f":       "F when waiting takes more than this share of a coscheduled slot (default 0.3)",
-			"probation": "how long a new job is coscheduled before its processes are first classified (default " + fcsProbation.String() +
-				", fitted on thesis Tables 6.2-6.4's FCS cells; 0: at its first slot's end)",
-			"sched": fcsSchedDoc, "hz": hzDoc, "ticks": ticksDoc,
-		}},
-	"bcs": {procsim.BCS, "buffered coscheduling at process level (thesis 5.3, 6.2.2): gang strobes; communication done at micro-timeslice boundaries; a blocking call yields to the next ready process",
-		map[string]string{"csw": bcsSwitchDoc, "wake": wakeDoc, "slice": bcsSliceDoc, "overhead": bcsOverheadDoc, "gang": bcsGangDoc}},
-	"pbcs": {procsim.PBCS, "prioritized BCS (thesis 6.3.2.3): as bcs, and a job with priority > 0 runs whenever it is ready",
-		map[string]string{"csw": bcsSwitchDoc, "wake": wakeDoc, "slice": bcsSliceDoc, "overhead": bcsOverheadDoc, "gang": bcsGangDoc}},
-}
-
 // fcsProbation is FCS's default probation: a new job is coscheduled "in
 // its first few seconds of running" before it is classified (thesis
 // 6.4.4, which gives no figure). Fitted on the 15 FCS cells of thesis
@@ -136,11 +105,10 @@ func coschedConfig(kind procsim.Kind, p Params, env Env) (CoschedConfig, error) 
 	}
 	c := CoschedConfig{GangConfig: g, Kind: kind, FWaitShare: 0.3, DCGranularity: g.Quantum / 5,
 		MicroSlice: 250 * model.Microsecond}
-	buffered := kind == procsim.BCS || kind == procsim.PBCS
 	if n, ok := hwmodel.Node(env.Hardware.Costs); ok {
 		c.LocalSwitch, c.Wakeup = n.LocalSwitch(), n.Wakeup()
 		c.MicroSlice, c.MicroOverhead = n.MicroTimeslice(), n.MicroOverhead()
-		if buffered {
+		if kind.Buffered() {
 			// BCS's node manager switches on every blocking call (thesis
 			// 6.2.2), and its gang switches cost more (hwmodel.NodeCosts).
 			c.LocalSwitch, c.GangLoss = n.BCSSwitch(), n.BCSGangLoss()
@@ -225,7 +193,7 @@ func localSched(p Params, env Env, c *CoschedConfig) (procsim.Sched, error) {
 func NewCosched(cfg CoschedConfig, env Env) *Gang {
 	p := NewGang(cfg.GangConfig, env)
 	p.gangLoss = cfg.GangLoss
-	r := &cosched{Gang: p, kind: cfg.Kind, byID: map[int]*gangJob{}}
+	r := &cosched{g: p, kind: cfg.Kind, quantum: cfg.Quantum, byID: map[int]*gangJob{}}
 	r.ps = procsim.New(procsim.Config{Kind: cfg.Kind, Machine: env.Machine, Costs: env.Hardware.Costs, Contexts: netContexts(cfg.GangConfig),
 		LocalSwitch: cfg.LocalSwitch, Wakeup: cfg.Wakeup, Quantum: cfg.Quantum, SpinThreshold: cfg.Spin,
 		Sched: cfg.Sched, HZ: cfg.HZ, SliceTicks: cfg.SliceTicks, ProcChangePenalty: cfg.ProcChangePenalty,
@@ -238,15 +206,17 @@ func NewCosched(cfg CoschedConfig, env Env) *Gang {
 // cosched is the process-level round robin: the gang scheduler's slots
 // are stepped one by one, each strobing the processors (procsim.SetOwners),
 // and between events the processes are simulated ahead as far as the
-// engine's next event, or the first job that completes (sim.EndAt).
+// engine's next event, or the first job that completes (sim.EndAt). The
+// gang scheduler calls it as its roundRobin, and it reaches the scheduler
+// only through gangSlots (gang.go states both sides).
 type cosched struct {
-	*Gang
-	kind  procsim.Kind
-	ps    *procsim.Sim
-	byID  map[int]*gangJob
-	wake  sim.TimerID
-	armed bool
-	rows  int // rows in use, as of the last change
+	g       gangSlots
+	kind    procsim.Kind
+	quantum model.Time // the gang scheduler's (GangConfig.Quantum)
+	ps      *procsim.Sim
+	byID    map[int]*gangJob
+	wake    sim.TimerID
+	armed   bool
 	// now is the processes' state at the engine's time, taken at the end
 	// of every pass before the simulator runs ahead: what a sample taken
 	// at that time reports.
@@ -256,13 +226,8 @@ type cosched struct {
 // procStates counts the processes of the jobs in the system by state.
 type procStates struct{ computing, spinning, blocked, ready int }
 
-// strobed reports whether the discipline follows the gang strobes.
-func (r *cosched) strobed() bool {
-	return r.kind != procsim.Local && r.kind != procsim.SB
-}
-
 func (r *cosched) placed(g *gangJob) {
-	r.e.SetRate(g.j, 0) // its progress is the simulator's; the engine only holds its processors
+	r.g.engine().SetRate(g.j, 0) // its progress is the simulator's; the engine only holds its processors
 	r.byID[int(g.seq)] = g
 }
 
@@ -271,7 +236,7 @@ func (r *cosched) placed(g *gangJob) {
 func (r *cosched) launched(g *gangJob) {
 	cols := make([]int, 0, g.need)
 	g.cols.each(func(i int) { cols = append(cols, i) })
-	if pin := r.pin(g.j); pin != nil {
+	if pin := r.g.pin(g.j); pin != nil {
 		cols = pin // hand-placed (the static scenarios): process i on Pin[i]
 	}
 	r.ps.AddJob(int(g.seq), cols, &g.j.In.App, g.j.Work, g.j.In.App.Priority > 0)
@@ -289,7 +254,7 @@ func (r *cosched) removed(g *gangJob) {
 func (r *cosched) timer(int64) { r.armed = false }
 
 // sync brings the processes to now.
-func (r *cosched) sync() { r.advance(r.e.Now(), false) }
+func (r *cosched) sync() { r.advance(r.g.engine().Now(), false) }
 
 // advance simulates the processes and the slots up to limit; with first it
 // stops at the first time a job completes. Every completion found is handed
@@ -297,21 +262,22 @@ func (r *cosched) sync() { r.advance(r.e.Now(), false) }
 func (r *cosched) advance(limit model.Time, first bool) bool {
 	for {
 		b := model.Never
-		if r.strobed() && r.cur != nil && r.m.index(r.cur) >= 0 {
-			b = r.slotStart + r.cfg.Quantum
+		if r.kind.Strobed() {
+			b = r.g.slotEnd()
 		}
 		stop := min(b, limit)
 		if first && b < limit && r.steady() {
-			r.ps.Steady(limit, b, r.cfg.Quantum)
+			r.ps.Steady(limit, b, r.quantum)
 		}
 		if id, at, done := r.ps.Run(stop); done {
-			r.e.EndAt(r.byID[id].j, at)
+			e := r.g.engine()
+			e.EndAt(r.byID[id].j, at)
 			for {
 				id2, at2, more := r.ps.Run(at)
 				if !more {
 					break
 				}
-				r.e.EndAt(r.byID[id2].j, at2)
+				e.EndAt(r.byID[id2].j, at2)
 			}
 			if first {
 				return true
@@ -331,10 +297,11 @@ func (r *cosched) advance(limit model.Time, first bool) bool {
 // The simulator may then move a job that runs alone across the strobes
 // (procsim.Sim.Steady).
 func (r *cosched) steady() bool {
-	if len(r.m.rows) != 1 || r.cur != r.m.rows[0] {
+	jobs, ok := r.g.soleRow()
+	if !ok {
 		return false
 	}
-	for _, g := range r.cur.jobs {
+	for _, g := range jobs {
 		if !g.on {
 			return false
 		}
@@ -346,22 +313,16 @@ func (r *cosched) steady() bool {
 // does, and tells the processors.
 func (r *cosched) strobe(b model.Time) {
 	r.ps.EndSlot() // FCS classifies the processes whose timeslice ends, even if their job goes on
-	rows := len(r.m.rows)
-	next := r.m.rows[(r.m.index(r.cur)+1)%rows]
-	sl := slotPlan{row: next, run: r.runSet(nil, next, r.running())}
-	sl.cost = r.switchCost(r.running(), sl.run, rows, false)
-	if !r.checkCost(sl.cost) {
-		r.cur = nil
+	if !r.g.nextSlot(b) {
 		return
 	}
-	r.enter(&sl, nil, b)
 	r.count(b)
 	r.owners()
 }
 
 // count adds the switches of the slot entered at at.
 func (r *cosched) count(at model.Time) {
-	for _, g := range r.all() {
+	for _, g := range r.g.all() {
 		if g.switchedAt == at && g.counted != at && at >= g.ready {
 			g.counted = at
 			g.switches++
@@ -372,11 +333,11 @@ func (r *cosched) count(at model.Time) {
 
 // owners strobes the processors with the current slot's jobs.
 func (r *cosched) owners() {
-	if !r.strobed() {
+	if !r.kind.Strobed() {
 		return
 	}
 	var on []procsim.Owner
-	for _, g := range r.all() {
+	for _, g := range r.g.all() {
 		if g.on {
 			on = append(on, procsim.Owner{Job: int(g.seq), From: g.onFrom})
 		}
@@ -385,9 +346,8 @@ func (r *cosched) owners() {
 }
 
 func (r *cosched) replan() {
-	if r.settle() {
-		r.rows = len(r.m.rows)
-		r.count(r.e.Now())
+	if r.g.settle() {
+		r.count(r.g.engine().Now())
 		r.owners()
 	}
 }
@@ -399,26 +359,27 @@ func (r *cosched) replan() {
 // multiple of the period (while anything is left to happen), so that the
 // engine takes a sample there with the processes' state at that moment.
 func (r *cosched) after() {
+	e := r.g.engine()
 	if r.armed {
-		r.e.CancelTimer(r.wake)
+		e.CancelTimer(r.wake)
 		r.armed = false
 	}
 	r.now.computing, r.now.spinning, r.now.blocked, r.now.ready = r.ps.States()
-	limit := r.e.NextEvent()
-	if every := r.e.SamplePeriod(); every > 0 && r.ps.Next() != model.Never {
-		limit = min(limit, (r.e.Now()/every+1)*every)
+	limit := e.NextEvent()
+	if every := e.SamplePeriod(); every > 0 && r.ps.Next() != model.Never {
+		limit = min(limit, (e.Now()/every+1)*every)
 	}
 	if r.advance(limit, true) || limit == model.Never {
 		return
 	}
-	r.wake, r.armed = r.e.SetTimer(limit, -1), true
+	r.wake, r.armed = e.SetTimer(limit, -1), true
 }
 
 func (r *cosched) outcome(g *gangJob, o *model.Outcome) {
 	st := r.ps.Stats(int(g.seq))
 	o.Sharing, o.Switches, o.SwitchLoss = model.ProcessLevel, g.switches, g.loss
 	o.CPU, o.Spin, o.Blocked = st.CPU, st.Spin, st.Blocked
-	if r.kind == procsim.FCS {
+	if r.kind.Classifies() {
 		total := st.Class[0] + st.Class[1] + st.Class[2]
 		if total > 0 {
 			o.Classes = model.FCSClasses{CS: share(st.Class[procsim.CS], total),
@@ -437,30 +398,23 @@ func share(part, total model.Time) float64 {
 // every placed job at full duty (its progress is the simulator's), which
 // would count a processor once per row.
 func (r *cosched) sample(s *sim.Sample) {
-	s.Sharing, s.Rows, s.Switching = model.ProcessLevel, len(r.m.rows), 0
+	s.Sharing, s.Rows, s.Switching = model.ProcessLevel, r.g.rowsInUse(), 0
 	n := r.now
 	s.Computing, s.Spinning, s.BlockedProcs, s.Ready = float64(n.computing), float64(n.spinning), float64(n.blocked), float64(n.ready)
 	s.BusyProcs = float64(n.computing + n.spinning)
 }
 
-// coschedEntry is a process-level policy's registry entry.
-func coschedEntry(name string) entry {
-	k := coschedKinds[name]
-	params := map[string]string{}
-	for n, d := range gangParams {
-		params[n] = d
-	}
-	for n, d := range coschedParams {
-		params[n] = d
-	}
-	for n, d := range k.params {
-		params[n] = d
-	}
+// coschedEntry is the registry entry of the process-level policy that
+// simulates every process under kind: the gang parameters and params.
+func coschedEntry(kind procsim.Kind, doc string, params map[string]string) entry {
 	return entry{
-		doc:    k.doc,
-		params: params,
+		doc:       doc,
+		params:    mergeDocs(gangParams, coschedParams, params),
+		maxProcs:  MaxProcsProcessLevel,
+		process:   func(Params) (procsim.Kind, bool) { return kind, true },
+		estimates: backfillEstimates,
 		make: func(p Params, env Env) (sim.Policy, error) {
-			c, err := coschedConfig(k.kind, p, env)
+			c, err := coschedConfig(kind, p, env)
 			if err != nil {
 				return nil, err
 			}

@@ -256,8 +256,12 @@ func (p *Gang) mark(set []*gangJob) uint64 {
 
 // roundRobin is how the round robin's time is accounted: planned as duties
 // that the engine follows without an event per slot (planned, the policy),
-// or stepped slot by slot with timers (the naive twin the tests check the
-// plans against).
+// stepped slot by slot with every process simulated (cosched, the
+// process-level policies), or stepped with timers (the naive twin the
+// tests check the plans against). Gang calls these hooks at its events; a
+// round robin that steps the slots itself calls Gang back only through
+// gangSlots. Together the two are the whole contract between the gang
+// matrix and the process-level policies.
 type roundRobin interface {
 	// sync brings the current slot up to now.
 	sync()
@@ -298,6 +302,72 @@ func (p planned) outcome(g *gangJob, o *model.Outcome) {
 }
 func (p planned) sample(s *sim.Sample) {
 	s.Sharing, s.Rows, s.Switching = model.JobLevel, len(p.m.rows), p.switching
+}
+
+// gangSlots is what a round robin that steps the slots itself (cosched)
+// asks of the gang scheduler, and all it asks: Gang keeps the matrix, the
+// queue and the current slot, and the round robin reads the slots and
+// jobs and starts the next slot through these. Of the jobs (gangJob) it
+// reads seq, j, need, cols, ready, on, onFrom and switchedAt, and it keeps
+// their switch counts (switches, loss, counted). Each call is once per
+// pass or per slot, none per process event.
+type gangSlots interface {
+	// engine is the engine the policy is attached to.
+	engine() *sim.Engine
+	// slotEnd is when the current slot's quantum ends: Never if no slot
+	// is current (the matrix is empty, or the slot's row has left it).
+	slotEnd() model.Time
+	// soleRow reports whether the matrix has one row and the current
+	// slot serves it, and gives its jobs.
+	soleRow() ([]*gangJob, bool)
+	// rowsInUse is the number of rows in the matrix.
+	rowsInUse() int
+	// all is the jobs in the matrix in the order the policy acts on them
+	// (the slice is reused by the next call).
+	all() []*gangJob
+	// pin is the columns a hand-placed job takes, nil if the allocator
+	// chooses.
+	pin(j *sim.Job) []int
+	// nextSlot starts the next row's slot at at, after the switch into it
+	// (the gang switch, charged to the jobs switched in). If the switch
+	// leaves nothing of the quantum, the run is aborted, no slot is
+	// current, and it reports false.
+	nextSlot(at model.Time) bool
+	// settle follows a change of the matrix: the current slot goes on or
+	// the next starts now. It reports false if the matrix is empty or the
+	// run was aborted.
+	settle() bool
+}
+
+func (p *Gang) engine() *sim.Engine { return p.e }
+
+func (p *Gang) slotEnd() model.Time {
+	if p.cur == nil || p.m.index(p.cur) < 0 {
+		return model.Never
+	}
+	return p.slotStart + p.cfg.Quantum
+}
+
+func (p *Gang) soleRow() ([]*gangJob, bool) {
+	if len(p.m.rows) != 1 || p.cur != p.m.rows[0] {
+		return nil, false
+	}
+	return p.cur.jobs, true
+}
+
+func (p *Gang) rowsInUse() int { return len(p.m.rows) }
+
+func (p *Gang) nextSlot(at model.Time) bool {
+	rows := len(p.m.rows)
+	next := p.m.rows[(p.m.index(p.cur)+1)%rows]
+	sl := slotPlan{row: next, run: p.runSet(nil, next, p.running())}
+	sl.cost = p.switchCost(p.running(), sl.run, rows, false)
+	if !p.checkCost(sl.cost) {
+		p.cur = nil
+		return false
+	}
+	p.enter(&sl, nil, at)
+	return true
 }
 
 // cycle is what follows the current slot: the lead, slot by slot from the

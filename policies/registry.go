@@ -17,17 +17,34 @@ type Spec struct {
 	Params Params // policy parameters, e.g. {"estimates": "actual"}
 }
 
+// An entry is a policy's every fact: what it is, its parameters, how it
+// is made, and what the commands and pipelines ask of it before making it
+// (MaxProcs, ProcessLevel, UsesEstimates). A new policy is one entry in
+// registry (newcomer_test.go shows one).
 type entry struct {
 	doc    string
 	params map[string]string // parameter -> doc
 	make   func(p Params, env Env) (sim.Policy, error)
+	// maxProcs is the largest machine, in processors, the policy can
+	// simulate when it schedules whole jobs (MaxProcs; a process-level
+	// form is bounded by MaxProcsProcessLevel).
+	maxProcs int
+	// process gives the discipline (package procsim) under which the
+	// policy simulates every process with parameters p, ok false when it
+	// schedules whole jobs (ProcessLevel); nil: never.
+	process func(p Params) (kind procsim.Kind, ok bool)
+	// estimates reports whether the policy, with parameters p, plans with
+	// the jobs' estimates (UsesEstimates); nil: never.
+	estimates func(p Params) bool
 }
 
-// registry lists the policies by name. Built once, never modified.
+// registry lists the policies by name. Built once, never modified (but by
+// TestNewcomerPolicy, for its own duration).
 var registry = map[string]entry{
 	"fcfs": {
-		doc:  "first-come first-served batch scheduling",
-		make: func(Params, Env) (sim.Policy, error) { return NewFCFS(), nil },
+		doc:      "first-come first-served batch scheduling",
+		make:     func(Params, Env) (sim.Policy, error) { return NewFCFS(), nil },
+		maxProcs: model.MaxProcs,
 	},
 	"easy": {
 		doc:    "FCFS with EASY backfilling (reservation for the first queued job)",
@@ -36,10 +53,15 @@ var registry = map[string]entry{
 			perfect, err := estimates(p)
 			return NewEASY(perfect), err
 		},
+		maxProcs:  model.MaxProcs,
+		estimates: userEstimates,
 	},
 	"gs": {
-		doc:    "gang scheduling: an Ousterhout matrix of up to mpl rows served round robin, a quantum each; switches charged by --hw",
-		params: gsParams,
+		doc:       "gang scheduling: an Ousterhout matrix of up to mpl rows served round robin, a quantum each; switches charged by --hw",
+		params:    gsParams,
+		maxProcs:  MaxProcsGang,
+		process:   func(p Params) (procsim.Kind, bool) { return procsim.GS, p["level"] == "process" },
+		estimates: backfillEstimates,
 		make: func(p Params, env Env) (sim.Policy, error) {
 			level, err := p.Choice("level", "job", "job", "process")
 			if err != nil {
@@ -67,14 +89,33 @@ var registry = map[string]entry{
 			return NewGang(c, env), nil
 		},
 	},
-	"local": coschedEntry("local"),
-	"sb":    coschedEntry("sb"),
-	"fcs":   coschedEntry("fcs"),
-	"bcs":   coschedEntry("bcs"),
-	"pbcs":  coschedEntry("pbcs"),
+	"local": coschedEntry(procsim.Local, "uncoordinated local scheduling at process level: each processor round-robins its processes a quantum each, from a random phase; waiting processes spin",
+		map[string]string{"csw": cswDoc, "quantum": quantumLocalDoc}),
+	"sb": coschedEntry(procsim.SB, "spin-block implicit coscheduling at process level (Arpaci-Dusseau): a waiting process spins, then blocks until its message wakes it; the node's kernel shares each processor (sched=linux: Linux 2.4's counters and goodness, a woken process preempting only one with less of its slice left)",
+		map[string]string{"csw": cswDoc, "wake": wakeDoc, "quantum": quantumSBDoc,
+			"spin":  "spin before blocking (default under sched=linux: the hardware preset's sb_spin_us, fitted to the thesis' static scenarios; else twice the local switch, the competitive choice)",
+			"sched": schedDoc, "hz": hzDoc, "ticks": ticksDoc}),
+	"fcs": coschedEntry(procsim.FCS, "flexible coscheduling at process level (thesis 6.2.1): gang strobes; every process classified CS, F or DC at the end of each of its timeslices (new jobs coscheduled until then); CS run alone in their slot, F first in theirs; elsewhere the classified processes share the processors as under sb",
+		map[string]string{
+			"csw":     cswDoc,
+			"wake":    wakeDoc,
+			"quantum": "time slice of each row, and each process's in the round robin outside prioritized slots, e.g. 25ms (default 100ms, thesis 6.4.1)",
+			"spin":    "spin of F and DC processes before blocking (default: twice the local switch)",
+			"dc":      "DC when the mean computation per communication call is at least this (default: quantum / 5, between the thesis' 3 ms CS and 6 ms DC processes at 25 ms, 6.3.2)",
+			"f":       "F when waiting takes more than this share of a coscheduled slot (default 0.3)",
+			"probation": "how long a new job is coscheduled before its processes are first classified (default " + fcsProbation.String() +
+				", fitted on thesis Tables 6.2-6.4's FCS cells; 0: at its first slot's end)",
+			"sched": fcsSchedDoc, "hz": hzDoc, "ticks": ticksDoc,
+		}),
+	"bcs": coschedEntry(procsim.BCS, "buffered coscheduling at process level (thesis 5.3, 6.2.2): gang strobes; communication done at micro-timeslice boundaries; a blocking call yields to the next ready process",
+		map[string]string{"csw": bcsSwitchDoc, "wake": wakeDoc, "slice": bcsSliceDoc, "overhead": bcsOverheadDoc, "gang": bcsGangDoc}),
+	"pbcs": coschedEntry(procsim.PBCS, "prioritized BCS (thesis 6.3.2.3): as bcs, and a job with priority > 0 runs whenever it is ready",
+		map[string]string{"csw": bcsSwitchDoc, "wake": wakeDoc, "slice": bcsSliceDoc, "overhead": bcsOverheadDoc, "gang": bcsGangDoc}),
 	"dcs": {
-		doc:    "distributed context switching of one-processor tasks, parallel step by parallel step (McLaughlin and Dasgupta): eager, round robin or the optimal recursive allocation; migrations charged by --hw (calypso-nt)",
-		params: dcsParams,
+		doc:       "distributed context switching of one-processor tasks, parallel step by parallel step (McLaughlin and Dasgupta): eager, round robin or the optimal recursive allocation; migrations charged by --hw (calypso-nt)",
+		params:    dcsParams,
+		maxProcs:  MaxProcsDCS,
+		estimates: func(p Params) bool { return p["history"] == HistoryStatic },
 		make: func(p Params, env Env) (sim.Policy, error) {
 			c, err := dcsConfig(p)
 			if err != nil {
@@ -93,6 +134,8 @@ var registry = map[string]entry{
 			"replan": "repeat (default) or single: when jobs end early, sweep the queue until no reservation moves, " +
 				"or once per termination as pyss does (--compat pyss sets single)",
 		},
+		maxProcs:  model.MaxProcs,
+		estimates: userEstimates,
 		make: func(p Params, _ Env) (sim.Policy, error) {
 			perfect, err := estimates(p)
 			if err != nil {
@@ -112,24 +155,27 @@ func estimates(p Params) (perfect bool, err error) {
 	return v == "actual", err
 }
 
+// userEstimates is the backfilling policies' entry.estimates: they plan
+// with the user's estimates unless estimates=actual.
+func userEstimates(p Params) bool { return p["estimates"] != "actual" }
+
+// backfillEstimates is the time-sharing policies' entry.estimates: EASY
+// in front of the matrix (their default) plans with them.
+func backfillEstimates(p Params) bool { return p["backfill"] != "none" }
+
 // UsesEstimates reports whether the policy s names plans with the jobs'
-// estimates (the user's runtime estimates, SWF field 9): EASY and
-// conservative backfilling unless estimates=actual, the time-sharing
-// policies unless backfill=none (EASY in front is their default), and dcs with history=static. A policy that
-// does not lets a trace's unusable estimates be counted rather than
-// refused. Unknown policies are taken to use them.
+// estimates (the user's runtime estimates, SWF field 9), as its registry
+// entry says: EASY and conservative backfilling unless estimates=actual,
+// the time-sharing policies unless backfill=none (EASY in front is their
+// default), and dcs with history=static. A policy that does not lets a
+// trace's unusable estimates be counted rather than refused. Unknown
+// policies are taken to use them.
 func UsesEstimates(s Spec) bool {
-	switch s.Name {
-	case "fcfs":
-		return false
-	case "easy", "conservative":
-		return s.Params["estimates"] != "actual"
-	case "gs", "local", "sb", "fcs", "bcs", "pbcs":
-		return s.Params["backfill"] != "none"
-	case "dcs":
-		return s.Params["history"] == HistoryStatic
+	e, ok := registry[s.Name]
+	if !ok {
+		return true
 	}
-	return true
+	return e.estimates != nil && e.estimates(s.Params)
 }
 
 // Largest machines, in processors, the policies are sized for: the batch
@@ -148,31 +194,25 @@ const (
 // can simulate: its per-processor structures stay within a few hundred
 // megabytes. A larger machine is refused before anything is allocated
 // (pipelines.Replay), rather than the process running out of memory.
+// Unknown policies are bounded as the process-level ones.
 func MaxProcs(s Spec) int {
-	switch {
-	case ProcessLevel(s):
+	e, ok := registry[s.Name]
+	if !ok || ProcessLevel(s) {
 		return MaxProcsProcessLevel
-	case s.Name == "fcfs" || s.Name == "easy" || s.Name == "conservative":
-		return model.MaxProcs
-	case s.Name == "gs":
-		return MaxProcsGang
-	case s.Name == "dcs":
-		return MaxProcsDCS
 	}
-	return MaxProcsProcessLevel // any other
+	return e.maxProcs
 }
 
 // ProcessLevel reports whether the policy s names simulates every process
 // (procsim), which takes one to two orders of magnitude longer than
 // scheduling whole jobs on the same workload.
 func ProcessLevel(s Spec) bool {
-	switch s.Name {
-	case "local", "sb", "fcs", "bcs", "pbcs":
-		return true
-	case "gs":
-		return s.Params["level"] == "process"
+	e, ok := registry[s.Name]
+	if !ok || e.process == nil {
+		return false
 	}
-	return false
+	_, ok = e.process(s.Params)
+	return ok
 }
 
 // Names lists the registered policies, sorted.

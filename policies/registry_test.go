@@ -2,11 +2,13 @@ package policies
 
 import (
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/gangsim/gangsim/hwmodel/presets"
 	"github.com/gangsim/gangsim/model"
+	"github.com/gangsim/gangsim/procsim"
 )
 
 func TestRegistry(t *testing.T) {
@@ -136,13 +138,8 @@ func TestUsesEstimates(t *testing.T) {
 			t.Errorf("UsesEstimates(%s) = %v, want %v", tt.spec, got, tt.want)
 		}
 	}
-	// Every registered policy is judged, none by the fallback.
-	for _, n := range Names() {
-		switch n {
-		case "fcfs", "easy", "conservative", "gs", "local", "sb", "fcs", "bcs", "pbcs", "dcs":
-		default:
-			t.Errorf("policy %s: UsesEstimates does not know it", n)
-		}
+	if s := (Spec{Name: "nosuch"}); !UsesEstimates(s) {
+		t.Errorf("UsesEstimates(%s) = false, want true (an unknown policy is taken to use them)", s)
 	}
 }
 
@@ -161,11 +158,22 @@ func TestProcessLevel(t *testing.T) {
 			t.Errorf("ProcessLevel(%s) = %v, want %v", spec, got, want)
 		}
 	}
-	for _, name := range Names() { // a new policy is placed here too
-		switch name {
-		case "fcfs", "easy", "conservative", "dcs", "gs", "local", "sb", "fcs", "bcs", "pbcs":
-		default:
-			t.Errorf("policy %s: say in ProcessLevel and here whether it is process-level", name)
+	// The discipline an entry states is the one its policy simulates.
+	for spec, want := range map[string]procsim.Kind{
+		"gs:level=process": procsim.GS, "local": procsim.Local, "sb": procsim.SB,
+		"fcs": procsim.FCS, "bcs": procsim.BCS, "pbcs": procsim.PBCS,
+	} {
+		s, err := ParseSpec(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kind, _ := registry[s.Name].process(s.Params)
+		pol, err := New(s, Env{Machine: model.FlatMachine(4), Rand: rand.New(rand.NewPCG(1, 0))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pol.(*Gang).rr.(*cosched).kind; kind != want || got != want {
+			t.Errorf("%s: its entry says %v, it simulates %v; want %v", spec, kind, got, want)
 		}
 	}
 }
@@ -185,6 +193,14 @@ func TestMaxProcs(t *testing.T) {
 		}
 		if got := MaxProcs(s); got != want {
 			t.Errorf("MaxProcs(%s) = %d, want %d", spec, got, want)
+		}
+	}
+	if s := (Spec{Name: "nosuch"}); MaxProcs(s) != MaxProcsProcessLevel {
+		t.Errorf("MaxProcs(%s) = %d, want %d (an unknown policy is bounded as the process-level ones)", s, MaxProcs(s), MaxProcsProcessLevel)
+	}
+	for _, n := range Names() { // every entry states its bound
+		if registry[n].maxProcs <= 0 {
+			t.Errorf("policy %s: no maxProcs in its registry entry", n)
 		}
 	}
 }

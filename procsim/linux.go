@@ -80,7 +80,7 @@ import (
 // linux reports whether the local scheduler is Linux's: SchedLinux under
 // SB or FCS.
 func (s *Sim) linux() bool {
-	return s.cfg.Sched == SchedLinux && (s.cfg.Kind == SB || s.cfg.Kind == FCS)
+	return s.cfg.Sched == SchedLinux && s.cfg.Kind.KernelShared()
 }
 
 // nodeWide reports whether a node's processors share one run queue: Linux

@@ -123,9 +123,7 @@ func (s *Sim) candidate(ci int, pi int32) bool {
 // idle turns are never ticked.
 func (s *Sim) armQuantum(ci int) {
 	c := &s.cpus[ci]
-	switch s.cfg.Kind {
-	case Local, SB, FCS:
-	default:
+	if !s.cfg.Kind.TimeSliced() {
 		return
 	}
 	if c.cur < 0 || c.qEnd > s.now {
@@ -157,7 +155,7 @@ func (s *Sim) armQuantum(ci int) {
 		return
 	}
 	q := s.cfg.Quantum
-	if s.cfg.Kind != Local {
+	if s.cfg.Kind.KernelShared() {
 		// A time slice of its own, as a time-sharing scheduler gives: what
 		// was left of it when it last lost the processor, or a whole
 		// quantum.

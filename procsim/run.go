@@ -110,7 +110,7 @@ func (s *Sim) AddJob(id int, cpus []int, app *model.App, work model.Time, prio b
 			s.rebaseNode(c)
 		}
 	}
-	if !s.cfg.Kind.strobed() || s.cfg.Kind != GS {
+	if s.cfg.Kind != GS {
 		for _, pi := range j.procs {
 			if wakeOneByOne {
 				s.procs[pi].blocked = false
@@ -214,7 +214,7 @@ type Owner struct {
 // its messages in flight are held until it owns them again. Under FCS the
 // processes whose slot ends are classified.
 func (s *Sim) SetOwners(on []Owner) {
-	if !s.cfg.Kind.strobed() {
+	if !s.cfg.Kind.Strobed() {
 		return
 	}
 	s.strobes++
@@ -263,7 +263,7 @@ func (s *Sim) SetOwners(on []Owner) {
 			}
 		}
 		if owned && !stays {
-			if s.cfg.Kind == FCS {
+			if s.cfg.Kind.Classifies() {
 				for _, pi := range j.procs {
 					s.classify(&s.procs[pi])
 				}
@@ -341,7 +341,7 @@ func (s *Sim) SetOwners(on []Owner) {
 			s.rebase(ci)
 		}
 	}
-	if changed || s.cfg.Kind == FCS {
+	if changed || s.cfg.Kind.Classifies() {
 		// What a job was doing before is no guide to what it does now.
 		// A strobe that names the same owners changes nothing (but FCS's
 		// measurements, which EndSlot restarted): the snapshots stay.
@@ -356,7 +356,7 @@ func (s *Sim) SetOwners(on []Owner) {
 // in the next slot (a job alone in the matrix) or not. Other disciplines
 // measure nothing.
 func (s *Sim) EndSlot() {
-	if s.cfg.Kind != FCS {
+	if !s.cfg.Kind.Classifies() {
 		return
 	}
 	s.era++
@@ -546,7 +546,7 @@ func (s *Sim) handle(e *event) {
 			switch {
 			case s.linux():
 				p.enqAt = s.now // at the head of the run queue, its counter kept
-			case s.cfg.Kind == SB || s.cfg.Kind == FCS:
+			case s.cfg.Kind.KernelShared():
 				// SchedBoost: a process that slept gets a whole time slice
 				// back (an idealised time-sharing scheduler recharges
 				// sleepers): one that sleeps often is not rotated out

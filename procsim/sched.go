@@ -675,4 +675,4 @@ func indexOf(xs []int32, x int32) int {
 }
 
 // buffered reports whether communication is buffered coscheduling's.
-func (s *Sim) buffered() bool { return s.cfg.Kind == BCS || s.cfg.Kind == PBCS }
+func (s *Sim) buffered() bool { return s.cfg.Kind.Buffered() }

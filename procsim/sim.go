@@ -21,13 +21,59 @@ const (
 	PBCS
 )
 
-var kindNames = [...]string{"gs", "local", "sb", "fcs", "bcs", "pbcs"}
+// kinds gives each discipline its name and its traits: what the
+// simulator's shared machinery, and the gang scheduler that drives it
+// (package policies), ask of a discipline beyond its own rules, which
+// the switches on Kind state (preferred, wake, waitMode). A new
+// discipline is a row here, and a case in those switches.
+var kinds = [...]struct {
+	name   string
+	traits trait
+}{
+	GS:    {"gs", strobed},
+	Local: {"local", sliced},
+	SB:    {"sb", sliced | kernel},
+	FCS:   {"fcs", strobed | sliced | kernel | classifies},
+	BCS:   {"bcs", strobed | buffered},
+	PBCS:  {"pbcs", strobed | buffered},
+}
 
-func (k Kind) String() string { return kindNames[k] }
+// A trait is a set of the disciplines' traits (see the methods of Kind).
+type trait uint8
 
-// strobed reports whether the discipline follows the gang scheduler's
-// strobes (slot owners).
-func (k Kind) strobed() bool { return k == GS || k == FCS || k == BCS || k == PBCS }
+const (
+	strobed trait = 1 << iota
+	sliced
+	kernel
+	buffered
+	classifies
+)
+
+func (k Kind) String() string { return kinds[k].name }
+
+// Strobed reports whether the discipline follows the gang scheduler's
+// strobes (SetOwners: the owners of every slot). The others (Local, SB)
+// leave each processor to its own round robin, started at a phase drawn
+// at random (Config.Rand), and only bound the jobs a processor holds.
+func (k Kind) Strobed() bool { return kinds[k].traits&strobed != 0 }
+
+// TimeSliced reports whether the processes sharing a processor take turns
+// a time slice each (Config.Quantum, or the kernel's under SchedLinux):
+// always under Local and SB, outside a prioritized owner's slot under FCS.
+func (k Kind) TimeSliced() bool { return kinds[k].traits&sliced != 0 }
+
+// KernelShared reports whether the node's operating system shares the
+// processors among the processes at its own discretion, as Config.Sched
+// says: SB, and FCS outside a prioritized owner's claim.
+func (k Kind) KernelShared() bool { return kinds[k].traits&kernel != 0 }
+
+// Buffered reports whether communication is buffered coscheduling's,
+// performed at micro-timeslice boundaries (Config.MicroSlice): BCS, PBCS.
+func (k Kind) Buffered() bool { return kinds[k].traits&buffered != 0 }
+
+// Classifies reports whether the discipline classifies processes (CS, F,
+// DC) at the end of their timeslices (EndSlot; Stats.Class): FCS.
+func (k Kind) Classifies() bool { return kinds[k].traits&classifies != 0 }
 
 // Config sets up a Sim.
 type Config struct {
@@ -105,19 +151,19 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("procsim: invalid machine %v", c.Machine)
 	case c.LocalSwitch < 0 || c.Wakeup < 0 || c.SpinThreshold < 0:
 		return fmt.Errorf("procsim: negative local switch or spin threshold")
-	case (c.Kind == Local || c.Kind == SB || c.Kind == FCS) && c.Quantum <= 0:
+	case c.Kind.TimeSliced() && c.Quantum <= 0:
 		return fmt.Errorf("procsim: %v needs a positive quantum", c.Kind)
-	case (c.Kind == BCS || c.Kind == PBCS) && c.MicroSlice <= 0:
+	case c.Kind.Buffered() && c.MicroSlice <= 0:
 		return fmt.Errorf("procsim: %v needs a positive micro-timeslice", c.Kind)
 	case c.Probation < 0:
 		return fmt.Errorf("procsim: negative FCS probation %v", c.Probation)
 	case c.MicroOverhead < 0 || c.MicroSlice > 0 && c.MicroOverhead >= c.MicroSlice:
 		return fmt.Errorf("procsim: micro-timeslice overhead %v not in [0, micro-timeslice %v)", c.MicroOverhead, c.MicroSlice)
-	case (c.Kind == Local || c.Kind == SB) && c.Rand == nil:
+	case !c.Kind.Strobed() && c.Rand == nil:
 		return fmt.Errorf("procsim: %v needs a random source for the round robins' phases", c.Kind)
 	case c.Sched > SchedBoost:
 		return fmt.Errorf("procsim: unknown local scheduler %d", c.Sched)
-	case (c.Kind == SB || c.Kind == FCS) && c.Sched == SchedLinux && (c.HZ <= 0 || c.HZ > int(model.Second) || c.SliceTicks <= 0 || c.ProcChangePenalty < 0):
+	case c.Kind.KernelShared() && c.Sched == SchedLinux && (c.HZ <= 0 || c.HZ > int(model.Second) || c.SliceTicks <= 0 || c.ProcChangePenalty < 0):
 		return fmt.Errorf("procsim: %v under Linux needs the kernel's timer rate (HZ %d, 1 to %d), slice (%d ticks, positive) and processor change penalty (%d, not negative)",
 			c.Kind, c.HZ, model.Second, c.SliceTicks, c.ProcChangePenalty)
 	}
@@ -370,7 +416,7 @@ func New(cfg Config) *Sim {
 			if cfg.Rand != nil {
 				c.tickPhase = model.Time(cfg.Rand.Int64N(int64(model.Second) / int64(cfg.HZ)))
 			}
-		case cfg.Kind == Local || cfg.Kind == SB:
+		case !cfg.Kind.Strobed():
 			c.phase = model.Time(cfg.Rand.Int64N(int64(cfg.Quantum)))
 		}
 	}

@@ -74,7 +74,7 @@ func TestAloneRunsDedicated(t *testing.T) {
 					// Disciplines whose waits block lose wake-ups or
 					// micro-timeslices even alone, but little.
 					bound := 1.2
-					if kind == BCS || kind == PBCS {
+					if kind.Buffered() {
 						bound = 1.5 // a micro-timeslice and a half a call
 					}
 					if at < work || float64(at) > bound*float64(work)+float64(model.Millisecond) {

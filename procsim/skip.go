@@ -298,7 +298,7 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 	period, diter := cur.at-prev.at, cur.iter-prev.iter
 	cross := false
 	if b := s.crossBound(j, prev, cur, period); b > until {
-		if s.cfg.Kind == FCS {
+		if s.cfg.Kind.Classifies() {
 			// The strobe after its landing keeps its classes (EndSlot): it
 			// must come before any other job's end, after which the
 			// driver may change its owners (SetOwners classifies it from
@@ -324,7 +324,7 @@ func (s *Sim) skip(j *job, prev, cur *snap, until model.Time) bool {
 		maxIter = max(maxIter, s.procs[pi].iter)
 	}
 	m = min(m, (j.prog.iters-2-maxIter)/diter)
-	if cross && s.cfg.Kind == FCS {
+	if cross && s.cfg.Kind.Classifies() {
 		// Periodic up to the strobe after its landing (less than a slot
 		// and a period later), whose classification keeps its classes:
 		// not in its last iterations nor its tail by then.
@@ -511,7 +511,7 @@ func (s *Sim) crossBound(j *job, prev, cur *snap, period model.Time) model.Time 
 		}
 	}
 	last := st.next + (st.until-1-st.next)/st.every*st.every // the last strobe before until
-	if s.cfg.Kind == FCS {
+	if s.cfg.Kind.Classifies() {
 		for i, pi := range j.procs {
 			if !s.classKept(&s.procs[pi], &prev.procs[i], &cur.procs[i], period, last) {
 				return 0

@@ -48,7 +48,7 @@ func TestCPUSet(t *testing.T) {
 // machine: the reference that TestStrobeTwin holds the strobes that touch
 // only the processors they concern to.
 func (s *Sim) setOwnersMachine(on []Owner) {
-	if !s.cfg.Kind.strobed() {
+	if !s.cfg.Kind.Strobed() {
 		return
 	}
 	next := make([]owner, len(s.cpus))

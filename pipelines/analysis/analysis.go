@@ -6,12 +6,12 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/gangsim/gangsim/metrics"
 	"github.com/gangsim/gangsim/model"
 	"github.com/gangsim/gangsim/pipelines"
 	"github.com/gangsim/gangsim/repro"
+	"golang.org/x/sync/errgroup"
 )
 
 // Analysis says how an experiment's finished runs become its item's rows
@@ -617,43 +617,42 @@ func metricUnit(ms []string) string {
 // back (Parquet) is most of an analysis's time; the analyses then find
 // them loaded.
 func (c *analysisContext) preload(keep, judge bool) error {
-	next := make(chan int)
 	errs := make([]error, len(c.runs))
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				o := c.outcomes[i]
-				if o == nil {
-					var err error
-					if o, err = c.sweep.ReadOutcomes(c.runs[i]); err != nil {
-						errs[i] = err
-						continue
-					}
-					if keep {
-						c.outcomes[i] = o
-					}
-				}
-				if !judge || c.sat[i] != nil {
-					continue
-				}
-				v, err := c.sweep.Saturation(c.runs[i], o)
-				if err != nil {
-					errs[i] = err
-					continue
-				}
-				c.sat[i] = &v
-			}
-		}()
-	}
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i := range c.runs {
-		if (keep && c.outcomes[i] == nil) || (judge && c.sat[i] == nil) {
-			next <- i
+		if (!keep || c.outcomes[i] != nil) && (!judge || c.sat[i] != nil) {
+			continue
+		}
+		g.Go(func() error {
+			errs[i] = c.preloadRun(i, keep, judge)
+			return nil // every run's error is kept, not only the first
+		})
+	}
+	g.Wait()
+	return errors.Join(errs...)
+}
+
+// preloadRun reads run i's outcomes (kept when keep is set) and, when
+// judge is set, its saturation decision (preload).
+func (c *analysisContext) preloadRun(i int, keep, judge bool) error {
+	o := c.outcomes[i]
+	if o == nil {
+		var err error
+		if o, err = c.sweep.ReadOutcomes(c.runs[i]); err != nil {
+			return err
+		}
+		if keep {
+			c.outcomes[i] = o
 		}
 	}
-	close(next)
-	wg.Wait()
-	return errors.Join(errs...)
+	if !judge || c.sat[i] != nil {
+		return nil
+	}
+	v, err := c.sweep.Saturation(c.runs[i], o)
+	if err != nil {
+		return err
+	}
+	c.sat[i] = &v
+	return nil
 }

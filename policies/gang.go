@@ -336,6 +336,7 @@ type slotPlan struct {
 	row  *row
 	run  []*gangJob
 	cost model.Time
+	ver  uint64 // the row's version (row.ver) when the slot was planned
 }
 
 // NewGang returns a gang scheduler for env. It panics if cfg does not
@@ -985,7 +986,10 @@ func (p *Gang) settle() bool {
 		// placed or repacked into it, join once the switch into it is
 		// over, unless a job of another row holds one of their columns. A
 		// slot whose row has nothing left to run ends as if it emptied.
-		used := p.slotColumns()
+		var used columns
+		if slices.ContainsFunc(p.cur.jobs, func(g *gangJob) bool { return !g.on }) {
+			used = p.slotColumns() // only those that do not run need it
+		}
 		goesOn = false
 		for _, g := range p.cur.jobs {
 			if !g.on && !used.overlapsJob(g.cols) {
@@ -1014,7 +1018,7 @@ func (p *Gang) settle() bool {
 			}
 		}
 	}
-	p.order = slices.Clone(p.m.rows)
+	p.order = append(p.order[:0], p.m.rows...)
 	return true
 }
 
@@ -1062,33 +1066,21 @@ func (p *Gang) replanDuties() {
 	}
 	p.cyc.origin = p.slotStart + model.Time(first)*q
 	p.cyc.lead = resize(p.cyc.lead, first-1)
-	prev := cend
-	for k := range p.cyc.lead {
-		sl := &p.cyc.lead[k]
-		sl.row = p.m.rows[(ci+k+1)%rows]
-		sl.run = p.runSet(sl.run[:0], sl.row, prev)
-		sl.cost = p.switchCost(prev, sl.run, rows, false)
-		prev = sl.run
-	}
 	p.cyc.slots = resize(p.cyc.slots, rows)
-	passes := 1
-	if p.cfg.Storm.Keep {
-		passes = 2 // the first pass misses what runs on across the last row's slot
-	}
-	for pass := range passes {
-		for i, rw := range p.m.rows {
-			var prev []*gangJob
-			if i > 0 || pass > 0 {
-				prev = p.cyc.slots[(i+rows-1)%rows].run
-			}
-			p.cyc.slots[i].row = rw
-			p.cyc.slots[i].run = p.runSet(p.cyc.slots[i].run[:0], rw, prev)
+	if p.cfg.Alternate {
+		p.planSlots(ci, cend)
+	} else {
+		// The last plan's steady cycle (spare's) serves the same rows in
+		// the same order: its slots are kept where nothing they depend on
+		// changed.
+		var last []slotPlan
+		if replanned && slices.Equal(p.planRows, p.m.rows) {
+			last = p.spare.slots
 		}
+		p.planChain(ci, cend, last)
 	}
 	var total model.Time
 	for i := range p.cyc.slots {
-		prev := p.cyc.slots[(i+rows-1)%rows].run
-		p.cyc.slots[i].cost = p.switchCost(prev, p.cyc.slots[i].run, rows, false)
 		total += p.cyc.slots[i].cost
 	}
 	if !p.checkCost(p.cyc.lead[0].cost) {
@@ -1145,6 +1137,117 @@ func (p *Gang) replanDuties() {
 	}
 	p.replanned = !p.aborted
 	p.planRows = append(p.planRows[:0], p.m.rows...)
+}
+
+// planSlots plans the lead's and the steady cycle's slots (their rows, run
+// sets and switches) slot by slot as the round robin runs them, from the
+// current slot, of row ci, as it ends running cend.
+func (p *Gang) planSlots(ci int, cend []*gangJob) {
+	rows := len(p.m.rows)
+	prev := cend
+	for k := range p.cyc.lead {
+		sl := &p.cyc.lead[k]
+		sl.row = p.m.rows[(ci+k+1)%rows]
+		sl.run = p.runSet(sl.run[:0], sl.row, prev)
+		sl.cost = p.switchCost(prev, sl.run, rows, false)
+		prev = sl.run
+	}
+	passes := 1
+	if p.cfg.Storm.Keep {
+		passes = 2 // the first pass misses what runs on across the last row's slot
+	}
+	for pass := range passes {
+		for i, rw := range p.m.rows {
+			var prev []*gangJob
+			if i > 0 || pass > 0 {
+				prev = p.cyc.slots[(i+rows-1)%rows].run
+			}
+			p.cyc.slots[i].row = rw
+			p.cyc.slots[i].run = p.runSet(p.cyc.slots[i].run[:0], rw, prev)
+		}
+	}
+	for i := range p.cyc.slots {
+		prev := p.cyc.slots[(i+rows-1)%rows].run
+		p.cyc.slots[i].cost = p.switchCost(prev, p.cyc.slots[i].run, rows, false)
+	}
+}
+
+// planChain is planSlots without alternative scheduling, where a slot's run
+// set is its row's jobs and, with Keep, those of the slot before from other
+// rows whose columns are all free in its row: a job runs in its row's slot
+// and on through the slots that follow while its columns are free there.
+// The slots from the current one's end, X(0), X(1), ..., X(k) serving row
+// ci+k+1, are the lead's from X(0); and X(rows-1), the slot of row ci a
+// whole cycle on, is the steady cycle's slot of row ci: the jobs running as
+// the current slot ends that are still running there are of row ci (every
+// other row has had its slot, which leaves out the jobs of other rows), and
+// row ci's slot leaves those out; what remains is row ci's jobs and those
+// each other row's slot started that run on up to there, the steady
+// cycle's. So X(rows-1) to X(2 rows-2) are the steady cycle's slots, and
+// the lead's slots from X(rows-1) on are theirs: each run set is computed
+// once, not once in the lead and twice in the steady cycle, and the
+// switches into them too.
+//
+// last, if not nil, is the steady cycle of the last plan, over the same
+// rows: a steady slot whose row has not changed since (row.ver) after a
+// slot whose run set is the last plan's there has the last plan's run set
+// and switch, as runSet and switchCost depend on nothing else.
+func (p *Gang) planChain(ci int, cend []*gangJob, last []slotPlan) {
+	rows := len(p.m.rows)
+	lead, slots := p.cyc.lead, p.cyc.slots
+	// x returns the plan of X(k): the lead's slot while the lead has it,
+	// else the steady cycle's.
+	x := func(k int) *slotPlan {
+		if k < len(lead) {
+			return &lead[k]
+		}
+		return &slots[(ci+k+1)%rows]
+	}
+	prev := cend
+	prevSame := false // prev is known to be last's slot before X(k)'s
+	for k := range 2*rows - 1 {
+		i := (ci + k + 1) % rows
+		sl := x(k)
+		sl.row = p.m.rows[i]
+		sl.ver = sl.row.ver
+		if k >= rows-1 && last != nil && last[i].ver == sl.ver &&
+			(prevSame || slices.Equal(prev, last[(i+rows-1)%rows].run)) {
+			sl.run, sl.cost = append(sl.run[:0], last[i].run...), last[i].cost
+			prevSame = true
+			if checkReplan {
+				p.checkKept(sl, prev)
+			}
+		} else {
+			sl.run = p.runSet(sl.run[:0], sl.row, prev)
+			sl.cost = p.switchCost(prev, sl.run, rows, false)
+			prevSame = false
+		}
+		prev = sl.run
+	}
+	// The steady cycle's slots the lead holds, and the switch into row ci's
+	// (X(rows-1)) from row ci-1's (X(2 rows-2)).
+	for k := rows - 1; k < min(len(lead), 2*rows-1); k++ {
+		sl := &slots[(ci+k+1)%rows]
+		sl.row, sl.run, sl.cost, sl.ver = lead[k].row, append(sl.run[:0], lead[k].run...), lead[k].cost, lead[k].ver
+	}
+	sl := &slots[ci]
+	if last != nil && last[ci].ver == sl.ver && (prevSame || slices.Equal(prev, last[(ci+rows-1)%rows].run)) && slices.Equal(sl.run, last[ci].run) {
+		sl.cost = last[ci].cost
+		if checkReplan {
+			p.checkKept(sl, prev)
+		}
+	} else {
+		sl.cost = p.switchCost(prev, sl.run, rows, false)
+	}
+}
+
+// checkKept panics unless sl, kept from the last plan, is what planning it
+// after a slot running prev gives.
+func (p *Gang) checkKept(sl *slotPlan, prev []*gangJob) {
+	run := p.runSet(nil, sl.row, prev)
+	if c := p.switchCost(prev, run, len(p.m.rows), false); !slices.Equal(run, sl.run) || c != sl.cost {
+		panic(fmt.Sprintf("policies: at %v a slot kept from the last plan runs %d jobs at a switch of %v; planned again, %d at %v", p.e.Now(), len(sl.run), sl.cost, len(run), c))
+	}
 }
 
 // slotsOf sets g's inEnd, lead and cyc from the cycle planned: it runs in

@@ -159,6 +159,7 @@ type matrix struct {
 	alloc        string // allocFirstFit or allocDHC
 	rows         []*row
 	idx          *loadIndex // DHC on a wide machine: the blocks' loads, word by word
+	vers         uint64     // the last row version given (bump)
 }
 
 // row is one time slot of the matrix.
@@ -168,6 +169,15 @@ type row struct {
 	// nz has a bit for every word of taken that is not empty, kept with
 	// the matrix's loadIndex (nil without one).
 	nz columns
+	// ver changes with every change of the row's jobs (matrix.bump): a
+	// plan of its slot holds while it is the same.
+	ver uint64
+}
+
+// bump records a change of rw's jobs: a version no row of m had.
+func (m *matrix) bump(rw *row) {
+	m.vers++
+	rw.ver = m.vers
 }
 
 // dhcIndexWords is the machine width, in words of 64 columns, from which a
@@ -714,6 +724,7 @@ func (m *matrix) place(g *gangJob, p placement) {
 	}
 	rw.taken.addJob(g.cols)
 	rw.jobs = append(rw.jobs, g)
+	m.bump(rw)
 	m.changed(rw, g.cols.w, g.cols.lo, 1)
 }
 
@@ -724,6 +735,7 @@ func (m *matrix) remove(g *gangJob) {
 	m.changed(rw, g.cols.w, g.cols.lo, -1)
 	i := slices.Index(rw.jobs, g)
 	rw.jobs = slices.Delete(rw.jobs, i, i+1)
+	m.bump(rw)
 	g.row = nil
 	if len(rw.jobs) == 0 {
 		m.rows = slices.DeleteFunc(m.rows, func(r *row) bool { return r == rw })
@@ -759,6 +771,8 @@ func (m *matrix) repack() bool {
 			dst.taken.addJob(g.cols)
 			m.changed(dst, g.cols.w, g.cols.lo, 1)
 			dst.jobs = append(dst.jobs, g)
+			m.bump(rw)
+			m.bump(dst)
 			slices.SortFunc(dst.jobs, func(a, b *gangJob) int { return cmp.Compare(a.seq, b.seq) })
 			g.row = dst
 			moved = true

@@ -1070,14 +1070,13 @@ func (p *Gang) replanDuties() {
 	if p.cfg.Alternate {
 		p.planSlots(ci, cend)
 	} else {
-		// The last plan's steady cycle (spare's) serves the same rows in
-		// the same order: its slots are kept where nothing they depend on
-		// changed.
-		var last []slotPlan
-		if replanned && slices.Equal(p.planRows, p.m.rows) {
-			last = p.spare.slots
+		// The last plan (spare) on the same grid of slots, with as many
+		// rows: its slots are kept where nothing they depend on changed.
+		var old *cycle
+		if replanned && len(p.spare.slots) == rows && p.slotStart >= p.spare.base && (p.slotStart-p.spare.base)%q == 0 {
+			old = &p.spare
 		}
-		p.planChain(ci, cend, last)
+		p.planChain(ci, cend, old, slices.Equal(p.planRows, p.m.rows))
 	}
 	var total model.Time
 	for i := range p.cyc.slots {
@@ -1188,13 +1187,22 @@ func (p *Gang) planSlots(ci int, cend []*gangJob) {
 // once, not once in the lead and twice in the steady cycle, and the
 // switches into them too.
 //
-// last, if not nil, is the steady cycle of the last plan, over the same
-// rows: a steady slot whose row has not changed since (row.ver) after a
-// slot whose run set is the last plan's there has the last plan's run set
-// and switch, as runSet and switchCost depend on nothing else.
-func (p *Gang) planChain(ci int, cend []*gangJob, last []slotPlan) {
-	rows := len(p.m.rows)
+// old, if not nil, is the last plan, on the same grid of slots and with as
+// many rows (sameRows: the same rows in the same order): a slot that serves
+// the row old's slot at the same time served, unchanged since (row.ver),
+// after a slot whose run set is what old has before that one, has old's
+// run set and switch, as runSet and switchCost depend on nothing else.
+func (p *Gang) planChain(ci int, cend []*gangJob, old *cycle, sameRows bool) {
+	rows, q := len(p.m.rows), p.cfg.Quantum
 	lead, slots := p.cyc.lead, p.cyc.slots
+	shift := 0 // old's slots from the current one
+	var last []slotPlan
+	if old != nil {
+		shift = int((p.slotStart - old.base) / q)
+		if sameRows {
+			last = old.slots
+		}
+	}
 	// x returns the plan of X(k): the lead's slot while the lead has it,
 	// else the steady cycle's.
 	x := func(k int) *slotPlan {
@@ -1204,15 +1212,30 @@ func (p *Gang) planChain(ci int, cend []*gangJob, last []slotPlan) {
 		return &slots[(ci+k+1)%rows]
 	}
 	prev := cend
-	prevSame := false // prev is known to be last's slot before X(k)'s
+	prevSame := false // prev is known to be what old has before X(k)'s slot
 	for k := range 2*rows - 1 {
 		i := (ci + k + 1) % rows
 		sl := x(k)
 		sl.row = p.m.rows[i]
 		sl.ver = sl.row.ver
-		if k >= rows-1 && last != nil && last[i].ver == sl.ver &&
-			(prevSame || slices.Equal(prev, last[(i+rows-1)%rows].run)) {
-			sl.run, sl.cost = append(sl.run[:0], last[i].run...), last[i].cost
+		var o *slotPlan
+		if old != nil {
+			var oprev *slotPlan
+			o, oprev, _ = old.at(k+1+shift, q)
+			if o.row != sl.row || o.ver != sl.ver {
+				o = nil
+			} else if !prevSame {
+				before := old.end
+				if oprev != nil {
+					before = oprev.run
+				}
+				if !slices.Equal(prev, before) {
+					o = nil
+				}
+			}
+		}
+		if o != nil {
+			sl.run, sl.cost = append(sl.run[:0], o.run...), o.cost
 			prevSame = true
 			if checkReplan {
 				p.checkKept(sl, prev)
@@ -1231,7 +1254,7 @@ func (p *Gang) planChain(ci int, cend []*gangJob, last []slotPlan) {
 		sl.row, sl.run, sl.cost, sl.ver = lead[k].row, append(sl.run[:0], lead[k].run...), lead[k].cost, lead[k].ver
 	}
 	sl := &slots[ci]
-	if last != nil && last[ci].ver == sl.ver && (prevSame || slices.Equal(prev, last[(ci+rows-1)%rows].run)) && slices.Equal(sl.run, last[ci].run) {
+	if last != nil && last[ci].ver == sl.ver && slices.Equal(prev, last[(ci+rows-1)%rows].run) && slices.Equal(sl.run, last[ci].run) {
 		sl.cost = last[ci].cost
 		if checkReplan {
 			p.checkKept(sl, prev)

@@ -232,6 +232,9 @@ type Gang struct {
 	leadMarks, cycMarks []mark
 	allBuf, runBuf      []*gangJob
 	stillBuf            []*gangJob
+	// The jobs placed since the last pass (fresh), those touched since
+	// the last plan (touched), and the scratch list of those to plan.
+	freshList, touchedList, candBuf []*gangJob
 	// onList holds every job that runs in the current slot (on), and
 	// perhaps jobs that have left since.
 	onList   []*gangJob
@@ -242,6 +245,14 @@ type Gang struct {
 
 	maxPage  model.Time // the longest paging of a job in the matrix (pageCosts)
 	gangLoss model.Time // added to every charged gang switch (CoschedConfig.GangLoss)
+}
+
+// touch marks g touched (gangJob.touched) and lists it.
+func (p *Gang) touch(g *gangJob) {
+	if !g.touched {
+		g.touched = true
+		p.touchedList = append(p.touchedList, g)
+	}
 }
 
 // mark stamps the jobs of set so that marked tells them apart in O(1), and
@@ -479,9 +490,20 @@ func (p *Gang) Schedule() {
 	if p.dirty {
 		p.rr.replan()
 		p.dirty = false
-		for _, g := range p.all() {
+		for _, g := range p.freshList {
 			g.fresh = false
 		}
+		clear(p.freshList)
+		p.freshList = p.freshList[:0]
+	}
+	if _, ok := p.rr.(planned); !ok && len(p.touchedList) > 0 {
+		// Only replanDuties reads and clears the marks: another round
+		// robin (settle's marks at process level) lets them go.
+		for _, g := range p.touchedList {
+			g.touched = false
+		}
+		clear(p.touchedList)
+		p.touchedList = p.touchedList[:0]
 	}
 }
 
@@ -654,6 +676,12 @@ type gangJob struct {
 	given sim.Rate   // the rate the engine has: 0 until it is ready, then rate
 	duty  sim.Duty
 	plan  marks // the switches its duty switches it in at
+	// spare is the storage of the duty and marks before these, reused
+	// for the next ones (plan).
+	spare struct {
+		lead, on    []sim.Window
+		mlead, mcyc []mark
+	}
 	since model.Time
 
 	switches int64      // switches counted so far
@@ -737,6 +765,7 @@ func (p *Gang) start(j *sim.Job, pl placement) {
 	i, _ := slices.BinarySearchFunc(p.byEnd, g, byEndOrder)
 	p.byEnd = slices.Insert(p.byEnd, i, g)
 	p.jobs[j] = g
+	p.freshList = append(p.freshList, g)
 	p.e.Start(j)
 	p.rr.placed(g)
 	if g.ready > now {
@@ -931,7 +960,12 @@ func (p *Gang) switchCost(prev, next []*gangJob, rows int, firstStarts bool) mod
 	if !in || !p.env.Hardware.Charged() {
 		return 0
 	}
-	occ := p.occupancy(prev, rows)
+	return p.switchCostAt(rows, p.occupancy(prev, rows))
+}
+
+// switchCostAt is the charged gang switch with rows rows in use and the
+// NIC buffers' occupancy occ.
+func (p *Gang) switchCostAt(rows int, occ float64) model.Time {
 	k := switchKey{rows, math.Float64bits(occ)}
 	c, ok := p.switches[k]
 	if !ok {
@@ -994,7 +1028,7 @@ func (p *Gang) settle() bool {
 		for _, g := range p.cur.jobs {
 			if !g.on && !used.overlapsJob(g.cols) {
 				g.on, g.onFrom = true, max(now, p.switchEnd)
-				g.touched = true // runs in the current slot, which the last plan did not have it do
+				p.touch(g) // runs in the current slot, which the last plan did not have it do
 				p.onList = append(p.onList, g)
 				used.addJob(g.cols)
 			}
@@ -1100,7 +1134,10 @@ func (p *Gang) replanDuties() {
 	if !full {
 		p.touchChanged(&p.spare)
 	}
-	all := p.all()
+	var all []*gangJob // every job, when they are gone over
+	if full || p.sized > 0 || checkReplan {
+		all = p.all()
+	}
 	if checkReplan {
 		p.checkSlotsOf(all, cend)
 	}
@@ -1122,18 +1159,59 @@ func (p *Gang) replanDuties() {
 			}
 		}
 	}
-	for _, g := range all {
-		if full || g.touched || g.fresh || g.page != g.planPage {
-			if !full {
+	if full || p.sized > 0 {
+		for _, g := range all {
+			if full || g.touched || g.fresh || g.page != g.planPage {
+				if !full {
+					p.slotsOf(g)
+				}
+				p.plan(g)
+			} else if checkReplan {
 				p.slotsOf(g)
+				p.checkSame(g)
 			}
-			p.plan(g)
-		} else if checkReplan {
-			p.slotsOf(g)
-			p.checkSame(g)
 		}
+	} else {
+		// Without paging (no job has a memory size, so no page changes)
+		// only the jobs touched or placed are planned: those in the
+		// matrix, in the order of all (row by row, each row's by
+		// placement, that is seq).
+		cand := p.candBuf[:0]
+		for _, g := range p.touchedList {
+			if g.row != nil {
+				cand = append(cand, g)
+			}
+		}
+		for _, g := range p.freshList {
+			if g.row != nil && !g.touched {
+				cand = append(cand, g)
+			}
+		}
+		slices.SortFunc(cand, func(a, b *gangJob) int {
+			if a.row != b.row {
+				return cmp.Compare(p.m.index(a.row), p.m.index(b.row))
+			}
+			return cmp.Compare(a.seq, b.seq)
+		})
+		for _, g := range cand {
+			p.slotsOf(g)
+			p.plan(g)
+		}
+		p.candBuf = cand[:0]
+		if checkReplan {
+			for _, g := range all {
+				if !g.touched && !g.fresh {
+					p.slotsOf(g)
+					p.checkSame(g)
+				}
+			}
+		}
+	}
+	for _, g := range p.touchedList {
 		g.touched = false
 	}
+	clear(p.touchedList)
+	p.touchedList = p.touchedList[:0]
 	p.replanned = !p.aborted
 	p.planRows = append(p.planRows[:0], p.m.rows...)
 }
@@ -1241,8 +1319,7 @@ func (p *Gang) planChain(ci int, cend []*gangJob, old *cycle, sameRows bool) {
 				p.checkKept(sl, prev)
 			}
 		} else {
-			sl.run = p.runSet(sl.run[:0], sl.row, prev)
-			sl.cost = p.switchCost(prev, sl.run, rows, false)
+			sl.run, sl.cost = p.chainSlot(sl.run[:0], sl.row, prev, rows)
 			prevSame = false
 		}
 		prev = sl.run
@@ -1262,6 +1339,40 @@ func (p *Gang) planChain(ci int, cend []*gangJob, old *cycle, sameRows bool) {
 	} else {
 		sl.cost = p.switchCost(prev, sl.run, rows, false)
 	}
+}
+
+// chainSlot is runSet(run, rw, prev) and the switchCost from prev to it
+// (not a first start) without alternative scheduling, in one pass over
+// prev: its jobs are marked, their occupancy summed in order and those
+// kept picked out together; of the slot's jobs only rw's can be new to it,
+// the others being prev's.
+func (p *Gang) chainSlot(run []*gangJob, rw *row, prev []*gangJob, rows int) ([]*gangJob, model.Time) {
+	run = append(run, rw.jobs...)
+	keep := p.cfg.Storm.Keep && len(prev) > 0 && len(p.m.rows) >= 2
+	if keep && checkReplan {
+		checkDisjoint(prev)
+	}
+	charged := p.env.Hardware.Charged()
+	p.stamp++
+	stamp := p.stamp
+	var sum float64
+	for _, g := range prev {
+		g.stamp = stamp
+		if charged {
+			if g.commRows != rows {
+				_, g.comm = commShares(&g.j.In.App, g.j.Size, p.env.Hardware.Costs, rows)
+				g.commRows = rows
+			}
+			sum += float64(g.need) * g.comm
+		}
+		if keep && g.row != rw && !rw.taken.overlapsJob(g.cols) {
+			run = append(run, g)
+		}
+	}
+	if !charged || !slices.ContainsFunc(rw.jobs, func(g *gangJob) bool { return g.stamp != stamp }) {
+		return run, 0
+	}
+	return run, p.switchCostAt(rows, sum/float64(p.m.cols))
 }
 
 // checkKept panics unless sl, kept from the last plan, is what planning it
@@ -1359,10 +1470,10 @@ func (p *Gang) touchChanged(old *cycle) {
 		osl, _, _ := old.at(k+shift, q)
 		if nsl.cost != osl.cost {
 			for _, g := range nsl.run {
-				g.touched = true
+				p.touch(g)
 			}
 			for _, g := range osl.run {
-				g.touched = true
+				p.touch(g)
 			}
 			continue
 		}
@@ -1372,13 +1483,13 @@ func (p *Gang) touchChanged(old *cycle) {
 		stamp := p.mark(osl.run)
 		for _, g := range nsl.run {
 			if g.stamp != stamp {
-				g.touched = true
+				p.touch(g)
 			}
 		}
 		stamp = p.mark(nsl.run)
 		for _, g := range osl.run {
 			if g.stamp != stamp {
-				g.touched = true
+				p.touch(g)
 			}
 		}
 	}
@@ -1542,10 +1653,27 @@ func (p *Gang) plan(g *gangJob) {
 	if d.SameFrom(g.duty, now) {
 		return // its duty and switches from now on are those in force
 	}
-	d.Lead, d.On = slices.Clone(d.Lead), slices.Clone(d.On)
-	ms.lead, ms.cyc = slices.Clone(ms.lead), slices.Clone(ms.cyc)
+	// Copied into the storage of the duty and marks before the ones in
+	// force, which nothing holds once these replace them (the engine reads
+	// the duty in force as SetDuty accounts for it, then keeps d).
+	d.Lead, d.On = cloneInto(g.spare.lead, d.Lead), cloneInto(g.spare.on, d.On)
+	ms.lead, ms.cyc = cloneInto(g.spare.mlead, ms.lead), cloneInto(g.spare.mcyc, ms.cyc)
+	old, oldMarks := g.duty, g.plan
 	g.plan, g.duty = ms, d
 	p.e.SetDuty(g.j, d)
+	g.spare.lead, g.spare.on, g.spare.mlead, g.spare.mcyc = old.Lead, old.On, oldMarks.lead, oldMarks.cyc
+}
+
+// cloneInto is slices.Clone(s) in buf's storage: nil if s is nil, else a
+// slice that is not nil.
+func cloneInto[S ~[]E, E any](buf, s S) S {
+	if s == nil {
+		return nil
+	}
+	if buf == nil {
+		return append(S{}, s...)
+	}
+	return append(buf[:0], s...)
 }
 
 // dutyOf is g's duty and switch marks from the current slot and the

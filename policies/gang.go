@@ -232,6 +232,9 @@ type Gang struct {
 	leadMarks, cycMarks []mark
 	allBuf, runBuf      []*gangJob
 	stillBuf            []*gangJob
+	// The jobs placed since the last pass (fresh), those touched since
+	// the last plan (touched), and the scratch list of those to plan.
+	freshList, touchedList, candBuf []*gangJob
 	// onList holds every job that runs in the current slot (on), and
 	// perhaps jobs that have left since.
 	onList   []*gangJob
@@ -242,6 +245,14 @@ type Gang struct {
 
 	maxPage  model.Time // the longest paging of a job in the matrix (pageCosts)
 	gangLoss model.Time // added to every charged gang switch (CoschedConfig.GangLoss)
+}
+
+// touch marks g touched (gangJob.touched) and lists it.
+func (p *Gang) touch(g *gangJob) {
+	if !g.touched {
+		g.touched = true
+		p.touchedList = append(p.touchedList, g)
+	}
 }
 
 // mark stamps the jobs of set so that marked tells them apart in O(1), and
@@ -406,6 +417,7 @@ type slotPlan struct {
 	row  *row
 	run  []*gangJob
 	cost model.Time
+	ver  uint64 // the row's version (row.ver) when the slot was planned
 }
 
 // NewGang returns a gang scheduler for env. It panics if cfg does not
@@ -548,9 +560,20 @@ func (p *Gang) Schedule() {
 	if p.dirty {
 		p.rr.replan()
 		p.dirty = false
-		for _, g := range p.all() {
+		for _, g := range p.freshList {
 			g.fresh = false
 		}
+		clear(p.freshList)
+		p.freshList = p.freshList[:0]
+	}
+	if _, ok := p.rr.(planned); !ok && len(p.touchedList) > 0 {
+		// Only replanDuties reads and clears the marks: another round
+		// robin (settle's marks at process level) lets them go.
+		for _, g := range p.touchedList {
+			g.touched = false
+		}
+		clear(p.touchedList)
+		p.touchedList = p.touchedList[:0]
 	}
 }
 
@@ -723,6 +746,12 @@ type gangJob struct {
 	given sim.Rate   // the rate the engine has: 0 until it is ready, then rate
 	duty  sim.Duty
 	plan  marks // the switches its duty switches it in at
+	// spare is the storage of the duty and marks before these, reused
+	// for the next ones (plan).
+	spare struct {
+		lead, on    []sim.Window
+		mlead, mcyc []mark
+	}
 	since model.Time
 
 	switches int64      // switches counted so far
@@ -806,6 +835,7 @@ func (p *Gang) start(j *sim.Job, pl placement) {
 	i, _ := slices.BinarySearchFunc(p.byEnd, g, byEndOrder)
 	p.byEnd = slices.Insert(p.byEnd, i, g)
 	p.jobs[j] = g
+	p.freshList = append(p.freshList, g)
 	p.e.Start(j)
 	p.rr.placed(g)
 	if g.ready > now {
@@ -1000,7 +1030,12 @@ func (p *Gang) switchCost(prev, next []*gangJob, rows int, firstStarts bool) mod
 	if !in || !p.env.Hardware.Charged() {
 		return 0
 	}
-	occ := p.occupancy(prev, rows)
+	return p.switchCostAt(rows, p.occupancy(prev, rows))
+}
+
+// switchCostAt is the charged gang switch with rows rows in use and the
+// NIC buffers' occupancy occ.
+func (p *Gang) switchCostAt(rows int, occ float64) model.Time {
 	k := switchKey{rows, math.Float64bits(occ)}
 	c, ok := p.switches[k]
 	if !ok {
@@ -1055,12 +1090,15 @@ func (p *Gang) settle() bool {
 		// placed or repacked into it, join once the switch into it is
 		// over, unless a job of another row holds one of their columns. A
 		// slot whose row has nothing left to run ends as if it emptied.
-		used := p.slotColumns()
+		var used columns
+		if slices.ContainsFunc(p.cur.jobs, func(g *gangJob) bool { return !g.on }) {
+			used = p.slotColumns() // only those that do not run need it
+		}
 		goesOn = false
 		for _, g := range p.cur.jobs {
 			if !g.on && !used.overlapsJob(g.cols) {
 				g.on, g.onFrom = true, max(now, p.switchEnd)
-				g.touched = true // runs in the current slot, which the last plan did not have it do
+				p.touch(g) // runs in the current slot, which the last plan did not have it do
 				p.onList = append(p.onList, g)
 				used.addJob(g.cols)
 			}
@@ -1084,7 +1122,7 @@ func (p *Gang) settle() bool {
 			}
 		}
 	}
-	p.order = slices.Clone(p.m.rows)
+	p.order = append(p.order[:0], p.m.rows...)
 	return true
 }
 
@@ -1132,33 +1170,20 @@ func (p *Gang) replanDuties() {
 	}
 	p.cyc.origin = p.slotStart + model.Time(first)*q
 	p.cyc.lead = resize(p.cyc.lead, first-1)
-	prev := cend
-	for k := range p.cyc.lead {
-		sl := &p.cyc.lead[k]
-		sl.row = p.m.rows[(ci+k+1)%rows]
-		sl.run = p.runSet(sl.run[:0], sl.row, prev)
-		sl.cost = p.switchCost(prev, sl.run, rows, false)
-		prev = sl.run
-	}
 	p.cyc.slots = resize(p.cyc.slots, rows)
-	passes := 1
-	if p.cfg.Storm.Keep {
-		passes = 2 // the first pass misses what runs on across the last row's slot
-	}
-	for pass := range passes {
-		for i, rw := range p.m.rows {
-			var prev []*gangJob
-			if i > 0 || pass > 0 {
-				prev = p.cyc.slots[(i+rows-1)%rows].run
-			}
-			p.cyc.slots[i].row = rw
-			p.cyc.slots[i].run = p.runSet(p.cyc.slots[i].run[:0], rw, prev)
+	if p.cfg.Alternate {
+		p.planSlots(ci, cend)
+	} else {
+		// The last plan (spare) on the same grid of slots, with as many
+		// rows: its slots are kept where nothing they depend on changed.
+		var old *cycle
+		if replanned && len(p.spare.slots) == rows && p.slotStart >= p.spare.base && (p.slotStart-p.spare.base)%q == 0 {
+			old = &p.spare
 		}
+		p.planChain(ci, cend, old, slices.Equal(p.planRows, p.m.rows))
 	}
 	var total model.Time
 	for i := range p.cyc.slots {
-		prev := p.cyc.slots[(i+rows-1)%rows].run
-		p.cyc.slots[i].cost = p.switchCost(prev, p.cyc.slots[i].run, rows, false)
 		total += p.cyc.slots[i].cost
 	}
 	if !p.checkCost(p.cyc.lead[0].cost) {
@@ -1179,7 +1204,10 @@ func (p *Gang) replanDuties() {
 	if !full {
 		p.touchChanged(&p.spare)
 	}
-	all := p.all()
+	var all []*gangJob // every job, when they are gone over
+	if full || p.sized > 0 || checkReplan {
+		all = p.all()
+	}
 	if checkReplan {
 		p.checkSlotsOf(all, cend)
 	}
@@ -1201,20 +1229,229 @@ func (p *Gang) replanDuties() {
 			}
 		}
 	}
-	for _, g := range all {
-		if full || g.touched || g.fresh || g.page != g.planPage {
-			if !full {
+	if full || p.sized > 0 {
+		for _, g := range all {
+			if full || g.touched || g.fresh || g.page != g.planPage {
+				if !full {
+					p.slotsOf(g)
+				}
+				p.plan(g)
+			} else if checkReplan {
 				p.slotsOf(g)
+				p.checkSame(g)
 			}
-			p.plan(g)
-		} else if checkReplan {
-			p.slotsOf(g)
-			p.checkSame(g)
 		}
+	} else {
+		// Without paging (no job has a memory size, so no page changes)
+		// only the jobs touched or placed are planned: those in the
+		// matrix, in the order of all (row by row, each row's by
+		// placement, that is seq).
+		cand := p.candBuf[:0]
+		for _, g := range p.touchedList {
+			if g.row != nil {
+				cand = append(cand, g)
+			}
+		}
+		for _, g := range p.freshList {
+			if g.row != nil && !g.touched {
+				cand = append(cand, g)
+			}
+		}
+		slices.SortFunc(cand, func(a, b *gangJob) int {
+			if a.row != b.row {
+				return cmp.Compare(p.m.index(a.row), p.m.index(b.row))
+			}
+			return cmp.Compare(a.seq, b.seq)
+		})
+		for _, g := range cand {
+			p.slotsOf(g)
+			p.plan(g)
+		}
+		p.candBuf = cand[:0]
+		if checkReplan {
+			for _, g := range all {
+				if !g.touched && !g.fresh {
+					p.slotsOf(g)
+					p.checkSame(g)
+				}
+			}
+		}
+	}
+	for _, g := range p.touchedList {
 		g.touched = false
 	}
+	clear(p.touchedList)
+	p.touchedList = p.touchedList[:0]
 	p.replanned = !p.aborted
 	p.planRows = append(p.planRows[:0], p.m.rows...)
+}
+
+// planSlots plans the lead's and the steady cycle's slots (their rows, run
+// sets and switches) slot by slot as the round robin runs them, from the
+// current slot, of row ci, as it ends running cend.
+func (p *Gang) planSlots(ci int, cend []*gangJob) {
+	rows := len(p.m.rows)
+	prev := cend
+	for k := range p.cyc.lead {
+		sl := &p.cyc.lead[k]
+		sl.row = p.m.rows[(ci+k+1)%rows]
+		sl.run = p.runSet(sl.run[:0], sl.row, prev)
+		sl.cost = p.switchCost(prev, sl.run, rows, false)
+		prev = sl.run
+	}
+	passes := 1
+	if p.cfg.Storm.Keep {
+		passes = 2 // the first pass misses what runs on across the last row's slot
+	}
+	for pass := range passes {
+		for i, rw := range p.m.rows {
+			var prev []*gangJob
+			if i > 0 || pass > 0 {
+				prev = p.cyc.slots[(i+rows-1)%rows].run
+			}
+			p.cyc.slots[i].row = rw
+			p.cyc.slots[i].run = p.runSet(p.cyc.slots[i].run[:0], rw, prev)
+		}
+	}
+	for i := range p.cyc.slots {
+		prev := p.cyc.slots[(i+rows-1)%rows].run
+		p.cyc.slots[i].cost = p.switchCost(prev, p.cyc.slots[i].run, rows, false)
+	}
+}
+
+// planChain is planSlots without alternative scheduling, where a slot's run
+// set is its row's jobs and, with Keep, those of the slot before from other
+// rows whose columns are all free in its row: a job runs in its row's slot
+// and on through the slots that follow while its columns are free there.
+// The slots from the current one's end, X(0), X(1), ..., X(k) serving row
+// ci+k+1, are the lead's from X(0); and X(rows-1), the slot of row ci a
+// whole cycle on, is the steady cycle's slot of row ci: the jobs running as
+// the current slot ends that are still running there are of row ci (every
+// other row has had its slot, which leaves out the jobs of other rows), and
+// row ci's slot leaves those out; what remains is row ci's jobs and those
+// each other row's slot started that run on up to there, the steady
+// cycle's. So X(rows-1) to X(2 rows-2) are the steady cycle's slots, and
+// the lead's slots from X(rows-1) on are theirs: each run set is computed
+// once, not once in the lead and twice in the steady cycle, and the
+// switches into them too.
+//
+// old, if not nil, is the last plan, on the same grid of slots and with as
+// many rows (sameRows: the same rows in the same order): a slot that serves
+// the row old's slot at the same time served, unchanged since (row.ver),
+// after a slot whose run set is what old has before that one, has old's
+// run set and switch, as runSet and switchCost depend on nothing else.
+func (p *Gang) planChain(ci int, cend []*gangJob, old *cycle, sameRows bool) {
+	rows, q := len(p.m.rows), p.cfg.Quantum
+	lead, slots := p.cyc.lead, p.cyc.slots
+	shift := 0 // old's slots from the current one
+	var last []slotPlan
+	if old != nil {
+		shift = int((p.slotStart - old.base) / q)
+		if sameRows {
+			last = old.slots
+		}
+	}
+	// x returns the plan of X(k): the lead's slot while the lead has it,
+	// else the steady cycle's.
+	x := func(k int) *slotPlan {
+		if k < len(lead) {
+			return &lead[k]
+		}
+		return &slots[(ci+k+1)%rows]
+	}
+	prev := cend
+	prevSame := false // prev is known to be what old has before X(k)'s slot
+	for k := range 2*rows - 1 {
+		i := (ci + k + 1) % rows
+		sl := x(k)
+		sl.row = p.m.rows[i]
+		sl.ver = sl.row.ver
+		var o *slotPlan
+		if old != nil {
+			var oprev *slotPlan
+			o, oprev, _ = old.at(k+1+shift, q)
+			if o.row != sl.row || o.ver != sl.ver {
+				o = nil
+			} else if !prevSame {
+				before := old.end
+				if oprev != nil {
+					before = oprev.run
+				}
+				if !slices.Equal(prev, before) {
+					o = nil
+				}
+			}
+		}
+		if o != nil {
+			sl.run, sl.cost = append(sl.run[:0], o.run...), o.cost
+			prevSame = true
+			if checkReplan {
+				p.checkKept(sl, prev)
+			}
+		} else {
+			sl.run, sl.cost = p.chainSlot(sl.run[:0], sl.row, prev, rows)
+			prevSame = false
+		}
+		prev = sl.run
+	}
+	// The steady cycle's slots the lead holds, and the switch into row ci's
+	// (X(rows-1)) from row ci-1's (X(2 rows-2)).
+	for k := rows - 1; k < min(len(lead), 2*rows-1); k++ {
+		sl := &slots[(ci+k+1)%rows]
+		sl.row, sl.run, sl.cost, sl.ver = lead[k].row, append(sl.run[:0], lead[k].run...), lead[k].cost, lead[k].ver
+	}
+	sl := &slots[ci]
+	if last != nil && last[ci].ver == sl.ver && slices.Equal(prev, last[(ci+rows-1)%rows].run) && slices.Equal(sl.run, last[ci].run) {
+		sl.cost = last[ci].cost
+		if checkReplan {
+			p.checkKept(sl, prev)
+		}
+	} else {
+		sl.cost = p.switchCost(prev, sl.run, rows, false)
+	}
+}
+
+// chainSlot is runSet(run, rw, prev) and the switchCost from prev to it
+// (not a first start) without alternative scheduling, in one pass over
+// prev: its jobs are marked, their occupancy summed in order and those
+// kept picked out together; of the slot's jobs only rw's can be new to it,
+// the others being prev's.
+func (p *Gang) chainSlot(run []*gangJob, rw *row, prev []*gangJob, rows int) ([]*gangJob, model.Time) {
+	run = append(run, rw.jobs...)
+	keep := p.cfg.Storm.Keep && len(prev) > 0 && len(p.m.rows) >= 2
+	if keep && checkReplan {
+		checkDisjoint(prev)
+	}
+	charged := p.env.Hardware.Charged()
+	p.stamp++
+	stamp := p.stamp
+	var sum float64
+	for _, g := range prev {
+		g.stamp = stamp
+		if charged {
+			if g.commRows != rows {
+				_, g.comm = commShares(&g.j.In.App, g.j.Size, p.env.Hardware.Costs, rows)
+				g.commRows = rows
+			}
+			sum += float64(g.need) * g.comm
+		}
+		if keep && g.row != rw && !rw.taken.overlapsJob(g.cols) {
+			run = append(run, g)
+		}
+	}
+	if !charged || !slices.ContainsFunc(rw.jobs, func(g *gangJob) bool { return g.stamp != stamp }) {
+		return run, 0
+	}
+	return run, p.switchCostAt(rows, sum/float64(p.m.cols))
+}
+
+// checkKept panics unless sl, kept from the last plan, is what planning it
+// after a slot running prev gives.
+func (p *Gang) checkKept(sl *slotPlan, prev []*gangJob) {
+	run := p.runSet(nil, sl.row, prev)
+	if c := p.switchCost(prev, run, len(p.m.rows), false); !slices.Equal(run, sl.run) || c != sl.cost {
+		panic(fmt.Sprintf("policies: at %v a slot kept from the last plan runs %d jobs at a switch of %v; planned again, %d at %v", p.e.Now(), len(sl.run), sl.cost, len(run), c))
+	}
 }
 
 // slotsOf sets g's inEnd, lead and cyc from the cycle planned: it runs in
@@ -1303,10 +1540,10 @@ func (p *Gang) touchChanged(old *cycle) {
 		osl, _, _ := old.at(k+shift, q)
 		if nsl.cost != osl.cost {
 			for _, g := range nsl.run {
-				g.touched = true
+				p.touch(g)
 			}
 			for _, g := range osl.run {
-				g.touched = true
+				p.touch(g)
 			}
 			continue
 		}
@@ -1316,13 +1553,13 @@ func (p *Gang) touchChanged(old *cycle) {
 		stamp := p.mark(osl.run)
 		for _, g := range nsl.run {
 			if g.stamp != stamp {
-				g.touched = true
+				p.touch(g)
 			}
 		}
 		stamp = p.mark(nsl.run)
 		for _, g := range osl.run {
 			if g.stamp != stamp {
-				g.touched = true
+				p.touch(g)
 			}
 		}
 	}
@@ -1486,10 +1723,27 @@ func (p *Gang) plan(g *gangJob) {
 	if d.SameFrom(g.duty, now) {
 		return // its duty and switches from now on are those in force
 	}
-	d.Lead, d.On = slices.Clone(d.Lead), slices.Clone(d.On)
-	ms.lead, ms.cyc = slices.Clone(ms.lead), slices.Clone(ms.cyc)
+	// Copied into the storage of the duty and marks before the ones in
+	// force, which nothing holds once these replace them (the engine reads
+	// the duty in force as SetDuty accounts for it, then keeps d).
+	d.Lead, d.On = cloneInto(g.spare.lead, d.Lead), cloneInto(g.spare.on, d.On)
+	ms.lead, ms.cyc = cloneInto(g.spare.mlead, ms.lead), cloneInto(g.spare.mcyc, ms.cyc)
+	old, oldMarks := g.duty, g.plan
 	g.plan, g.duty = ms, d
 	p.e.SetDuty(g.j, d)
+	g.spare.lead, g.spare.on, g.spare.mlead, g.spare.mcyc = old.Lead, old.On, oldMarks.lead, oldMarks.cyc
+}
+
+// cloneInto is slices.Clone(s) in buf's storage: nil if s is nil, else a
+// slice that is not nil.
+func cloneInto[S ~[]E, E any](buf, s S) S {
+	if s == nil {
+		return nil
+	}
+	if buf == nil {
+		return append(S{}, s...)
+	}
+	return append(buf[:0], s...)
 }
 
 // dutyOf is g's duty and switch marks from the current slot and the

@@ -154,9 +154,9 @@ func (p *Gang) backfillEASY(f *gangFront, head int64, shadow model.Time, headNee
 			started = true
 			if p.expectedEnd(now, c) > shadow {
 				// Runs past the shadow time: only if the head still fits then.
-				p.scratch.occupy(pl.row, pl.cols)
+				p.scratch.occupyPlaced(pl)
 				if !p.scratch.fits(headNeed, headPin) {
-					p.scratch.vacate(pl.row, pl.cols)
+					p.scratch.vacatePlaced(pl)
 					started = false
 				}
 			}

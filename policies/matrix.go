@@ -394,7 +394,6 @@ func (m *matrix) leastLoaded(size, need int) (start, load int) {
 	if m.idx != nil {
 		return m.leastLoadedIndexed(size, need, below)
 	}
-	var planes [7]uint64 // counts up to 64 rows (maxMPL)
 	// Once a block no row takes is found, none further right beats it.
 	for wi := 0; wi*64 < m.cols && below > 0; wi++ {
 		valid := starts
@@ -404,17 +403,7 @@ func (m *matrix) leastLoaded(size, need int) (start, load int) {
 			}
 			valid &= 1<<(last+1) - 1
 		}
-		clear(planes[:])
-		for _, rw := range m.rows {
-			occ := rw.taken[wi]
-			for sh := 1; sh < size; sh <<= 1 {
-				occ |= occ >> sh
-			}
-			carry := occ & valid
-			for k := 0; carry != 0; k++ {
-				planes[k], carry = planes[k]^carry, planes[k]&carry
-			}
-		}
+		planes := m.wordPlanes(wi, size) // counts up to 64 rows (maxMPL); only valid blocks are read
 		for cand := lessThan(&planes, below) & valid; cand != 0; cand &= cand - 1 {
 			b := bits.TrailingZeros64(cand)
 			n := 0

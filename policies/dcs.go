@@ -827,6 +827,33 @@ func (p *DCS) Segments() []DCSSegment {
 	return out
 }
 
+// A DCSMigration is a task moving from one machine to another between two
+// of its segments.
+type DCSMigration struct {
+	Job      int64
+	From, To int // machines, numbered from 0
+}
+
+// String says it as McLaughlin and Dasgupta number tasks and machines
+// (from 1): "task 2 from machine 2 to 1".
+func (m DCSMigration) String() string {
+	return fmt.Sprintf("task %d from machine %d to %d", m.Job, m.From+1, m.To+1)
+}
+
+// Migrations lists, in segs' order (Segments'), every time a task resumes
+// on another machine than the one it last ran on.
+func Migrations(segs []DCSSegment) []DCSMigration {
+	var out []DCSMigration
+	last := map[int64]int{}
+	for _, s := range segs {
+		if k, ok := last[s.Job]; ok && k != s.Machine {
+			out = append(out, DCSMigration{Job: s.Job, From: k, To: s.Machine})
+		}
+		last[s.Job] = s.Machine
+	}
+	return out
+}
+
 // MachineChanges counts, machine by machine, the times a machine goes from
 // one task to another in segs (Segments' order): McLaughlin and Dasgupta's
 // count of switches (M&D 3.3: p - 1 for p tasks run one after another).

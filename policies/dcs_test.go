@@ -213,12 +213,8 @@ func TestDCSOptimalPaperSchedules(t *testing.T) {
 	// Fig. 3's moves, machines and tasks numbered from 1.
 	r := runDCS(t, "mode=optimal", 3, 0, sim.PassPerTime, equalTasks(4, tl))
 	var moves []string
-	last := map[int64]int{}
-	for _, s := range r.segs {
-		if k, ok := last[s.Job]; ok && k != s.Machine {
-			moves = append(moves, fmt.Sprintf("task %d from machine %d to %d", s.Job, k+1, s.Machine+1))
-		}
-		last[s.Job] = s.Machine
+	for _, m := range Migrations(r.segs) {
+		moves = append(moves, m.String())
 	}
 	slices.Sort(moves)
 	if want := []string{"task 2 from machine 2 to 1", "task 3 from machine 3 to 2"}; !slices.Equal(moves, want) {

@@ -481,12 +481,8 @@ func mclaughlinSchedule(fig, p, m int) (product, error) {
 // 1", sorted.
 func moves(r *dcsRun) []string {
 	var out []string
-	last := map[int64]int{}
-	for _, s := range r.segs {
-		if k, ok := last[s.Job]; ok && k != s.Machine {
-			out = append(out, fmt.Sprintf("task %d from machine %d to %d", s.Job, k+1, s.Machine+1))
-		}
-		last[s.Job] = s.Machine
+	for _, m := range policies.Migrations(r.segs) {
+		out = append(out, m.String())
 	}
 	slices.Sort(out)
 	return out

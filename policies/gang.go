@@ -255,6 +255,15 @@ func (p *Gang) touch(g *gangJob) {
 	}
 }
 
+// untouchAll clears every job's touched mark and the list of them.
+func (p *Gang) untouchAll() {
+	for _, g := range p.touchedList {
+		g.touched = false
+	}
+	clear(p.touchedList)
+	p.touchedList = p.touchedList[:0]
+}
+
 // mark stamps the jobs of set so that marked tells them apart in O(1), and
 // returns the stamp.
 func (p *Gang) mark(set []*gangJob) uint64 {
@@ -566,14 +575,10 @@ func (p *Gang) Schedule() {
 		clear(p.freshList)
 		p.freshList = p.freshList[:0]
 	}
-	if _, ok := p.rr.(planned); !ok && len(p.touchedList) > 0 {
+	if _, ok := p.rr.(planned); !ok {
 		// Only replanDuties reads and clears the marks: another round
 		// robin (settle's marks at process level) lets them go.
-		for _, g := range p.touchedList {
-			g.touched = false
-		}
-		clear(p.touchedList)
-		p.touchedList = p.touchedList[:0]
+		p.untouchAll()
 	}
 }
 
@@ -1277,11 +1282,7 @@ func (p *Gang) replanDuties() {
 			}
 		}
 	}
-	for _, g := range p.touchedList {
-		g.touched = false
-	}
-	clear(p.touchedList)
-	p.touchedList = p.touchedList[:0]
+	p.untouchAll()
 	p.replanned = !p.aborted
 	p.planRows = append(p.planRows[:0], p.m.rows...)
 }

@@ -217,6 +217,10 @@ type Gang struct {
 	replanned bool
 	planRows  []*row
 	restarted bool
+	// kept[k] says that planChain kept the slot X(k) (the lead's, then
+	// the steady cycle's: cycle.at(k+1)) from the last plan's slot at the
+	// same time: the same run set and switch. Empty without planChain.
+	kept []bool
 
 	// STORM's mechanics (GangConfig.Storm): the jobs being launched, by
 	// the time their processes start, and the timers of the next launch
@@ -239,9 +243,17 @@ type Gang struct {
 	// perhaps jobs that have left since.
 	onList   []*gangJob
 	sized    int        // the jobs in the matrix with a memory size (pageCosts)
+	talkers  int        // the jobs in the matrix that may communicate (silent)
 	byEnd    []*gangJob // the matrix's jobs by byEndOrder
 	cols     columns
-	switches map[switchKey]model.Time // the hardware model's gang switches computed so far
+	switches *[switchCacheSize]switchEntry // the hardware model's gang switches computed so far
+
+	// noFit is the fewest columns found not to fit in the matrix (find)
+	// since its last change, vers its version then (matrix.vers);
+	// noFitOK says whether it holds.
+	noFit    int
+	noFitVer uint64
+	noFitOK  bool
 
 	maxPage  model.Time // the longest paging of a job in the matrix (pageCosts)
 	gangLoss model.Time // added to every charged gang switch (CoschedConfig.GangLoss)
@@ -537,6 +549,9 @@ func (p *Gang) Complete(j *sim.Job) {
 	if g.j.In.App.MemPerProcKB > 0 {
 		p.sized--
 	}
+	if !silent(&g.j.In.App) {
+		p.talkers--
+	}
 	if i, ok := slices.BinarySearchFunc(p.byEnd, g, byEndOrder); ok {
 		p.byEnd = slices.Delete(p.byEnd, i, i+1)
 	}
@@ -611,7 +626,7 @@ func (p *Gang) scheduleEASY() {
 	f := p.front()
 	q := &f.q
 	for j, seq := q.front(); j != nil; j, seq = q.front() {
-		pl, ok := p.m.find(p.e.Need(j), p.pin(j))
+		pl, ok := p.find(p.e.Need(j), p.pin(j))
 		if !ok {
 			break
 		}
@@ -628,6 +643,33 @@ func (p *Gang) scheduleEASY() {
 		return
 	}
 	p.backfillEASY(f, seq, shadow, headNeed, headPin)
+}
+
+// find is the matrix's find, without looking again for a job that is not
+// pinned when one no wider was found not to fit since the matrix last
+// changed: neither fits. Under first fit a job fits in a row with as many
+// free columns or in a new row; under DHC a block of a wider job's size
+// that holds it holds, from its start, a block of the narrower one's that
+// holds that. So what fits nowhere for need columns fits nowhere for more.
+func (p *Gang) find(need int, pin []int) (placement, bool) {
+	if pin != nil || need <= 0 {
+		return p.m.find(need, pin)
+	}
+	if p.noFitOK && p.noFitVer == p.m.vers && need >= p.noFit {
+		if checkReplan {
+			if _, ok := p.m.find(need, nil); ok {
+				panic(fmt.Sprintf("policies: at %v a job of %d columns fits in the matrix, where one of %d did not", p.e.Now(), need, p.noFit))
+			}
+		}
+		return placement{}, false
+	}
+	pl, ok := p.m.find(need, nil)
+	if !ok {
+		if !p.noFitOK || p.noFitVer != p.m.vers || need < p.noFit {
+			p.noFit, p.noFitVer, p.noFitOK = need, p.m.vers, true
+		}
+	}
+	return pl, ok
 }
 
 // project fills the scratch matrix with the matrix as expected at the head's
@@ -836,6 +878,9 @@ func (p *Gang) start(j *sim.Job, pl placement) {
 	if j.In.App.MemPerProcKB > 0 {
 		p.sized++
 	}
+	if !silent(&j.In.App) {
+		p.talkers++
+	}
 	g.endsBy = now + j.Estimate*model.Time(p.cfg.MPL)
 	i, _ := slices.BinarySearchFunc(p.byEnd, g, byEndOrder)
 	p.byEnd = slices.Insert(p.byEnd, i, g)
@@ -1042,15 +1087,15 @@ func (p *Gang) switchCost(prev, next []*gangJob, rows int, firstStarts bool) mod
 // NIC buffers' occupancy occ.
 func (p *Gang) switchCostAt(rows int, occ float64) model.Time {
 	k := switchKey{rows, math.Float64bits(occ)}
-	c, ok := p.switches[k]
-	if !ok {
-		if len(p.switches) >= 1<<12 || p.switches == nil {
-			p.switches = make(map[switchKey]model.Time)
-		}
-		c = p.env.Hardware.Costs.Switch(hwmodel.SwitchState{Nodes: p.env.Machine.Nodes, Jobs: rows, Occupancy: occ})
-		p.switches[k] = c
+	if p.switches == nil {
+		p.switches = new([switchCacheSize]switchEntry)
 	}
-	return c + p.gangLoss
+	e := &p.switches[k.slot()]
+	if !e.ok || e.key != k {
+		c := p.env.Hardware.Costs.Switch(hwmodel.SwitchState{Nodes: p.env.Machine.Nodes, Jobs: rows, Occupancy: occ})
+		*e = switchEntry{key: k, cost: c, ok: true}
+	}
+	return e.cost + p.gangLoss
 }
 
 // switchKey is what a gang switch's cost depends on in a run: the rows in
@@ -1060,12 +1105,40 @@ type switchKey struct {
 	occ  uint64
 }
 
+// switchCacheSize is the number of gang switches a Gang keeps computed (a
+// power of two): each is found at one place, switchKey.slot, and a switch
+// computed there replaces the one it holds.
+const (
+	switchCacheBits = 12
+	switchCacheSize = 1 << switchCacheBits
+)
+
+// slot is where the switch of key k is kept.
+func (k switchKey) slot() int {
+	h := (k.occ ^ uint64(k.rows)*0x9e3779b97f4a7c15) * 0xff51afd7ed558ccd
+	return int(h >> (64 - switchCacheBits))
+}
+
+// switchEntry is a gang switch computed, kept at its key's slot.
+type switchEntry struct {
+	key  switchKey
+	cost model.Time
+	ok   bool
+}
+
+// silent reports whether a job of app never communicates: commShares
+// gives it a share of 0 whatever the rows.
+func silent(app *model.App) bool { return app.Granularity == 0 && len(app.ProcCompute) == 0 }
+
 // occupancy estimates the share of the NIC buffers in use when a slot
 // running prev is switched out: each job's processors count for the share
 // of its time it spends communicating with rows jobs sharing the network
 // (commShares), idle processors and jobs without communication for none.
 func (p *Gang) occupancy(prev []*gangJob, rows int) float64 {
 	var sum float64
+	if p.talkers == 0 {
+		return sum / float64(p.m.cols) // every job's share is 0: the sum's
+	}
 	for _, g := range prev {
 		if g.commRows != rows {
 			_, g.comm = commShares(&g.j.In.App, g.j.Size, p.env.Hardware.Costs, rows)
@@ -1176,6 +1249,7 @@ func (p *Gang) replanDuties() {
 	p.cyc.origin = p.slotStart + model.Time(first)*q
 	p.cyc.lead = resize(p.cyc.lead, first-1)
 	p.cyc.slots = resize(p.cyc.slots, rows)
+	p.kept = p.kept[:0]
 	if p.cfg.Alternate {
 		p.planSlots(ci, cend)
 	} else {
@@ -1360,6 +1434,7 @@ func (p *Gang) planChain(ci int, cend []*gangJob, old *cycle, sameRows bool) {
 		}
 		return &slots[(ci+k+1)%rows]
 	}
+	p.kept = resize(p.kept, 2*rows-1)
 	prev := cend
 	prevSame := false // prev is known to be what old has before X(k)'s slot
 	for k := range 2*rows - 1 {
@@ -1383,6 +1458,7 @@ func (p *Gang) planChain(ci int, cend []*gangJob, old *cycle, sameRows bool) {
 				}
 			}
 		}
+		p.kept[k] = o != nil
 		if o != nil {
 			sl.run, sl.cost = append(sl.run[:0], o.run...), o.cost
 			prevSame = true
@@ -1409,14 +1485,17 @@ func (p *Gang) planChain(ci int, cend []*gangJob, old *cycle, sameRows bool) {
 		}
 	} else {
 		sl.cost = p.switchCost(prev, sl.run, rows, false)
+		if rows-1 >= len(lead) {
+			p.kept[rows-1] = false // X(rows-1) is this slot: its switch was planned again
+		}
 	}
 }
 
 // chainSlot is runSet(run, rw, prev) and the switchCost from prev to it
 // (not a first start) without alternative scheduling, in one pass over
-// prev: its jobs are marked, their occupancy summed in order and those
-// kept picked out together; of the slot's jobs only rw's can be new to it,
-// the others being prev's.
+// prev: its jobs' occupancy is summed in order, those kept picked out and
+// rw's counted together; of the slot's jobs only rw's can be new to it,
+// the others being prev's, and none is if prev holds all of rw's.
 func (p *Gang) chainSlot(run []*gangJob, rw *row, prev []*gangJob, rows int) ([]*gangJob, model.Time) {
 	run = append(run, rw.jobs...)
 	keep := p.cfg.Storm.Keep && len(prev) > 0 && len(p.m.rows) >= 2
@@ -1424,23 +1503,31 @@ func (p *Gang) chainSlot(run []*gangJob, rw *row, prev []*gangJob, rows int) ([]
 		checkDisjoint(prev)
 	}
 	charged := p.env.Hardware.Charged()
-	p.stamp++
-	stamp := p.stamp
+	// With only silent jobs in the matrix every share is 0, and so is
+	// their sum.
+	sumUp := charged && p.talkers > 0
 	var sum float64
+	own := 0 // rw's jobs in prev, which holds each job once
 	for _, g := range prev {
-		g.stamp = stamp
-		if charged {
+		if sumUp {
 			if g.commRows != rows {
 				_, g.comm = commShares(&g.j.In.App, g.j.Size, p.env.Hardware.Costs, rows)
 				g.commRows = rows
 			}
 			sum += float64(g.need) * g.comm
 		}
-		if keep && g.row != rw && !rw.taken.overlapsJob(g.cols) {
+		if checkReplan && charged && !sumUp {
+			if _, c := commShares(&g.j.In.App, g.j.Size, p.env.Hardware.Costs, rows); c != 0 {
+				panic(fmt.Sprintf("policies: job %d, taken for silent, spends %v of its time communicating", g.j.In.ID, c))
+			}
+		}
+		if g.row == rw {
+			own++
+		} else if keep && !rw.taken.overlapsJob(g.cols) {
 			run = append(run, g)
 		}
 	}
-	if !charged || !slices.ContainsFunc(rw.jobs, func(g *gangJob) bool { return g.stamp != stamp }) {
+	if !charged || own == len(rw.jobs) {
 		return run, 0
 	}
 	return run, p.switchCostAt(rows, sum/float64(p.m.cols))
@@ -1537,6 +1624,9 @@ func (p *Gang) touchChanged(old *cycle) {
 	n := len(p.cyc.slots)
 	last := max(len(p.cyc.lead)+1, len(old.lead)+1-shift, 1) + n - 1
 	for k := 1; k <= last; k++ {
+		if k <= len(p.kept) && p.kept[k-1] {
+			continue // X(k-1), kept from old's slot there (planChain)
+		}
 		nsl, _, _ := p.cyc.at(k, q)
 		osl, _, _ := old.at(k+shift, q)
 		if nsl.cost != osl.cost {
@@ -1548,17 +1638,24 @@ func (p *Gang) touchChanged(old *cycle) {
 			}
 			continue
 		}
-		if slices.Equal(nsl.run, osl.run) {
+		nrun, orun := nsl.run, osl.run
+		if len(p.kept) > 0 && nsl.row == osl.row && nsl.ver == osl.ver {
+			// Planned by planChain, both open on the same row's jobs,
+			// unchanged: only the jobs kept after them may differ.
+			n := len(nsl.row.jobs)
+			nrun, orun = nrun[n:], orun[n:]
+		}
+		if slices.Equal(nrun, orun) {
 			continue
 		}
-		stamp := p.mark(osl.run)
-		for _, g := range nsl.run {
+		stamp := p.mark(orun)
+		for _, g := range nrun {
 			if g.stamp != stamp {
 				p.touch(g)
 			}
 		}
-		stamp = p.mark(nsl.run)
-		for _, g := range osl.run {
+		stamp = p.mark(nrun)
+		for _, g := range orun {
 			if g.stamp != stamp {
 				p.touch(g)
 			}

@@ -182,13 +182,14 @@ type Gang struct {
 	env Env
 	e   *sim.Engine
 
-	m       *matrix
-	scratch matrix // backfilling's projection
-	queue   fifo
-	bf      *gangFront  // the queue indexed, with backfill=easy
-	easyRef func(*Gang) // tests: the reference scheduleEASY runs instead
-	jobs    map[*sim.Job]*gangJob
-	seq     uint64
+	m         *matrix
+	scratch   matrix     // backfilling's projection
+	projected projection // what project found last
+	queue     fifo
+	bf        *gangFront  // the queue indexed, with backfill=easy
+	easyRef   func(*Gang) // tests: the reference scheduleEASY runs instead
+	jobs      map[*sim.Job]*gangJob
+	seq       uint64
 
 	// The round robin: the current slot is cur's, begun at slotStart; its
 	// switch ends at switchEnd. While sliced is false the single row runs
@@ -683,7 +684,57 @@ func (p *Gang) find(need int, pin []int) (placement, bool) {
 // in its own row, among the blocks that meet its columns, so only those
 // are checked after each vacated job (dhcFreedBlock), not the whole
 // matrix.
+//
+// The scratch matrix and the time are kept for the next call while the
+// matrix does not change (matrix.vers; backfilling undoes in the scratch
+// matrix what it does not start): for a head as wide and not pinned, the
+// same jobs are vacated until it fits, and at the same time, unless that
+// time has passed (the jobs expected then are overdue and fall together
+// with those expected at the next instant).
 func (p *Gang) project(need int, pin []int) (shadow model.Time, ok bool) {
+	pr, now := &p.projected, p.e.Now()
+	if pin == nil && pr.valid && pr.vers == p.m.vers && pr.need == need && (pr.now == now || pr.shadow > now) {
+		if checkReplan {
+			p.checkProjected()
+		}
+		return pr.shadow, pr.ok
+	}
+	shadow, ok = p.projectScan(need, pin)
+	*pr = projection{valid: pin == nil, vers: p.m.vers, need: need, now: now, shadow: shadow, ok: ok}
+	return shadow, ok
+}
+
+// projection is what project found last: the shadow time and whether the
+// head fits at all, for a head of need columns at time now, the matrix at
+// version vers; valid is false if it holds for no head.
+type projection struct {
+	valid       bool
+	vers        uint64
+	need        int
+	now, shadow model.Time
+	ok          bool
+}
+
+// checkProjected panics unless projecting again what project kept gives
+// its shadow time and scratch matrix.
+func (p *Gang) checkProjected() {
+	pr := p.projected
+	var kept [][]uint64
+	for _, rw := range p.scratch.rows {
+		kept = append(kept, slices.Clone(rw.taken))
+	}
+	shadow, ok := p.projectScan(pr.need, nil)
+	same := shadow == pr.shadow && ok == pr.ok && len(kept) == len(p.scratch.rows)
+	for r := 0; same && r < len(kept); r++ {
+		same = slices.Equal(kept[r], p.scratch.rows[r].taken)
+	}
+	if !same {
+		panic(fmt.Sprintf("policies: at %v the projection kept from %v (shadow %v, %v) is not the one made again (%v, %v)", p.e.Now(), pr.now, pr.shadow, pr.ok, shadow, ok))
+	}
+}
+
+// projectScan is project without what it keeps.
+func (p *Gang) projectScan(need int, pin []int) (shadow model.Time, ok bool) {
 	m := &p.scratch
 	m.copyFrom(p.m)
 	local := m.alloc == allocDHC && len(pin) != need && need > 0 && need <= m.cols && len(m.rows) >= m.mpl

@@ -1466,6 +1466,10 @@ func (p *Gang) planSlots(ci int, cend []*gangJob) {
 // the row old's slot at the same time served, unchanged since (row.ver),
 // after a slot whose run set is what old has before that one, has old's
 // run set and switch, as runSet and switchCost depend on nothing else.
+// For the same reason a slot X(k) of the lead's length on (k >= rows) that
+// comes after what X(k-rows), of the same row, came after is X(k-rows),
+// and so are the slots after it: once the jobs running as the current slot
+// ends have dropped out in the order they came in, the chain repeats.
 func (p *Gang) planChain(ci int, cend []*gangJob, old *cycle, sameRows bool) {
 	rows, q := len(p.m.rows), p.cfg.Quantum
 	lead, slots := p.cyc.lead, p.cyc.slots
@@ -1485,9 +1489,17 @@ func (p *Gang) planChain(ci int, cend []*gangJob, old *cycle, sameRows bool) {
 		}
 		return &slots[(ci+k+1)%rows]
 	}
+	// before returns the run set X(j) comes after.
+	before := func(j int) []*gangJob {
+		if j == 0 {
+			return cend
+		}
+		return x(j - 1).run
+	}
 	p.kept = resize(p.kept, 2*rows-1)
 	prev := cend
 	prevSame := false // prev is known to be what old has before X(k)'s slot
+	periodic := false // X(k-1) is X(k-1-rows), and so X(k) is X(k-rows)
 	for k := range 2*rows - 1 {
 		i := (ci + k + 1) % rows
 		sl := x(k)
@@ -1513,6 +1525,14 @@ func (p *Gang) planChain(ci int, cend []*gangJob, old *cycle, sameRows bool) {
 		if o != nil {
 			sl.run, sl.cost = append(sl.run[:0], o.run...), o.cost
 			prevSame = true
+			if checkReplan {
+				p.checkKept(sl, prev)
+			}
+		} else if j := k - rows; j >= 0 && j < len(lead) && (periodic || slices.Equal(prev, before(j))) {
+			// After what X(j) came after, X(k) is X(j), of the same row
+			// (j = k - rows), and so is every slot on.
+			sl.run, sl.cost = append(sl.run[:0], lead[j].run...), lead[j].cost
+			periodic, prevSame = true, false
 			if checkReplan {
 				p.checkKept(sl, prev)
 			}

@@ -822,6 +822,12 @@ type gangJob struct {
 	j    *sim.Job
 	row  *row
 	cols jobColumns
+
+	// word is cols' only word when it has one (single), so that a check
+	// against a row's columns reads the job alone (freeIn).
+	word   uint64
+	single bool
+
 	need int
 	seq  uint64 // placement order: ties are broken by it
 	// endsBy is when the scheduler expects it to end: its estimate times
@@ -1594,7 +1600,7 @@ func (p *Gang) chainSlot(run []*gangJob, rw *row, prev []*gangJob, rows int) ([]
 		}
 		if g.row == rw {
 			own++
-		} else if keep && !rw.taken.overlapsJob(g.cols) {
+		} else if keep && freeIn(rw, g) {
 			run = append(run, g)
 		}
 	}
@@ -1602,6 +1608,14 @@ func (p *Gang) chainSlot(run []*gangJob, rw *row, prev []*gangJob, rows int) ([]
 		return run, 0
 	}
 	return run, p.switchCostAt(rows, sum/float64(p.m.cols))
+}
+
+// freeIn reports whether g's columns are all free in rw.
+func freeIn(rw *row, g *gangJob) bool {
+	if g.single {
+		return rw.taken[g.cols.lo]&g.word == 0
+	}
+	return !rw.taken.overlapsJob(g.cols)
 }
 
 // checkKept panics unless sl, kept from the last plan, is what planning it

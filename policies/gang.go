@@ -1712,6 +1712,13 @@ func (p *Gang) touchChanged(old *cycle) {
 		if k <= len(p.kept) && p.kept[k-1] {
 			continue // X(k-1), kept from old's slot there (planChain)
 		}
+		if j := k - 1 - n; k > len(p.kept) && j >= 0 && j != n-1 && j < len(p.kept) && p.kept[j] && k-n+shift > len(old.lead) {
+			// The steady cycle's slot here is X(j) (j >= n-1; X(n-1)'s
+			// switch, from the lead, is not the steady slot's), kept from
+			// old's slot n slots before this one, where old's steady
+			// cycle had begun: old's slot here is the same.
+			continue
+		}
 		nsl, _, _ := p.cyc.at(k, q)
 		osl, _, _ := old.at(k+shift, q)
 		if nsl.cost != osl.cost {

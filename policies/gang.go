@@ -222,6 +222,8 @@ type Gang struct {
 	// the steady cycle's: cycle.at(k+1)) from the last plan's slot at the
 	// same time: the same run set and switch. Empty without planChain.
 	kept []bool
+	// pairs is touchChanged's scratch list of the run sets it compared.
+	pairs []runPair
 
 	// STORM's mechanics (GangConfig.Storm): the jobs being launched, by
 	// the time their processes start, and the timers of the next launch
@@ -1704,6 +1706,8 @@ func (p *Gang) checkSame(g *gangJob) {
 // as the current slot ends differs from the last plan only for the jobs
 // settle had join it, which it marks.
 func (p *Gang) touchChanged(old *cycle) {
+	p.pairs = p.pairs[:0]
+	defer func() { clear(p.pairs) }()
 	q := p.cfg.Quantum
 	shift := int((p.slotStart - old.base) / q) // old's slots from the current one
 	n := len(p.cyc.slots)
@@ -1721,7 +1725,14 @@ func (p *Gang) touchChanged(old *cycle) {
 		}
 		nsl, _, _ := p.cyc.at(k, q)
 		osl, _, _ := old.at(k+shift, q)
-		if nsl.cost != osl.cost {
+		all := nsl.cost != osl.cost
+		if !all && slices.Equal(nsl.run, osl.run) {
+			continue
+		}
+		if p.compared(nsl.run, osl.run, all) {
+			continue // the same two run sets as at an earlier slot: touched then
+		}
+		if all {
 			for _, g := range nsl.run {
 				p.touch(g)
 			}
@@ -1737,9 +1748,6 @@ func (p *Gang) touchChanged(old *cycle) {
 			n := len(nsl.row.jobs)
 			nrun, orun = nrun[n:], orun[n:]
 		}
-		if slices.Equal(nrun, orun) {
-			continue
-		}
 		stamp := p.mark(orun)
 		for _, g := range nrun {
 			if g.stamp != stamp {
@@ -1753,6 +1761,27 @@ func (p *Gang) touchChanged(old *cycle) {
 			}
 		}
 	}
+}
+
+// runPair is two run sets that touchChanged compared: what the new plan
+// and the last have in a slot, and whether every job of both was touched
+// (all) or only those in one and not the other.
+type runPair struct {
+	now, was []*gangJob
+	all      bool
+}
+
+// compared reports whether touchChanged already compared the run sets now
+// and was (as contents) and touched at least the jobs all says it would
+// touch now; if not, it records them.
+func (p *Gang) compared(now, was []*gangJob, all bool) bool {
+	for _, pr := range p.pairs {
+		if (pr.all || !all) && slices.Equal(pr.now, now) && slices.Equal(pr.was, was) {
+			return true
+		}
+	}
+	p.pairs = append(p.pairs, runPair{now, was, all})
+	return false
 }
 
 // abort stops the run with err; the duties are left as they were, and

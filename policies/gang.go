@@ -442,6 +442,7 @@ type slotPlan struct {
 	run  []*gangJob
 	cost model.Time
 	ver  uint64 // the row's version (row.ver) when the slot was planned
+	own  int    // planChain: the row's jobs then, which open run
 }
 
 // NewGang returns a gang scheduler for env. It panics if cfg does not
@@ -1512,7 +1513,7 @@ func (p *Gang) planChain(ci int, cend []*gangJob, old *cycle, sameRows bool) {
 		i := (ci + k + 1) % rows
 		sl := x(k)
 		sl.row = p.m.rows[i]
-		sl.ver = sl.row.ver
+		sl.ver, sl.own = sl.row.ver, len(sl.row.jobs)
 		var o *slotPlan
 		if old != nil {
 			var oprev *slotPlan
@@ -1554,7 +1555,7 @@ func (p *Gang) planChain(ci int, cend []*gangJob, old *cycle, sameRows bool) {
 	// (X(rows-1)) from row ci-1's (X(2 rows-2)).
 	for k := rows - 1; k < min(len(lead), 2*rows-1); k++ {
 		sl := &slots[(ci+k+1)%rows]
-		sl.row, sl.run, sl.cost, sl.ver = lead[k].row, append(sl.run[:0], lead[k].run...), lead[k].cost, lead[k].ver
+		sl.row, sl.run, sl.cost, sl.ver, sl.own = lead[k].row, append(sl.run[:0], lead[k].run...), lead[k].cost, lead[k].ver, lead[k].own
 	}
 	sl := &slots[ci]
 	if last != nil && last[ci].ver == sl.ver && slices.Equal(prev, last[(ci+rows-1)%rows].run) && slices.Equal(sl.run, last[ci].run) {
@@ -1742,11 +1743,34 @@ func (p *Gang) touchChanged(old *cycle) {
 			continue
 		}
 		nrun, orun := nsl.run, osl.run
-		if len(p.kept) > 0 && nsl.row == osl.row && nsl.ver == osl.ver {
-			// Planned by planChain, both open on the same row's jobs,
-			// unchanged: only the jobs kept after them may differ.
-			n := len(nsl.row.jobs)
-			nrun, orun = nrun[n:], orun[n:]
+		if len(p.kept) > 0 && nsl.row == osl.row {
+			// Planned by planChain, both open on the row's jobs as they
+			// were (own), in placement order (seq): those in one and not
+			// the other are found by merging them, and the jobs kept after
+			// them compared apart (a job in the row's jobs of one and kept
+			// in the other is touched, which only plans it again).
+			a, b := nrun[:nsl.own], orun[:osl.own]
+			if nsl.ver != osl.ver {
+				for len(a) > 0 && len(b) > 0 {
+					switch {
+					case a[0] == b[0]:
+						a, b = a[1:], b[1:]
+					case a[0].seq < b[0].seq:
+						p.touch(a[0])
+						a = a[1:]
+					default:
+						p.touch(b[0])
+						b = b[1:]
+					}
+				}
+				for _, g := range a {
+					p.touch(g)
+				}
+				for _, g := range b {
+					p.touch(g)
+				}
+			}
+			nrun, orun = nrun[nsl.own:], orun[osl.own:]
 		}
 		stamp := p.mark(orun)
 		for _, g := range nrun {

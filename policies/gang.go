@@ -182,13 +182,14 @@ type Gang struct {
 	env Env
 	e   *sim.Engine
 
-	m       *matrix
-	scratch matrix // backfilling's projection
-	queue   fifo
-	bf      *gangFront  // the queue indexed, with backfill=easy
-	easyRef func(*Gang) // tests: the reference scheduleEASY runs instead
-	jobs    map[*sim.Job]*gangJob
-	seq     uint64
+	m         *matrix
+	scratch   matrix     // backfilling's projection
+	projected projection // what project found last
+	queue     fifo
+	bf        *gangFront  // the queue indexed, with backfill=easy
+	easyRef   func(*Gang) // tests: the reference scheduleEASY runs instead
+	jobs      map[*sim.Job]*gangJob
+	seq       uint64
 
 	// The round robin: the current slot is cur's, begun at slotStart; its
 	// switch ends at switchEnd. While sliced is false the single row runs
@@ -217,6 +218,12 @@ type Gang struct {
 	replanned bool
 	planRows  []*row
 	restarted bool
+	// kept[k] says that planChain kept the slot X(k) (the lead's, then
+	// the steady cycle's: cycle.at(k+1)) from the last plan's slot at the
+	// same time: the same run set and switch. Empty without planChain.
+	kept []bool
+	// pairs is touchChanged's scratch list of the run sets it compared.
+	pairs []runPair
 
 	// STORM's mechanics (GangConfig.Storm): the jobs being launched, by
 	// the time their processes start, and the timers of the next launch
@@ -239,9 +246,17 @@ type Gang struct {
 	// perhaps jobs that have left since.
 	onList   []*gangJob
 	sized    int        // the jobs in the matrix with a memory size (pageCosts)
+	talkers  int        // the jobs in the matrix that may communicate (silent)
 	byEnd    []*gangJob // the matrix's jobs by byEndOrder
 	cols     columns
-	switches map[switchKey]model.Time // the hardware model's gang switches computed so far
+	switches *[switchCacheSize]switchEntry // the hardware model's gang switches computed so far
+
+	// noFit is the fewest columns found not to fit in the matrix (find)
+	// since its last change, vers its version then (matrix.vers);
+	// noFitOK says whether it holds.
+	noFit    int
+	noFitVer uint64
+	noFitOK  bool
 
 	maxPage  model.Time // the longest paging of a job in the matrix (pageCosts)
 	gangLoss model.Time // added to every charged gang switch (CoschedConfig.GangLoss)
@@ -253,6 +268,15 @@ func (p *Gang) touch(g *gangJob) {
 		g.touched = true
 		p.touchedList = append(p.touchedList, g)
 	}
+}
+
+// untouchAll clears every job's touched mark and the list of them.
+func (p *Gang) untouchAll() {
+	for _, g := range p.touchedList {
+		g.touched = false
+	}
+	clear(p.touchedList)
+	p.touchedList = p.touchedList[:0]
 }
 
 // mark stamps the jobs of set so that marked tells them apart in O(1), and
@@ -418,6 +442,7 @@ type slotPlan struct {
 	run  []*gangJob
 	cost model.Time
 	ver  uint64 // the row's version (row.ver) when the slot was planned
+	own  int    // planChain: the row's jobs then, which open run
 }
 
 // NewGang returns a gang scheduler for env. It panics if cfg does not
@@ -528,6 +553,9 @@ func (p *Gang) Complete(j *sim.Job) {
 	if g.j.In.App.MemPerProcKB > 0 {
 		p.sized--
 	}
+	if !silent(&g.j.In.App) {
+		p.talkers--
+	}
 	if i, ok := slices.BinarySearchFunc(p.byEnd, g, byEndOrder); ok {
 		p.byEnd = slices.Delete(p.byEnd, i, i+1)
 	}
@@ -566,14 +594,10 @@ func (p *Gang) Schedule() {
 		clear(p.freshList)
 		p.freshList = p.freshList[:0]
 	}
-	if _, ok := p.rr.(planned); !ok && len(p.touchedList) > 0 {
+	if _, ok := p.rr.(planned); !ok {
 		// Only replanDuties reads and clears the marks: another round
 		// robin (settle's marks at process level) lets them go.
-		for _, g := range p.touchedList {
-			g.touched = false
-		}
-		clear(p.touchedList)
-		p.touchedList = p.touchedList[:0]
+		p.untouchAll()
 	}
 }
 
@@ -606,7 +630,7 @@ func (p *Gang) scheduleEASY() {
 	f := p.front()
 	q := &f.q
 	for j, seq := q.front(); j != nil; j, seq = q.front() {
-		pl, ok := p.m.find(p.e.Need(j), p.pin(j))
+		pl, ok := p.find(p.e.Need(j), p.pin(j))
 		if !ok {
 			break
 		}
@@ -625,6 +649,33 @@ func (p *Gang) scheduleEASY() {
 	p.backfillEASY(f, seq, shadow, headNeed, headPin)
 }
 
+// find is the matrix's find, without looking again for a job that is not
+// pinned when one no wider was found not to fit since the matrix last
+// changed: neither fits. Under first fit a job fits in a row with as many
+// free columns or in a new row; under DHC a block of a wider job's size
+// that holds it holds, from its start, a block of the narrower one's that
+// holds that. So what fits nowhere for need columns fits nowhere for more.
+func (p *Gang) find(need int, pin []int) (placement, bool) {
+	if pin != nil || need <= 0 {
+		return p.m.find(need, pin)
+	}
+	if p.noFitOK && p.noFitVer == p.m.vers && need >= p.noFit {
+		if checkReplan {
+			if _, ok := p.m.find(need, nil); ok {
+				panic(fmt.Sprintf("policies: at %v a job of %d columns fits in the matrix, where one of %d did not", p.e.Now(), need, p.noFit))
+			}
+		}
+		return placement{}, false
+	}
+	pl, ok := p.m.find(need, nil)
+	if !ok {
+		if !p.noFitOK || p.noFitVer != p.m.vers || need < p.noFit {
+			p.noFit, p.noFitVer, p.noFitOK = need, p.m.vers, true
+		}
+	}
+	return pl, ok
+}
+
 // project fills the scratch matrix with the matrix as expected at the head's
 // shadow time (the jobs expected to end by then vacated) and returns that
 // time; ok is false if the head could not be placed even in an empty
@@ -636,7 +687,57 @@ func (p *Gang) scheduleEASY() {
 // in its own row, among the blocks that meet its columns, so only those
 // are checked after each vacated job (dhcFreedBlock), not the whole
 // matrix.
+//
+// The scratch matrix and the time are kept for the next call while the
+// matrix does not change (matrix.vers; backfilling undoes in the scratch
+// matrix what it does not start): for a head as wide and not pinned, the
+// same jobs are vacated until it fits, and at the same time, unless that
+// time has passed (the jobs expected then are overdue and fall together
+// with those expected at the next instant).
 func (p *Gang) project(need int, pin []int) (shadow model.Time, ok bool) {
+	pr, now := &p.projected, p.e.Now()
+	if pin == nil && pr.valid && pr.vers == p.m.vers && pr.need == need && (pr.now == now || pr.shadow > now) {
+		if checkReplan {
+			p.checkProjected()
+		}
+		return pr.shadow, pr.ok
+	}
+	shadow, ok = p.projectScan(need, pin)
+	*pr = projection{valid: pin == nil, vers: p.m.vers, need: need, now: now, shadow: shadow, ok: ok}
+	return shadow, ok
+}
+
+// projection is what project found last: the shadow time and whether the
+// head fits at all, for a head of need columns at time now, the matrix at
+// version vers; valid is false if it holds for no head.
+type projection struct {
+	valid       bool
+	vers        uint64
+	need        int
+	now, shadow model.Time
+	ok          bool
+}
+
+// checkProjected panics unless projecting again what project kept gives
+// its shadow time and scratch matrix.
+func (p *Gang) checkProjected() {
+	pr := p.projected
+	var kept [][]uint64
+	for _, rw := range p.scratch.rows {
+		kept = append(kept, slices.Clone(rw.taken))
+	}
+	shadow, ok := p.projectScan(pr.need, nil)
+	same := shadow == pr.shadow && ok == pr.ok && len(kept) == len(p.scratch.rows)
+	for r := 0; same && r < len(kept); r++ {
+		same = slices.Equal(kept[r], p.scratch.rows[r].taken)
+	}
+	if !same {
+		panic(fmt.Sprintf("policies: at %v the projection kept from %v (shadow %v, %v) is not the one made again (%v, %v)", p.e.Now(), pr.now, pr.shadow, pr.ok, shadow, ok))
+	}
+}
+
+// projectScan is project without what it keeps.
+func (p *Gang) projectScan(need int, pin []int) (shadow model.Time, ok bool) {
 	m := &p.scratch
 	m.copyFrom(p.m)
 	local := m.alloc == allocDHC && len(pin) != need && need > 0 && need <= m.cols && len(m.rows) >= m.mpl
@@ -724,6 +825,12 @@ type gangJob struct {
 	j    *sim.Job
 	row  *row
 	cols jobColumns
+
+	// word is cols' only word when it has one (single), so that a check
+	// against a row's columns reads the job alone (freeIn).
+	word   uint64
+	single bool
+
 	need int
 	seq  uint64 // placement order: ties are broken by it
 	// endsBy is when the scheduler expects it to end: its estimate times
@@ -830,6 +937,9 @@ func (p *Gang) start(j *sim.Job, pl placement) {
 	p.m.place(g, pl)
 	if j.In.App.MemPerProcKB > 0 {
 		p.sized++
+	}
+	if !silent(&j.In.App) {
+		p.talkers++
 	}
 	g.endsBy = now + j.Estimate*model.Time(p.cfg.MPL)
 	i, _ := slices.BinarySearchFunc(p.byEnd, g, byEndOrder)
@@ -1037,15 +1147,15 @@ func (p *Gang) switchCost(prev, next []*gangJob, rows int, firstStarts bool) mod
 // NIC buffers' occupancy occ.
 func (p *Gang) switchCostAt(rows int, occ float64) model.Time {
 	k := switchKey{rows, math.Float64bits(occ)}
-	c, ok := p.switches[k]
-	if !ok {
-		if len(p.switches) >= 1<<12 || p.switches == nil {
-			p.switches = make(map[switchKey]model.Time)
-		}
-		c = p.env.Hardware.Costs.Switch(hwmodel.SwitchState{Nodes: p.env.Machine.Nodes, Jobs: rows, Occupancy: occ})
-		p.switches[k] = c
+	if p.switches == nil {
+		p.switches = new([switchCacheSize]switchEntry)
 	}
-	return c + p.gangLoss
+	e := &p.switches[k.slot()]
+	if !e.ok || e.key != k {
+		c := p.env.Hardware.Costs.Switch(hwmodel.SwitchState{Nodes: p.env.Machine.Nodes, Jobs: rows, Occupancy: occ})
+		*e = switchEntry{key: k, cost: c, ok: true}
+	}
+	return e.cost + p.gangLoss
 }
 
 // switchKey is what a gang switch's cost depends on in a run: the rows in
@@ -1055,12 +1165,40 @@ type switchKey struct {
 	occ  uint64
 }
 
+// switchCacheSize is the number of gang switches a Gang keeps computed (a
+// power of two): each is found at one place, switchKey.slot, and a switch
+// computed there replaces the one it holds.
+const (
+	switchCacheBits = 12
+	switchCacheSize = 1 << switchCacheBits
+)
+
+// slot is where the switch of key k is kept.
+func (k switchKey) slot() int {
+	h := (k.occ ^ uint64(k.rows)*0x9e3779b97f4a7c15) * 0xff51afd7ed558ccd
+	return int(h >> (64 - switchCacheBits))
+}
+
+// switchEntry is a gang switch computed, kept at its key's slot.
+type switchEntry struct {
+	key  switchKey
+	cost model.Time
+	ok   bool
+}
+
+// silent reports whether a job of app never communicates: commShares
+// gives it a share of 0 whatever the rows.
+func silent(app *model.App) bool { return app.Granularity == 0 && len(app.ProcCompute) == 0 }
+
 // occupancy estimates the share of the NIC buffers in use when a slot
 // running prev is switched out: each job's processors count for the share
 // of its time it spends communicating with rows jobs sharing the network
 // (commShares), idle processors and jobs without communication for none.
 func (p *Gang) occupancy(prev []*gangJob, rows int) float64 {
 	var sum float64
+	if p.talkers == 0 {
+		return sum / float64(p.m.cols) // every job's share is 0: the sum's
+	}
 	for _, g := range prev {
 		if g.commRows != rows {
 			_, g.comm = commShares(&g.j.In.App, g.j.Size, p.env.Hardware.Costs, rows)
@@ -1171,6 +1309,7 @@ func (p *Gang) replanDuties() {
 	p.cyc.origin = p.slotStart + model.Time(first)*q
 	p.cyc.lead = resize(p.cyc.lead, first-1)
 	p.cyc.slots = resize(p.cyc.slots, rows)
+	p.kept = p.kept[:0]
 	if p.cfg.Alternate {
 		p.planSlots(ci, cend)
 	} else {
@@ -1277,11 +1416,7 @@ func (p *Gang) replanDuties() {
 			}
 		}
 	}
-	for _, g := range p.touchedList {
-		g.touched = false
-	}
-	clear(p.touchedList)
-	p.touchedList = p.touchedList[:0]
+	p.untouchAll()
 	p.replanned = !p.aborted
 	p.planRows = append(p.planRows[:0], p.m.rows...)
 }
@@ -1340,6 +1475,10 @@ func (p *Gang) planSlots(ci int, cend []*gangJob) {
 // the row old's slot at the same time served, unchanged since (row.ver),
 // after a slot whose run set is what old has before that one, has old's
 // run set and switch, as runSet and switchCost depend on nothing else.
+// For the same reason a slot X(k) of the lead's length on (k >= rows) that
+// comes after what X(k-rows), of the same row, came after is X(k-rows),
+// and so are the slots after it: once the jobs running as the current slot
+// ends have dropped out in the order they came in, the chain repeats.
 func (p *Gang) planChain(ci int, cend []*gangJob, old *cycle, sameRows bool) {
 	rows, q := len(p.m.rows), p.cfg.Quantum
 	lead, slots := p.cyc.lead, p.cyc.slots
@@ -1359,13 +1498,22 @@ func (p *Gang) planChain(ci int, cend []*gangJob, old *cycle, sameRows bool) {
 		}
 		return &slots[(ci+k+1)%rows]
 	}
+	// before returns the run set X(j) comes after.
+	before := func(j int) []*gangJob {
+		if j == 0 {
+			return cend
+		}
+		return x(j - 1).run
+	}
+	p.kept = resize(p.kept, 2*rows-1)
 	prev := cend
 	prevSame := false // prev is known to be what old has before X(k)'s slot
+	periodic := false // X(k-1) is X(k-1-rows), and so X(k) is X(k-rows)
 	for k := range 2*rows - 1 {
 		i := (ci + k + 1) % rows
 		sl := x(k)
 		sl.row = p.m.rows[i]
-		sl.ver = sl.row.ver
+		sl.ver, sl.own = sl.row.ver, len(sl.row.jobs)
 		var o *slotPlan
 		if old != nil {
 			var oprev *slotPlan
@@ -1382,9 +1530,18 @@ func (p *Gang) planChain(ci int, cend []*gangJob, old *cycle, sameRows bool) {
 				}
 			}
 		}
+		p.kept[k] = o != nil
 		if o != nil {
 			sl.run, sl.cost = append(sl.run[:0], o.run...), o.cost
 			prevSame = true
+			if checkReplan {
+				p.checkKept(sl, prev)
+			}
+		} else if j := k - rows; j >= 0 && j < len(lead) && (periodic || slices.Equal(prev, before(j))) {
+			// After what X(j) came after, X(k) is X(j), of the same row
+			// (j = k - rows), and so is every slot on.
+			sl.run, sl.cost = append(sl.run[:0], lead[j].run...), lead[j].cost
+			periodic, prevSame = true, false
 			if checkReplan {
 				p.checkKept(sl, prev)
 			}
@@ -1398,7 +1555,7 @@ func (p *Gang) planChain(ci int, cend []*gangJob, old *cycle, sameRows bool) {
 	// (X(rows-1)) from row ci-1's (X(2 rows-2)).
 	for k := rows - 1; k < min(len(lead), 2*rows-1); k++ {
 		sl := &slots[(ci+k+1)%rows]
-		sl.row, sl.run, sl.cost, sl.ver = lead[k].row, append(sl.run[:0], lead[k].run...), lead[k].cost, lead[k].ver
+		sl.row, sl.run, sl.cost, sl.ver, sl.own = lead[k].row, append(sl.run[:0], lead[k].run...), lead[k].cost, lead[k].ver, lead[k].own
 	}
 	sl := &slots[ci]
 	if last != nil && last[ci].ver == sl.ver && slices.Equal(prev, last[(ci+rows-1)%rows].run) && slices.Equal(sl.run, last[ci].run) {
@@ -1408,14 +1565,17 @@ func (p *Gang) planChain(ci int, cend []*gangJob, old *cycle, sameRows bool) {
 		}
 	} else {
 		sl.cost = p.switchCost(prev, sl.run, rows, false)
+		if rows-1 >= len(lead) {
+			p.kept[rows-1] = false // X(rows-1) is this slot: its switch was planned again
+		}
 	}
 }
 
 // chainSlot is runSet(run, rw, prev) and the switchCost from prev to it
 // (not a first start) without alternative scheduling, in one pass over
-// prev: its jobs are marked, their occupancy summed in order and those
-// kept picked out together; of the slot's jobs only rw's can be new to it,
-// the others being prev's.
+// prev: its jobs' occupancy is summed in order, those kept picked out and
+// rw's counted together; of the slot's jobs only rw's can be new to it,
+// the others being prev's, and none is if prev holds all of rw's.
 func (p *Gang) chainSlot(run []*gangJob, rw *row, prev []*gangJob, rows int) ([]*gangJob, model.Time) {
 	run = append(run, rw.jobs...)
 	keep := p.cfg.Storm.Keep && len(prev) > 0 && len(p.m.rows) >= 2
@@ -1423,26 +1583,42 @@ func (p *Gang) chainSlot(run []*gangJob, rw *row, prev []*gangJob, rows int) ([]
 		checkDisjoint(prev)
 	}
 	charged := p.env.Hardware.Charged()
-	p.stamp++
-	stamp := p.stamp
+	// With only silent jobs in the matrix every share is 0, and so is
+	// their sum.
+	sumUp := charged && p.talkers > 0
 	var sum float64
+	own := 0 // rw's jobs in prev, which holds each job once
 	for _, g := range prev {
-		g.stamp = stamp
-		if charged {
+		if sumUp {
 			if g.commRows != rows {
 				_, g.comm = commShares(&g.j.In.App, g.j.Size, p.env.Hardware.Costs, rows)
 				g.commRows = rows
 			}
 			sum += float64(g.need) * g.comm
 		}
-		if keep && g.row != rw && !rw.taken.overlapsJob(g.cols) {
+		if checkReplan && charged && !sumUp {
+			if _, c := commShares(&g.j.In.App, g.j.Size, p.env.Hardware.Costs, rows); c != 0 {
+				panic(fmt.Sprintf("policies: job %d, taken for silent, spends %v of its time communicating", g.j.In.ID, c))
+			}
+		}
+		if g.row == rw {
+			own++
+		} else if keep && freeIn(rw, g) {
 			run = append(run, g)
 		}
 	}
-	if !charged || !slices.ContainsFunc(rw.jobs, func(g *gangJob) bool { return g.stamp != stamp }) {
+	if !charged || own == len(rw.jobs) {
 		return run, 0
 	}
 	return run, p.switchCostAt(rows, sum/float64(p.m.cols))
+}
+
+// freeIn reports whether g's columns are all free in rw.
+func freeIn(rw *row, g *gangJob) bool {
+	if g.single {
+		return rw.taken[g.cols.lo]&g.word == 0
+	}
+	return !rw.taken.overlapsJob(g.cols)
 }
 
 // checkKept panics unless sl, kept from the last plan, is what planning it
@@ -1531,14 +1707,33 @@ func (p *Gang) checkSame(g *gangJob) {
 // as the current slot ends differs from the last plan only for the jobs
 // settle had join it, which it marks.
 func (p *Gang) touchChanged(old *cycle) {
+	p.pairs = p.pairs[:0]
+	defer func() { clear(p.pairs) }()
 	q := p.cfg.Quantum
 	shift := int((p.slotStart - old.base) / q) // old's slots from the current one
 	n := len(p.cyc.slots)
 	last := max(len(p.cyc.lead)+1, len(old.lead)+1-shift, 1) + n - 1
 	for k := 1; k <= last; k++ {
+		if k <= len(p.kept) && p.kept[k-1] {
+			continue // X(k-1), kept from old's slot there (planChain)
+		}
+		if j := k - 1 - n; k > len(p.kept) && j >= 0 && j != n-1 && j < len(p.kept) && p.kept[j] && k-n+shift > len(old.lead) {
+			// The steady cycle's slot here is X(j) (j >= n-1; X(n-1)'s
+			// switch, from the lead, is not the steady slot's), kept from
+			// old's slot n slots before this one, where old's steady
+			// cycle had begun: old's slot here is the same.
+			continue
+		}
 		nsl, _, _ := p.cyc.at(k, q)
 		osl, _, _ := old.at(k+shift, q)
-		if nsl.cost != osl.cost {
+		all := nsl.cost != osl.cost
+		if !all && slices.Equal(nsl.run, osl.run) {
+			continue
+		}
+		if p.compared(nsl.run, osl.run, all) {
+			continue // the same two run sets as at an earlier slot: touched then
+		}
+		if all {
 			for _, g := range nsl.run {
 				p.touch(g)
 			}
@@ -1547,22 +1742,70 @@ func (p *Gang) touchChanged(old *cycle) {
 			}
 			continue
 		}
-		if slices.Equal(nsl.run, osl.run) {
-			continue
+		nrun, orun := nsl.run, osl.run
+		if len(p.kept) > 0 && nsl.row == osl.row {
+			// Planned by planChain, both open on the row's jobs as they
+			// were (own), in placement order (seq): those in one and not
+			// the other are found by merging them, and the jobs kept after
+			// them compared apart (a job in the row's jobs of one and kept
+			// in the other is touched, which only plans it again).
+			a, b := nrun[:nsl.own], orun[:osl.own]
+			if nsl.ver != osl.ver {
+				for len(a) > 0 && len(b) > 0 {
+					switch {
+					case a[0] == b[0]:
+						a, b = a[1:], b[1:]
+					case a[0].seq < b[0].seq:
+						p.touch(a[0])
+						a = a[1:]
+					default:
+						p.touch(b[0])
+						b = b[1:]
+					}
+				}
+				for _, g := range a {
+					p.touch(g)
+				}
+				for _, g := range b {
+					p.touch(g)
+				}
+			}
+			nrun, orun = nrun[nsl.own:], orun[osl.own:]
 		}
-		stamp := p.mark(osl.run)
-		for _, g := range nsl.run {
+		stamp := p.mark(orun)
+		for _, g := range nrun {
 			if g.stamp != stamp {
 				p.touch(g)
 			}
 		}
-		stamp = p.mark(nsl.run)
-		for _, g := range osl.run {
+		stamp = p.mark(nrun)
+		for _, g := range orun {
 			if g.stamp != stamp {
 				p.touch(g)
 			}
 		}
 	}
+}
+
+// runPair is two run sets that touchChanged compared: what the new plan
+// and the last have in a slot, and whether every job of both was touched
+// (all) or only those in one and not the other.
+type runPair struct {
+	now, was []*gangJob
+	all      bool
+}
+
+// compared reports whether touchChanged already compared the run sets now
+// and was (as contents) and touched at least the jobs all says it would
+// touch now; if not, it records them.
+func (p *Gang) compared(now, was []*gangJob, all bool) bool {
+	for _, pr := range p.pairs {
+		if (pr.all || !all) && slices.Equal(pr.now, now) && slices.Equal(pr.was, was) {
+			return true
+		}
+	}
+	p.pairs = append(p.pairs, runPair{now, was, all})
+	return false
 }
 
 // abort stops the run with err; the duties are left as they were, and

@@ -146,7 +146,7 @@ func (p *Gang) backfillEASY(f *gangFront, head int64, shadow model.Time, headNee
 		}
 		isLong := !isPinned && len(long) > 0 && long[0].seq == seq
 		started := false
-		if pl, ok := p.m.find(need, pin); !ok {
+		if pl, ok := p.find(need, pin); !ok {
 			if pin == nil {
 				fail = need
 			}

@@ -711,6 +711,9 @@ func (m *matrix) place(g *gangJob, p placement) {
 	} else {
 		g.row, g.cols = rw, trimmedIn(p.cols, p.lo, p.hi)
 	}
+	if g.single = len(g.cols.w) == 1; g.single {
+		g.word = g.cols.w[0]
+	}
 	rw.taken.addJob(g.cols)
 	rw.jobs = append(rw.jobs, g)
 	m.bump(rw)

@@ -191,17 +191,22 @@ func (s *Sweep) do(runs []*Run, points []Point) (results []*Finished, errs []err
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	g, ctx := errgroup.WithContext(context.Background())
-	g.SetLimit(workers)
+	// A run takes a slot before it is started, here, so that whether it
+	// starts depends on the failures before that moment alone, not on when
+	// its goroutine first gets a processor; a failed run says so (stop)
+	// before it gives its slot back.
+	var g errgroup.Group
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	slots := make(chan struct{}, workers)
 	var builds singleflight.Group
 	for i := range results {
+		slots <- struct{}{}
 		if ctx.Err() != nil {
-			break // a run failed: start no more
+			break // a run failed, perhaps while this one waited: start no more
 		}
 		g.Go(func() error {
-			if ctx.Err() != nil {
-				return nil // waited for a slot while another run failed
-			}
+			defer func() { <-slots }()
 			res := results[i]
 			v, err, _ := builds.Do(res.Key, func() (any, error) {
 				built, err := s.prefetched(res.Key)
@@ -221,6 +226,7 @@ func (s *Sweep) do(runs []*Run, points []Point) (results []*Finished, errs []err
 			})
 			if err != nil {
 				errs[i] = err
+				stop()
 				if s.Progress != nil {
 					s.Progress.Failed()
 				}

@@ -48,31 +48,13 @@ func TestResultsUpToDate(t *testing.T) {
 	}
 	cacheDir := t.TempDir()
 	sweep := &pipelines.Sweep{Cache: &pipelines.Cache{Dir: cacheDir}}
-	type loaded struct {
-		e        *analysis.Experiment
-		rel, sha string
-	}
-	var exps []loaded
-	var all []*pipelines.Run
 	for _, spec := range specs {
 		rel, _ := filepath.Rel(root, spec) // the name make figures records
 		e, sha, err := analysis.LoadExperiment(spec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		runs, _, err := e.Runs()
-		if err != nil {
-			t.Fatal(err)
-		}
-		exps = append(exps, loaded{e, filepath.ToSlash(rel), sha})
-		all = append(all, runs...)
-	}
-	// Every item's runs in one pool first, the long ones first, as make
-	// figures runs them (replay sweep): no core idles at the end of an
-	// item, and the items then find their runs done.
-	sweep.Prefetch(all)
-	for _, x := range exps {
-		rep, err := x.e.Reproduce(sweep, x.rel, x.sha)
+		rep, err := e.Reproduce(sweep, filepath.ToSlash(rel), sha)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -649,6 +649,10 @@ func (p *Gang) scheduleEASY() {
 	p.backfillEASY(f, seq, shadow, headNeed, headPin)
 }
 
+// knownNoFit returns the fewest columns find found not to fit in the
+// matrix as it is now, and whether it found any since the matrix changed.
+func (p *Gang) knownNoFit() (int, bool) { return p.noFit, p.noFitOK && p.noFitVer == p.m.vers }
+
 // find is the matrix's find, without looking again for a job that is not
 // pinned when one no wider was found not to fit since the matrix last
 // changed: neither fits. Under first fit a job fits in a row with as many
@@ -659,7 +663,7 @@ func (p *Gang) find(need int, pin []int) (placement, bool) {
 	if pin != nil || need <= 0 {
 		return p.m.find(need, pin)
 	}
-	if p.noFitOK && p.noFitVer == p.m.vers && need >= p.noFit {
+	if n, ok := p.knownNoFit(); ok && need >= n {
 		if checkReplan {
 			if _, ok := p.m.find(need, nil); ok {
 				panic(fmt.Sprintf("policies: at %v a job of %d columns fits in the matrix, where one of %d did not", p.e.Now(), need, p.noFit))
@@ -669,7 +673,7 @@ func (p *Gang) find(need int, pin []int) (placement, bool) {
 	}
 	pl, ok := p.m.find(need, nil)
 	if !ok {
-		if !p.noFitOK || p.noFitVer != p.m.vers || need < p.noFit {
+		if n, ok := p.knownNoFit(); !ok || need < n {
 			p.noFit, p.noFitVer, p.noFitOK = need, p.m.vers, true
 		}
 	}

@@ -79,11 +79,11 @@ func (p *Gang) backfillEASY(f *gangFront, head int64, shadow model.Time, headNee
 	now := p.e.Now()
 	d := shadow - now // a job expected to take longer ends after the shadow time
 	fail := p.m.cols + 1
-	if p.noFitOK && p.noFitVer == p.m.vers {
+	if n, ok := p.knownNoFit(); ok {
 		// The narrowest job found not to fit since the matrix last changed
 		// (the head, at the least): no wider one fits (see find), and the
 		// pass only fills the matrix, so none is tried.
-		fail = min(fail, p.noFit)
+		fail = min(fail, n)
 	}
 	// The first short job of size s after the head (the head is the first
 	// queued job), and the first long job of size s after the arrival
